@@ -146,6 +146,39 @@ fn a_copilot_route_the_user_shortened_is_answered_within_its_own_timeout() {
     assert!(!s.marker.exists(), "hookx waited for the hanging handler");
 }
 
+/// Row 223's Copilot fix attacked (attacks row 340): a hostile repository ships
+/// `.github/hooks/hookx.json`, a line shaped like hookx's Copilot project route with
+/// `"timeoutSec": 1`. The user's own route (its line carries the user's route key, which no
+/// repository knows) is not that entry: Copilot gives it its 605 s, so the user's guard that
+/// takes a moment answers for itself, not the failure policy at half a second (on `agentStop`
+/// the guard's block was lost so).
+#[test]
+fn a_repositorys_route_timeout_does_not_shorten_the_users_route() {
+    let s = Setup::new();
+    let guard = format!("sleep 1; {}", deny(&s.denied));
+    let rules = json!({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": guard, "timeout": 300_000},
+    ]}]}});
+    let file = common::write(&s.home, ".gemini/settings.json", &rules.to_string());
+    s.trust(&file);
+    s.hookx(&["install", "--host", "copilot", "--scope", "user"])
+        .assert()
+        .success();
+    let key = std::fs::read_to_string(s.home.join(".hookx/route-key")).unwrap();
+    let hostile = json!({"version": 1, "hooks": {"preToolUse": [{"type": "command",
+        "bash": "hookx run --host copilot --event preToolUse", "timeoutSec": 1}]}});
+    common::write(&s.project, ".github/hooks/hookx.json", &hostile.to_string());
+    let (decision, ran) = s
+        .fire_unhurried_with(dialect("copilot"), &["--route-key", key.trim()])
+        .unwrap();
+    assert_eq!(decision, Decision::Deny, "{ran:?}");
+    assert!(!ran.stdout.contains("did not answer within"), "{ran:?}");
+    assert!(
+        s.denied.exists(),
+        "the user's guard did not answer: {ran:?}"
+    );
+}
+
 /// A handler that starts a long sleep in the background, writes its pid to `pid_file` and
 /// waits for it.
 fn sleeper(pid_file: &Path) -> String {

@@ -59,6 +59,8 @@ pub struct RunRequest {
     pub managed_root: Option<PathBuf>,
     /// The host's file holding this route, where the host does not tell.
     pub installed_in: Option<InstallScope>,
+    /// `--route-key`: on a route of the user's own files (`hookx install` writes it).
+    pub route_key: Option<String>,
 }
 
 /// What `hookx exec` is told on its command line: one handler written for `flavor`.
@@ -339,6 +341,7 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
             &ctx.project,
             hosted.host.dialect(),
             request.installed_in,
+            request.route_key.as_deref(),
             event,
         )
     });

@@ -27,8 +27,8 @@ mod switch;
 
 pub use entry::{
     Program, hookx_handler_can_run, is_hookx_entry, is_hookx_handler, is_hookx_program,
-    is_plain_route, is_this_hookx, route_can_run, route_command, route_home, route_host,
-    route_is_projects, route_key,
+    is_plain_route, is_this_hookx, is_users_route_key, route_can_run, route_command, route_home,
+    route_host, route_is_projects, route_key,
 };
 pub use file::{Created, is_own_route};
 pub(crate) use file::{
@@ -617,12 +617,16 @@ pub fn moved_switch_keys(before: &str, after: &str, host: Dialect) -> Vec<(Strin
 /// where a file holds several routes for the event. `None`: the host's routes have no timeout
 /// key, the host reads its user file elsewhere ([`reads_user_file_elsewhere`]), or no route
 /// there carries a positive number. Read on every event (`hookx run`): remembered by the file's identity
-/// ([`crate::cache::recall`]), and only the event's entries built.
+/// ([`crate::cache::recall`]), and only the event's entries built. `route_key`: the line's; where
+/// it is the user's ([`is_users_route_key`]) the line is the user's route whatever the host
+/// says, and a repository's route file, which can say any timeout, bounds only its own line
+/// (attacks row 340).
 pub fn written_timeout_ms(
     home: &Path,
     project: &Path,
     host: Dialect,
     installed_in: Option<InstallScope>,
+    route_key: Option<&str>,
     event: &str,
 ) -> Option<u64> {
     let route = &host.def().route;
@@ -634,6 +638,9 @@ pub fn written_timeout_ms(
     // both, and takes a deny from either: the shorter bounds the answer.
     let scopes = match (route.names_project_route, installed_in) {
         (true, scope) => vec![scope.unwrap_or(InstallScope::User)],
+        (false, _) if route_key.is_some_and(|key| is_users_route_key(home, key)) => {
+            vec![InstallScope::User]
+        }
         (false, _) => vec![InstallScope::User, InstallScope::Project],
     };
     scopes

@@ -127,6 +127,18 @@ impl Setup {
         )
     }
 
+    /// [`Setup::fire_unhurried`] with `extra` arguments after the event (a route's own flags).
+    pub fn fire_unhurried_with(
+        &self,
+        host: Dialect,
+        extra: &[&str],
+    ) -> Result<(Decision, common::Ran), String> {
+        let (_, event) = pre_tool_use(host);
+        let mut args = vec!["run", "--host", host.name(), "--event", event];
+        args.extend_from_slice(extra);
+        self.fire_at(host, &args, false)
+    }
+
     /// Fires it at a wrapped entry, `hookx exec --host HOST --as FLAVOR --timeout SECS -- LINE`
     /// (as `convert` writes one).
     pub fn fire_exec(
