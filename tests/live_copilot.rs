@@ -2669,6 +2669,41 @@ fn a_route_the_user_shortened() {
     c.done("synced");
 }
 
+/// Attacks row 340: a repository ships `.github/hooks/hookx.json`, a line shaped like hookx's
+/// Copilot route that runs nothing, with `"timeoutSec": 1`; the user's Copilot route (605 s,
+/// its line with the user's route key) runs a trusted Gemini guard that takes 3 s and denies.
+/// Copilot gives the user's route its own 605 s: the guard's deny is the answer, not the
+/// failure policy's at the repository's half second.
+fn a_repositorys_route_timeout_does_not_shorten_the_users_route() {
+    let mut c = Checks::default();
+    let Some(l) = live_env("synced", |sb| {
+        let guard = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": "sleep 3; echo 'the guard says no' >&2; exit 2"}]}]}});
+        sb.write("home/.gemini/settings.json", &guard.to_string());
+        hookx(sb, &["trust", "--yes"]);
+        hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
+        let bin = assert_cmd::cargo::cargo_bin("hookx");
+        let line = format!(
+            "true || {} run --host copilot --event preToolUse",
+            bin.display()
+        );
+        let file = json!({"version": 1, "hooks": {"preToolUse": [
+            {"type": "command", "bash": line, "timeoutSec": 1}]}});
+        sb.write("project/.github/hooks/hookx.json", &file.to_string());
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let result = l.tool_result("synced", "synced-call");
+    c.that(
+        result.contains("the guard says no")
+            && !result.contains("did not answer within")
+            && !result.contains("synced-call\\n"),
+        format!("the call's result: {result}"),
+    );
+    c.done("synced");
+}
+
 /// Attacks row 263: hookx installed for Claude only (in both scopes), a trusted project Gemini
 /// guard only hookx runs, and a Copilot hook of the project's own. Copilot runs the project's
 /// `.claude/settings.json` itself, hookx's Claude route among them: with no Copilot route of
@@ -3813,6 +3848,7 @@ fn main() -> std::process::ExitCode {
             a_copilot_route_turned_off_below_copilot_home_leaves_the_guard_to_the_claude_route,
             a_route_timeout_written_otherwise_is_keyed_as_copilot_prints_it,
             a_route_the_user_shortened,
+            a_repositorys_route_timeout_does_not_shorten_the_users_route,
         ],
     )
 }
