@@ -179,6 +179,41 @@ fn a_repositorys_route_timeout_does_not_shorten_the_users_route() {
     );
 }
 
+/// Row 223's margin attacked (attacks row 341): the user cut hookx's route to `"timeout": 2`
+/// ("hooks must be quick"), one trusted handler that ignores TERM and hangs. A kill takes
+/// longer than half of 2 s (the group's TERM grace), so hookx, killing it before answering,
+/// answered past Claude's limit: the host cancelled it and ran the call. hookx answers the
+/// failure policy's deny at the budget and leaves the handler running, as it does beside a
+/// second handler: the handler is still there to finish once released.
+#[test]
+fn under_a_limit_shorter_than_a_kill_the_answer_does_not_wait_for_the_kill() {
+    let s = Setup::new();
+    let handler = format!("trap '' TERM; {}", hang(&s.release, &s.marker));
+    let rules = json!({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": handler, "timeout": 300_000},
+    ]}]}});
+    let file = common::write(&s.home, ".gemini/settings.json", &rules.to_string());
+    s.trust(&file);
+    s.hookx(&["install", "--host", "claude", "--scope", "user"])
+        .assert()
+        .success();
+    let settings = s.home.join(".claude/settings.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    std::fs::write(
+        &settings,
+        text.replace("\"timeout\": 605", "\"timeout\": 2"),
+    )
+    .unwrap();
+    let (decision, ran) = s.fire_unhurried(dialect("claude")).unwrap();
+    assert_eq!(decision, Decision::Deny, "{ran:?}");
+    assert!(ran.stdout.contains("did not answer within"), "{ran:?}");
+    assert!(!s.marker.exists(), "hookx waited for the hanging handler");
+    assert!(
+        s.released_finishes(),
+        "hookx killed the handler before answering: {ran:?}"
+    );
+}
+
 /// A handler that starts a long sleep in the background, writes its pid to `pid_file` and
 /// waits for it.
 fn sleeper(pid_file: &Path) -> String {

@@ -366,8 +366,10 @@ fn answer_in_time(
     known: &failure::Context,
     hosted: &host::HostEvent,
 ) -> i32 {
+    // One handler is answered here, after it ends or is killed; where a kill would outlast the
+    // host's limit, it is answered as two are, without waiting for the kill (attacks row 341).
     #[cfg(unix)]
-    if plan.handlers() >= 2 {
+    if plan.handlers() >= 2 || (plan.handlers() == 1 && plan.kill_outlasts_margin()) {
         use crate::spawn::split::{self, Answer, Split};
         // The host's process waits past the worker's due time, not past the host's limit
         // (the budget leaves a third of itself, at least, before that).
