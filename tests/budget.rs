@@ -169,7 +169,51 @@ fn a_repositorys_route_timeout_does_not_shorten_the_users_route() {
         "bash": "hookx run --host copilot --event preToolUse", "timeoutSec": 1}]}});
     common::write(&s.project, ".github/hooks/hookx.json", &hostile.to_string());
     let (decision, ran) = s
-        .fire_unhurried_with(dialect("copilot"), &["--route-key", key.trim()])
+        .fire_unhurried_with(dialect("copilot"), &["--route-key", key.trim()], &[])
+        .unwrap();
+    assert_eq!(decision, Decision::Deny, "{ran:?}");
+    assert!(!ran.stdout.contains("did not answer within"), "{ran:?}");
+    assert!(
+        s.denied.exists(),
+        "the user's guard did not answer: {ran:?}"
+    );
+}
+
+/// Row 223's deferral under Copilot attacked (attacks row 342): the user cut hookx's Copilot
+/// user route to `"timeoutSec": 3`, so the team's project route does not leave the call to it
+/// (row 223) and runs the user's guard, which takes a moment, itself: Copilot gives that entry
+/// its own 605 s (`COPILOT_HOOK_DIR` names the folder of the file that fired). It answered
+/// within the user route's 3 s, the shorter of the two, and the guard's answer was lost there
+/// too.
+#[test]
+fn the_project_route_copilot_runs_is_not_cut_to_the_users_shortened_route() {
+    let s = Setup::new();
+    let guard = format!("sleep 2; {}", deny(&s.denied));
+    let rules = json!({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": guard, "timeout": 300_000},
+    ]}]}});
+    let file = common::write(&s.home, ".gemini/settings.json", &rules.to_string());
+    s.trust(&file);
+    let team =
+        json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "true"}]}]}});
+    let team = common::write(&s.project, ".gemini/settings.json", &team.to_string());
+    s.trust(&team);
+    for scope in ["user", "project"] {
+        s.hookx(&["install", "--host", "copilot", "--scope", scope])
+            .assert()
+            .success();
+    }
+    let routes = s.home.join(".copilot/hooks/hookx.json");
+    let text = std::fs::read_to_string(&routes).unwrap();
+    std::fs::write(
+        &routes,
+        text.replace("\"timeoutSec\": 605", "\"timeoutSec\": 3"),
+    )
+    .unwrap();
+    let dir = s.project.join(".github/hooks");
+    assert!(dir.join("hookx.json").exists());
+    let (decision, ran) = s
+        .fire_unhurried_with(dialect("copilot"), &[], &[("COPILOT_HOOK_DIR", &dir)])
         .unwrap();
     assert_eq!(decision, Decision::Deny, "{ran:?}");
     assert!(!ran.stdout.contains("did not answer within"), "{ran:?}");

@@ -638,16 +638,33 @@ pub fn written_timeout_ms(
     // both, and takes a deny from either: the shorter bounds the answer.
     let scopes = match (route.names_project_route, installed_in) {
         (true, scope) => vec![scope.unwrap_or(InstallScope::User)],
-        (false, _) if route_key.is_some_and(|key| is_users_route_key(home, key)) => {
-            vec![InstallScope::User]
-        }
-        (false, _) => vec![InstallScope::User, InstallScope::Project],
+        (false, _) => match fired_from(home, project, host) {
+            Some(scope) => vec![scope],
+            None if route_key.is_some_and(|key| is_users_route_key(home, key)) => {
+                vec![InstallScope::User]
+            }
+            None => vec![InstallScope::User, InstallScope::Project],
+        },
     };
     scopes
         .into_iter()
         .filter(|&scope| scope == InstallScope::Project || !reads_user_file_elsewhere(home, host))
         .filter_map(|scope| file_timeout_ms(home, project, host, scope, event))
         .min()
+}
+
+/// The scope of the route file that fired, where the host says its folder
+/// ([`crate::tables::ConfigSpec::hook_dir_var`]: Copilot's `COPILOT_HOOK_DIR`): the project
+/// route's own timeout, not the user route's the user shortened, bounds it (attacks row 342).
+fn fired_from(home: &Path, project: &Path, host: Dialect) -> Option<InstallScope> {
+    let dir = PathBuf::from(std::env::var_os(host.config().hook_dir_var?)?);
+    [InstallScope::User, InstallScope::Project]
+        .into_iter()
+        .find(|&scope| {
+            target(home, project, host, scope)
+                .parent()
+                .is_some_and(|folder| crate::context::same_place(folder, &dir))
+        })
 }
 
 /// [`written_timeout_ms`] of the route's file in `scope`, remembered.
