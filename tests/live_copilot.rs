@@ -2704,6 +2704,41 @@ fn a_repositorys_route_timeout_does_not_shorten_the_users_route() {
     c.done("synced");
 }
 
+/// Attacks row 342: the user cut hookx's Copilot user route to `"timeoutSec": 4`, so the team's
+/// project route (605 s) runs the user's Gemini `AfterTool` guard itself (row 223), which takes
+/// 6 s and blocks the tool's result. Copilot gives the project route's entry its own 605 s: the
+/// result is blocked (before: both routes answered within 4 s, the block lost on both).
+fn the_project_route_is_not_cut_to_the_users_shortened_route() {
+    let mut c = Checks::default();
+    let Some(l) = live_env("synced", |sb| {
+        let block = r#"sleep 6; echo '{"decision":"deny","reason":"R-SLOWBLOCK"}'"#;
+        let guard = json!({"hooks": {"AfterTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": block}]}]}});
+        sb.write("home/.gemini/settings.json", &guard.to_string());
+        let team = json!({"hooks": {"AfterTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": "true"}]}]}});
+        sb.write("project/.gemini/settings.json", &team.to_string());
+        hookx(sb, &["trust", "--yes"]);
+        hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
+        hookx(sb, &["install", "--host", "copilot", "--scope", "project"]);
+        let routes = sb.home.join(".copilot/hooks/hookx.json");
+        let text = std::fs::read_to_string(&routes).unwrap();
+        sb.write(
+            "home/.copilot/hooks/hookx.json",
+            &text.replace("\"timeoutSec\": 605", "\"timeoutSec\": 4"),
+        );
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let result = l.tool_result("synced", "synced-call");
+    c.that(
+        result.contains("R-SLOWBLOCK"),
+        format!("the call's result: {result}"),
+    );
+    c.done("synced");
+}
+
 /// Attacks row 263: hookx installed for Claude only (in both scopes), a trusted project Gemini
 /// guard only hookx runs, and a Copilot hook of the project's own. Copilot runs the project's
 /// `.claude/settings.json` itself, hookx's Claude route among them: with no Copilot route of
@@ -3849,6 +3884,7 @@ fn main() -> std::process::ExitCode {
             a_route_timeout_written_otherwise_is_keyed_as_copilot_prints_it,
             a_route_the_user_shortened,
             a_repositorys_route_timeout_does_not_shorten_the_users_route,
+            the_project_route_is_not_cut_to_the_users_shortened_route,
         ],
     )
 }
