@@ -476,6 +476,16 @@ fn json_routes(
             .iter()
             .any(|key| switched.iter().any(|text| text.contains(key)))
     };
+    // Another host's route (hookx's VS Code route, which Copilot runs too) carries that host's
+    // timeout key; where the reader reads that key as well (Copilot: `timeout` is its
+    // `timeoutSec`), a timeout the user cut there narrows the route too (attacks row 343).
+    let cut_as_written = |handler: &serde_json::Value| {
+        route_host != host
+            && route_host.def().route.timeout_key.is_some_and(|key| {
+                host.config().field(key) == Some(crate::tables::HandlerField::Timeout)
+            })
+            && shorter_timeout(handler, route_host, event)
+    };
     find_any_routes(&entries, route_host)
         .into_iter()
         .filter_map(|(i, j)| {
@@ -486,7 +496,9 @@ fn json_routes(
             };
             let line = route_line(handler, route_host)?;
             Some(JsonRoute {
-                every_call: every_call(entry) && answers_every_call(handler, host, event),
+                every_call: every_call(entry)
+                    && answers_every_call(handler, host, event)
+                    && !cut_as_written(handler),
                 off: turned_off(handler, &line),
                 line,
             })
