@@ -2739,6 +2739,41 @@ fn the_project_route_is_not_cut_to_the_users_shortened_route() {
     c.done("synced");
 }
 
+/// Attacks row 343: hookx's VS Code and Claude project routes, no Copilot route; the user cut
+/// the VS Code route to `"timeout": 4`, which Copilot reads as its `timeoutSec`. A trusted
+/// project Gemini `AfterTool` guard only hookx runs takes 6 s and blocks the tool's result.
+/// The Claude route, which Copilot gives 605 s, runs it: the result is blocked (before: it
+/// stood aside for the VS Code route, whose answer came within 4 s without the block).
+fn the_claude_route_does_not_stand_aside_for_a_vscode_route_cut_short() {
+    let mut c = Checks::default();
+    let Some(l) = live_env("synced", |sb| {
+        let block = r#"sleep 6; echo '{"decision":"deny","reason":"R-SLOWBLOCK"}'"#;
+        let guard = json!({"hooks": {"AfterTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": block}]}]}});
+        sb.write("project/.gemini/settings.json", &guard.to_string());
+        hookx(sb, &["trust", "--yes"]);
+        for host in ["vscode", "claude"] {
+            hookx(sb, &["install", "--host", host]);
+        }
+        let file = sb.project.join(".github/hooks/hookx-vscode.json");
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(text.contains("\"timeout\": 605"), "{text}");
+        sb.write(
+            "project/.github/hooks/hookx-vscode.json",
+            &text.replace("\"timeout\": 605", "\"timeout\": 4"),
+        );
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let result = l.tool_result("synced", "synced-call");
+    c.that(
+        result.contains("R-SLOWBLOCK"),
+        format!("the call's result: {result}"),
+    );
+    c.done("synced");
+}
+
 /// Attacks row 263: hookx installed for Claude only (in both scopes), a trusted project Gemini
 /// guard only hookx runs, and a Copilot hook of the project's own. Copilot runs the project's
 /// `.claude/settings.json` itself, hookx's Claude route among them: with no Copilot route of
@@ -3885,6 +3920,7 @@ fn main() -> std::process::ExitCode {
             a_route_the_user_shortened,
             a_repositorys_route_timeout_does_not_shorten_the_users_route,
             the_project_route_is_not_cut_to_the_users_shortened_route,
+            the_claude_route_does_not_stand_aside_for_a_vscode_route_cut_short,
         ],
     )
 }
