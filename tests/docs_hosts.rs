@@ -2522,3 +2522,131 @@ fn a_round_trip_with_write_brings_no_copy_home() {
     let after = std::fs::read_to_string(p.project.join(".gemini/settings.json")).unwrap();
     assert_eq!(json_of(&after), gemini, "{after}");
 }
+
+/// A recorded Stop payload of `client` (its session, `stop_hook_active` set to `active`), with
+/// the project and home put in.
+fn recorded_stop(p: &Project, fixture: &str, active: bool) -> String {
+    let path = common::fixtures_dir().join("recorded").join(fixture);
+    let fixture: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut stdin = fixture["stdin"].clone();
+    stdin["stop_hook_active"] = json!(active);
+    stdin
+        .to_string()
+        .replace("<project>", p.project.to_str().unwrap())
+        .replace("<home>", p.home.to_str().unwrap())
+}
+
+/// Attacks row 306: a trusted Cursor `stop` hook that always follows up relies on Cursor's own
+/// cap (`loop_limit`, default 5). Run under a host whose Stop says whether it is a
+/// continuation (`stop_hook_active`), hookx keeps that cap: the hook gets the `loop_count`
+/// Cursor would give it, and once it has followed up `loop_limit` times in a row its
+/// follow-up is no longer a Stop block (said on stderr). A stop that is no continuation
+/// starts the count again.
+#[test]
+fn a_cursor_stop_hook_that_always_follows_up_stops_at_its_loop_limit_under_other_hosts() {
+    for (host, fixture, limit) in [
+        ("claude", "claude-2.1.332/pty.13.Stop.json", None),
+        ("codex", "codex-0.171.0/agents.17.Stop.json", Some(2)),
+    ] {
+        let p = Project::new();
+        let mut entry = json!({"command": "{ cat; echo; } >> counts.jsonl; echo '{\"followup_message\":\"run the tests again\"}'"});
+        if let Some(limit) = limit {
+            entry["loop_limit"] = json!(limit);
+        }
+        p.write(
+            ".cursor/hooks.json",
+            json!({"version": 1, "hooks": {"stop": [entry]}}),
+        );
+        p.trust();
+        let limit = limit.unwrap_or(5);
+        let stop = |active: bool| {
+            p.hookx(
+                &["run", "--host", host, "--event", "Stop"],
+                recorded_stop(&p, fixture, active),
+            )
+        };
+        let counts = || -> Vec<Value> {
+            std::fs::read_to_string(p.project.join("counts.jsonl"))
+                .unwrap()
+                .lines()
+                .map(|l| json_of(l)["loop_count"].clone())
+                .collect()
+        };
+        // The first stop, then every continuation the block causes.
+        let mut blocks = 0;
+        for round in 0..limit + 3 {
+            let (code, out, err) = stop(round > 0);
+            assert_eq!(code, 0, "{host} {round}: {err}");
+            if out.trim().is_empty() {
+                assert!(err.contains("loop_limit"), "{host} {round}: {err}");
+            } else {
+                assert_eq!(json_of(&out)["decision"], "block", "{host} {round}: {out}");
+                blocks += 1;
+            }
+        }
+        assert_eq!(blocks, limit, "{host}: {:?}", counts());
+        let expected: Vec<Value> = (0..limit + 3).map(|n| json!(n.min(limit))).collect();
+        assert_eq!(counts(), expected, "{host}");
+        // A stop that is no continuation (the user's next prompt) starts again at 0.
+        let (_, out, err) = stop(false);
+        assert_eq!(json_of(&out)["decision"], "block", "{host}: {err}");
+        assert_eq!(counts().last(), Some(&json!(0)), "{host}");
+    }
+}
+
+/// Row 306's count where hookx cannot keep it (its folder is a file, or unwritable): the
+/// follow-up is not passed on, as at the cap, and stderr says why. A Stop block hookx cannot
+/// count would be a loop that might never end. A file of counts that is not one is replaced;
+/// the file goes once the hook stops following up.
+#[test]
+fn a_follow_up_hookx_cannot_count_never_traps_the_agent() {
+    let p = Project::new();
+    p.write(
+        ".cursor/hooks.json",
+        json!({"version": 1, "hooks": {"stop": [{"command": "[ -e quiet ] || echo '{\"followup_message\":\"again\"}'"}]}}),
+    );
+    p.trust();
+    let fixture = "claude-2.1.332/pty.13.Stop.json";
+    let stop = |active: bool| {
+        p.hookx(
+            &["run", "--host", "claude", "--event", "Stop"],
+            recorded_stop(&p, fixture, active),
+        )
+    };
+    let counts = p.home.join(".hookx/follow-ups");
+    std::fs::create_dir_all(counts.parent().unwrap()).unwrap();
+    std::fs::write(&counts, "not a folder").unwrap();
+    for active in [false, true] {
+        let (code, out, err) = stop(active);
+        assert_eq!((code, out.trim()), (0, ""), "{err}");
+        assert!(
+            err.contains("cannot keep the count") || err.contains("cannot read the count"),
+            "{err}"
+        );
+    }
+    // A file of counts hookx did not write is read as none, and replaced.
+    std::fs::remove_file(&counts).unwrap();
+    let (_, out, _) = stop(false);
+    assert_eq!(json_of(&out)["decision"], "block");
+    let files: Vec<_> = std::fs::read_dir(&counts)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(files.len(), 1, "one session, one file");
+    std::fs::write(&files[0], "[1, 2").unwrap();
+    let (_, out, err) = stop(true);
+    assert_eq!(json_of(&out)["decision"], "block", "{err}");
+    let text = std::fs::read_to_string(&files[0]).unwrap();
+    assert_eq!(
+        json_of(&text)
+            .as_object()
+            .unwrap()
+            .values()
+            .collect::<Vec<_>>(),
+        [&json!(1)]
+    );
+    std::fs::write(p.project.join("quiet"), "").unwrap();
+    let (code, out, err) = stop(true);
+    assert_eq!((code, out.trim()), (0, ""), "{err}");
+    assert!(!files[0].exists(), "the count is gone with the row");
+}

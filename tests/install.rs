@@ -1110,6 +1110,167 @@ fn a_copy_the_user_turned_off_in_gemini_stays_off_when_converted_again() {
     );
 }
 
+/// Attacks row 362: row 329's fix followed a listed label by the copy's place alone (its
+/// record's rule): the user turned off a slow check's copy in Gemini's list, then deleted the
+/// check from the source; converting again put the trusted guard after it in its place, and
+/// the label followed onto the guard's copy: Gemini skipped the guard, its deny lost. The same
+/// for Copilot's `disabledHooks` (row 360).
+#[test]
+fn a_label_the_user_listed_does_not_follow_onto_another_rules_copy() {
+    for to in ["copilot", "gemini"] {
+        let p = Project::new();
+        let rules = |commands: &[&str]| {
+            let groups: Vec<Value> = commands
+                .iter()
+                .map(|c| json!({"matcher": "Bash", "hooks": [{"type": "command", "command": c}]}))
+                .collect();
+            p.write(
+                ".claude/settings.json",
+                &json!({"hooks": {"PreToolUse": groups}}).to_string(),
+            );
+            p.write(
+                ".gemini/source.json",
+                &json!({"hooks": {"BeforeTool": commands.iter().map(|c| json!({"matcher":
+                    "run_shell_command", "hooks": [{"type": "command", "command": c}]}))
+                    .collect::<Vec<_>>()}})
+                .to_string(),
+            );
+        };
+        // Copilot reads Claude's files itself: its copies come from a Gemini file.
+        let source = match to {
+            "copilot" => ".gemini/source.json",
+            _ => ".claude/settings.json",
+        };
+        let convert = || {
+            assert_cmd::Command::cargo_bin("hookx")
+                .unwrap()
+                .args(["convert", "--to", to, "--write", "--hookx", "/opt/a/hookx"])
+                .args([
+                    "--from",
+                    if to == "copilot" { "gemini" } else { "claude" },
+                    source,
+                ])
+                .current_dir(&p.project)
+                .env("HOME", &p.home)
+                .env_remove("HOOKX_HOME")
+                .assert()
+                .success()
+        };
+        rules(&["./slow-check.sh", "./guard.sh"]);
+        convert();
+        // The label of each copy, as the agent lists it.
+        let labels = || -> Vec<String> {
+            match to {
+                "gemini" => {
+                    let v = p.json(".gemini/settings.json");
+                    v["hooks"]["BeforeTool"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|g| g["hooks"][0]["command"].as_str().unwrap().to_string())
+                        .collect()
+                }
+                _ => {
+                    let v = p.json(".github/hooks/hooks.json");
+                    v["hooks"]["preToolUse"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|e| {
+                            let mut e = e.clone();
+                            e.as_object_mut().unwrap().remove("hookx");
+                            hookx::hash::sha256_hex(format!("preToolUse\0{e}").as_bytes())
+                        })
+                        .collect()
+                }
+            }
+        };
+        let slow = labels()[0].clone();
+        let listed = || -> Value {
+            match to {
+                "gemini" => p.json(".gemini/settings.json")["hooksConfig"]["disabled"].clone(),
+                _ => {
+                    let text = std::fs::read_to_string(p.home.join(".copilot/settings.json"));
+                    serde_json::from_str::<Value>(&text.unwrap()).unwrap()["disabledHooks"].clone()
+                }
+            }
+        };
+        match to {
+            "gemini" => {
+                let mut settings = p.json(".gemini/settings.json");
+                settings["hooksConfig"] = json!({"disabled": [slow]});
+                p.write(".gemini/settings.json", &settings.to_string());
+            }
+            _ => {
+                common::write(
+                    &p.home,
+                    ".copilot/settings.json",
+                    &json!({"disabledHooks": [slow]}).to_string(),
+                );
+            }
+        }
+        rules(&["./guard.sh"]);
+        convert();
+        let now = labels();
+        assert_eq!(now.len(), 1, "{to}");
+        assert_ne!(
+            listed(),
+            json!([now[0]]),
+            "{to}: the guard's copy is listed off"
+        );
+    }
+}
+
+/// Attacks row 360: row 329 under Copilot: a Gemini guard converted into
+/// `.github/hooks/hooks.json` (a copy through `hookx exec`), the user turns the copy off in
+/// Copilot's hook menu (its key in `~/.copilot/settings.json` `disabledHooks`: the entry's
+/// event and JSON, row 236); converting again with hookx named elsewhere changed the entry,
+/// the key named an entry no more there, and Copilot ran the copy again.
+#[test]
+fn a_copy_the_user_turned_off_in_copilot_stays_off_when_converted_again() {
+    let p = Project::new();
+    p.write(
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+            "hooks": [{"type": "command", "command": "./slow-check.sh"}]}]}})
+        .to_string(),
+    );
+    let convert = |hookx: &str| {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .args(["convert", ".gemini/settings.json", "--to", "copilot"])
+            .args(["--write", "--hookx", hookx])
+            .current_dir(&p.project)
+            .env("HOME", &p.home)
+            .env_remove("HOOKX_HOME")
+            .assert()
+            .success()
+    };
+    convert("/opt/a/hookx");
+    // The copy's key as Copilot lists it: its event, NUL, the entry's compact JSON.
+    let copy_key = || -> (String, String) {
+        let v = p.json(".github/hooks/hooks.json");
+        let (event, entries) = v["hooks"].as_object().unwrap().iter().next().unwrap();
+        let mut entry = entries[0].clone();
+        entry.as_object_mut().unwrap().remove("hookx");
+        let line = entry["bash"].as_str().unwrap().to_string();
+        let key = hookx::hash::sha256_hex(format!("{event}\0{entry}").as_bytes());
+        (key, line)
+    };
+    let (off, _) = copy_key();
+    let settings = p.home.join(".copilot/settings.json");
+    common::write(
+        &p.home,
+        ".copilot/settings.json",
+        &json!({"disabledHooks": [off, "mine"]}).to_string(),
+    );
+    convert("/opt/b/hookx");
+    let (now, line) = copy_key();
+    assert!(line.contains("/opt/b/hookx exec"), "{line}");
+    let listed: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    assert_eq!(listed["disabledHooks"], json!([now, "mine"]));
+}
+
 /// Attacks row 330: Qwen Code 0.24.4 writes `"$version": 4` into a settings file that lacks it
 /// when it starts (run sealed, by hand: it rewrote the `~/.qwen/settings.json` install had
 /// created), so the last uninstall found more than its route there and left the file behind
@@ -1810,6 +1971,92 @@ fn a_cline_route_script_the_user_edited_is_not_overwritten_or_deleted_unsaid() {
             "{args:?}: {stderr}"
         );
     }
+}
+
+/// Attacks row 361: row 328's edit on the user's Cline route (`~/.cline/hooks/PreToolUse`:
+/// a guard line of the user's before its `exec` line) with hookx installed in the project too.
+/// Cline runs the scripts of every folder (cline-facts, run 3.0.65), so the project route
+/// leaves the event to the user's; it read the edited script as no route and ran every rule
+/// a second time.
+#[test]
+fn a_cline_user_route_the_user_edited_still_takes_the_event_from_the_project_route() {
+    cline_user_route_changed_by_the_user(|route| {
+        let text = std::fs::read_to_string(route).unwrap();
+        std::fs::write(route, text.replacen("exec ", "true || exit 2\nexec ", 1)).unwrap();
+    });
+}
+
+/// Attacks row 363: Cline 3.0.65 runs a hook script whatever its mode (cline-facts, run: a
+/// `PreToolUse.sh` of mode 0644 ran), so a user route of mode 0644 (a dotfiles manager that
+/// keeps no modes, or a `chmod -x` by the docs' "non-executable files are skipped") still
+/// runs; the project route read it as none that can run and ran every rule a second time.
+#[test]
+fn a_cline_user_route_without_its_executable_bit_still_takes_the_event_from_the_project_route() {
+    use std::os::unix::fs::PermissionsExt;
+    cline_user_route_changed_by_the_user(|route| {
+        std::fs::set_permissions(route, std::fs::Permissions::from_mode(0o644)).unwrap();
+    });
+}
+
+/// Installs hookx for Cline in both scopes, a trusted Gemini rule in each, lets `change` do
+/// the user's edit to the user route, then fires both scripts as Cline does: each rule once.
+fn cline_user_route_changed_by_the_user(change: impl Fn(&Path)) {
+    let p = Project::new();
+    // Only the counting rule (the others' `./copilot.sh` is not there and denies first).
+    for file in [
+        p.project.join(COPILOT_EVERY),
+        p.project.join(".bricks/hooks.json"),
+    ] {
+        std::fs::remove_file(file).unwrap();
+    }
+    std::fs::remove_file(p.home.join(".copilot/hooks/every.json")).unwrap();
+    let log = p.root.join("ran.log");
+    // A rule of each scope (each scope's route routes its own rules' events).
+    for (dir, scope) in [(&p.project, "project"), (&p.home, "user")] {
+        common::write(
+            dir,
+            ".gemini/settings.json",
+            &json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command",
+                "command": format!("echo {scope} >> '{}'", log.display())}]}]}})
+            .to_string(),
+        );
+    }
+    // Routes that say their home (`--home`), as the tests that fire them write them.
+    let hookx = |args: &[&str]| common::hookx_at(&p.project, &p.home, args).success();
+    hookx(&["trust", "--yes"]);
+    hookx(&[
+        "trust",
+        "--yes",
+        &p.home.join(".gemini/settings.json").to_string_lossy(),
+    ]);
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    for scope in ["project", "user"] {
+        hookx(&[
+            "install", "--host", "cline", "--scope", scope, "--hookx", bin,
+        ]);
+    }
+    let user_route = p.home.join(".cline/hooks/PreToolUse");
+    change(&user_route);
+    let payload = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/e2e/payloads/cline/PreToolUse-bash.json"),
+    )
+    .unwrap()
+    .replace("/repo", p.project.to_str().unwrap());
+    for script in [user_route, p.project.join(".clinerules/hooks/PreToolUse")] {
+        assert_cmd::Command::new("sh")
+            .arg(&script)
+            .current_dir(&p.project)
+            .env("HOME", &p.home)
+            .env_remove("HOOKX_HOME")
+            .write_stdin(payload.clone())
+            .assert()
+            .success();
+    }
+    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    let mut ran: Vec<&str> = ran.lines().collect();
+    ran.sort();
+    assert_eq!(ran, ["project", "user"], "each rule once");
 }
 
 /// A route script an older hookx wrote (its mark said "edits are overwritten", which row 328

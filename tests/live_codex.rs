@@ -159,6 +159,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             patch("*** Update File: routed.txt\n@@\n-routed\n+changed\n"),
             Step::Text("routed done"),
         ],
+        "loop" => vec![Step::Text("loop done")],
         _ => vec![Step::Text("unknown scenario")],
     }
 }
@@ -1473,6 +1474,62 @@ fn routed_rewrites_run_under_codex() {
 }
 
 /// Ctrl-C during a shell call (SIGINT to the client once PreToolUse has recorded the call):
+/// Attacks row 306, live: a trusted Cursor `stop` hook that always follows up, run by hookx's
+/// Codex route. Codex 0.171.0 caps no Stop blocks: the hook's own `loop_limit` (5) must end the
+/// loop. The hook counts its runs and gives up by itself after 12 (so that a hookx without the
+/// cap ends too, and the test is bound by events): under the cap it runs 6 times, told
+/// `loop_count` 0 to 5, and Codex ends the turn.
+fn a_cursor_stop_hook_that_always_follows_up_ends_under_codex() {
+    let Some(l) = live("loop", &[], |sb| {
+        sb.trust_project();
+        let stops = sb.root.join("stops");
+        std::fs::create_dir_all(&stops).unwrap();
+        let script = format!(
+            "d={}\ncat > \"$d/in\"\nn=$(ls \"$d\" | grep -c '^stop-')\nn=$((n + 1))\n\
+             mv \"$d/in\" \"$d/stop-$n.json\"\n\
+             [ \"$n\" -le 12 ] && echo '{{\"followup_message\":\"FOLLOW-UP-AGAIN\"}}'\nexit 0\n",
+            stops.display()
+        );
+        let hook = sb.write("stop-hook.sh", &script);
+        sb.write(
+            "project/.cursor/hooks.json",
+            &client::pretty(&json!({"version": 1, "hooks": {"stop": [
+                {"command": format!("sh {}", hook.display())}]}})),
+        );
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let stops = l.sb.root.join("stops");
+    let counts: Vec<Value> = (1..)
+        .map(|n| stops.join(format!("stop-{n}.json")))
+        .take_while(|f| f.exists())
+        .map(|f| serde_json::from_str::<Value>(&std::fs::read_to_string(f).unwrap()).unwrap())
+        .map(|stdin| stdin["loop_count"].clone())
+        .collect();
+    let expected: Vec<Value> = (0..=5).map(|n| json!(n)).collect();
+    c.that(
+        counts == expected,
+        format!("the hook ran 6 times, told loop_count 0 to 5: {counts:?}"),
+    );
+    // The last request to the model holds the whole turn: the five follow-ups, no more.
+    let last = l.model.turns_of("loop").last().map(Value::to_string);
+    let follow_ups = last
+        .as_deref()
+        .map(|t| t.matches("FOLLOW-UP-AGAIN").count());
+    c.that(
+        follow_ups == Some(5),
+        format!("5 follow-ups reach the model: {follow_ups:?}"),
+    );
+    c.done("loop");
+}
+
 /// Interrupt fires, then SessionEnd; no PostToolUse, no Stop; exit 1.
 fn ground_truth_interrupt() {
     let Some(l) = live("interrupt", WRITE, |sb| {
@@ -1962,6 +2019,7 @@ fn main() -> std::process::ExitCode {
             hooks_json_with_comments_or_trailing_commas,
             hooks_json_forms_codex_refuses_whole,
             migration_story_runs_each_rule_once,
+            a_cursor_stop_hook_that_always_follows_up_ends_under_codex,
         ],
     )
 }

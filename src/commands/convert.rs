@@ -668,15 +668,34 @@ fn default_target_stays_inside(opts: &Options, path: &Path) -> Result<(), Error>
     }
 }
 
-/// A converted copy is known by the source, rule and handler its provenance record names.
+/// A converted copy is known by the source, rule and handler its provenance record names, and
+/// by what it runs (each string of the handler as the innermost command a `hookx exec` wrap
+/// runs): the record's rule is a place, and a rule taken out of the source moves the next one
+/// there, whose copy a label following by place alone turned off (attacks row 362: the
+/// user's trusted guard, off in Gemini's list after the slow check before it was deleted).
+/// A copy whose own command was edited is then not followed: it runs again (never a
+/// different handler turned off).
 fn copy_identity(handler: &serde_json::Value) -> Option<String> {
     let record = handler.get(config::MARKER)?;
     let field = |k: &str| record.get(k).map(|v| v.to_string());
+    let runs: serde_json::Map<String, serde_json::Value> = handler
+        .as_object()?
+        .iter()
+        .filter(|(k, _)| *k != config::MARKER)
+        .map(|(k, v)| {
+            let v = match v.as_str().and_then(convert::innermost) {
+                Some(inner) => serde_json::Value::from(inner.command),
+                None => v.clone(),
+            };
+            (k.clone(), v)
+        })
+        .collect();
     Some(format!(
-        "{}\0{}\0{}",
+        "{}\0{}\0{}\0{}",
         field("source")?,
         field("rule")?,
-        field("index")?
+        field("index")?,
+        serde_json::Value::Object(runs)
     ))
 }
 
@@ -743,6 +762,12 @@ pub fn write_file(
     {
         let to = conversion.document.dialect;
         crate::route::review::follow(&ctx, to, path, was.as_deref(), Some(&now))?;
+        // A copy the user turned off in the agent's own switch (Copilot's `disabledHooks`,
+        // keyed by the entry) stays off when the write changes it (attacks row 360).
+        if let Some(was) = &was {
+            let moved = crate::route::moved_switch_keys(was, &now, to, Some(&copy_identity));
+            super::install::keep_switched_off(&ctx, to, &moved, &mut Vec::new())?;
+        }
     }
     match outcome {
         config::update::Outcome::Unchanged => {

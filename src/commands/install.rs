@@ -506,7 +506,8 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
     })?;
     report.kept_trusted.extend(kept);
     if let (Some(before), Some(after)) = (&before, &after) {
-        keep_switched_off(opts, before, after, &mut report.kept_trusted)?;
+        let moved = crate::route::moved_switch_keys(before, after, opts.host, None);
+        keep_switched_off(&opts.ctx, opts.host, &moved, &mut report.kept_trusted)?;
     }
     if let Some(trust) = &host.def().route_trust {
         record_trust(opts, trust, &path, before.as_deref(), report)?;
@@ -518,23 +519,23 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
 /// A route the user turned off in the host's own switch (Copilot's `disabledHooks`, keyed by
 /// the entry's JSON) stays off when install re-points it: its listed key follows the entry
 /// ([`crate::route::moved_switch_keys`]; attacks row 291's Copilot half: re-pointed, the key
-/// named an entry no more there and the route ran again).
-fn keep_switched_off(
-    opts: &Options,
-    before: &str,
-    after: &str,
+/// named an entry no more there and the route ran again; row 360, a converted copy written
+/// again).
+pub(crate) fn keep_switched_off(
+    ctx: &Context,
+    host: Dialect,
+    moved: &[(String, String)],
     kept: &mut Vec<PathBuf>,
 ) -> Result<(), Error> {
-    let moved = crate::route::moved_switch_keys(before, after, opts.host);
     if moved.is_empty() {
         return Ok(());
     }
-    for switch in crate::route::own_switches(opts.host) {
-        let path = opts.ctx.home.join(switch.file);
+    for switch in crate::route::own_switches(host) {
+        let path = ctx.home.join(switch.file);
         if !path.is_file() {
             continue;
         }
-        update_keeping_trust(&opts.ctx, &path, kept, |current| {
+        update_keeping_trust(ctx, &path, kept, |current| {
             let Some(current) = current else {
                 return Ok(Change::Keep);
             };

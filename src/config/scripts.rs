@@ -232,6 +232,18 @@ pub fn route_line(text: &str) -> Option<&str> {
         .flatten()
 }
 
+/// The command line a route script ends in, hookx's as written or edited by the user (a guard
+/// line of theirs before it, row 328's use): what it routes when it gets there. The run path
+/// reads an edited route as still routing, so a project route leaves the event to it rather
+/// than run every rule a second time (attacks row 361); install still leaves it as it is.
+pub fn routed_line(text: &str) -> Option<&str> {
+    if let Some(line) = route_line(text) {
+        return Some(line);
+    }
+    let last = text.lines().rev().find(|l| !l.trim().is_empty())?;
+    is_route(text).then(|| last.strip_prefix("exec ")).flatten()
+}
+
 /// Whether a script is one `hookx convert` wrote.
 pub fn is_converted(text: &str) -> bool {
     wears(text, CONVERTED_MARK)

@@ -893,6 +893,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         background: &["asyncRewake"],
         wake: &["asyncRewake", "rewakeMessage", "rewakeSummary"],
         condition: Some("if"),
+        follow_ups: None,
     },
     implied_type: None,
     strict_load: Some(STRICT_LOAD),

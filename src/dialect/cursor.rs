@@ -373,7 +373,19 @@ static CONFIG: ConfigSpec = ConfigSpec {
         hooks: None,
         drops: None,
     }],
-    run_keys: RunKeys::NONE,
+    // `stop`: "max 5 enforced by Cursor" [hookshot], per hook `loop_limit` (default 5), and
+    // the payload's `loop_count`, the follow-ups so far (cursor-facts.md). Under another host
+    // hookx keeps them (attacks row 306). `loop_limit: null` is in none of the sources read:
+    // taken as the default, as is any value that is not a whole number.
+    run_keys: RunKeys {
+        follow_ups: Some(crate::tables::FollowUpCap {
+            events: &[EventKind::Stop],
+            limit_key: "loop_limit",
+            default_limit: 5,
+            count_key: "loop_count",
+        }),
+        ..RunKeys::NONE
+    },
     implied_type: Some("command"),
     strict_load: None,
     matcher_not_string_stops_event: false,

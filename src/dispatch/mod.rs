@@ -4,6 +4,7 @@
 
 pub mod condition;
 pub mod failure;
+pub mod follow_ups;
 pub mod gates;
 pub mod host;
 pub mod run;

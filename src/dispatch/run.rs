@@ -287,6 +287,9 @@ pub struct Plan<'e> {
     unevaluated: Vec<String>,
     budget: Option<Duration>,
     limit: Limit,
+    /// The session's counts of follow-ups, where a handler's agent caps them
+    /// ([`Plan::keeping_follow_up_caps`]).
+    counts: Option<super::follow_ups::Counts>,
 }
 
 /// Selects the handlers `event` fires among `rules` and prepares each as its own dialect runs
@@ -329,6 +332,7 @@ pub fn plan<'a, 'e, S: RuleSource + 'a>(
         unevaluated,
         budget: budget(host, &event.kind, limit),
         limit,
+        counts: None,
     }
 }
 
@@ -356,6 +360,24 @@ impl Plan<'_> {
             answer: encode_answer(self.host, self.event, &outcome),
             outcome,
         }
+    }
+
+    /// `hookx run`: keeps the cap each handler's own agent keeps on its follow-ups in a row
+    /// (Cursor's `loop_limit`), counted per session under `home` ([`super::follow_ups`]).
+    pub fn keeping_follow_up_caps(mut self, home: &Path) -> Self {
+        if self.jobs.iter().any(|j| j.cap.is_some()) {
+            let caps = self
+                .jobs
+                .iter_mut()
+                .filter_map(|j| Some((j.cap.as_mut()?, &mut j.stdin)));
+            self.counts = Some(super::follow_ups::Counts::load(home, self.event, caps));
+            for (job, spec) in self.jobs.iter().zip(&mut self.specs) {
+                if job.cap.is_some() {
+                    spec.stdin = serde_json::to_vec(&job.stdin).unwrap_or_default();
+                }
+            }
+        }
+        self
     }
 
     /// How many handlers it starts (at most).
@@ -395,6 +417,7 @@ impl Plan<'_> {
             unevaluated,
             budget,
             limit,
+            counts,
         } = self;
         let tables = host.tables();
         let deadline = budget.and_then(|b| started().checked_add(b));
@@ -434,7 +457,10 @@ impl Plan<'_> {
                 }
             };
             let job = &jobs[index];
-            let one = job.read(event, &finished);
+            let mut one = job.read(event, &finished);
+            if let (Some(counts), Some(cap)) = (&counts, &job.cap) {
+                one = counts.settle(cap, one, &job.origin, &mut skipped);
+            }
             if was_cut {
                 cut.push(index);
             }
@@ -554,6 +580,8 @@ impl Job {
 
 struct Job {
     flavor: Flavor,
+    /// The cap its agent keeps on its follow-ups, and their count.
+    cap: Option<super::follow_ups::Cap>,
     /// A failure counts as exit 2 (Claude `onFailure: "block"`).
     failure_blocks: bool,
     origin: String,
@@ -666,6 +694,8 @@ fn prepare<S: RuleSource>(
         Some(dir) => project_dir.join(dir),
         None => project_dir.to_path_buf(),
     };
+    let origin = describe(selected.rule);
+    let cap = super::follow_ups::cap(flavor, event, handler, format!("{origin}\n{line}"));
     let spec = Spawn {
         command_line: line,
         stdin: serde_json::to_vec(&stdin).unwrap_or_default(),
@@ -676,8 +706,9 @@ fn prepare<S: RuleSource>(
     };
     let job = Job {
         flavor,
+        cap,
         failure_blocks,
-        origin: describe(selected.rule),
+        origin,
         stdin,
     };
     Ok((job, spec))

@@ -351,7 +351,8 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         hook_set.rules.iter().map(|r| (r.rule.as_ref(), r.source)),
         &hosted.project,
         dispatch::run::route_limit(hosted.host, hosted.read_as, written),
-    );
+    )
+    .keeping_follow_up_caps(&ctx.home);
     Ok(answer_in_time(plan, known, &hosted))
 }
 

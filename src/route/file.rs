@@ -138,7 +138,16 @@ pub(super) fn route_handlers<'v>(
     host: Dialect,
     event: &str,
 ) -> Vec<(&'v Value, Option<&'v Value>)> {
-    let is_route = |h: &Value| routing_key(h, host).is_some();
+    handlers_where(value, host, event, &|h| routing_key(h, host).is_some())
+}
+
+/// [`route_handlers`] for any handler `is_route` picks (a converted copy: attacks row 360).
+pub(super) fn handlers_where<'v>(
+    value: &'v Value,
+    host: Dialect,
+    event: &str,
+    is_route: &dyn Fn(&Value) -> bool,
+) -> Vec<(&'v Value, Option<&'v Value>)> {
     if let Some(list) = host.config().rule_list {
         return value
             .get("hooks")

@@ -334,7 +334,8 @@ fn answering_routes(
 
 /// The command lines of the routes of `route_host` for `event` in the file `user` that `host`
 /// reads as its own (its events, matchers, timeouts and switches are `host`'s; for a host of
-/// hook scripts, the line of the event's script, when the script itself may be executed).
+/// hook scripts, the line of the event's script, when the host runs it: Cline 3.0.65 runs one
+/// whatever its mode, attacks row 363).
 fn route_commands(
     home: &Path,
     user: &Path,
@@ -344,12 +345,12 @@ fn route_commands(
     also_off: &[String],
 ) -> Vec<String> {
     // A host of hook scripts: the user's route is the script named after the event.
-    if host.config().scripts.is_some() {
+    if let Some(layout) = host.config().scripts {
         let script = user.join(event);
         return crate::read::text(&script, crate::read::MAX_FILE_BYTES)
             .ok()
-            .filter(|_| scripts::is_executable(&script))
-            .and_then(|t| scripts::route_line(&t).map(str::to_string))
+            .filter(|_| layout.runs_unexecutable || scripts::is_executable(&script))
+            .and_then(|t| scripts::routed_line(&t).map(str::to_string))
             .into_iter()
             .collect();
     }
@@ -593,13 +594,23 @@ pub fn own_switches(host: Dialect) -> Vec<&'static crate::tables::HookSwitch> {
         .collect()
 }
 
-/// Where install re-points a route of `host`'s own file (`before` → `after`, its text), the
-/// key each switch may list for the route before, with the key it has after, in the same
-/// form: a route the user turned off in the host (Copilot's hook menu) stays off only if its
-/// listed key follows the re-point (attacks row 291's Copilot half).
-pub fn moved_switch_keys(before: &str, after: &str, host: Dialect) -> Vec<(String, String)> {
+/// What tells a handler hookx keeps from the others of its file (`None`: not one of them).
+pub type Identity = dyn Fn(&serde_json::Value) -> Option<String>;
+
+/// Where a write of hookx's changes a handler it keeps in `host`'s own file (`before` →
+/// `after`, its text), the key each switch may list for the handler before, with the key it has
+/// after, in the same form: a handler the user turned off in the host (Copilot's hook menu)
+/// stays off only if its listed key follows. `identity` tells the handlers apart (a converted
+/// copy by its record: attacks row 360); `None`, hookx's routes, each event's in order (install
+/// re-pointing them: row 291's Copilot half). Read with comments, as the host reads them.
+pub fn moved_switch_keys(
+    before: &str,
+    after: &str,
+    host: Dialect,
+    identity: Option<&Identity>,
+) -> Vec<(String, String)> {
     let switches = own_switches(host);
-    let parse = |text: &str| serde_json::from_str::<serde_json::Value>(text).ok();
+    let parse = |text: &str| JsonText::new(text).value(&[]);
     let (Some(before), Some(after), false) = (parse(before), parse(after), switches.is_empty())
     else {
         return Vec::new();
@@ -607,13 +618,33 @@ pub fn moved_switch_keys(before: &str, after: &str, host: Dialect) -> Vec<(Strin
     let events = after.get("hooks").and_then(serde_json::Value::as_object);
     let mut moved = Vec::new();
     for event in events.into_iter().flat_map(|e| e.keys()) {
-        let old = file::route_handlers(&before, host, event);
-        let new = file::route_handlers(&after, host, event);
-        for ((old, _), (new, _)) in old.iter().zip(&new).filter(|((o, _), (n, _))| o != n) {
-            let pairs = switch_keys(old, event, &switches)
+        let pairs: Vec<(&serde_json::Value, &serde_json::Value)> = match identity {
+            None => {
+                let old = file::route_handlers(&before, host, event);
+                let new = file::route_handlers(&after, host, event);
+                old.iter()
+                    .zip(&new)
+                    .map(|((o, _), (n, _))| (*o, *n))
+                    .collect()
+            }
+            Some(identity) => {
+                let known = |h: &serde_json::Value| identity(h).is_some();
+                let old = file::handlers_where(&before, host, event, &known);
+                let new = file::handlers_where(&after, host, event, &known);
+                old.iter()
+                    .filter_map(|(o, _)| {
+                        let id = identity(o);
+                        let (n, _) = new.iter().find(|(n, _)| identity(n) == id)?;
+                        Some((*o, *n))
+                    })
+                    .collect()
+            }
+        };
+        for (old, new) in pairs.into_iter().filter(|(o, n)| o != n) {
+            let keys = switch_keys(old, event, &switches)
                 .into_iter()
                 .zip(switch_keys(new, event, &switches));
-            moved.extend(pairs.filter(|(o, n)| o != n));
+            moved.extend(keys.filter(|(o, n)| o != n));
         }
     }
     moved

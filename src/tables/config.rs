@@ -491,6 +491,24 @@ pub struct RunKeys {
     /// A permission-rule filter (`Bash(git *)`) the handler runs under; `hookx exec --if`
     /// applies it.
     pub condition: Option<&'static str>,
+    /// The cap the agent keeps on a handler's follow-ups in a row, which `hookx run` keeps
+    /// under other hosts.
+    pub follow_ups: Option<FollowUpCap>,
+}
+
+/// An agent's own cap on how many times in a row a hook may keep it going (Cursor's `stop`:
+/// `loop_limit`, `loop_count`). Under another host a follow-up becomes a Stop block, which
+/// that host may never cap: `hookx run` keeps the count and the cap instead (attacks row 306).
+/// Not among [`RunKeys::keys`]: the key changes nothing in how the command runs.
+pub struct FollowUpCap {
+    /// The events whose answers are follow-ups.
+    pub events: &'static [crate::model::EventKind],
+    /// The handler key holding the cap (a whole number of follow-ups).
+    pub limit_key: &'static str,
+    /// The cap where the key is absent or not a whole number.
+    pub default_limit: u64,
+    /// The payload key that tells the hook how many follow-ups it made in a row so far.
+    pub count_key: &'static str,
 }
 
 /// See [`RunKeys::on_failure`].
@@ -508,6 +526,7 @@ impl RunKeys {
         background: &[],
         wake: &[],
         condition: None,
+        follow_ups: None,
     };
 
     /// Every key named here.

@@ -1,0 +1,166 @@
+//! The cap an agent keeps on a hook's follow-ups in a row (Cursor's `stop` hook: `loop_limit`,
+//! default 5, the count so far in the payload's `loop_count`), kept by `hookx run` when another
+//! host runs the hook. There a follow-up is a Stop block, which that host caps only sometimes
+//! (Claude Code and Qwen Code after 8 in a row, Gemini CLI at its turn budget, Codex 0.171.0
+//! not at all): without the hook's own cap an agent would be trapped by the translation
+//! (attacks row 306).
+//!
+//! The counts live in `<home>/.hookx/follow-ups/`, one file per session, keyed by the rule and
+//! its command. A count starts again when the host says the stop continues none
+//! ([`CONTINUATION`] `false`) and goes when the hook does not follow up; the file goes when no
+//! count is left in it. A count hookx cannot read or write never traps the agent: the
+//! follow-up is then not passed on (the agent stops, as at the cap), and stderr says why.
+
+use crate::model::{Event, Handler, Outcome};
+use crate::tables::{Flavor, FollowUpCap};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The canonical payload field in which a host says its Stop continues one a hook blocked.
+pub const CONTINUATION: &str = "stop_hook_active";
+
+/// One handler's cap and its count.
+pub struct Cap {
+    spec: &'static FollowUpCap,
+    limit: u64,
+    /// The count's key in the session's file: the rule and its command.
+    key: String,
+    /// Its follow-ups in a row so far; `Err`: the count could not be read.
+    count: Result<u64, String>,
+    /// Whether the session's file holds a count for it (or might: it could not be read).
+    stored: bool,
+}
+
+/// The cap `flavor`'s agent keeps on `handler`'s follow-ups on `event`, if any: its limit is
+/// the handler's own where it gives a whole number, else the agent's default.
+pub fn cap(flavor: Flavor, event: &Event, handler: &Handler, key: String) -> Option<Cap> {
+    let spec = flavor.dialect().config().run_keys.follow_ups.as_ref()?;
+    if !spec.events.contains(&event.kind) {
+        return None;
+    }
+    let limit = handler
+        .extra
+        .get(spec.limit_key)
+        .and_then(Value::as_u64)
+        .unwrap_or(spec.default_limit);
+    Some(Cap {
+        spec,
+        limit,
+        key,
+        count: Ok(0),
+        stored: false,
+    })
+}
+
+/// One session's counts: `<home>/.hookx/follow-ups/<sha256 of the session id>.json`, an object
+/// of counts by key.
+pub struct Counts {
+    path: PathBuf,
+}
+
+impl Counts {
+    /// Reads the counts of `event`'s session into `caps` and tells each hook its count in its
+    /// payload (`stdin`, the hook's dialect's key). The count a stop that continues none gets is
+    /// 0; one that could not be read is given as the limit (its follow-up will not be passed on).
+    pub fn load<'c>(
+        home: &Path,
+        event: &Event,
+        caps: impl Iterator<Item = (&'c mut Cap, &'c mut Value)>,
+    ) -> Counts {
+        let session = event.field("session_id").unwrap_or_default();
+        let name = format!("{}.json", crate::hash::sha256_hex(session.as_bytes()));
+        let counts = Counts {
+            path: home.join(".hookx").join("follow-ups").join(name),
+        };
+        let read = counts.read();
+        let continues = event.fields.get(CONTINUATION) != Some(&Value::Bool(false));
+        for (cap, stdin) in caps {
+            cap.stored = read.as_ref().map_or(true, |m| m.contains_key(&cap.key));
+            cap.count = match &read {
+                _ if !continues => Ok(0),
+                Ok(map) => Ok(map.get(&cap.key).copied().unwrap_or(0)),
+                Err(why) => Err(why.clone()),
+            };
+            let shown = *cap.count.as_ref().unwrap_or(&cap.limit);
+            if let Value::Object(payload) = stdin {
+                payload.insert(cap.spec.count_key.to_string(), shown.into());
+            }
+        }
+        counts
+    }
+
+    /// Keeps `cap` on the answer `one` of the handler from `origin`: a follow-up past the cap,
+    /// or one whose count cannot be kept, is taken out of it, and `notes` says why.
+    pub fn settle(
+        &self,
+        cap: &Cap,
+        mut one: Outcome,
+        origin: &str,
+        notes: &mut Vec<String>,
+    ) -> Outcome {
+        if !one.block {
+            // No follow-up: the next one starts a new row.
+            if cap.stored
+                && let Err(why) = self.set(&cap.key, None)
+            {
+                notes.push(format!("{origin}: its count of follow-ups stays: {why}"));
+            }
+            return one;
+        }
+        let (key, limit) = (cap.spec.limit_key, cap.limit);
+        let why = match &cap.count {
+            Ok(n) if *n >= limit => format!(
+                "it has followed up {n} times in a row, its `{key}` of {limit}, where its own \
+                 agent stops it"
+            ),
+            Ok(n) => match self.set(&cap.key, Some(n + 1)) {
+                Ok(()) => return one,
+                Err(why) => format!(
+                    "hookx cannot keep the count its `{key}` of {limit} needs, so the loop \
+                     might not end: {why}"
+                ),
+            },
+            Err(why) => format!(
+                "hookx cannot read the count its `{key}` of {limit} needs, so the loop might \
+                 not end: {why}"
+            ),
+        };
+        one.block = false;
+        one.reasons.clear();
+        notes.push(format!(
+            "{origin}: its follow-up does not keep the agent going: {why}"
+        ));
+        one
+    }
+
+    /// The counts on disk: none when there is no file, or when it holds no counts (a file
+    /// hookx did not write: it is replaced by the next count); `Err` when it cannot be read.
+    fn read(&self) -> Result<BTreeMap<String, u64>, String> {
+        match crate::read::bytes(&self.path, crate::read::MAX_FILE_BYTES) {
+            Ok(bytes) => Ok(serde_json::from_slice(&bytes).unwrap_or_default()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeMap::new()),
+            Err(e) => Err(format!("{}: {e}", self.path.display())),
+        }
+    }
+
+    /// Sets the count of `key` (`None`: takes it out), atomically, keeping the others.
+    fn set(&self, key: &str, count: Option<u64>) -> Result<(), String> {
+        use crate::config::update::{Change, update_private};
+        update_private(&self.path, |current| {
+            let mut map: BTreeMap<String, u64> = current
+                .and_then(|text| serde_json::from_str(text).ok())
+                .unwrap_or_default();
+            match count {
+                Some(n) => map.insert(key.to_string(), n),
+                None => map.remove(key),
+            };
+            Ok(match map.is_empty() {
+                true => Change::Delete,
+                false => Change::Write(serde_json::to_string(&map).unwrap_or_default()),
+            })
+        })
+        .map(|_| ())
+        .map_err(|e| e.to_string())
+    }
+}
