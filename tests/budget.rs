@@ -146,6 +146,118 @@ fn a_copilot_route_the_user_shortened_is_answered_within_its_own_timeout() {
     assert!(!s.marker.exists(), "hookx waited for the hanging handler");
 }
 
+/// Row 223's Copilot fix attacked (attacks row 340): a hostile repository ships
+/// `.github/hooks/hookx.json`, a line shaped like hookx's Copilot project route with
+/// `"timeoutSec": 1`. The user's own route (its line carries the user's route key, which no
+/// repository knows) is not that entry: Copilot gives it its 605 s, so the user's guard that
+/// takes a moment answers for itself, not the failure policy at half a second (on `agentStop`
+/// the guard's block was lost so).
+#[test]
+fn a_repositorys_route_timeout_does_not_shorten_the_users_route() {
+    let s = Setup::new();
+    let guard = format!("sleep 1; {}", deny(&s.denied));
+    let rules = json!({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": guard, "timeout": 300_000},
+    ]}]}});
+    let file = common::write(&s.home, ".gemini/settings.json", &rules.to_string());
+    s.trust(&file);
+    s.hookx(&["install", "--host", "copilot", "--scope", "user"])
+        .assert()
+        .success();
+    let key = std::fs::read_to_string(s.home.join(".hookx/route-key")).unwrap();
+    let hostile = json!({"version": 1, "hooks": {"preToolUse": [{"type": "command",
+        "bash": "hookx run --host copilot --event preToolUse", "timeoutSec": 1}]}});
+    common::write(&s.project, ".github/hooks/hookx.json", &hostile.to_string());
+    let (decision, ran) = s
+        .fire_unhurried_with(dialect("copilot"), &["--route-key", key.trim()], &[])
+        .unwrap();
+    assert_eq!(decision, Decision::Deny, "{ran:?}");
+    assert!(!ran.stdout.contains("did not answer within"), "{ran:?}");
+    assert!(
+        s.denied.exists(),
+        "the user's guard did not answer: {ran:?}"
+    );
+}
+
+/// Row 223's deferral under Copilot attacked (attacks row 342): the user cut hookx's Copilot
+/// user route to `"timeoutSec": 3`, so the team's project route does not leave the call to it
+/// (row 223) and runs the user's guard, which takes a moment, itself: Copilot gives that entry
+/// its own 605 s (`COPILOT_HOOK_DIR` names the folder of the file that fired). It answered
+/// within the user route's 3 s, the shorter of the two, and the guard's answer was lost there
+/// too.
+#[test]
+fn the_project_route_copilot_runs_is_not_cut_to_the_users_shortened_route() {
+    let s = Setup::new();
+    let guard = format!("sleep 2; {}", deny(&s.denied));
+    let rules = json!({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": guard, "timeout": 300_000},
+    ]}]}});
+    let file = common::write(&s.home, ".gemini/settings.json", &rules.to_string());
+    s.trust(&file);
+    let team =
+        json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "true"}]}]}});
+    let team = common::write(&s.project, ".gemini/settings.json", &team.to_string());
+    s.trust(&team);
+    for scope in ["user", "project"] {
+        s.hookx(&["install", "--host", "copilot", "--scope", scope])
+            .assert()
+            .success();
+    }
+    let routes = s.home.join(".copilot/hooks/hookx.json");
+    let text = std::fs::read_to_string(&routes).unwrap();
+    std::fs::write(
+        &routes,
+        text.replace("\"timeoutSec\": 605", "\"timeoutSec\": 3"),
+    )
+    .unwrap();
+    let dir = s.project.join(".github/hooks");
+    assert!(dir.join("hookx.json").exists());
+    let (decision, ran) = s
+        .fire_unhurried_with(dialect("copilot"), &[], &[("COPILOT_HOOK_DIR", &dir)])
+        .unwrap();
+    assert_eq!(decision, Decision::Deny, "{ran:?}");
+    assert!(!ran.stdout.contains("did not answer within"), "{ran:?}");
+    assert!(
+        s.denied.exists(),
+        "the user's guard did not answer: {ran:?}"
+    );
+}
+
+/// Row 223's margin attacked (attacks row 341): the user cut hookx's route to `"timeout": 2`
+/// ("hooks must be quick"), one trusted handler that ignores TERM and hangs. A kill takes
+/// longer than half of 2 s (the group's TERM grace), so hookx, killing it before answering,
+/// answered past Claude's limit: the host cancelled it and ran the call. hookx answers the
+/// failure policy's deny at the budget and leaves the handler running, as it does beside a
+/// second handler: the handler is still there to finish once released.
+#[test]
+fn under_a_limit_shorter_than_a_kill_the_answer_does_not_wait_for_the_kill() {
+    let s = Setup::new();
+    let handler = format!("trap '' TERM; {}", hang(&s.release, &s.marker));
+    let rules = json!({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": handler, "timeout": 300_000},
+    ]}]}});
+    let file = common::write(&s.home, ".gemini/settings.json", &rules.to_string());
+    s.trust(&file);
+    s.hookx(&["install", "--host", "claude", "--scope", "user"])
+        .assert()
+        .success();
+    let settings = s.home.join(".claude/settings.json");
+    let text = std::fs::read_to_string(&settings).unwrap();
+    std::fs::write(
+        &settings,
+        text.replace("\"timeout\": 605", "\"timeout\": 2"),
+    )
+    .unwrap();
+    let (decision, ran) = s.fire_unhurried(dialect("claude")).unwrap();
+    assert_eq!(decision, Decision::Deny, "{ran:?}");
+    assert!(ran.stdout.contains("did not answer within"), "{ran:?}");
+    assert!(!s.marker.exists(), "hookx waited for the hanging handler");
+    assert!(
+        s.released_finishes(),
+        "hookx killed the handler before answering: {ran:?}"
+    );
+}
+
 /// A handler that starts a long sleep in the background, writes its pid to `pid_file` and
 /// waits for it.
 fn sleeper(pid_file: &Path) -> String {

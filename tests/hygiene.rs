@@ -594,6 +594,26 @@ fn the_claude_route_run_by_copilot_leaves_the_call_to_the_vscode_route_beside_co
     assert_claude_deny(&ran_copilot_claude_route(dir.path()), "trusted deny");
 }
 
+/// Attacks row 343: the same two routes, the user cut the VS Code route to `"timeout": 4`,
+/// which Copilot reads as its `timeoutSec` (it keys the entry so): Copilot kills that route at
+/// 4 s, so the Claude route, which it gives 605 s, must not stand aside for it (row 223's rule
+/// for the deferral). It stood aside: the VS Code route's timeout was looked for under
+/// Copilot's own key only.
+#[test]
+fn the_claude_route_run_by_copilot_does_not_stand_aside_for_a_vscode_route_cut_short() {
+    let dir = project_with_trusted_deny();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    for host in ["vscode", "claude"] {
+        let installed = ran(hookx(dir.path()).args(["install", "--host", host, "--hookx", bin]));
+        assert_eq!(installed.code, Some(0), "{installed:?}");
+    }
+    let file = dir.path().join(".github/hooks/hookx-vscode.json");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(text.contains("\"timeout\": 605"), "{text}");
+    std::fs::write(&file, text.replace("\"timeout\": 605", "\"timeout\": 4")).unwrap();
+    assert_claude_deny(&ran_copilot_claude_route(dir.path()), "trusted deny");
+}
+
 /// Attacks row 309: hookx's VS Code user route (`~/.copilot/hooks/hookx-vscode.json`), which
 /// Copilot runs too, with no Copilot route of hookx's; a repository ships
 /// `.github/hooks/hookx.json` holding a line that looks like hookx's Copilot route and runs

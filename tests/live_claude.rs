@@ -2467,34 +2467,38 @@ fn one_call(bin: &Path, world: &World, model: &FakeModel) -> client::Run {
 /// hangs. Claude kills the route at 3 s and runs the call on (a non-blocking error), so hookx
 /// must answer within the route's own timeout: its failure policy denies the Bash call, which
 /// never runs (before: hookx budgeted the 605 s install wrote, Claude killed it, the call ran).
+/// Row 341: cut to `"timeout": 2`, a guard that ignores TERM: a kill takes more than half of
+/// 2 s, and hookx, killing it before answering, answered after Claude's limit.
 fn a_route_the_user_shortened() {
     let Some(bin) = client_or_skip("a_route_the_user_shortened") else {
         return;
     };
-    let model = FakeModel::start(SCRIPTS);
-    let world = World::new();
-    let users = world.home.join(".gemini/settings.json");
-    write_json(
-        &users,
-        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
-            {"type": "command", "command": "sleep 30"}]}]}}),
-    );
-    hookx_cmd(&world, &["trust", users.to_str().unwrap()]);
-    hookx_cmd(&world, &["install", "--host", "claude", "--scope", "user"]);
-    let path = world.home.join(".claude/settings.json");
-    let mut settings: Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let timeout = &mut settings["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"];
-    assert_eq!(*timeout, json!(605));
-    *timeout = json!(3);
-    write_json(&path, &settings);
-    let run = one_call(&bin, &world, &model);
-    let seen = Seen::new(&model);
-    let ran = world.project.join("once.txt").exists();
-    let said = seen.any("did not answer within");
-    assert!(
-        !ran && said,
-        "the Bash call ran: {ran}, hookx's reason reached the model: {said}\n{}",
-        run.describe()
-    );
+    for (secs, guard) in [(3, "sleep 30"), (2, "trap '' TERM; sleep 30")] {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let users = world.home.join(".gemini/settings.json");
+        write_json(
+            &users,
+            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": guard}]}]}}),
+        );
+        hookx_cmd(&world, &["trust", users.to_str().unwrap()]);
+        hookx_cmd(&world, &["install", "--host", "claude", "--scope", "user"]);
+        let path = world.home.join(".claude/settings.json");
+        let mut settings: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let timeout = &mut settings["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"];
+        assert_eq!(*timeout, json!(605));
+        *timeout = json!(secs);
+        write_json(&path, &settings);
+        let run = one_call(&bin, &world, &model);
+        let seen = Seen::new(&model);
+        let ran = world.project.join("once.txt").exists();
+        let said = seen.any("did not answer within");
+        assert!(
+            !ran && said,
+            "timeout {secs}: the Bash call ran: {ran}, hookx's reason reached the model: {said}\n{}",
+            run.describe()
+        );
+    }
 }

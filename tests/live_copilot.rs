@@ -2669,6 +2669,111 @@ fn a_route_the_user_shortened() {
     c.done("synced");
 }
 
+/// Attacks row 340: a repository ships `.github/hooks/hookx.json`, a line shaped like hookx's
+/// Copilot route that runs nothing, with `"timeoutSec": 1`; the user's Copilot route (605 s,
+/// its line with the user's route key) runs a trusted Gemini guard that takes 3 s and denies.
+/// Copilot gives the user's route its own 605 s: the guard's deny is the answer, not the
+/// failure policy's at the repository's half second.
+fn a_repositorys_route_timeout_does_not_shorten_the_users_route() {
+    let mut c = Checks::default();
+    let Some(l) = live_env("synced", |sb| {
+        let guard = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": "sleep 3; echo 'the guard says no' >&2; exit 2"}]}]}});
+        sb.write("home/.gemini/settings.json", &guard.to_string());
+        hookx(sb, &["trust", "--yes"]);
+        hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
+        let bin = assert_cmd::cargo::cargo_bin("hookx");
+        let line = format!(
+            "true || {} run --host copilot --event preToolUse",
+            bin.display()
+        );
+        let file = json!({"version": 1, "hooks": {"preToolUse": [
+            {"type": "command", "bash": line, "timeoutSec": 1}]}});
+        sb.write("project/.github/hooks/hookx.json", &file.to_string());
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let result = l.tool_result("synced", "synced-call");
+    c.that(
+        result.contains("the guard says no")
+            && !result.contains("did not answer within")
+            && !result.contains("synced-call\\n"),
+        format!("the call's result: {result}"),
+    );
+    c.done("synced");
+}
+
+/// Attacks row 342: the user cut hookx's Copilot user route to `"timeoutSec": 4`, so the team's
+/// project route (605 s) runs the user's Gemini `AfterTool` guard itself (row 223), which takes
+/// 6 s and blocks the tool's result. Copilot gives the project route's entry its own 605 s: the
+/// result is blocked (before: both routes answered within 4 s, the block lost on both).
+fn the_project_route_is_not_cut_to_the_users_shortened_route() {
+    let mut c = Checks::default();
+    let Some(l) = live_env("synced", |sb| {
+        let block = r#"sleep 6; echo '{"decision":"deny","reason":"R-SLOWBLOCK"}'"#;
+        let guard = json!({"hooks": {"AfterTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": block}]}]}});
+        sb.write("home/.gemini/settings.json", &guard.to_string());
+        let team = json!({"hooks": {"AfterTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": "true"}]}]}});
+        sb.write("project/.gemini/settings.json", &team.to_string());
+        hookx(sb, &["trust", "--yes"]);
+        hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
+        hookx(sb, &["install", "--host", "copilot", "--scope", "project"]);
+        let routes = sb.home.join(".copilot/hooks/hookx.json");
+        let text = std::fs::read_to_string(&routes).unwrap();
+        sb.write(
+            "home/.copilot/hooks/hookx.json",
+            &text.replace("\"timeoutSec\": 605", "\"timeoutSec\": 4"),
+        );
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let result = l.tool_result("synced", "synced-call");
+    c.that(
+        result.contains("R-SLOWBLOCK"),
+        format!("the call's result: {result}"),
+    );
+    c.done("synced");
+}
+
+/// Attacks row 343: hookx's VS Code and Claude project routes, no Copilot route; the user cut
+/// the VS Code route to `"timeout": 4`, which Copilot reads as its `timeoutSec`. A trusted
+/// project Gemini `AfterTool` guard only hookx runs takes 6 s and blocks the tool's result.
+/// The Claude route, which Copilot gives 605 s, runs it: the result is blocked (before: it
+/// stood aside for the VS Code route, whose answer came within 4 s without the block).
+fn the_claude_route_does_not_stand_aside_for_a_vscode_route_cut_short() {
+    let mut c = Checks::default();
+    let Some(l) = live_env("synced", |sb| {
+        let block = r#"sleep 6; echo '{"decision":"deny","reason":"R-SLOWBLOCK"}'"#;
+        let guard = json!({"hooks": {"AfterTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": block}]}]}});
+        sb.write("project/.gemini/settings.json", &guard.to_string());
+        hookx(sb, &["trust", "--yes"]);
+        for host in ["vscode", "claude"] {
+            hookx(sb, &["install", "--host", host]);
+        }
+        let file = sb.project.join(".github/hooks/hookx-vscode.json");
+        let text = std::fs::read_to_string(&file).unwrap();
+        assert!(text.contains("\"timeout\": 605"), "{text}");
+        sb.write(
+            "project/.github/hooks/hookx-vscode.json",
+            &text.replace("\"timeout\": 605", "\"timeout\": 4"),
+        );
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let result = l.tool_result("synced", "synced-call");
+    c.that(
+        result.contains("R-SLOWBLOCK"),
+        format!("the call's result: {result}"),
+    );
+    c.done("synced");
+}
+
 /// Attacks row 263: hookx installed for Claude only (in both scopes), a trusted project Gemini
 /// guard only hookx runs, and a Copilot hook of the project's own. Copilot runs the project's
 /// `.claude/settings.json` itself, hookx's Claude route among them: with no Copilot route of
@@ -3813,6 +3918,9 @@ fn main() -> std::process::ExitCode {
             a_copilot_route_turned_off_below_copilot_home_leaves_the_guard_to_the_claude_route,
             a_route_timeout_written_otherwise_is_keyed_as_copilot_prints_it,
             a_route_the_user_shortened,
+            a_repositorys_route_timeout_does_not_shorten_the_users_route,
+            the_project_route_is_not_cut_to_the_users_shortened_route,
+            the_claude_route_does_not_stand_aside_for_a_vscode_route_cut_short,
         ],
     )
 }

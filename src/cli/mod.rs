@@ -163,8 +163,8 @@ fn run(cli: Cli) -> Result<i32, Error> {
             command: args.command,
         })),
         Command::Run(args) => Ok(pipeline::run(pipeline::RunRequest {
-            // `route_key` is read by nobody: it only makes the route's line the user's own.
             installed_in: args.installed_in,
+            route_key: args.route_key,
             host: args.host,
             event: args.event,
             project: args.project,

@@ -190,6 +190,26 @@ pub fn route_limit(host: Flavor, reader: Option<Flavor>, written: Option<u64>) -
 /// limit less a margin to answer in (a quarter of it, at least what killing a handler takes
 /// where half the limit allows, at most 5 s); `None`: no limit.
 pub fn budget(host: Flavor, kind: &EventKind, limit: Limit) -> Option<Duration> {
+    let ms = limit_ms(host, kind, limit);
+    if ms == u64::MAX {
+        return None;
+    }
+    // A handler killed at the budget's end holds the answer back up to `KILL_TAKES` (its
+    // group's grace): under a short limit (a route the user cut to 3 s) a quarter is less, and
+    // the host killed hookx first (live, Claude Code 2.1.332). Kept where half the limit allows;
+    // below that the answer does not wait for the kill ([`Plan::kill_outlasts_margin`]).
+    let margin = (ms / 4).max(kill_ms().min(ms / 2)).min(MARGIN_MS);
+    Some(Duration::from_millis(ms - margin))
+}
+
+/// What killing a handler takes, and printing the answer after it, in milliseconds.
+fn kill_ms() -> u64 {
+    u64::try_from(crate::spawn::KILL_TAKES.as_millis()).unwrap_or(u64::MAX) + KILL_SLACK_MS
+}
+
+/// The host's limit for `host`'s route on `kind` under `limit`, in milliseconds (`u64::MAX`:
+/// none).
+fn limit_ms(host: Flavor, kind: &EventKind, limit: Limit) -> u64 {
     let route = &host.dialect().def().route;
     let own_limit = route.limit.on(kind).saturating_mul(1000);
     let mut ms = match limit {
@@ -217,16 +237,7 @@ pub fn budget(host: Flavor, kind: &EventKind, limit: Limit) -> Option<Duration> 
     if let Some(test) = test_limit() {
         ms = ms.min(test);
     }
-    if ms == u64::MAX {
-        return None;
-    }
-    // A handler killed at the budget's end holds the answer back up to `KILL_TAKES` (its
-    // group's grace): under a short limit (a route the user cut to 3 s) a quarter is less, and
-    // the host killed hookx first (live, Claude Code 2.1.332). Kept where half the limit allows.
-    let kill =
-        u64::try_from(crate::spawn::KILL_TAKES.as_millis()).unwrap_or(u64::MAX) + KILL_SLACK_MS;
-    let margin = (ms / 4).max(kill.min(ms / 2)).min(MARGIN_MS);
-    Some(Duration::from_millis(ms - margin))
+    ms
 }
 
 /// When the host started this hookx, as far as hookx can tell: set by [`arm`] as `run` and
@@ -377,6 +388,14 @@ impl Plan<'_> {
     /// How long it has to answer the host, from its start; `None`: no limit.
     pub fn budget(&self) -> Option<Duration> {
         self.budget
+    }
+
+    /// Whether a handler killed at the budget's end could hold the answer past the host's
+    /// limit: under 2.5 s or so (a route the user cut to 2 s, Codex's 1 s `SessionEnd`), the
+    /// margin cannot keep a kill's time (attacks row 341), so the answer must not wait for it.
+    pub fn kill_outlasts_margin(&self) -> bool {
+        let ms = limit_ms(self.host, &self.event.kind, self.limit);
+        ms != u64::MAX && ms / 2 < kill_ms()
     }
 
     /// Runs the handlers and merges their answers into the host's.

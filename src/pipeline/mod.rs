@@ -59,6 +59,8 @@ pub struct RunRequest {
     pub managed_root: Option<PathBuf>,
     /// The host's file holding this route, where the host does not tell.
     pub installed_in: Option<InstallScope>,
+    /// `--route-key`: on a route of the user's own files (`hookx install` writes it).
+    pub route_key: Option<String>,
 }
 
 /// What `hookx exec` is told on its command line: one handler written for `flavor`.
@@ -361,6 +363,7 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
             &ctx.project,
             hosted.host.dialect(),
             request.installed_in,
+            request.route_key.as_deref(),
             event,
         )
     });
@@ -386,8 +389,10 @@ fn answer_in_time(
     known: &failure::Context,
     hosted: &host::HostEvent,
 ) -> i32 {
+    // One handler is answered here, after it ends or is killed; where a kill would outlast the
+    // host's limit, it is answered as two are, without waiting for the kill (attacks row 341).
     #[cfg(unix)]
-    if plan.handlers() >= 2 {
+    if plan.handlers() >= 2 || (plan.handlers() == 1 && plan.kill_outlasts_margin()) {
         use crate::spawn::split::{self, Answer, Split};
         // The host's process waits past the worker's due time, not past the host's limit
         // (the budget leaves a third of itself, at least, before that).

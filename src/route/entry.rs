@@ -113,6 +113,13 @@ pub fn route_key(home: &Path) -> Result<String, crate::error::Error> {
     Ok(key)
 }
 
+/// Whether `key` is the user's route key below `home` (read, never made: the run path writes
+/// nothing for it). A line carrying it is a route of the user's own files, which no
+/// repository can copy.
+pub fn is_users_route_key(home: &Path, key: &str) -> bool {
+    crate::read::text(&home.join(ROUTE_KEY), 64).is_ok_and(|k| !key.is_empty() && k.trim() == key)
+}
+
 /// Whether a command line is a hookx routing entry: some simple command in it runs a hookx
 /// program ([`is_hookx_program`]) with `run` and `--host HOST`, whatever comes before it
 /// (`env A=1 hookx run …`, `exec hookx …`, `cd . && hookx run …`), or runs any program with

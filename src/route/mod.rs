@@ -27,8 +27,8 @@ mod switch;
 
 pub use entry::{
     Program, hookx_handler_can_run, is_hookx_entry, is_hookx_handler, is_hookx_program,
-    is_plain_route, is_this_hookx, route_can_run, route_command, route_home, route_host,
-    route_is_projects, route_key,
+    is_plain_route, is_this_hookx, is_users_route_key, route_can_run, route_command, route_home,
+    route_host, route_is_projects, route_key,
 };
 pub use file::{Created, is_own_route};
 pub(crate) use file::{
@@ -477,6 +477,16 @@ fn json_routes(
             .iter()
             .any(|key| switched.iter().any(|text| text.contains(key)))
     };
+    // Another host's route (hookx's VS Code route, which Copilot runs too) carries that host's
+    // timeout key; where the reader reads that key as well (Copilot: `timeout` is its
+    // `timeoutSec`), a timeout the user cut there narrows the route too (attacks row 343).
+    let cut_as_written = |handler: &serde_json::Value| {
+        route_host != host
+            && route_host.def().route.timeout_key.is_some_and(|key| {
+                host.config().field(key) == Some(crate::tables::HandlerField::Timeout)
+            })
+            && shorter_timeout(handler, route_host, event)
+    };
     find_any_routes(&entries, route_host)
         .into_iter()
         .filter_map(|(i, j)| {
@@ -487,7 +497,9 @@ fn json_routes(
             };
             let line = route_line(handler, route_host)?;
             Some(JsonRoute {
-                every_call: every_call(entry) && answers_every_call(handler, host, event),
+                every_call: every_call(entry)
+                    && answers_every_call(handler, host, event)
+                    && !cut_as_written(handler),
                 off: turned_off(handler, &line),
                 line,
             })
@@ -648,12 +660,16 @@ pub fn moved_switch_keys(
 /// where a file holds several routes for the event. `None`: the host's routes have no timeout
 /// key, the host reads its user file elsewhere ([`reads_user_file_elsewhere`]), or no route
 /// there carries a positive number. Read on every event (`hookx run`): remembered by the file's identity
-/// ([`crate::cache::recall`]), and only the event's entries built.
+/// ([`crate::cache::recall`]), and only the event's entries built. `route_key`: the line's; where
+/// it is the user's ([`is_users_route_key`]) the line is the user's route whatever the host
+/// says, and a repository's route file, which can say any timeout, bounds only its own line
+/// (attacks row 340).
 pub fn written_timeout_ms(
     home: &Path,
     project: &Path,
     host: Dialect,
     installed_in: Option<InstallScope>,
+    route_key: Option<&str>,
     event: &str,
 ) -> Option<u64> {
     let route = &host.def().route;
@@ -665,13 +681,33 @@ pub fn written_timeout_ms(
     // both, and takes a deny from either: the shorter bounds the answer.
     let scopes = match (route.names_project_route, installed_in) {
         (true, scope) => vec![scope.unwrap_or(InstallScope::User)],
-        (false, _) => vec![InstallScope::User, InstallScope::Project],
+        (false, _) => match fired_from(home, project, host) {
+            Some(scope) => vec![scope],
+            None if route_key.is_some_and(|key| is_users_route_key(home, key)) => {
+                vec![InstallScope::User]
+            }
+            None => vec![InstallScope::User, InstallScope::Project],
+        },
     };
     scopes
         .into_iter()
         .filter(|&scope| scope == InstallScope::Project || !reads_user_file_elsewhere(home, host))
         .filter_map(|scope| file_timeout_ms(home, project, host, scope, event))
         .min()
+}
+
+/// The scope of the route file that fired, where the host says its folder
+/// ([`crate::tables::ConfigSpec::hook_dir_var`]: Copilot's `COPILOT_HOOK_DIR`): the project
+/// route's own timeout, not the user route's the user shortened, bounds it (attacks row 342).
+fn fired_from(home: &Path, project: &Path, host: Dialect) -> Option<InstallScope> {
+    let dir = PathBuf::from(std::env::var_os(host.config().hook_dir_var?)?);
+    [InstallScope::User, InstallScope::Project]
+        .into_iter()
+        .find(|&scope| {
+            target(home, project, host, scope)
+                .parent()
+                .is_some_and(|folder| crate::context::same_place(folder, &dir))
+        })
 }
 
 /// [`written_timeout_ms`] of the route's file in `scope`, remembered.

@@ -127,6 +127,20 @@ impl Setup {
         )
     }
 
+    /// [`Setup::fire_unhurried`] with `extra` arguments after the event (a route's own flags)
+    /// and `env` set as the host sets it for the entry that fired.
+    pub fn fire_unhurried_with(
+        &self,
+        host: Dialect,
+        extra: &[&str],
+        env: &[(&str, &Path)],
+    ) -> Result<(Decision, common::Ran), String> {
+        let (_, event) = pre_tool_use(host);
+        let mut args = vec!["run", "--host", host.name(), "--event", event];
+        args.extend_from_slice(extra);
+        self.fire_at_env(host, &args, false, env)
+    }
+
     /// Fires it at a wrapped entry, `hookx exec --host HOST --as FLAVOR --timeout SECS -- LINE`
     /// (as `convert` writes one).
     pub fn fire_exec(
@@ -184,6 +198,16 @@ impl Setup {
         args: &[&str],
         shortened: bool,
     ) -> Result<(Decision, common::Ran), String> {
+        self.fire_at_env(host, args, shortened, &[])
+    }
+
+    fn fire_at_env(
+        &self,
+        host: Dialect,
+        args: &[&str],
+        shortened: bool,
+        env: &[(&str, &Path)],
+    ) -> Result<(Decision, common::Ran), String> {
         let (flavor, _) = pre_tool_use(host);
         let payload = hookx::protocol::encode_event(&shell_call(), flavor);
         let mut payload = payload.as_object().cloned().unwrap_or_default();
@@ -192,6 +216,9 @@ impl Setup {
         let mut cmd = self.hookx(args);
         if !shortened {
             cmd.env_remove("HOOKX_TEST_HOST_LIMIT_MS");
+        }
+        for (name, value) in env {
+            cmd.env(name, value);
         }
         let ran = common::ran(cmd.write_stdin(serde_json::Value::Object(payload).to_string()));
         if ran.code.is_none() || start.elapsed() >= HARD_LIMIT {

@@ -423,7 +423,7 @@ impl Doctor<'_> {
             route_names(host, rule)
                 .into_iter()
                 .filter_map(|event| {
-                    crate::route::written_timeout_ms(home, project, host, Some(scope), event)
+                    crate::route::written_timeout_ms(home, project, host, Some(scope), None, event)
                 })
                 .max()
                 .map(|ms| (ms, scope))
