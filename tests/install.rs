@@ -1404,6 +1404,54 @@ fn a_route_key_the_user_listed_stays_for_the_same_route_of_another_project() {
     );
 }
 
+/// Attacks row 368: row 291's Copilot half with `COPILOT_HOME` set (a user keeping two Copilot
+/// setups apart, row 220): Copilot's menu writes the route's key into
+/// `$COPILOT_HOME/settings.json`, where Copilot reads `disabledHooks`; install's re-point of the
+/// project route followed the key only in `~/.copilot/settings.json`, and Copilot ran the route
+/// again.
+#[test]
+fn a_route_turned_off_below_copilot_home_stays_off_when_reinstalled_from_elsewhere() {
+    let p = Project::new();
+    let elsewhere = p.root.join("copilot-work");
+    let install = |hookx: &str| {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .args([
+                "install", "--host", "copilot", "--scope", "project", "--hookx", hookx,
+            ])
+            .arg("--project")
+            .arg(&p.project)
+            .env("HOME", &p.home)
+            .env("COPILOT_HOME", &elsewhere)
+            .env_remove("HOOKX_HOME")
+            .assert()
+            .success();
+    };
+    install("/opt/a/hookx");
+    let key = || -> String {
+        let v = p.json(".github/hooks/hookx.json");
+        let mut entry = v["hooks"]["preToolUse"][0].clone();
+        entry.as_object_mut().unwrap().remove("hookx");
+        hookx::hash::sha256_hex(format!("preToolUse\0{entry}").as_bytes())
+    };
+    let off = key();
+    common::write(
+        &elsewhere,
+        "settings.json",
+        &json!({"disabledHooks": [off]}).to_string(),
+    );
+    install("/opt/b/hookx");
+    let text = std::fs::read_to_string(elsewhere.join("settings.json")).unwrap();
+    let listed: Value = serde_json::from_str(&text).unwrap();
+    assert!(
+        listed["disabledHooks"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(key())),
+        "{listed}"
+    );
+}
+
 /// Codex runs only the handlers its review trusted by hash: install writes one
 /// `[hooks.state."FILE:event:group:handler"] trusted_hash` table per route it adds to
 /// `.codex/hooks.json`, keeps every other line of `~/.codex/config.toml`, says exactly what it
