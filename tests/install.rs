@@ -1268,7 +1268,8 @@ fn a_copy_the_user_turned_off_in_copilot_stays_off_when_converted_again() {
     let (now, line) = copy_key();
     assert!(line.contains("/opt/b/hookx exec"), "{line}");
     let listed: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
-    assert_eq!(listed["disabledHooks"], json!([now, "mine"]));
+    // The old key stays: it names the same entry in every other project (row 364).
+    assert_eq!(listed["disabledHooks"], json!([off, "mine", now]));
 }
 
 /// Attacks row 330: Qwen Code 0.24.4 writes `"$version": 4` into a settings file that lacks it
@@ -1310,8 +1311,8 @@ fn a_qwen_file_install_creates_carries_qwens_stamp_and_goes_at_the_last_uninstal
 /// Attacks row 291's Copilot half: the user turned hookx's Copilot route off in Copilot's own
 /// menu (its key in `~/.copilot/settings.json` `disabledHooks`: the event and the entry's
 /// JSON without hookx's marker, row 236). Install re-pointing the route (hookx elsewhere)
-/// changed the entry: the key named nothing any more, and Copilot ran the route again. The key
-/// follows the re-point; the user's other keys stay as they were.
+/// changed the entry: the key named nothing any more, and Copilot ran the route again. The new
+/// key is listed (the old one stays, row 364); the user's other keys stay as they were.
 #[test]
 fn a_route_the_user_turned_off_in_copilot_stays_off_when_reinstalled_from_elsewhere() {
     let p = Project::new();
@@ -1351,7 +1352,56 @@ fn a_route_the_user_turned_off_in_copilot_stays_off_when_reinstalled_from_elsewh
     let (now, line) = route_key();
     assert!(line.starts_with("/opt/b/hookx run"), "{line}");
     let listed: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
-    assert_eq!(listed["disabledHooks"], json!([now, "mine"]));
+    // The old key stays: it names the same entry in every other project (row 364).
+    assert_eq!(listed["disabledHooks"], json!([off, "mine", now]));
+}
+
+/// Attacks row 364: Copilot's `disabledHooks` key does not depend on the file or the project
+/// (copilot-facts), so one key the user listed turns off hookx's identical project route in
+/// every project. Row 291's follow replaced it on a re-point in one project: the same route
+/// of every other project (hookx still at the old place there) ran again.
+#[test]
+fn a_route_key_the_user_listed_stays_for_the_same_route_of_another_project() {
+    let p = Project::new();
+    let other = p.root.join("other");
+    common::write(&other, ".bricks/hooks.json", &bricks_rules(&BRICKS_EVENTS));
+    let install = |project: &Path, hookx: &str| {
+        common::hookx_as_account_at(
+            project,
+            &p.home,
+            &[
+                "install", "--host", "copilot", "--scope", "project", "--hookx", hookx,
+            ],
+        )
+        .success();
+    };
+    install(&p.project, "/opt/a/hookx");
+    install(&other, "/opt/a/hookx");
+    // The preToolUse route's key as Copilot lists it: its event, NUL, the entry's compact JSON.
+    let key = |project: &Path| -> String {
+        let text = std::fs::read_to_string(project.join(".github/hooks/hookx.json")).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        let mut entry = v["hooks"]["preToolUse"][0].clone();
+        entry.as_object_mut().unwrap().remove("hookx");
+        hookx::hash::sha256_hex(format!("preToolUse\0{entry}").as_bytes())
+    };
+    let off = key(&p.project);
+    assert_eq!(off, key(&other), "one key for both projects' routes");
+    let settings = p.home.join(".copilot/settings.json");
+    std::fs::write(&settings, json!({"disabledHooks": [off]}).to_string()).unwrap();
+    install(&p.project, "/opt/b/hookx");
+    let listed: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let listed = listed["disabledHooks"].as_array().unwrap();
+    let (now, there) = (key(&p.project), key(&other));
+    assert_ne!(now, there);
+    assert!(
+        listed.contains(&json!(now)),
+        "the re-pointed route stays off: {listed:?}"
+    );
+    assert!(
+        listed.contains(&json!(there)),
+        "the other project's route stays off: {listed:?}"
+    );
 }
 
 /// Codex runs only the handlers its review trusted by hash: install writes one
@@ -1984,6 +2034,73 @@ fn a_cline_user_route_the_user_edited_still_takes_the_event_from_the_project_rou
         let text = std::fs::read_to_string(route).unwrap();
         std::fs::write(route, text.replacen("exec ", "true || exit 2\nexec ", 1)).unwrap();
     });
+}
+
+/// Attacks row 365: the edited Cline user route of row 361 under another host. hookx runs the
+/// user's Cline scripts for the hosts it routes (install asks the user to trust this one), and
+/// the script ends in hookx's own route: under Claude every rule ran twice per call, once by
+/// the Claude route and once by the `hookx run --host cline` inside the script it ran.
+#[test]
+fn an_edited_cline_route_run_under_claude_runs_the_users_lines_not_the_route() {
+    let p = Project::new();
+    for file in [
+        p.project.join(COPILOT_EVERY),
+        p.project.join(".bricks/hooks.json"),
+    ] {
+        std::fs::remove_file(file).unwrap();
+    }
+    std::fs::remove_file(p.home.join(".copilot/hooks/every.json")).unwrap();
+    let log = p.root.join("ran.log");
+    common::write(
+        &p.home,
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command",
+            "command": format!("echo rule >> '{}'", log.display())}]}]}})
+        .to_string(),
+    );
+    let hookx = |args: &[&str]| common::hookx_at(&p.project, &p.home, args).success();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    hookx(&[
+        "install", "--host", "cline", "--scope", "user", "--hookx", bin,
+    ]);
+    let route = p.home.join(".cline/hooks/PreToolUse");
+    let text = std::fs::read_to_string(&route).unwrap();
+    let mine = format!("echo mine >> '{}' || exit 2\nexec ", log.display());
+    std::fs::write(&route, text.replacen("exec ", &mine, 1)).unwrap();
+    hookx(&[
+        "install", "--host", "claude", "--scope", "project", "--hookx", bin,
+    ]);
+    for file in [route.clone(), p.home.join(".gemini/settings.json")] {
+        hookx(&["trust", "--yes", &file.to_string_lossy()]);
+    }
+    let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": "PreToolUse",
+        "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    assert_cmd::Command::cargo_bin("hookx")
+        .unwrap()
+        .args([
+            "run",
+            "--host",
+            "claude",
+            "--event",
+            "PreToolUse",
+            "--installed-in",
+            "project",
+        ])
+        .args(["--home".as_ref(), p.home.as_os_str()])
+        .current_dir(&p.project)
+        .env("HOME", &p.home)
+        .env_remove("HOOKX_HOME")
+        .write_stdin(payload.to_string())
+        .assert()
+        .success();
+    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    let mut ran: Vec<&str> = ran.lines().collect();
+    ran.sort();
+    assert_eq!(
+        ran,
+        ["mine", "rule"],
+        "the user's line and the rule, once each"
+    );
 }
 
 /// Attacks row 363: Cline 3.0.65 runs a hook script whatever its mode (cline-facts, run: a

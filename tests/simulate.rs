@@ -592,3 +592,115 @@ fn a_copilot_entry_with_a_timeout_copilot_refuses_is_not_run_in_simulate_or_list
         "{list}"
     );
 }
+
+/// Attacks row 366: row 220's leftover in simulate. The user's Claude guard where
+/// `CLAUDE_CONFIG_DIR` says (Claude reads it there), hookx routed for Gemini: `hookx run`
+/// reads no variable a project could set, so under Gemini it reads `~/.claude/settings.json`
+/// and never this guard (doctor says so, `9e5f804`); simulate ran it through hookx and
+/// `--expect deny` passed for a deny Gemini never gets.
+#[test]
+fn a_guard_below_claude_config_dir_runs_through_hookx_in_simulate_as_in_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let home = root.join("home");
+    let work = home.join("claude-work");
+    common::write(
+        &work,
+        "settings.json",
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo no >&2; exit 2"}]}]}}"#,
+    );
+    common::write(&home, ".gemini/settings.json", "{}");
+    let hookx = |args: &[&str]| {
+        common::hookx()
+            .args(args)
+            .arg("--project")
+            .arg(&root)
+            .env("HOME", &home)
+            .env("CLAUDE_CONFIG_DIR", &work)
+            .env_remove("HOOKX_HOME")
+            .output()
+            .unwrap()
+    };
+    let trusted = hookx(&[
+        "trust",
+        "--yes",
+        work.join("settings.json").to_str().unwrap(),
+    ]);
+    assert!(trusted.status.success());
+    let installed = hookx(&[
+        "install", "--host", "gemini", "--scope", "user", "--hookx", "hookx",
+    ]);
+    assert!(installed.status.success());
+    let args = [
+        "--host",
+        "gemini",
+        "--event",
+        "BeforeTool",
+        "--tool",
+        "run_shell_command",
+        "--input",
+        r#"{"command":"ls"}"#,
+        "--expect",
+        "deny",
+    ];
+    let work_dir = work.to_str().unwrap();
+    let out = simulate_with(
+        &root,
+        &args,
+        &[
+            ("GEMINI_CLI_TRUST_WORKSPACE", "true"),
+            ("CLAUDE_CONFIG_DIR", work_dir),
+        ],
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(4), "{stdout}");
+    assert!(stdout.contains("CLAUDE_CONFIG_DIR"), "{stdout}");
+}
+
+/// Attacks row 367: the way out doctor gives for row 220 ("keep them in ~/.claude/settings.json
+/// too, for hookx to run them under other agents") led nowhere: with `CLAUDE_CONFIG_DIR` set in
+/// the user's shell, `hookx trust ~/.claude/settings.json` refused the file ("not a hook file of
+/// this project or home"), and `hookx run` under Gemini skipped it as untrusted: the guard ran
+/// nowhere there.
+#[test]
+fn the_users_claude_file_below_the_home_can_be_trusted_with_claude_config_dir_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let home = root.join("home");
+    let work = home.join("claude-work");
+    let guard = r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo no >&2; exit 2"}]}]}}"#;
+    common::write(&work, "settings.json", guard);
+    common::write(&home, ".claude/settings.json", guard);
+    common::write(&home, ".gemini/settings.json", "{}");
+    let hookx = |args: &[&str]| {
+        common::hookx()
+            .args(args)
+            .arg("--project")
+            .arg(&root)
+            .env("HOME", &home)
+            .env("CLAUDE_CONFIG_DIR", &work)
+            .env_remove("HOOKX_HOME")
+            .output()
+            .unwrap()
+    };
+    let below_home = home.join(".claude/settings.json");
+    let trusted = hookx(&["trust", "--yes", below_home.to_str().unwrap()]);
+    assert!(trusted.status.success(), "{}", text(&trusted.stderr));
+    let installed = hookx(&[
+        "install", "--host", "gemini", "--scope", "user", "--hookx", "hookx",
+    ]);
+    assert!(installed.status.success());
+    let payload = serde_json::json!({"session_id": "s", "cwd": root, "hook_event_name": "BeforeTool",
+        "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
+    let out = common::hookx()
+        .args(["run", "--host", "gemini", "--event", "BeforeTool", "--home"])
+        .arg(&home)
+        .current_dir(&root)
+        .env("HOME", &home)
+        .env("CLAUDE_CONFIG_DIR", &work)
+        .env_remove("HOOKX_HOME")
+        .write_stdin(payload.to_string())
+        .output()
+        .unwrap();
+    assert!(text(&out.stdout).contains("deny"), "{}", text(&out.stderr));
+}

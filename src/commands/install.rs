@@ -517,7 +517,7 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
 }
 
 /// A route the user turned off in the host's own switch (Copilot's `disabledHooks`, keyed by
-/// the entry's JSON) stays off when install re-points it: its listed key follows the entry
+/// the entry's JSON) stays off when install re-points it: the entry's new key is listed too
 /// ([`crate::route::moved_switch_keys`]; attacks row 291's Copilot half: re-pointed, the key
 /// named an entry no more there and the route ran again; row 360, a converted copy written
 /// again).
@@ -540,10 +540,18 @@ pub(crate) fn keep_switched_off(
                 return Ok(Change::Keep);
             };
             let mut text = JsonText::new(current);
-            let listed = crate::route::listed_keys(current, switch);
-            for (i, key) in listed.iter().enumerate() {
-                if let Some((_, now)) = moved.iter().find(|(old, _)| old == key) {
-                    let _ = text.replace(&[Seg::from(switch.key), Seg::from(i)], &json!(now));
+            let mut listed = crate::route::listed_keys(current, switch);
+            // Added beside the old key, which stays: the key names no file, so it also turns
+            // off the same entry in every other project (attacks row 364).
+            let added: Vec<&String> = moved
+                .iter()
+                .filter(|(old, _)| listed.contains(old))
+                .map(|(_, now)| now)
+                .collect();
+            for now in added {
+                if !listed.contains(now) {
+                    let _ = text.push(&[Seg::from(switch.key)], &json!(now));
+                    listed.push(now.clone());
                 }
             }
             Ok(match text.as_str() == current {

@@ -244,6 +244,18 @@ pub fn routed_line(text: &str) -> Option<&str> {
     is_route(text).then(|| last.strip_prefix("exec ")).flatten()
 }
 
+/// An edited route ([`routed_line`] but not [`route_line`]) without the route line it ends
+/// in: what hookx runs of it for another host. The user's lines run there as theirs; the
+/// route would run every rule again inside the run that runs it (attacks row 365).
+pub fn without_route_line(text: &str) -> Option<String> {
+    if route_line(text).is_some() {
+        return None;
+    }
+    let line = routed_line(text)?;
+    let end = text.rfind(line)?.checked_sub("exec ".len())?;
+    Some(text[..end].to_string())
+}
+
 /// Whether a script is one `hookx convert` wrote.
 pub fn is_converted(text: &str) -> bool {
     wears(text, CONVERTED_MARK)

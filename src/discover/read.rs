@@ -246,10 +246,13 @@ fn read_script(
         parsed.document.rules.retain(|r| r.event == *event);
         // hookx runs it: from a private copy of the bytes just hashed, not by its path.
         // (A route of hookx's own is never run: it runs no script. One that only wears the
-        // route's mark, its body not a route's one line, is run as a script like any other.)
+        // route's mark, its body not a route's one line, is run as a script like any other;
+        // one the user edited, ending in the route's line, without that line: row 365.)
         let route = config::scripts::route_line(&text).is_some();
         if gated && !parsed.document.rules.is_empty() && !route {
-            let Ok(copy) = super::copies::make(&source.path, &bytes) else {
+            let users = config::scripts::without_route_line(&text);
+            let bytes = users.as_ref().map_or(&bytes[..], |t| t.as_bytes());
+            let Ok(copy) = super::copies::make(&source.path, bytes) else {
                 return withhold(source, TrustState::Changed, None);
             };
             parsed = config::scripts::read(

@@ -79,14 +79,18 @@ pub fn find(ctx: &Context, file: &Path) -> Result<Source, Error> {
     let wanted = as_found(file);
     let store = TrustStore::default();
     for location in locations() {
-        let Some((root, pattern)) = ctx.place(location) else {
-            continue;
-        };
-        for found in candidates(&root, pattern) {
-            if as_found(&found.path) == wanted
-                && let Some(source) = load(ctx, &found, location, None, &store)
-            {
-                return Ok(source);
+        // Below the home too where a folder variable moves the agent's place: `hookx run`
+        // reads there, so its files must be trustable (attacks row 367).
+        let below_home = ctx
+            .moved_by(location)
+            .and_then(|_| Some((ctx.root(location)?, location.pattern)));
+        for (root, pattern) in ctx.place(location).into_iter().chain(below_home) {
+            for found in candidates(&root, pattern) {
+                if as_found(&found.path) == wanted
+                    && let Some(source) = load(ctx, &found, location, None, &store)
+                {
+                    return Ok(source);
+                }
             }
         }
     }

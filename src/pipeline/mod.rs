@@ -180,7 +180,16 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
     )?;
     let dialect = request.host.dialect();
     let store = TrustStore::load_or_empty(&ctx);
-    let sources = discover::discover_for_event(&ctx, dialect, &event.kind, &store);
+    // A user file found below an agent's folder variable is read where the agent reads it; not
+    // by `hookx run`, which reads no variable a project could set: under another host its rules
+    // run nowhere through hookx (attacks row 366, as doctor says: row 220).
+    let (sources, moved): (Vec<Source>, Vec<Source>) =
+        discover::discover_for_event(&ctx, dialect, &event.kind, &store)
+            .into_iter()
+            .partition(|s| {
+                discover::runner(dialect, s) != discover::Runner::Hookx
+                    || ctx.moved_by(s.location).is_none()
+            });
     // 3. select
     let hook_set = hook_set(&sources, dialect, &store);
     // 4. run: through hookx only where the host calls it (a route its own gates let through).
@@ -216,6 +225,19 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
             none
         }
     };
+    for source in moved
+        .iter()
+        .filter(|s| s.document().is_some_and(|d| !d.rules.is_empty()))
+    {
+        if let Some((var, _)) = ctx.moved_by(source.location) {
+            through_hookx.skipped.push(format!(
+                "{}: not run through hookx: found where `{}` says; hookx run reads the user's {} hooks below the home, not there",
+                source.display,
+                var.var,
+                source.dialect.def().display
+            ));
+        }
+    }
     // 5. answer: reported, with every untrusted file and what the host runs itself.
     through_hookx.skipped.extend(
         hook_set

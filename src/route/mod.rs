@@ -600,7 +600,7 @@ pub type Identity = dyn Fn(&serde_json::Value) -> Option<String>;
 /// Where a write of hookx's changes a handler it keeps in `host`'s own file (`before` →
 /// `after`, its text), the key each switch may list for the handler before, with the key it has
 /// after, in the same form: a handler the user turned off in the host (Copilot's hook menu)
-/// stays off only if its listed key follows. `identity` tells the handlers apart (a converted
+/// stays off only if its new key is listed too. `identity` tells the handlers apart (a converted
 /// copy by its record: attacks row 360); `None`, hookx's routes, each event's in order (install
 /// re-pointing them: row 291's Copilot half). Read with comments, as the host reads them.
 pub fn moved_switch_keys(
