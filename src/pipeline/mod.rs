@@ -374,7 +374,7 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         &hosted.project,
         dispatch::run::route_limit(hosted.host, hosted.read_as, written),
     )
-    .keeping_follow_up_caps(&ctx.home);
+    .keeping_follow_up_caps(Ok(&ctx.home));
     Ok(answer_in_time(plan, known, &hosted))
 }
 
@@ -476,14 +476,21 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
     }
     let limit = Limit::Entry(request.timeout);
     let rule = exec_rule(kind, request);
-    // 4. run: the one handler, ended before the host ends the entry.
+    // 4. run: the one handler, ended before the host ends the entry. Its agent's cap on its
+    // follow-ups is kept as `run` keeps it (a converted Cursor stop hook under Codex, which
+    // caps none: attacks row 306), counted under `$HOME`, the one home `exec` knows (a
+    // project that sets it runs this handler anyway); with none, no follow-up goes on.
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from);
     let plan = dispatch::run::plan(
         hosted.host,
         &hosted.event,
         [(&rule, &())],
         &hosted.project,
         limit,
-    );
+    )
+    .keeping_follow_up_caps(home.as_deref().ok_or_else(|| "HOME is unset".to_string()));
     // 5. answer
     Ok(answer(&plan.run(None), &hosted))
 }
