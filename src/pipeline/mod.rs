@@ -186,10 +186,7 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
     let (sources, moved): (Vec<Source>, Vec<Source>) =
         discover::discover_for_event(&ctx, dialect, &event.kind, &store)
             .into_iter()
-            .partition(|s| {
-                discover::runner(dialect, s) != discover::Runner::Hookx
-                    || ctx.moved_by(s.location).is_none()
-            });
+            .partition(|s| discover::moved_from_hookx(&ctx, dialect, s).is_none());
     // 3. select
     let hook_set = hook_set(&sources, dialect, &store);
     // 4. run: through hookx only where the host calls it (a route its own gates let through).
@@ -229,7 +226,7 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
         .iter()
         .filter(|s| s.document().is_some_and(|d| !d.rules.is_empty()))
     {
-        if let Some((var, _)) = ctx.moved_by(source.location) {
+        if let Some(var) = discover::moved_from_hookx(&ctx, dialect, source) {
             through_hookx.skipped.push(format!(
                 "{}: not run through hookx: found where `{}` says; hookx run reads the user's {} hooks below the home, not there",
                 source.display,
