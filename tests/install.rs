@@ -1512,6 +1512,55 @@ fn a_route_turned_off_below_copilot_home_stays_off_when_reinstalled_from_elsewhe
     );
 }
 
+/// Attacks row 301's install half: with `COPILOT_HOME` naming another folder, Copilot reads its
+/// `disabledHooks` in `$COPILOT_HOME/settings.json`. install listed the keys of the handlers
+/// it leaves to hookx (a project Claude guard Copilot reads itself) in
+/// `~/.copilot/settings.json`, where Copilot reads none: they go where Copilot reads them, and
+/// uninstall takes them out there.
+#[test]
+fn install_lists_the_handlers_it_leaves_to_hookx_below_copilot_home() {
+    let p = Project::new();
+    let elsewhere = p.root.join("copilot-work");
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "./guard.sh"}]}]}})
+        .to_string(),
+    );
+    let install = |extra: &[&str]| {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .args(["install", "--host", "copilot", "--scope", "project"])
+            .args(["--hookx", HOOKX])
+            .args(extra)
+            .arg("--project")
+            .arg(&p.project)
+            .env("HOME", &p.home)
+            .env("COPILOT_HOME", &elsewhere)
+            .env_remove("HOOKX_HOME")
+            .assert()
+            .success();
+    };
+    install(&[]);
+    let listed = || -> Value {
+        serde_json::from_str(&std::fs::read_to_string(elsewhere.join("settings.json")).unwrap())
+            .unwrap()
+    };
+    let keys = listed()["disabledHooks"].as_array().unwrap().len();
+    assert_eq!(keys, 1, "{}", listed());
+    assert!(!p.home.join(".copilot/settings.json").exists());
+    install(&["--uninstall"]);
+    let left = elsewhere.join("settings.json");
+    assert!(
+        !left.exists()
+            || listed()["disabledHooks"]
+                .as_array()
+                .is_none_or(Vec::is_empty),
+        "{}",
+        listed()
+    );
+}
+
 /// Codex runs only the handlers its review trusted by hash: install writes one
 /// `[hooks.state."FILE:event:group:handler"] trusted_hash` table per route it adds to
 /// `.codex/hooks.json`, keeps every other line of `~/.codex/config.toml`, says exactly what it

@@ -342,6 +342,13 @@ fn needed_routes(opts: &Options, served: &[&'static str]) -> Vec<&'static str> {
     needed
 }
 
+/// The host's switch file where the host reads it: below its folder variable when that names
+/// another folder (`$COPILOT_HOME/settings.json`: a key listed below the home then counted for
+/// nothing, and a handler left to hookx ran twice, attacks row 301), else below the home.
+fn switch_file(opts: &Options, switch: &crate::tables::HookSwitch) -> PathBuf {
+    crate::route::hosts_own_file(&opts.ctx.home, opts.host, switch.file)
+}
+
 fn has_hook_switch(host: Dialect) -> bool {
     host.config()
         .foreign_switches
@@ -358,7 +365,7 @@ fn switch_owners(opts: &Options) -> Option<Vec<String>> {
         .foreign_switches
         .iter()
         .find_map(|s| s.hooks)?;
-    let text = read_text(&opts.ctx.home.join(switch.file)).ok()?;
+    let text = read_text(&switch_file(opts, switch)).ok()?;
     Some(crate::route::recorded_owners(&text, switch))
 }
 
@@ -702,7 +709,7 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
                 }
             }
         }
-        let path = opts.ctx.home.join(switch.file);
+        let path = switch_file(opts, switch);
         let shown = opts.ctx.display(&path);
         let owner = match opts.scope {
             InstallScope::Project => opts.ctx.project.display().to_string(),
