@@ -1561,6 +1561,54 @@ fn install_lists_the_handlers_it_leaves_to_hookx_below_copilot_home() {
     );
 }
 
+/// Attacks row 342's note: the user cut hookx's user route for Copilot short (`"timeoutSec":
+/// 3`; `hookx run` answers within it, row 223), then a project install, which keeps the user
+/// route for the handlers it switches off, put it back to 605 without a word. A project
+/// install keeps it and says so; `install --scope user`, asked for that file, sets hookx's
+/// own, loudly (an older hookx's timeout looks the same).
+#[test]
+fn a_timeout_the_user_cut_on_hookxs_route_is_kept_and_said() {
+    let p = Project::new();
+    let rules =
+        json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "true"}]}]}});
+    common::write(&p.home, ".gemini/settings.json", &rules.to_string());
+    p.write(".gemini/settings.json", &rules.to_string());
+    p.hookx(&[
+        "install", "--host", "copilot", "--scope", "user", "--hookx", HOOKX,
+    ])
+    .success();
+    let routes = p.home.join(".copilot/hooks/hookx.json");
+    let text = std::fs::read_to_string(&routes).unwrap();
+    assert!(text.contains("\"timeoutSec\": 605"), "{text}");
+    std::fs::write(
+        &routes,
+        text.replace("\"timeoutSec\": 605", "\"timeoutSec\": 3"),
+    )
+    .unwrap();
+    let install = |scope: &str| {
+        let out = p
+            .hookx(&[
+                "install", "--host", "copilot", "--scope", scope, "--hookx", HOOKX,
+            ])
+            .success();
+        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        (std::fs::read_to_string(&routes).unwrap(), stderr)
+    };
+    let (text, stderr) = install("project");
+    assert!(!text.contains("605"), "{text}");
+    assert!(text.contains("\"timeoutSec\": 3"), "{text}");
+    assert!(
+        stderr.contains("kept the shorter `timeoutSec`") && stderr.contains("3 (hookx writes 605)"),
+        "{stderr}"
+    );
+    let (text, stderr) = install("user");
+    assert!(!text.contains("\"timeoutSec\": 3"), "{text}");
+    assert!(
+        stderr.contains("warning: set `timeoutSec`") && stderr.contains("3 (hookx writes 605)"),
+        "{stderr}"
+    );
+}
+
 /// Codex runs only the handlers its review trusted by hash: install writes one
 /// `[hooks.state."FILE:event:group:handler"] trusted_hash` table per route it adds to
 /// `.codex/hooks.json`, keeps every other line of `~/.codex/config.toml`, says exactly what it
