@@ -1221,6 +1221,66 @@ fn a_label_the_user_listed_does_not_follow_onto_another_rules_copy() {
     }
 }
 
+/// Attacks row 369: Codex keys a handler's switch by its place as it keys the review (row 320).
+/// Two rules converted into `.codex/hooks.json`, a slow check then the user's guard; the user
+/// turned the check's copy off in Codex (`enabled = false` at `:0:0`) and reviewed the guard's;
+/// then deleted the check from the source. Converting again moved the guard's copy, with its
+/// review, into `:0:0`, where the check's `enabled = false` stayed: Codex skipped the guard.
+#[test]
+fn a_codex_copy_moved_into_a_deleted_copys_place_does_not_take_its_off_switch() {
+    let p = Project::new();
+    let rule = |command: &str| json!({"matcher": "Bash", "hooks": [{"type": "command", "command": command}]});
+    let convert = || {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .args(["convert", ".claude/settings.json", "--to", "codex"])
+            .args(["--write", "--hookx", HOOKX])
+            .current_dir(&p.project)
+            .env("HOME", &p.home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("CODEX_HOME")
+            .assert()
+            .success()
+    };
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [rule("./slow-check.sh"), rule("./guard.sh")]}})
+            .to_string(),
+    );
+    convert();
+    let hooks_path = p.project.join(".codex/hooks.json");
+    let records =
+        |hooks: &Value| hookx::dialect::codex::trust::records(&hooks_path, hooks, &|_| true);
+    let [(slow, slow_hash), (guard, guard_hash)] =
+        records(&p.json(".codex/hooks.json")).try_into().unwrap();
+    common::write(
+        &p.home,
+        ".codex/config.toml",
+        &format!(
+            "[hooks.state.\"{slow}\"]\ntrusted_hash = \"{slow_hash}\"\nenabled = false\n\n[hooks.state.\"{guard}\"]\ntrusted_hash = \"{guard_hash}\"\n"
+        ),
+    );
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [rule("./guard.sh")]}}).to_string(),
+    );
+    convert();
+    let [(moved, _)] = records(&p.json(".codex/hooks.json")).try_into().unwrap();
+    assert_eq!(moved, slow, "the guard's copy took the check's place");
+    let text = std::fs::read_to_string(p.home.join(".codex/config.toml")).unwrap();
+    let doc: toml_edit::DocumentMut = text.parse().unwrap();
+    let state = &doc["hooks"]["state"][moved.as_str()];
+    assert_eq!(
+        state["trusted_hash"].as_str(),
+        Some(guard_hash.as_str()),
+        "{text}"
+    );
+    assert!(
+        state.get("enabled").is_none(),
+        "the check's switch stayed: {text}"
+    );
+}
+
 /// Attacks row 360: row 329 under Copilot: a Gemini guard converted into
 /// `.github/hooks/hooks.json` (a copy through `hookx exec`), the user turns the copy off in
 /// Copilot's hook menu (its key in `~/.copilot/settings.json` `disabledHooks`: the entry's
@@ -1401,6 +1461,54 @@ fn a_route_key_the_user_listed_stays_for_the_same_route_of_another_project() {
     assert!(
         listed.contains(&json!(there)),
         "the other project's route stays off: {listed:?}"
+    );
+}
+
+/// Attacks row 368: row 291's Copilot half with `COPILOT_HOME` set (a user keeping two Copilot
+/// setups apart, row 220): Copilot's menu writes the route's key into
+/// `$COPILOT_HOME/settings.json`, where Copilot reads `disabledHooks`; install's re-point of the
+/// project route followed the key only in `~/.copilot/settings.json`, and Copilot ran the route
+/// again.
+#[test]
+fn a_route_turned_off_below_copilot_home_stays_off_when_reinstalled_from_elsewhere() {
+    let p = Project::new();
+    let elsewhere = p.root.join("copilot-work");
+    let install = |hookx: &str| {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .args([
+                "install", "--host", "copilot", "--scope", "project", "--hookx", hookx,
+            ])
+            .arg("--project")
+            .arg(&p.project)
+            .env("HOME", &p.home)
+            .env("COPILOT_HOME", &elsewhere)
+            .env_remove("HOOKX_HOME")
+            .assert()
+            .success();
+    };
+    install("/opt/a/hookx");
+    let key = || -> String {
+        let v = p.json(".github/hooks/hookx.json");
+        let mut entry = v["hooks"]["preToolUse"][0].clone();
+        entry.as_object_mut().unwrap().remove("hookx");
+        hookx::hash::sha256_hex(format!("preToolUse\0{entry}").as_bytes())
+    };
+    let off = key();
+    common::write(
+        &elsewhere,
+        "settings.json",
+        &json!({"disabledHooks": [off]}).to_string(),
+    );
+    install("/opt/b/hookx");
+    let text = std::fs::read_to_string(elsewhere.join("settings.json")).unwrap();
+    let listed: Value = serde_json::from_str(&text).unwrap();
+    assert!(
+        listed["disabledHooks"]
+            .as_array()
+            .unwrap()
+            .contains(&json!(key())),
+        "{listed}"
     );
 }
 

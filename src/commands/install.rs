@@ -530,8 +530,20 @@ pub(crate) fn keep_switched_off(
     if moved.is_empty() {
         return Ok(());
     }
-    for switch in crate::route::own_switches(host) {
-        let path = ctx.home.join(switch.file);
+    // Below the home and where the host reads its own file under its folder variable
+    // (`$COPILOT_HOME/settings.json`, where its menu writes the key: attacks row 368).
+    let files = crate::route::own_switches(host)
+        .into_iter()
+        .flat_map(|switch| {
+            let read = crate::route::hosts_own_file(&ctx.home, host, switch.file);
+            let home = ctx.home.join(switch.file);
+            let both = match read == home {
+                true => vec![home],
+                false => vec![home, read],
+            };
+            both.into_iter().map(move |path| (switch, path))
+        });
+    for (switch, path) in files {
         if !path.is_file() {
             continue;
         }

@@ -250,7 +250,9 @@ fn read_script(
         // one the user edited, ending in the route's line, without that line: row 365.)
         let route = config::scripts::route_line(&text).is_some();
         if gated && !parsed.document.rules.is_empty() && !route {
-            let users = config::scripts::without_route_line(&text);
+            let users = config::scripts::without_route_line(&text).filter(|_| {
+                config::scripts::routed_line(&text).is_some_and(crate::route::is_hookx_entry)
+            });
             let bytes = users.as_ref().map_or(&bytes[..], |t| t.as_bytes());
             let Ok(copy) = super::copies::make(&source.path, bytes) else {
                 return withhold(source, TrustState::Changed, None);

@@ -51,7 +51,7 @@ pub fn moved(
 }
 
 /// The review file's `text` with the reviews of the `moved` handlers at their new keys (each
-/// old key taken out first: a chain of moves up frees the places it fills). A record that is
+/// old and new key taken out first: a chain of moves up frees the places it fills). A record that is
 /// no review (Codex's `enabled = false`) goes too, not left at a place another handler takes
 /// next (attacks row 320: the next install's route there ran nowhere).
 pub fn carried(
@@ -66,8 +66,14 @@ pub fn carried(
         .iter()
         .filter_map(|(old, new)| Some((new.clone(), (trust.recorded)(text, old)?)))
         .collect();
-    let olds: Vec<String> = moved.iter().map(|(old, _)| old.clone()).collect();
-    (trust.set)(&(trust.unset)(text, &olds)?, &reviews)
+    // The new places' records go too: a record there is of a handler no longer there (a copy
+    // taken out), and its `enabled = false` would turn off the handler moved in (attacks row
+    // 369: the user's guard, moved into a deleted check's place, skipped by Codex).
+    let places: Vec<String> = moved
+        .iter()
+        .flat_map(|(old, new)| [old.clone(), new.clone()])
+        .collect();
+    (trust.set)(&(trust.unset)(text, &places)?, &reviews)
 }
 
 /// After hookx wrote `host`'s hook file `path` from `before` to `after`: the reviews of the
