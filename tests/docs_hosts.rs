@@ -2653,15 +2653,16 @@ fn a_follow_up_hookx_cannot_count_never_traps_the_agent() {
 
 /// Row 306's exec half: a Cursor `stop` hook converted into Codex's hooks.json runs through
 /// `hookx exec` (Codex 0.171.0 caps no Stop blocks). exec keeps Cursor's cap as `run` does,
-/// counting under `$HOME`: the converted entry, fired as Codex fires it on every continuation,
-/// blocks 5 times in a row (`loop_count` 0 to 5), then lets the agent stop. With no `HOME`
+/// counting under `$HOME`, with the hook's own `loop_limit` (3) carried in the entry: fired as
+/// Codex fires it on every continuation, it blocks 3 times in a row (`loop_count` 0 to 3), then
+/// lets the agent stop. With no `HOME`
 /// there is nowhere to count: the follow-up is not passed on, never a trap.
 #[test]
 fn a_converted_cursor_stop_hook_keeps_its_loop_limit_through_exec() {
     let p = Project::new();
     p.write(
         ".cursor/hooks.json",
-        json!({"version": 1, "hooks": {"stop": [{"command": "{ cat; echo; } >> counts.jsonl; echo '{\"followup_message\":\"run the tests again\"}'"}]}}),
+        json!({"version": 1, "hooks": {"stop": [{"loop_limit": 3, "command": "{ cat; echo; } >> counts.jsonl; echo '{\"followup_message\":\"run the tests again\"}'"}]}}),
     );
     let hookx = env!("CARGO_BIN_EXE_hookx");
     let (code, out, err) = p.hookx(
@@ -2679,6 +2680,9 @@ fn a_converted_cursor_stop_hook_keeps_its_loop_limit_through_exec() {
     let entry = json_of(&out)["hooks"]["Stop"][0]["hooks"][0]["command"].clone();
     let line = entry.as_str().unwrap().to_string();
     assert!(line.contains(" exec --host codex --as cursor"), "{line}");
+    // The hook's own `loop_limit` goes with it, no loss.
+    assert!(line.contains(" --follow-up-limit 3 "), "{line}");
+    assert!(!err.contains("loop_limit"), "{err}");
     let fixture = "codex-0.171.0/agents.17.Stop.json";
     let stop = |active: bool, home: Option<&Path>| {
         let mut cmd = std::process::Command::new("sh");
@@ -2718,13 +2722,13 @@ fn a_converted_cursor_stop_hook_keeps_its_loop_limit_through_exec() {
             blocks += 1;
         }
     }
-    assert_eq!(blocks, 5);
+    assert_eq!(blocks, 3);
     let counts: Vec<Value> = std::fs::read_to_string(p.project.join("counts.jsonl"))
         .unwrap()
         .lines()
         .map(|l| json_of(l)["loop_count"].clone())
         .collect();
-    let expected: Vec<Value> = (0..8).map(|n| json!(n.min(5))).collect();
+    let expected: Vec<Value> = (0..8).map(|n| json!(n.min(3))).collect();
     assert_eq!(counts, expected);
     // A stop that is no continuation (the user's next prompt) starts again at 0.
     let (_, out, err) = stop(false, Some(&p.home));

@@ -399,6 +399,10 @@ pub(super) struct ExecArgs {
     /// Kill the command after this many seconds (default: the `--as` dialect's default).
     #[arg(long, value_name = "SECONDS")]
     pub(super) timeout: Option<u64>,
+    /// The command's own cap on its follow-ups in a row, where its dialect has one (Cursor's
+    /// `loop_limit`; default: the dialect's).
+    #[arg(long, value_name = "N")]
+    pub(super) follow_up_limit: Option<u64>,
     /// The command: one shell command line, or a program and its arguments.
     #[arg(last = true, required = true)]
     pub(super) command: Vec<String>,

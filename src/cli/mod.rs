@@ -160,6 +160,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
             matcher: args.matcher,
             condition: args.condition,
             timeout: args.timeout,
+            follow_up_limit: args.follow_up_limit,
             command: args.command,
         })),
         Command::Run(args) => Ok(pipeline::run(pipeline::RunRequest {

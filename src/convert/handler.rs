@@ -69,6 +69,7 @@ impl Converter<'_> {
                     matcher: wrap_match,
                     timeout: handler.timeout,
                     condition,
+                    follow_up_limit: follow_up_limit(handler, from),
                 });
                 let command = self.command(src, at, &command, event, from, to, wrap)?;
                 out.kind = HandlerKind::Command(command);
@@ -133,12 +134,26 @@ impl Converter<'_> {
                 && value.as_u64().is_some()
                 && value.as_u64() == handler.timeout
         };
+        // A follow-up cap `exec` carries ([`follow_up_limit`]) is no loss when wrapped.
+        let carried = |key: &str| {
+            self.options.wrap
+                && follow_up_limit(handler, from).is_some()
+                && from
+                    .dialect()
+                    .config()
+                    .run_keys
+                    .follow_ups
+                    .as_ref()
+                    .map(|s| s.limit_key)
+                    == Some(key)
+        };
         let unknown: Vec<String> = handler
             .extra
             .iter()
             .filter(|(k, v)| {
                 *k != crate::config::MARKER
                     && !repeated_timeout(k, v)
+                    && !carried(k)
                     && !from
                         .dialect()
                         .config()
@@ -378,4 +393,11 @@ impl Converter<'_> {
         };
         Some((command, condition))
     }
+}
+
+/// The handler's own cap on its follow-ups in a row, where its dialect has one and it gives a
+/// whole number (Cursor's `loop_limit`): a wrapped entry passes it to `exec`.
+fn follow_up_limit(handler: &Handler, from: Flavor) -> Option<u64> {
+    let spec = from.dialect().config().run_keys.follow_ups.as_ref()?;
+    handler.extra.get(spec.limit_key)?.as_u64()
 }

@@ -520,6 +520,13 @@ impl Converter<'_> {
                 None => {}
             }
         }
+        // The cap on its follow-ups `exec` kept for it (row 306).
+        if let (Some(spec), Some(limit)) = (
+            run_keys.follow_ups.as_ref(),
+            unwrapped.and_then(|u| u.follow_up_limit),
+        ) {
+            extra.insert(spec.limit_key.into(), limit.into());
+        }
         // The exec form: the line is the program and these arguments, each quoted.
         let mut line = line;
         if let Some(key) = run_keys.exec_args

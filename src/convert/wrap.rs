@@ -19,6 +19,9 @@ pub(super) struct Wrap<'a> {
     pub(super) timeout: Option<u64>,
     /// A Claude `if` permission-rule filter (`Bash(git *)`): `exec --if` applies it.
     pub(super) condition: Option<String>,
+    /// The handler's own cap on its follow-ups in a row (Cursor's `loop_limit`):
+    /// `exec --follow-up-limit` keeps it (attacks row 306).
+    pub(super) follow_up_limit: Option<u64>,
 }
 
 impl Converter<'_> {
@@ -68,6 +71,10 @@ impl Converter<'_> {
         if let Some(timeout) = wrap.timeout {
             wrapped.push_str(" --timeout ");
             wrapped.push_str(itoa::Buffer::new().format(timeout));
+        }
+        if let Some(limit) = wrap.follow_up_limit {
+            wrapped.push_str(" --follow-up-limit ");
+            wrapped.push_str(itoa::Buffer::new().format(limit));
         }
         if let Some(m) = wrap.matcher {
             wrapped.push_str(" --match ");
@@ -265,7 +272,8 @@ impl Wrapped {
 }
 
 /// The parts of `line` when it is exactly a wrapped entry as convert writes it today (`<guard>
-/// HOOKX exec --host D --as F --event E [--timeout N] [--match M] [--if R] -- COMMAND`), its
+/// HOOKX exec --host D --as F --event E [--timeout N] [--follow-up-limit N] [--match M] [--if R]
+/// -- COMMAND`), its
 /// guard the one [`not_installed_guard`] writes for its event under one of D's flavours:
 /// `hookx list` and `hookx trust` show the command, not the guard every such entry repeats.
 /// `None` for any other line, an older guard included: only a line that runs nothing but
@@ -296,7 +304,7 @@ pub fn wrapped_command(line: &str) -> Option<Wrapped> {
                     "--host" => host = Some(value),
                     "--as" => flavor = Some(value),
                     "--event" => event = Some(value),
-                    "--timeout" | "--match" | "--if" => {}
+                    "--timeout" | "--match" | "--if" | "--follow-up-limit" => {}
                     _ => return None,
                 }
                 rest = tail;
@@ -410,6 +418,8 @@ pub struct Unwrapped {
     pub matcher: Option<String>,
     /// `--if`: Claude's permission-rule filter.
     pub condition: Option<String>,
+    /// `--follow-up-limit`: the handler's own cap on its follow-ups (Cursor's `loop_limit`).
+    pub follow_up_limit: Option<u64>,
     /// The handler's command line.
     pub command: String,
 }
@@ -448,6 +458,7 @@ pub fn unwrapped(line: &str) -> Option<Unwrapped> {
         timeout: None,
         matcher: None,
         condition: None,
+        follow_up_limit: None,
         command: String::new(),
     };
     let mut flavor = None;
@@ -462,6 +473,7 @@ pub fn unwrapped(line: &str) -> Option<Unwrapped> {
             "--timeout" => out.timeout = Some(value()?.parse().ok()?),
             "--match" => out.matcher = Some(value()?),
             "--if" => out.condition = Some(value()?),
+            "--follow-up-limit" => out.follow_up_limit = Some(value()?.parse().ok()?),
             _ => return None,
         }
     }

@@ -74,6 +74,8 @@ pub struct ExecRequest {
     /// A Claude permission rule (`Bash(git *)`) the tool call must match.
     pub condition: Option<String>,
     pub timeout: Option<u64>,
+    /// The command's own cap on its follow-ups in a row (Cursor's `loop_limit`).
+    pub follow_up_limit: Option<u64>,
     /// One shell command line, or a program and its arguments.
     pub command: Vec<String>,
 }
@@ -859,7 +861,18 @@ fn exec_rule(kind: crate::model::EventKind, request: ExecRequest) -> Rule {
             timeout: request.timeout,
             status_message: None,
             once: None,
-            extra: Default::default(),
+            // Where its dialect reads its cap on follow-ups (row 306).
+            extra: request
+                .flavor
+                .dialect()
+                .config()
+                .run_keys
+                .follow_ups
+                .as_ref()
+                .zip(request.follow_up_limit)
+                .map(|(spec, limit)| (spec.limit_key.to_string(), limit.into()))
+                .into_iter()
+                .collect(),
         }],
         shape: crate::tables::RuleShape::Group,
         extra: Default::default(),
