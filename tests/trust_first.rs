@@ -574,3 +574,49 @@ fn claudes_own_permission_writes_keep_a_trusted_guard_while_a_hook_edit_does_not
     assert!(!ran.stderr.contains("edited-ran"), "{ran:?}");
     assert_eq!(ran.code, 0, "{ran:?}");
 }
+
+/// Row 327 for Codex: the user's guard in `~/.codex/config.toml`, trusted and run by hookx
+/// under Gemini; Codex writes its folder trust (`[projects."<path>"] trust_level`) into the
+/// same file. That keeps the guard trusted; an edited hook beside it does not.
+#[test]
+fn codexs_own_project_trust_writes_keep_a_trusted_guard_while_a_hook_edit_does_not() {
+    let setup = Setup::new();
+    let guard = |command: &str| {
+        format!(
+            "model = \"gpt-5.5\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{{ type = \"command\", command = \"{command}\" }}]\n"
+        )
+    };
+    let trusted = guard("echo trusted-deny >&2; exit 2");
+    let file = write(&setup.home, ".codex/config.toml", &trusted);
+    setup.trust(&file);
+    let gemini = || {
+        setup.run(
+            "gemini",
+            "BeforeTool",
+            &serde_json::json!({
+                "session_id": "s",
+                "transcript_path": "/dev/null",
+                "cwd": setup.project,
+                "hook_event_name": "BeforeTool",
+                "timestamp": "2026-12-05T00:00:00Z",
+                "tool_name": "run_shell_command",
+                "tool_input": {"command": "ls"},
+            }),
+        )
+    };
+    assert!(gemini().denied_by_the_trusted_rule(), "{:?}", gemini());
+    let projects = "\n[projects.\"/work/repo\"]\ntrust_level = \"trusted\"\n";
+    std::fs::write(&file, format!("{trusted}{projects}")).unwrap();
+    let ran = gemini();
+    assert!(ran.denied_by_the_trusted_rule(), "{ran:?}");
+    assert!(!ran.stderr.contains("changed"), "{ran:?}");
+
+    let edited = guard("echo edited-ran >&2; exit 2");
+    std::fs::write(&file, format!("{edited}{projects}")).unwrap();
+    let ran = gemini();
+    assert!(!ran.stderr.contains("edited-ran"), "{ran:?}");
+    assert!(
+        ran.stderr.contains("changed since it was trusted"),
+        "{ran:?}"
+    );
+}
