@@ -8,8 +8,10 @@
 //!
 //! A file's identity is its real path (symlinks resolved), the [`Location`] it was found at and
 //! so the dialect it is read in. Before a file is trusted, `hookx run` reads its bytes only to
-//! hash them: nothing in it is parsed or evaluated ([`crate::discover`]). This is the record
-//! alone; `hookx trust` is [`crate::commands::trust`].
+//! hash them: nothing in it is parsed or evaluated ([`crate::discover`]); a file trusted with
+//! other bytes is parsed, not evaluated, to hash what hookx reads of it without the keys its
+//! agent writes itself ([`Record::without_agent_keys`]). This is the record alone; `hookx
+//! trust` is [`crate::commands::trust`].
 //!
 //! The record lives in `<home>/.hookx/trust.json`, where `<home>` is the home the [`Context`]
 //! resolved (`--home`, else `$HOME`; `$HOOKX_HOME` before `$HOME` for the commands a user

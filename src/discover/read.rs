@@ -1,6 +1,7 @@
 //! Reading what the walk found, trust first: on the run path a file hookx would run itself is
 //! parsed only when the trust record trusts it as found, with exactly the content hashed; an
-//! untrusted one is withheld ([`withhold`]), at most read and hashed. Large JSON files come from
+//! untrusted one is withheld ([`withhold`]), at most read and hashed (one trusted with other
+//! bytes also parsed, for [`Record::without_agent_keys`]). Large JSON files come from
 //! the [`cache`] when unchanged.
 
 use super::listing::Found;
