@@ -2650,3 +2650,90 @@ fn a_follow_up_hookx_cannot_count_never_traps_the_agent() {
     assert_eq!((code, out.trim()), (0, ""), "{err}");
     assert!(!files[0].exists(), "the count is gone with the row");
 }
+
+/// Row 306's exec half: a Cursor `stop` hook converted into Codex's hooks.json runs through
+/// `hookx exec` (Codex 0.171.0 caps no Stop blocks). exec keeps Cursor's cap as `run` does,
+/// counting under `$HOME`: the converted entry, fired as Codex fires it on every continuation,
+/// blocks 5 times in a row (`loop_count` 0 to 5), then lets the agent stop. With no `HOME`
+/// there is nowhere to count: the follow-up is not passed on, never a trap.
+#[test]
+fn a_converted_cursor_stop_hook_keeps_its_loop_limit_through_exec() {
+    let p = Project::new();
+    p.write(
+        ".cursor/hooks.json",
+        json!({"version": 1, "hooks": {"stop": [{"command": "{ cat; echo; } >> counts.jsonl; echo '{\"followup_message\":\"run the tests again\"}'"}]}}),
+    );
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    let (code, out, err) = p.hookx(
+        &[
+            "convert",
+            ".cursor/hooks.json",
+            "--to",
+            "codex",
+            "--hookx",
+            hookx,
+        ],
+        "",
+    );
+    assert_eq!(code, 0, "{err}");
+    let entry = json_of(&out)["hooks"]["Stop"][0]["hooks"][0]["command"].clone();
+    let line = entry.as_str().unwrap().to_string();
+    assert!(line.contains(" exec --host codex --as cursor"), "{line}");
+    let fixture = "codex-0.171.0/agents.17.Stop.json";
+    let stop = |active: bool, home: Option<&Path>| {
+        let mut cmd = std::process::Command::new("sh");
+        cmd.args(["-c", &line])
+            .current_dir(&p.project)
+            .env_remove("HOOKX_HOME")
+            .env_remove("HOME")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        if let Some(home) = home {
+            cmd.env("HOME", home);
+        }
+        let mut child = cmd.spawn().unwrap();
+        use std::io::Write;
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(recorded_stop(&p, fixture, active).as_bytes())
+            .unwrap();
+        let out = child.wait_with_output().unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let mut blocks = 0;
+    for round in 0..8 {
+        let (code, out, err) = stop(round > 0, Some(&p.home));
+        assert_eq!(code, 0, "{round}: {err}");
+        if out.trim().is_empty() {
+            assert!(err.contains("loop_limit"), "{round}: {err}");
+        } else {
+            assert_eq!(json_of(&out)["decision"], "block", "{round}: {out}");
+            blocks += 1;
+        }
+    }
+    assert_eq!(blocks, 5);
+    let counts: Vec<Value> = std::fs::read_to_string(p.project.join("counts.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| json_of(l)["loop_count"].clone())
+        .collect();
+    let expected: Vec<Value> = (0..8).map(|n| json!(n.min(5))).collect();
+    assert_eq!(counts, expected);
+    // A stop that is no continuation (the user's next prompt) starts again at 0.
+    let (_, out, err) = stop(false, Some(&p.home));
+    assert_eq!(json_of(&out)["decision"], "block", "{err}");
+    let last = std::fs::read_to_string(p.project.join("counts.jsonl")).unwrap();
+    assert_eq!(json_of(last.lines().last().unwrap())["loop_count"], 0);
+
+    // No home to count in: the follow-up does not keep the agent going, and stderr says why.
+    let (code, out, err) = stop(false, None);
+    assert_eq!((code, out.trim()), (0, ""), "{err}");
+    assert!(err.contains("HOME is unset"), "{err}");
+}

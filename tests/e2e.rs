@@ -1017,7 +1017,9 @@ fn invoke(via: Via, row: &Row, host: F, handler: F) -> Outcome {
     let matcher = row.matcher.for_flavour(handler);
     match via {
         Via::Exec => {
-            cmd.args(["exec", "--as", handler.name(), "--host", host.dialect()])
+            // exec keeps a Cursor stop hook's follow-up count under `$HOME` (row 306).
+            cmd.env("HOME", tmp.path().join("home"))
+                .args(["exec", "--as", handler.name(), "--host", host.dialect()])
                 .args(["--event", handler_event]);
             if let Some(m) = matcher {
                 cmd.args(["--match", m]);
@@ -1887,6 +1889,8 @@ fn exec_docs(call: DocsCall) -> (Option<i32>, String, String, String) {
     let out = call.project.parent().unwrap().join("out");
     std::fs::create_dir_all(&out).unwrap();
     let mut cmd = Command::cargo_bin("hookx").unwrap();
+    // exec keeps a Cursor stop hook's follow-up count under `$HOME` (row 306).
+    cmd.env("HOME", call.project.parent().unwrap().join("home"));
     for var in AGENT_VARS {
         cmd.env_remove(var);
     }

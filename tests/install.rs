@@ -1512,6 +1512,103 @@ fn a_route_turned_off_below_copilot_home_stays_off_when_reinstalled_from_elsewhe
     );
 }
 
+/// Attacks row 301's install half: with `COPILOT_HOME` naming another folder, Copilot reads its
+/// `disabledHooks` in `$COPILOT_HOME/settings.json`. install listed the keys of the handlers
+/// it leaves to hookx (a project Claude guard Copilot reads itself) in
+/// `~/.copilot/settings.json`, where Copilot reads none: they go where Copilot reads them, and
+/// uninstall takes them out there.
+#[test]
+fn install_lists_the_handlers_it_leaves_to_hookx_below_copilot_home() {
+    let p = Project::new();
+    let elsewhere = p.root.join("copilot-work");
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "./guard.sh"}]}]}})
+        .to_string(),
+    );
+    let install = |extra: &[&str]| {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .args(["install", "--host", "copilot", "--scope", "project"])
+            .args(["--hookx", HOOKX])
+            .args(extra)
+            .arg("--project")
+            .arg(&p.project)
+            .env("HOME", &p.home)
+            .env("COPILOT_HOME", &elsewhere)
+            .env_remove("HOOKX_HOME")
+            .assert()
+            .success();
+    };
+    install(&[]);
+    let listed = || -> Value {
+        serde_json::from_str(&std::fs::read_to_string(elsewhere.join("settings.json")).unwrap())
+            .unwrap()
+    };
+    let keys = listed()["disabledHooks"].as_array().unwrap().len();
+    assert_eq!(keys, 1, "{}", listed());
+    assert!(!p.home.join(".copilot/settings.json").exists());
+    install(&["--uninstall"]);
+    let left = elsewhere.join("settings.json");
+    assert!(
+        !left.exists()
+            || listed()["disabledHooks"]
+                .as_array()
+                .is_none_or(Vec::is_empty),
+        "{}",
+        listed()
+    );
+}
+
+/// Attacks row 342's note: the user cut hookx's user route for Copilot short (`"timeoutSec":
+/// 3`; `hookx run` answers within it, row 223), then a project install, which keeps the user
+/// route for the handlers it switches off, put it back to 605 without a word. A project
+/// install keeps it and says so; `install --scope user`, asked for that file, sets hookx's
+/// own, loudly (an older hookx's timeout looks the same).
+#[test]
+fn a_timeout_the_user_cut_on_hookxs_route_is_kept_and_said() {
+    let p = Project::new();
+    let rules =
+        json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "true"}]}]}});
+    common::write(&p.home, ".gemini/settings.json", &rules.to_string());
+    p.write(".gemini/settings.json", &rules.to_string());
+    p.hookx(&[
+        "install", "--host", "copilot", "--scope", "user", "--hookx", HOOKX,
+    ])
+    .success();
+    let routes = p.home.join(".copilot/hooks/hookx.json");
+    let text = std::fs::read_to_string(&routes).unwrap();
+    assert!(text.contains("\"timeoutSec\": 605"), "{text}");
+    std::fs::write(
+        &routes,
+        text.replace("\"timeoutSec\": 605", "\"timeoutSec\": 3"),
+    )
+    .unwrap();
+    let install = |scope: &str| {
+        let out = p
+            .hookx(&[
+                "install", "--host", "copilot", "--scope", scope, "--hookx", HOOKX,
+            ])
+            .success();
+        let stderr = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        (std::fs::read_to_string(&routes).unwrap(), stderr)
+    };
+    let (text, stderr) = install("project");
+    assert!(!text.contains("605"), "{text}");
+    assert!(text.contains("\"timeoutSec\": 3"), "{text}");
+    assert!(
+        stderr.contains("kept the shorter `timeoutSec`") && stderr.contains("3 (hookx writes 605)"),
+        "{stderr}"
+    );
+    let (text, stderr) = install("user");
+    assert!(!text.contains("\"timeoutSec\": 3"), "{text}");
+    assert!(
+        stderr.contains("warning: set `timeoutSec`") && stderr.contains("3 (hookx writes 605)"),
+        "{stderr}"
+    );
+}
+
 /// Codex runs only the handlers its review trusted by hash: install writes one
 /// `[hooks.state."FILE:event:group:handler"] trusted_hash` table per route it adds to
 /// `.codex/hooks.json`, keeps every other line of `~/.codex/config.toml`, says exactly what it

@@ -2905,14 +2905,7 @@ fn the_vscode_and_claude_routes_copilot_runs_run_each_rule_once() {
         }) else {
             return;
         };
-        let (ran, payloads) = guard_log(&l.sb.root);
-        c.that(
-            payloads.len() == 1,
-            format!(
-                "VS Code route off {off}: the guard ran {} times for one call: {ran:?}",
-                payloads.len()
-            ),
-        );
+        guard_ran_once(&mut c, &l.sb.root, &format!("VS Code route off {off}"));
     }
     c.done("synced");
 }
@@ -2944,14 +2937,7 @@ fn a_users_route_copilot_runs_does_not_stand_aside_for_a_repositorys_route() {
         }) else {
             return;
         };
-        let (ran, payloads) = guard_log(&l.sb.root);
-        c.that(
-            payloads.len() == 1,
-            format!(
-                "repository's line {fake}: the guard ran {} times for one call: {ran:?}",
-                payloads.len()
-            ),
-        );
+        guard_ran_once(&mut c, &l.sb.root, &format!("repository's line {fake}"));
     }
     c.done("synced");
 }
@@ -2974,14 +2960,7 @@ fn the_copilot_project_route_and_the_vscode_user_route_run_each_rule_once() {
     }) else {
         return;
     };
-    let (ran, payloads) = guard_log(&l.sb.root);
-    c.that(
-        payloads.len() == 1,
-        format!(
-            "the guard ran {} times for one call: {ran:?}",
-            payloads.len()
-        ),
-    );
+    guard_ran_once(&mut c, &l.sb.root, "");
     c.done("synced");
 }
 
@@ -3004,14 +2983,7 @@ fn the_vscode_routes_of_both_scopes_copilot_runs_run_each_rule_once() {
     }) else {
         return;
     };
-    let (ran, payloads) = guard_log(&l.sb.root);
-    c.that(
-        payloads.len() == 1,
-        format!(
-            "the guard ran {} times for one call: {ran:?}",
-            payloads.len()
-        ),
-    );
+    guard_ran_once(&mut c, &l.sb.root, "");
     c.done("synced");
 }
 
@@ -3049,14 +3021,7 @@ fn a_copilot_route_turned_off_below_copilot_home_leaves_the_guard_to_the_claude_
         }) else {
             return;
         };
-        let (ran, payloads) = guard_log(&l.sb.root);
-        c.that(
-            payloads.len() == 1,
-            format!(
-                "Copilot route off {off}: the guard ran {} times for one call: {ran:?}",
-                payloads.len()
-            ),
-        );
+        guard_ran_once(&mut c, &l.sb.root, &format!("Copilot route off {off}"));
     }
     c.done("synced");
 }
@@ -3085,13 +3050,10 @@ fn a_guard_left_to_hookx_runs_once_with_copilot_home_elsewhere() {
         }) else {
             return;
         };
-        let (ran, payloads) = guard_log(&l.sb.root);
-        c.that(
-            payloads.len() == 1,
-            format!(
-                "COPILOT_HOME elsewhere {elsewhere}: the guard ran {} times for one call: {ran:?}",
-                payloads.len()
-            ),
+        guard_ran_once(
+            &mut c,
+            &l.sb.root,
+            &format!("COPILOT_HOME elsewhere {elsewhere}"),
         );
     }
     c.done("synced");
@@ -3927,6 +3889,19 @@ fn main() -> std::process::ExitCode {
 
 /// The sandbox's `guard.log`, where a guard appends the payload of each run: its text, and the
 /// payloads in it.
+/// Checks that the guard ran once for the one call; `what` names the form checked.
+fn guard_ran_once(c: &mut Checks, root: &std::path::Path, what: &str) {
+    let (ran, payloads) = guard_log(root);
+    c.that(
+        payloads.len() == 1,
+        format!(
+            "{what}{}the guard ran {} times for one call: {ran:?}",
+            if what.is_empty() { "" } else { ": " },
+            payloads.len()
+        ),
+    );
+}
+
 fn guard_log(root: &std::path::Path) -> (String, Vec<Value>) {
     let ran = std::fs::read_to_string(root.join("guard.log")).unwrap_or_default();
     let payloads = serde_json::Deserializer::from_str(&ran)

@@ -657,6 +657,50 @@ fn a_guard_below_claude_config_dir_runs_through_hookx_in_simulate_as_in_run() {
     assert!(stdout.contains("CLAUDE_CONFIG_DIR"), "{stdout}");
 }
 
+/// Row 366's leftover: `list --host gemini` said `RUN hookx` for that guard, which `hookx run`
+/// under Gemini never reads. It says nobody runs it, as doctor and simulate do.
+#[test]
+fn list_says_nobody_runs_a_guard_below_claude_config_dir_under_another_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let home = root.join("home");
+    let work = home.join("claude-work");
+    common::write(
+        &work,
+        "settings.json",
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo no >&2; exit 2"}]}]}}"#,
+    );
+    let hookx = |args: &[&str]| {
+        common::hookx()
+            .args(args)
+            .arg("--project")
+            .arg(&root)
+            .env("HOME", &home)
+            .env("CLAUDE_CONFIG_DIR", &work)
+            .env_remove("HOOKX_HOME")
+            .output()
+            .unwrap()
+    };
+    let trusted = hookx(&[
+        "trust",
+        "--yes",
+        work.join("settings.json").to_str().unwrap(),
+    ]);
+    assert!(trusted.status.success());
+    let listed = |host: &str| -> Vec<serde_json::Value> {
+        let out = hookx(&["list", "--host", host, "--format", "json"]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        json.as_array().unwrap().clone()
+    };
+    let gemini = listed("gemini");
+    assert_eq!(gemini.len(), 1, "{gemini:?}");
+    assert_eq!(gemini[0]["run"], "nobody", "{gemini:?}");
+    // Claude reads it there itself.
+    let claude = listed("claude");
+    assert_eq!(claude[0]["run"], "native", "{claude:?}");
+}
+
 /// Attacks row 367: the way out doctor gives for row 220 ("keep them in ~/.claude/settings.json
 /// too, for hookx to run them under other agents") led nowhere: with `CLAUDE_CONFIG_DIR` set in
 /// the user's shell, `hookx trust ~/.claude/settings.json` refused the file ("not a hook file of

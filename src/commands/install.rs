@@ -17,7 +17,7 @@ use crate::discover::{Context, Runner};
 use crate::error::Error;
 use crate::model::EventKind;
 use crate::route::{
-    Created, InstallScope, Tally, created_file, events_path, fresh_text, install_text,
+    Created, InstallScope, Tally, Timeouts, created_file, events_path, fresh_text, install_text,
     is_hookx_handler, is_own_route, layout, route_command, routes_in_list, target, uninstall_text,
 };
 use crate::shell::shell_quote;
@@ -96,6 +96,9 @@ pub struct Report {
     /// files, listed there not as hookx's (by the user, or a record taken out by hand), and
     /// how many: with hookx's routes gone, they run nowhere.
     pub still_off: Vec<(PathBuf, &'static str, usize)>,
+    /// Events whose route had another timeout than install writes: the event, the timeout
+    /// found, install's, and whether it was kept.
+    pub timeouts: Vec<(String, serde_json::Value, serde_json::Value, bool)>,
     /// The user's route a project install keeps for the handlers it switched off
     /// (`user_route_for_switch`), when it touched it.
     pub user_route: Option<Box<Report>>,
@@ -112,6 +115,7 @@ impl Report {
         self.updated = tally.updated;
         self.removed = tally.removed;
         self.dropped = tally.dropped;
+        self.timeouts = tally.timeouts;
     }
 
     pub fn changed(&self) -> bool {
@@ -295,7 +299,7 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
             uninstall: opts.uninstall && needed.is_empty(),
             ..opts.clone()
         };
-        write_routes(&routes, &needed, &mut report)?;
+        write_routes(&routes, &needed, Timeouts::Set, &mut report)?;
         if opts.scope == InstallScope::Project && has_hook_switch(opts.host) {
             user_route_for_switch(opts, &served, &mut report)?;
         }
@@ -342,6 +346,13 @@ fn needed_routes(opts: &Options, served: &[&'static str]) -> Vec<&'static str> {
     needed
 }
 
+/// The host's switch file where the host reads it: below its folder variable when that names
+/// another folder (`$COPILOT_HOME/settings.json`: a key listed below the home then counted for
+/// nothing, and a handler left to hookx ran twice, attacks row 301), else below the home.
+fn switch_file(opts: &Options, switch: &crate::tables::HookSwitch) -> PathBuf {
+    crate::route::hosts_own_file(&opts.ctx.home, opts.host, switch.file)
+}
+
 fn has_hook_switch(host: Dialect) -> bool {
     host.config()
         .foreign_switches
@@ -358,7 +369,7 @@ fn switch_owners(opts: &Options) -> Option<Vec<String>> {
         .foreign_switches
         .iter()
         .find_map(|s| s.hooks)?;
-    let text = read_text(&opts.ctx.home.join(switch.file)).ok()?;
+    let text = read_text(&switch_file(opts, switch)).ok()?;
     Some(crate::route::recorded_owners(&text, switch))
 }
 
@@ -394,7 +405,8 @@ fn user_route_for_switch(
         ..user
     };
     let mut routes = Report::default();
-    write_routes(&user, &needed, &mut routes)?;
+    // The user's route is touched for the project's sake: a timeout the user cut stays.
+    write_routes(&user, &needed, Timeouts::KeepShorter, &mut routes)?;
     report.kept_trusted.append(&mut routes.kept_trusted);
     report.user_route = Some(Box::new(routes));
     Ok(())
@@ -402,7 +414,12 @@ fn user_route_for_switch(
 
 /// Writes the routes of `needed` into the file of `opts`'s scope (all of them out on
 /// uninstall), with the host's review records of them.
-fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<(), Error> {
+fn write_routes(
+    opts: &Options,
+    needed: &[&str],
+    timeouts: Timeouts,
+    report: &mut Report,
+) -> Result<(), Error> {
     let Start { path, hookx, .. } = start(opts)?;
     report.path = path.clone();
     let host = opts.host;
@@ -467,6 +484,7 @@ fn write_routes(opts: &Options, needed: &[&str], report: &mut Report) -> Result<
                     hookx.program(),
                     needed,
                     created,
+                    timeouts,
                     &mut tally,
                 );
                 report.take(tally);
@@ -702,7 +720,7 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
                 }
             }
         }
-        let path = opts.ctx.home.join(switch.file);
+        let path = switch_file(opts, switch);
         let shown = opts.ctx.display(&path);
         let owner = match opts.scope {
             InstallScope::Project => opts.ctx.project.display().to_string(),
@@ -1279,6 +1297,34 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
                 InstallScope::User => "home",
             }
         );
+    }
+    for route in std::iter::once(&report).chain(report.user_route.as_deref()) {
+        let Some(key) = host.def().route.timeout_key else {
+            break;
+        };
+        let file = opts.ctx.display(&route.path);
+        for kept in [true, false] {
+            let said: Vec<String> = route
+                .timeouts
+                .iter()
+                .filter(|t| t.3 == kept)
+                .map(|(event, found, ours, _)| format!("{event} {found} (hookx writes {ours})"))
+                .collect();
+            if said.is_empty() {
+                continue;
+            }
+            let said = said.join(", ");
+            match kept {
+                true => eprintln!(
+                    "note: kept the shorter `{key}` on hookx's routes in {file}: {said}; hookx \
+                     run answers within it (install --scope user sets hookx's own)"
+                ),
+                false => eprintln!(
+                    "warning: set `{key}` on hookx's routes in {file} back to hookx's: {said}; \
+                     hookx run answers within the route's timeout: cut it again if you meant it"
+                ),
+            }
+        }
     }
     if let Some(user) = report.user_route.as_deref().filter(|u| u.changed()) {
         let file = opts.ctx.display(&user.path);

@@ -42,7 +42,8 @@ pub struct Row {
     /// `trusted`, `untrusted` or `changed`; `null` under a host that runs the file natively or
     /// not at all, where trust does not matter.
     pub trust: Option<&'static str>,
-    /// With `--host`: `native`, `hookx` or `inactive` (`off` sources have no rows).
+    /// With `--host`: `native`, `hookx`, `inactive`, or `nobody` (a user file found below an
+    /// agent's folder variable, which `hookx run` does not read; `off` sources have no rows).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub run: Option<&'static str>,
     /// With `--host`, for a file of another dialect the host runs by itself: the flavour of
@@ -57,15 +58,23 @@ pub struct Row {
 }
 
 /// The rows of the effective hook set, in event order, then discovery order.
-pub fn rows(rules: &[EffectiveRule<'_>], host: Option<Dialect>, store: &TrustStore) -> Vec<Row> {
+pub fn rows(
+    ctx: &Context,
+    rules: &[EffectiveRule<'_>],
+    host: Option<Dialect>,
+    store: &TrustStore,
+) -> Vec<Row> {
     let mut rows = Vec::new();
     let mut sorted: Vec<&EffectiveRule<'_>> = rules.iter().collect();
     sorted.sort_by(|a, b| a.rule.event.cmp(&b.rule.event));
     for entry in sorted {
         let source = entry.source;
         let runner = host.map(|h| discover::runner(h, source));
+        // Only hookx would run it under the host, and hookx does not read it there: nobody.
+        let moved = host.is_some_and(|h| discover::moved_from_hookx(ctx, h, source).is_some());
         let trust = match runner {
             Some(Runner::Native | Runner::Inactive | Runner::Off) => None,
+            _ if moved => None,
             _ => Some(store.state(source).name()),
         };
         for handler in &entry.rule.handlers {
@@ -85,7 +94,7 @@ pub fn rows(rules: &[EffectiveRule<'_>], host: Option<Dialect>, store: &TrustSto
                 path: source.path.display().to_string(),
                 scope: source.scope.name(),
                 trust,
-                run: runner.map(Runner::name),
+                run: runner.map(|r| if moved { "nobody" } else { r.name() }),
                 payload: host
                     .filter(|_| runner == Some(Runner::Native))
                     .map(|h| h.native_flavor(entry.rule.flavor))
@@ -510,7 +519,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         Some(host) => discover::host_rules(&sources, host, &store),
         None => discover::effective_rules(&sources, &store),
     };
-    let rows = rows(&rules, opts.host, &store);
+    let rows = rows(&opts.ctx, &rules, opts.host, &store);
     let plugins: Vec<_> = crate::route::plugin_files(&opts.ctx.project, &opts.ctx.home)
         .into_iter()
         .map(|p| (opts.ctx.display(&p.path), p))

@@ -49,6 +49,21 @@ pub fn runner(host: Dialect, source: &Source) -> Runner {
     location_runner(host, source.location)
 }
 
+/// The folder variable that takes `source` out of what runs it under `host`: a user file found
+/// where the variable says, as its own agent reads it, which only `hookx run` would run under
+/// `host`, and `hookx run` reads no variable a project could set (attacks rows 220, 366). Doctor,
+/// simulate and list all ask here.
+pub fn moved_from_hookx(
+    ctx: &crate::context::Context,
+    host: Dialect,
+    source: &Source,
+) -> Option<&'static crate::tables::HomeVar> {
+    if runner(host, source) != Runner::Hookx {
+        return None;
+    }
+    ctx.moved_by(source.location).map(|(var, _)| var)
+}
+
 /// Whether `source`'s hooks run at all under `host` (natively, by the agent's view of its
 /// plugins; through hookx, by the trusted view).
 fn is_on_under(source: &Source, host: Dialect) -> bool {

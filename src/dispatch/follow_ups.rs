@@ -6,7 +6,7 @@
 //! (attacks row 306).
 //!
 //! The counts live in `<home>/.hookx/follow-ups/`, one file per session, keyed by the rule and
-//! its command. A count starts again when the host says the stop continues none
+//! its command (`hookx exec`, which has no `--home`: under `$HOME`; with none, no count). A count starts again when the host says the stop continues none
 //! ([`CONTINUATION`] `false`) and goes when the hook does not follow up; the file goes when no
 //! count is left in it. A count hookx cannot read or write never traps the agent: the
 //! follow-up is then not passed on (the agent stops, as at the cap), and stderr says why.
@@ -54,9 +54,9 @@ pub fn cap(flavor: Flavor, event: &Event, handler: &Handler, key: String) -> Opt
 }
 
 /// One session's counts: `<home>/.hookx/follow-ups/<sha256 of the session id>.json`, an object
-/// of counts by key.
+/// of counts by key; `Err`: there is no home to keep them in.
 pub struct Counts {
-    path: PathBuf,
+    path: Result<PathBuf, String>,
 }
 
 impl Counts {
@@ -64,14 +64,14 @@ impl Counts {
     /// payload (`stdin`, the hook's dialect's key). The count a stop that continues none gets is
     /// 0; one that could not be read is given as the limit (its follow-up will not be passed on).
     pub fn load<'c>(
-        home: &Path,
+        home: Result<&Path, String>,
         event: &Event,
         caps: impl Iterator<Item = (&'c mut Cap, &'c mut Value)>,
     ) -> Counts {
         let session = event.field("session_id").unwrap_or_default();
         let name = format!("{}.json", crate::hash::sha256_hex(session.as_bytes()));
         let counts = Counts {
-            path: home.join(".hookx").join("follow-ups").join(name),
+            path: home.map(|home| home.join(".hookx").join("follow-ups").join(name)),
         };
         let read = counts.read();
         let continues = event.fields.get(CONTINUATION) != Some(&Value::Bool(false));
@@ -137,17 +137,18 @@ impl Counts {
     /// The counts on disk: none when there is no file, or when it holds no counts (a file
     /// hookx did not write: it is replaced by the next count); `Err` when it cannot be read.
     fn read(&self) -> Result<BTreeMap<String, u64>, String> {
-        match crate::read::bytes(&self.path, crate::read::MAX_FILE_BYTES) {
+        let path = self.path.as_ref()?;
+        match crate::read::bytes(path, crate::read::MAX_FILE_BYTES) {
             Ok(bytes) => Ok(serde_json::from_slice(&bytes).unwrap_or_default()),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(BTreeMap::new()),
-            Err(e) => Err(format!("{}: {e}", self.path.display())),
+            Err(e) => Err(format!("{}: {e}", path.display())),
         }
     }
 
     /// Sets the count of `key` (`None`: takes it out), atomically, keeping the others.
     fn set(&self, key: &str, count: Option<u64>) -> Result<(), String> {
         use crate::config::update::{Change, update_private};
-        update_private(&self.path, |current| {
+        update_private(self.path.as_ref()?, |current| {
             let mut map: BTreeMap<String, u64> = current
                 .and_then(|text| serde_json::from_str(text).ok())
                 .unwrap_or_default();

@@ -362,9 +362,10 @@ impl Plan<'_> {
         }
     }
 
-    /// `hookx run`: keeps the cap each handler's own agent keeps on its follow-ups in a row
-    /// (Cursor's `loop_limit`), counted per session under `home` ([`super::follow_ups`]).
-    pub fn keeping_follow_up_caps(mut self, home: &Path) -> Self {
+    /// Keeps the cap each handler's own agent keeps on its follow-ups in a row (Cursor's
+    /// `loop_limit`), counted per session under `home` ([`super::follow_ups`]); `Err`: there
+    /// is none, and no follow-up is passed on.
+    pub fn keeping_follow_up_caps(mut self, home: Result<&Path, String>) -> Self {
         if self.jobs.iter().any(|j| j.cap.is_some()) {
             let caps = self
                 .jobs

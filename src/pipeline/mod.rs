@@ -186,10 +186,7 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
     let (sources, moved): (Vec<Source>, Vec<Source>) =
         discover::discover_for_event(&ctx, dialect, &event.kind, &store)
             .into_iter()
-            .partition(|s| {
-                discover::runner(dialect, s) != discover::Runner::Hookx
-                    || ctx.moved_by(s.location).is_none()
-            });
+            .partition(|s| discover::moved_from_hookx(&ctx, dialect, s).is_none());
     // 3. select
     let hook_set = hook_set(&sources, dialect, &store);
     // 4. run: through hookx only where the host calls it (a route its own gates let through).
@@ -229,7 +226,7 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
         .iter()
         .filter(|s| s.document().is_some_and(|d| !d.rules.is_empty()))
     {
-        if let Some((var, _)) = ctx.moved_by(source.location) {
+        if let Some(var) = discover::moved_from_hookx(&ctx, dialect, source) {
             through_hookx.skipped.push(format!(
                 "{}: not run through hookx: found where `{}` says; hookx run reads the user's {} hooks below the home, not there",
                 source.display,
@@ -374,7 +371,7 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         &hosted.project,
         dispatch::run::route_limit(hosted.host, hosted.read_as, written),
     )
-    .keeping_follow_up_caps(&ctx.home);
+    .keeping_follow_up_caps(Ok(&ctx.home));
     Ok(answer_in_time(plan, known, &hosted))
 }
 
@@ -476,14 +473,21 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
     }
     let limit = Limit::Entry(request.timeout);
     let rule = exec_rule(kind, request);
-    // 4. run: the one handler, ended before the host ends the entry.
+    // 4. run: the one handler, ended before the host ends the entry. Its agent's cap on its
+    // follow-ups is kept as `run` keeps it (a converted Cursor stop hook under Codex, which
+    // caps none: attacks row 306), counted under `$HOME`, the one home `exec` knows (a
+    // project that sets it runs this handler anyway); with none, no follow-up goes on.
+    let home = std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .map(PathBuf::from);
     let plan = dispatch::run::plan(
         hosted.host,
         &hosted.event,
         [(&rule, &())],
         &hosted.project,
         limit,
-    );
+    )
+    .keeping_follow_up_caps(home.as_deref().ok_or_else(|| "HOME is unset".to_string()));
     // 5. answer
     Ok(answer(&plan.run(None), &hosted))
 }

@@ -380,12 +380,26 @@ pub(crate) struct Tally {
     pub removed: usize,
     /// Events whose route was removed because no rule needs it any more.
     pub dropped: Vec<String>,
+    /// Events whose route had another timeout than install writes (one the user cut, or an
+    /// older hookx wrote): the event, the timeout found, install's, and whether it was kept.
+    pub timeouts: Vec<(String, Value, Value, bool)>,
+}
+
+/// What install does with a timeout on its route other than its own.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Timeouts {
+    /// Sets its own (the file install was asked for), and the report says which it replaced.
+    Set,
+    /// Keeps a shorter one (a route install touches for another file's sake: the user cut it
+    /// short, and `hookx run` answers within it; attacks row 342).
+    KeepShorter,
 }
 
 /// Brings the routes of the event arrays at `events` in line with the `needed` events: adds
 /// the missing ones, re-points those that run another hookx, removes surplus copies and the
 /// routes no rule needs; `created`: what install is creating with the file (nothing when the
-/// file was there).
+/// file was there), `timeouts`: what it does with another timeout on a route.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn install_text(
     text: &mut JsonText,
     events: &[Seg],
@@ -393,6 +407,7 @@ pub(crate) fn install_text(
     hookx: super::Program<'_>,
     needed: &[&str],
     created: Created,
+    timeouts: Timeouts,
     tally: &mut Tally,
 ) {
     if needed.is_empty() && text.value(events).is_none_or(|v| !v.is_object()) {
@@ -478,7 +493,21 @@ pub(crate) fn install_text(
             && let Some((key, timeout)) = route_timeout(host, &kind)
             && handler.get(key) != Some(&timeout)
         {
+            // Another timeout is said either way (attacks row 342: a user's cut was undone
+            // without a word); a shorter one kept where install was not asked for the file.
+            let found = handler.get(key).cloned();
+            let shorter = found
+                .as_ref()
+                .and_then(|t| super::timeout_ms(host, t))
+                .zip(super::timeout_ms(host, &timeout))
+                .is_some_and(|(found, ours)| found < ours);
+            let keep = timeouts == Timeouts::KeepShorter && shorter;
+            if let Some(found) = found {
+                let said = (name.to_string(), found, timeout.clone(), keep);
+                tally.timeouts.push(said);
+            }
             let set = match handler.get(key) {
+                _ if keep => None,
                 Some(_) => text.replace(&path_to(&handler_path, &[Seg::from(key)]), &timeout),
                 None => text.add_property(&handler_path, key, &timeout),
             };

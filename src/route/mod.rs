@@ -32,7 +32,7 @@ pub use entry::{
 };
 pub use file::{Created, is_own_route};
 pub(crate) use file::{
-    Tally, created_file, events_path, fresh_text, install_text, layout, own_route_events,
+    Tally, Timeouts, created_file, events_path, fresh_text, install_text, layout, own_route_events,
     routes_in_list, uninstall_text,
 };
 pub use plugin::{PluginFile, converted_document, is_own_plugin, plugin_files, plugin_routes};
@@ -733,6 +733,23 @@ fn file_timeout_ms(
     ms
 }
 
+/// A route entry's timeout `timeout`, as `host` reads it, in milliseconds; `None`: not a
+/// positive number.
+pub(crate) fn timeout_ms(host: Dialect, timeout: &serde_json::Value) -> Option<u64> {
+    let config = host.config();
+    let number = timeout.as_f64().or_else(|| {
+        config
+            .timeout_numeric_strings
+            .then(|| timeout.as_str()?.trim().parse().ok())?
+    })?;
+    let ms = match config.timeout_unit.reads_millis(Some(number), true) {
+        true => number,
+        false => number * 1000.0,
+    };
+    // Saturating: a timeout past `u64` milliseconds is none that matters.
+    (ms > 0.0).then_some(ms.ceil() as u64)
+}
+
 /// [`written_timeout_ms`] read from the route's file `path`.
 fn read_timeout_ms(path: &Path, host: Dialect, scope: InstallScope, event: &str) -> Option<u64> {
     let key = host.def().route.timeout_key?;
@@ -748,19 +765,7 @@ fn read_timeout_ms(path: &Path, host: Dialect, scope: InstallScope, event: &str)
     .ok()?;
     // Only a host whose project routes say so tells them from the user's by their line.
     let projects = scope == InstallScope::Project && host.def().route.names_project_route;
-    let ms = |timeout: &serde_json::Value| {
-        let number = timeout.as_f64().or_else(|| {
-            config
-                .timeout_numeric_strings
-                .then(|| timeout.as_str()?.trim().parse().ok())?
-        })?;
-        let ms = match config.timeout_unit.reads_millis(Some(number), true) {
-            true => number,
-            false => number * 1000.0,
-        };
-        // Saturating: a timeout past `u64` milliseconds is none that matters.
-        (ms > 0.0).then_some(ms.ceil() as u64)
-    };
+    let ms = |timeout: &serde_json::Value| timeout_ms(host, timeout);
     file::route_handlers(&value, host, event)
         .into_iter()
         .filter(|(handler, _)| {

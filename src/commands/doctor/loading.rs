@@ -108,9 +108,7 @@ impl Doctor<'_> {
         }
         // Found below the agent's folder variable, where the agent reads it: `hookx run`, which
         // reads no variable a project could set, reads below the home.
-        if runner == Runner::Hookx
-            && let Some((var, _)) = self.ctx.moved_by(source.location)
-        {
+        if let Some(var) = discover::moved_from_hookx(self.ctx, host, source) {
             let below_home = match &source.location.pattern {
                 crate::tables::Pattern::File(rel) => format!("~/{rel}"),
                 _ => "the home".to_string(),
