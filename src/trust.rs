@@ -8,8 +8,10 @@
 //!
 //! A file's identity is its real path (symlinks resolved), the [`Location`] it was found at and
 //! so the dialect it is read in. Before a file is trusted, `hookx run` reads its bytes only to
-//! hash them: nothing in it is parsed or evaluated ([`crate::discover`]). This is the record
-//! alone; `hookx trust` is [`crate::commands::trust`].
+//! hash them: nothing in it is parsed or evaluated ([`crate::discover`]); a file trusted with
+//! other bytes is parsed, not evaluated, to hash what hookx reads of it without the keys its
+//! agent writes itself ([`Record::without_agent_keys`]). This is the record alone; `hookx
+//! trust` is [`crate::commands::trust`].
 //!
 //! The record lives in `<home>/.hookx/trust.json`, where `<home>` is the home the [`Context`]
 //! resolved (`--home`, else `$HOME`; `$HOOKX_HOME` before `$HOME` for the commands a user
@@ -83,6 +85,10 @@ pub trait Subject {
     fn identity(&self) -> Option<Identity<'_>>;
     /// SHA-256 (hex) of the bytes read; `None` when it was not read.
     fn sha256(&self) -> Option<&str>;
+    /// [`Record::without_agent_keys`] of the bytes read, where it was worked out.
+    fn without_agent_keys(&self) -> Option<&str> {
+        None
+    }
 }
 
 impl<T: Subject + ?Sized> Subject for &T {
@@ -92,6 +98,10 @@ impl<T: Subject + ?Sized> Subject for &T {
 
     fn sha256(&self) -> Option<&str> {
         (**self).sha256()
+    }
+
+    fn without_agent_keys(&self) -> Option<&str> {
+        (**self).without_agent_keys()
     }
 }
 
@@ -105,8 +115,28 @@ pub struct Record {
     /// The dialect it is read in (its name).
     pub dialect: String,
     pub sha256: String,
+    /// SHA-256 of what hookx reads of the trusted content, the keys the agent writes itself
+    /// left out ([`crate::config::read::sha256_without_agent_keys`]): content whose bytes
+    /// differ but whose this is the same (the agent recorded a permission in the file) is
+    /// still trusted. Absent in older records and for dialects without such keys: then only
+    /// the bytes count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub without_agent_keys: Option<String>,
     /// RFC 3339, UTC.
     pub trusted_at: String,
+}
+
+impl Record {
+    /// Whether it trusts `bytes` as the content of its file: the same bytes, or the same read
+    /// of them ([`Record::without_agent_keys`]).
+    pub fn trusts(&self, bytes: &[u8]) -> bool {
+        crate::hash::sha256_hex(bytes) == self.sha256
+            || self.without_agent_keys.as_ref().is_some_and(|want| {
+                context::location(&self.location)
+                    .and_then(|l| without_agent_keys(Path::new(&self.path), bytes)(l.dialect))
+                    .is_some_and(|got| got == *want)
+            })
+    }
 }
 
 /// A version 1 entry: a real path and a hash.
@@ -296,6 +326,17 @@ impl TrustStore {
     /// The standing of an identity with the given content hash (`None`: not hashed, which is
     /// never trusted).
     pub fn state_of(&self, id: Identity<'_>, sha256: Option<&str>) -> TrustState {
+        self.state_with(id, sha256, None)
+    }
+
+    /// [`TrustStore::state_of`], where content whose bytes differ from the trusted ones is
+    /// trusted too when what hookx reads of it is the same (`without_agent_keys`).
+    pub fn state_with(
+        &self,
+        id: Identity<'_>,
+        sha256: Option<&str>,
+        without_agent_keys: Option<&str>,
+    ) -> TrustState {
         // The machine's policy is trusted as the agent trusts it: only an administrator can
         // write it, and hookx must never override it.
         if id.location.scope == crate::tables::Scope::Managed {
@@ -303,6 +344,12 @@ impl TrustStore {
         }
         match (self.get(id), sha256) {
             (Some(r), Some(sha)) if r.sha256 == sha => TrustState::Trusted,
+            (Some(r), Some(_))
+                if r.without_agent_keys.is_some()
+                    && r.without_agent_keys.as_deref() == without_agent_keys =>
+            {
+                TrustState::Trusted
+            }
             (Some(_), _) => TrustState::Changed,
             (None, _)
                 if !self.legacy.is_empty() && self.legacy.contains_key(&key(id.canonical)) =>
@@ -316,13 +363,19 @@ impl TrustStore {
     /// The standing of a discovered source, judged on the bytes discovery hashed.
     pub fn state(&self, source: &impl Subject) -> TrustState {
         match source.identity() {
-            Some(id) => self.state_of(id, source.sha256()),
+            Some(id) => self.state_with(id, source.sha256(), source.without_agent_keys()),
             None => TrustState::Untrusted,
         }
     }
 
-    /// Records an identity as trusted with this content. Returns whether anything changed.
-    pub fn trust(&mut self, id: Identity<'_>, sha256: &str) -> bool {
+    /// Records an identity as trusted with this content (its bytes' hash, and the hash of what
+    /// hookx reads of it, where worked out). Returns whether anything changed.
+    pub fn trust(
+        &mut self,
+        id: Identity<'_>,
+        sha256: &str,
+        without_agent_keys: Option<&str>,
+    ) -> bool {
         if self.state_of(id, Some(sha256)) == TrustState::Trusted {
             return false;
         }
@@ -335,6 +388,7 @@ impl TrustStore {
                 location: id.location.id.to_string(),
                 dialect: id.location.dialect.to_string(),
                 sha256: sha256.to_string(),
+                without_agent_keys: without_agent_keys.map(str::to_string),
                 trusted_at,
             },
         );
@@ -344,15 +398,24 @@ impl TrustStore {
     /// Moves the trust of the file at the real path `canonical` from the content hashed
     /// `before` to the content hashed `after`, at every location where it was trusted with
     /// exactly `before`; nothing else is touched, so nothing untrusted or changed becomes
-    /// trusted. Returns whether anything changed.
-    pub fn carry_over(&mut self, canonical: &Path, before: &str, after: &str) -> bool {
+    /// trusted. `without_agent_keys` works out [`Record::without_agent_keys`] of the content
+    /// after, for the dialect a record reads it in. Returns whether anything changed.
+    pub fn carry_over(
+        &mut self,
+        canonical: &Path,
+        (before, after): (&str, &str),
+        without_agent_keys: &dyn Fn(crate::tables::Dialect) -> Option<String>,
+    ) -> bool {
         let mut changed = false;
-        for (_, records) in &mut self.trusted {
+        for (location, records) in &mut self.trusted {
             if let Some(record) = records.get_mut(canonical.as_os_str())
                 && record.sha256 == before
                 && before != after
             {
                 record.sha256 = after.to_string();
+                record.without_agent_keys = context::location(location)
+                    .and_then(|l| without_agent_keys(l.dialect))
+                    .filter(|_| record.without_agent_keys.is_some());
                 changed = true;
             }
         }
@@ -440,7 +503,7 @@ impl TrustStore {
     /// whether anything changed; `false` too when the source was not hashed.
     pub fn trust_source(&mut self, source: &impl Subject) -> bool {
         match (source.identity(), source.sha256()) {
-            (Some(id), Some(sha)) => self.trust(id, sha),
+            (Some(id), Some(sha)) => self.trust(id, sha, source.without_agent_keys()),
             _ => false,
         }
     }
@@ -531,13 +594,30 @@ pub fn keep_trusted(
         crate::hash::sha256_hex(before),
         crate::hash::sha256_hex(after),
     );
-    if !store.carry_over(&canonical, &before_hash, &after_hash) {
+    if !store.carry_over(
+        &canonical,
+        (&before_hash, &after_hash),
+        &without_agent_keys(path, after),
+    ) {
         return Ok(false);
     }
     if let Ok(text) = std::str::from_utf8(after) {
         store.keep_copy(&after_hash, text)?;
     }
     store.save().map(|()| true)
+}
+
+/// [`Record::without_agent_keys`] of the content `text` of the file at `path`, per dialect
+/// (for [`TrustStore::carry_over`]).
+pub fn without_agent_keys<'a>(
+    path: &'a Path,
+    text: &'a [u8],
+) -> impl Fn(crate::tables::Dialect) -> Option<String> + 'a {
+    move |dialect| {
+        let text = std::str::from_utf8(text).ok()?.to_string();
+        let src = crate::source::SourceFile::new(path.display().to_string(), text);
+        crate::config::read::sha256_without_agent_keys(&src, dialect)
+    }
 }
 
 fn key(canonical: &Path) -> String {

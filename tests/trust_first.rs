@@ -497,3 +497,126 @@ fn thousands_of_untrusted_files_are_each_warned_about_once() {
         serde_json::from_slice(&std::fs::read(s.home.join(".hookx/warned.json")).unwrap()).unwrap();
     assert_eq!(record["files"].as_object().unwrap().len(), n);
 }
+
+/// Row 327: the user's guard in `.claude/settings.local.json`, trusted and run by hookx under
+/// Gemini. Claude Code's "Yes, and don't ask again" writes `permissions.allow` into the same
+/// file (public issues anthropics/claude-code#21080, #29400): that keeps the guard trusted. A
+/// change to a hook, alone or beside such a write, does not.
+#[test]
+fn claudes_own_permission_writes_keep_a_trusted_guard_while_a_hook_edit_does_not() {
+    let setup = Setup::new();
+    let guard = |command: &str| {
+        serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": command}
+        ]}]}})
+    };
+    let trusted = guard("echo trusted-deny >&2; exit 2");
+    let file = write(
+        &setup.project,
+        ".claude/settings.local.json",
+        &serde_json::to_string_pretty(&trusted).unwrap(),
+    );
+    setup.trust(&file);
+    let gemini = || {
+        setup.run(
+            "gemini",
+            "BeforeTool",
+            &serde_json::json!({
+                "session_id": "s",
+                "transcript_path": "/dev/null",
+                "cwd": setup.project,
+                "hook_event_name": "BeforeTool",
+                "timestamp": "2026-12-05T00:00:00Z",
+                "tool_name": "run_shell_command",
+                "tool_input": {"command": "ls"},
+            }),
+        )
+    };
+    assert!(gemini().denied_by_the_trusted_rule(), "{:?}", gemini());
+
+    // As Claude Code writes it: the settings object with `permissions` added, two spaces.
+    let with_permissions = |mut settings: serde_json::Value, allow: &[&str]| {
+        settings["permissions"] = serde_json::json!({"allow": allow});
+        serde_json::to_string_pretty(&settings).unwrap() + "\n"
+    };
+    std::fs::write(
+        &file,
+        with_permissions(trusted.clone(), &["Bash(npm test:*)"]),
+    )
+    .unwrap();
+    let ran = gemini();
+    assert!(ran.denied_by_the_trusted_rule(), "{ran:?}");
+    assert!(!ran.stderr.contains("changed"), "{ran:?}");
+    std::fs::write(
+        &file,
+        with_permissions(trusted.clone(), &["Bash(npm test:*)", "Bash(ls:*)"]),
+    )
+    .unwrap();
+    assert!(gemini().denied_by_the_trusted_rule(), "{:?}", gemini());
+    let listed = setup.hookx(&["trust", "--list"], "").success();
+    let listed = String::from_utf8_lossy(&listed.get_output().stdout).into_owned();
+    assert!(!listed.contains("changed"), "{listed}");
+
+    // A hook edited: not run, and warned about.
+    let edited = guard("echo edited-ran >&2; exit 2");
+    std::fs::write(&file, serde_json::to_string_pretty(&edited).unwrap()).unwrap();
+    let ran = gemini();
+    assert!(!ran.stderr.contains("edited-ran"), "{ran:?}");
+    assert_eq!(ran.code, 0, "{ran:?}");
+    assert!(
+        ran.stderr.contains("changed since it was trusted"),
+        "{ran:?}"
+    );
+
+    // `permissions` and a hook edited together: not run either.
+    std::fs::write(&file, with_permissions(edited, &["Bash(ls:*)"])).unwrap();
+    let ran = gemini();
+    assert!(!ran.stderr.contains("edited-ran"), "{ran:?}");
+    assert_eq!(ran.code, 0, "{ran:?}");
+}
+
+/// Row 327 for Codex: the user's guard in `~/.codex/config.toml`, trusted and run by hookx
+/// under Gemini; Codex writes its folder trust (`[projects."<path>"] trust_level`) into the
+/// same file. That keeps the guard trusted; an edited hook beside it does not.
+#[test]
+fn codexs_own_project_trust_writes_keep_a_trusted_guard_while_a_hook_edit_does_not() {
+    let setup = Setup::new();
+    let guard = |command: &str| {
+        format!(
+            "model = \"gpt-5.5\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{{ type = \"command\", command = \"{command}\" }}]\n"
+        )
+    };
+    let trusted = guard("echo trusted-deny >&2; exit 2");
+    let file = write(&setup.home, ".codex/config.toml", &trusted);
+    setup.trust(&file);
+    let gemini = || {
+        setup.run(
+            "gemini",
+            "BeforeTool",
+            &serde_json::json!({
+                "session_id": "s",
+                "transcript_path": "/dev/null",
+                "cwd": setup.project,
+                "hook_event_name": "BeforeTool",
+                "timestamp": "2026-12-05T00:00:00Z",
+                "tool_name": "run_shell_command",
+                "tool_input": {"command": "ls"},
+            }),
+        )
+    };
+    assert!(gemini().denied_by_the_trusted_rule(), "{:?}", gemini());
+    let projects = "\n[projects.\"/work/repo\"]\ntrust_level = \"trusted\"\n";
+    std::fs::write(&file, format!("{trusted}{projects}")).unwrap();
+    let ran = gemini();
+    assert!(ran.denied_by_the_trusted_rule(), "{ran:?}");
+    assert!(!ran.stderr.contains("changed"), "{ran:?}");
+
+    let edited = guard("echo edited-ran >&2; exit 2");
+    std::fs::write(&file, format!("{edited}{projects}")).unwrap();
+    let ran = gemini();
+    assert!(!ran.stderr.contains("edited-ran"), "{ran:?}");
+    assert!(
+        ran.stderr.contains("changed since it was trusted"),
+        "{ran:?}"
+    );
+}

@@ -343,7 +343,11 @@ fn trust_all(store: &mut TrustStore, sources: &[&Source]) -> Result<Vec<Trusted>
         let sha = match new.then(|| stamp(source, &sha)).flatten() {
             Some((canonical, after)) => {
                 let after_sha = crate::hash::sha256_hex(after.as_bytes());
-                store.carry_over(&canonical, &sha, &after_sha);
+                store.carry_over(
+                    &canonical,
+                    (&sha, &after_sha),
+                    &crate::trust::without_agent_keys(&canonical, after.as_bytes()),
+                );
                 store.keep_copy(&after_sha, &after)?;
                 after_sha
             }
@@ -586,7 +590,7 @@ fn list(ctx: &Context) -> Result<i32, Error> {
     for r in &records {
         let now =
             match crate::read::bytes(std::path::Path::new(&r.path), crate::read::MAX_FILE_BYTES) {
-                Ok(bytes) if crate::hash::sha256_hex(&bytes) == r.sha256 => "trusted",
+                Ok(bytes) if r.trusts(&bytes) => "trusted",
                 Ok(_) => "changed",
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => "missing",
                 Err(_) => "unreadable",

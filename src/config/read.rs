@@ -49,6 +49,30 @@ pub fn read(src: &SourceFile, dialect: Dialect) -> Result<Parsed, Error> {
     ))
 }
 
+/// SHA-256 of what hookx can read of `src` (JSON or TOML, parsed as [`read`] parses it): the
+/// whole value with the top-level keys the agent writes itself (`agent_keys`) left out, in
+/// the order parsed. Two texts with the same one hold the same hooks, read the same way.
+/// `None` for a dialect without such keys, and for a text that does not parse to an object.
+pub fn sha256_without_agent_keys(src: &SourceFile, dialect: Dialect) -> Option<String> {
+    let keys = dialect.config().agent_keys;
+    if keys.is_empty() {
+        return None;
+    }
+    let value = match syntax::Format::of(&src.path) {
+        syntax::Format::Toml => parse_toml(src, dialect).ok()?,
+        syntax::Format::Json => syntax::parse_json_as(src, json_syntax(src, dialect)).ok()?,
+        syntax::Format::Frontmatter => return None,
+    };
+    let Value::Object(mut top) = value else {
+        return None;
+    };
+    for key in keys {
+        top.shift_remove(*key);
+    }
+    let text = serde_json::to_string(&Value::Object(top)).ok()?;
+    Some(crate::hash::sha256_hex(text.as_bytes()))
+}
+
 /// What `dialect` accepts in the JSON file `src` beyond strict JSON.
 pub fn json_syntax(src: &SourceFile, dialect: Dialect) -> crate::tables::JsonSyntax {
     dialect.config().json_syntax.of_file(&src.path)

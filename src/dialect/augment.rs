@@ -374,6 +374,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // Not probed: whether auggie 0.36.0 reads comments in settings.json was not found in
     // augment.mjs nor run. Strict is the safe reading: hookx then refuses to rewrite a file
     // with comments instead of dropping them.
+    agent_keys: &[],
     json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 

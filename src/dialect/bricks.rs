@@ -206,6 +206,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     generated: None,
     rule_list: None,
     // hookx's own format: strict JSON.
+    agent_keys: &[],
     json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 

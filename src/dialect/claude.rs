@@ -923,6 +923,10 @@ static CONFIG: ConfigSpec = ConfigSpec {
     rule_list: None,
     // Run 2.1.332 (`tests/live_claude_doctor.rs`): settings with a comment or a trailing comma
     // are dropped whole; the session goes on.
+    // "Yes, and don't ask again" writes `permissions.allow` into the settings file
+    // (`.claude/settings.local.json`; public issues anthropics/claude-code#21080, #29400, not
+    // run here); hookx reads no `permissions` (attack row 327).
+    agent_keys: &["permissions"],
     json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 

@@ -359,6 +359,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     generated: None,
     rule_list: None,
     // Its hooks are scripts, not JSON.
+    agent_keys: &[],
     json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 

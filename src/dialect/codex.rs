@@ -564,6 +564,10 @@ static CONFIG: ConfigSpec = ConfigSpec {
     rule_list: None,
     // Run 0.171.0 (`tests/live_codex.rs`): a `hooks.json` with a comment or a trailing comma
     // is dropped without a word.
+    // `codex exec --trust` and the trust prompt write `[projects."<path>"] trust_level` into
+    // `~/.codex/config.toml` (`folder_trust` above, run 0.171.0); hookx reads that table only
+    // as Codex's folder trust, never as hooks. (`[hooks.state]` is read: not here.)
+    agent_keys: &["projects"],
     json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 

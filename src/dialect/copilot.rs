@@ -780,6 +780,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // dropped; the session goes on. Its own settings are read with both and a byte order mark
     // (`userSettingsLoad` of its runtime, asked directly): a `disabledHooks` there holds. A
     // repository's `.github/copilot/settings.json` is strict ("could not be loaded").
+    agent_keys: &[],
     json_syntax: crate::tables::JsonSyntax {
         jsonc_files: &["/.copilot/settings.json"],
         ..crate::tables::JsonSyntax::STRICT

@@ -334,6 +334,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     rule_list: None,
     // Run 0.225.2 (`tests/live_droid.rs`): `settings.json` and `hooks.json` are read with
     // comments; a trailing comma drops the file.
+    agent_keys: &[],
     json_syntax: crate::tables::JsonSyntax {
         comments: true,
         bom: false,

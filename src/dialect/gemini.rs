@@ -520,6 +520,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // Run 0.61.0 (`tests/live_gemini.rs`): settings are read with comments
     // (`strip-json-comments`), a trailing comma stops the CLI; an extension's `hooks/hooks.json`
     // with either is dropped without a word.
+    agent_keys: &[],
     json_syntax: crate::tables::JsonSyntax {
         comments: true,
         bom: false,

@@ -381,6 +381,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     generated: None,
     rule_list: Some(&RULES),
     // Not documented: read as strict JSON.
+    agent_keys: &[],
     json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 

@@ -336,6 +336,7 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
         scripts: None,
         generated: Some(&PLUGIN),
         rule_list: None,
+        agent_keys: &[],
         json_syntax: crate::tables::JsonSyntax::STRICT,
     }
 }

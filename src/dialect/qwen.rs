@@ -538,6 +538,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     rule_list: None,
     // Run 0.24.4 (`tests/live_qwen.rs`): settings are read with comments; a trailing comma
     // drops the file.
+    agent_keys: &[],
     json_syntax: crate::tables::JsonSyntax {
         comments: true,
         bom: true,

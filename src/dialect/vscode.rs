@@ -250,6 +250,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // Source (microsoft/vscode, `PromptsService` hook discovery): `parseJSONC(text, errors)`,
     // and a file with any error is skipped; its JSONC reader allows comments, and no trailing
     // comma by default.
+    agent_keys: &[],
     json_syntax: crate::tables::JsonSyntax {
         comments: true,
         bom: false,

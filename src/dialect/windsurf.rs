@@ -431,6 +431,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     generated: None,
     rule_list: None,
     // Its documents say nothing of comments: read as strict JSON.
+    agent_keys: &[],
     json_syntax: crate::tables::JsonSyntax::STRICT,
     handler_keys: &[
         ("command", HandlerField::Command),

@@ -1,6 +1,7 @@
 //! Reading what the walk found, trust first: on the run path a file hookx would run itself is
 //! parsed only when the trust record trusts it as found, with exactly the content hashed; an
-//! untrusted one is withheld ([`withhold`]), at most read and hashed. Large JSON files come from
+//! untrusted one is withheld ([`withhold`]), at most read and hashed (one trusted with other
+//! bytes also parsed, for [`Record::without_agent_keys`]). Large JSON files come from
 //! the [`cache`] when unchanged.
 
 use super::listing::Found;
@@ -15,7 +16,7 @@ use crate::hash::sha256_hex;
 use crate::model::EventKind;
 use crate::source::SourceFile;
 use crate::tables::{Dialect, Location, Scope, ScriptLayout};
-use crate::trust::{TrustState, TrustStore};
+use crate::trust::{Record, TrustState, TrustStore};
 use std::path::Path;
 
 /// The host, event and matching of a run; `None` to discover everything.
@@ -54,15 +55,25 @@ pub(super) fn load(
     // content trusted for it as found.
     let gated = run.is_some_and(|(host, _, _)| location_runner(host, location) == Runner::Hookx)
         && location.scope != Scope::Managed;
-    let trusted_sha: Option<String> = if gated {
-        match trusted_sha(&source, store) {
-            Ok(sha) => Some(sha),
+    let record = if gated {
+        match trusted_record(&source, store) {
+            Ok(record) => Some(record),
             Err(state) => return Some(withhold(source, state, None)),
         }
     } else {
         None
     };
-    let accept = |sha: &str| trusted_sha.as_deref().is_none_or(|t| t == sha);
+    let accept = |sha: &str| record.is_none_or(|r| r.sha256 == sha);
+    // Bytes other than the trusted ones, where the record keeps what hookx reads of them:
+    // the same read of those bytes, the agent's own keys left out (its hash, when it is the
+    // trusted one). Worked out only then, so an unchanged file costs nothing more.
+    let same_read = |src: &SourceFile| {
+        let want = record?.without_agent_keys.as_deref()?;
+        config::read::sha256_without_agent_keys(src, location.dialect).filter(|got| got == want)
+    };
+    let same_read_if: SameRead = record
+        .is_some_and(|r| r.without_agent_keys.is_some())
+        .then_some(&same_read);
     if let Some(layout) = location.dialect.config().scripts {
         return Some(read_script(source, layout, run, gated, &accept));
     }
@@ -82,13 +93,14 @@ pub(super) fn load(
                 source.display.clone(),
                 location.dialect,
                 (event, fires),
-                &accept,
+                (&accept, same_read_if),
             ) {
-                EventRead::Parsed(sha256, parsed) => {
+                EventRead::Parsed(sha256, without_agent_keys, parsed) => {
                     if drops && let Ok(src) = SourceFile::read(&source.path) {
                         dropped = super::dropped::scan_all(location, only, &src);
                     }
                     source.sha256 = sha256;
+                    source.without_agent_keys = without_agent_keys;
                     *parsed
                 }
                 EventRead::Refused(sha256) => {
@@ -107,9 +119,16 @@ pub(super) fn load(
                 }
             };
             let sha256 = sha256_hex(src.text.as_bytes());
-            if !accept(&sha256) {
-                return Some(withhold(source, TrustState::Changed, Some(sha256)));
-            }
+            source.without_agent_keys = match accept(&sha256) {
+                true if run.is_none() => {
+                    config::read::sha256_without_agent_keys(&src, location.dialect)
+                }
+                true => None,
+                false => match same_read(&src) {
+                    Some(same) => Some(same),
+                    None => return Some(withhold(source, TrustState::Changed, Some(sha256))),
+                },
+            };
             if markdown && syntax::split_frontmatter(&src.text).is_none() {
                 return None;
             }
@@ -143,6 +162,7 @@ fn unread(ctx: &Context, found: &Found, location: &'static Location, run: Run) -
         dialect: location.dialect,
         scope: location.scope,
         sha256: None,
+        without_agent_keys: None,
         file_id: run.and_then(|_| FileId::of(&found.meta)),
         withheld: None,
         plugin: None,
@@ -174,16 +194,13 @@ fn skipped_policy(location: &Location, path: &Path) -> Option<OthersCouldWrite> 
     OthersCouldWrite::find(path, rule)
 }
 
-/// The SHA-256 `store` trusts `source` with as found, or (`Err`) its standing when there is
-/// none to compare with.
-fn trusted_sha(source: &Source, store: &TrustStore) -> Result<String, TrustState> {
+/// The record `store` trusts `source` by as found, or (`Err`) its standing when there is none
+/// to compare with.
+fn trusted_record<'s>(source: &Source, store: &'s TrustStore) -> Result<&'s Record, TrustState> {
     let Some(id) = source.identity() else {
         return Err(TrustState::Untrusted);
     };
-    match store.get(id) {
-        Some(record) => Ok(record.sha256.clone()),
-        None => Err(store.state_of(id, None)),
-    }
+    store.get(id).ok_or_else(|| store.state_of(id, None))
 }
 
 /// The plugin hookx generated for an agent whose hooks are code: its rules read back from its
@@ -312,24 +329,34 @@ fn withhold(mut source: Source, state: TrustState, sha256: Option<String>) -> So
     source
 }
 
+/// Where the record keeps what hookx reads of the trusted content: whether a text whose bytes
+/// are not the trusted ones still reads the same (then its hash without the agent's keys).
+type SameRead<'a> = Option<&'a dyn Fn(&SourceFile) -> Option<String>>;
+
 /// What reading one event of a file gave.
 enum EventRead {
-    /// The file's SHA-256 (when it was read) and the event's part of it.
-    Parsed(Option<String>, Box<Result<config::Parsed, Error>>),
+    /// The file's SHA-256 (when it was read), [`Source::without_agent_keys`] (when the bytes
+    /// were accepted by it) and the event's part of it.
+    Parsed(
+        Option<String>,
+        Option<String>,
+        Box<Result<config::Parsed, Error>>,
+    ),
     /// Not parsed: `accept` refused this SHA-256.
     Refused(String),
 }
 
 /// One event of a JSON config file, and the file's SHA-256: from the [`cache`] when the file
 /// is large and unchanged, else parsed (and then cached, if large). `accept` is asked about
-/// the SHA-256 before anything else is done with the content.
+/// the SHA-256 before anything else is done with the content; where it refuses it, `same_read`
+/// may still accept the text read (then its hash without the agent's keys).
 fn read_for_event(
     cache_home: Option<&Path>,
     (path, meta): (&Path, &std::fs::Metadata),
     display: String,
     dialect: Dialect,
     (event, fires): (&EventKind, Option<config::read::Fires>),
-    accept: &dyn Fn(&str) -> bool,
+    (accept, same_read): (&dyn Fn(&str) -> bool, SameRead),
 ) -> EventRead {
     use config::read::{leave_out_unfired, prune_event, read_pruned};
     let before = Some(meta).filter(|m| cache_home.is_some() && cache::worth_caching(m));
@@ -345,23 +372,37 @@ fn read_for_event(
                 let src = SourceFile::new(display, String::new());
                 EventRead::Parsed(
                     Some(hit.sha256),
+                    None,
                     Box::new(Ok(read_pruned(&src, dialect, hit.pruned))),
                 )
             }
+            // Other bytes, which may still read the same: read them.
+            Err(_) if same_read.is_some() => read_for_event(
+                None,
+                (path, meta),
+                display,
+                dialect,
+                (event, fires),
+                (accept, same_read),
+            ),
             Err(sha256) => EventRead::Refused(sha256),
         };
     }
     let src = match SourceFile::read(path) {
         Ok(src) => SourceFile::new(display, src.text),
-        Err(e) => return EventRead::Parsed(None, Box::new(Err(e))),
+        Err(e) => return EventRead::Parsed(None, None, Box::new(Err(e))),
     };
     let sha256 = sha256_hex(src.text.as_bytes());
+    let mut without_agent_keys = None;
     if !accept(&sha256) {
-        return EventRead::Refused(sha256);
+        without_agent_keys = same_read.and_then(|same| same(&src));
+        if without_agent_keys.is_none() {
+            return EventRead::Refused(sha256);
+        }
     }
     let mut pruned = match prune_event(&src, dialect, event) {
         Ok(pruned) => pruned,
-        Err(e) => return EventRead::Parsed(Some(sha256), Box::new(Err(e))),
+        Err(e) => return EventRead::Parsed(Some(sha256), without_agent_keys, Box::new(Err(e))),
     };
     // The cache keeps every rule of the event: the next event may fire others.
     let kept = before.map(|_| pruned.clone());
@@ -374,5 +415,5 @@ fn read_for_event(
     {
         cache::store(home, path, dialect, event, before, &sha256, kept);
     }
-    EventRead::Parsed(Some(sha256), Box::new(Ok(parsed)))
+    EventRead::Parsed(Some(sha256), without_agent_keys, Box::new(Ok(parsed)))
 }

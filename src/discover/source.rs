@@ -25,6 +25,9 @@ pub struct Source {
     /// SHA-256 (hex) of exactly the bytes that were parsed (or, for a file withheld, hashed);
     /// `None` when the file was not read. Trust compares this, so what is checked is what runs.
     pub sha256: Option<String>,
+    /// [`crate::trust::Record::without_agent_keys`] of those bytes: off the run path for every
+    /// file of a dialect with such keys, on it only where the bytes are not the trusted ones.
+    pub without_agent_keys: Option<String>,
     /// The file's device, inode, size, mtime and ctime when it was found (run path only).
     pub file_id: Option<FileId>,
     /// On the run path, a file hookx would run itself but that is not trusted as found: its
@@ -150,6 +153,10 @@ impl trust::Subject for Source {
 
     fn sha256(&self) -> Option<&str> {
         self.sha256.as_deref()
+    }
+
+    fn without_agent_keys(&self) -> Option<&str> {
+        self.without_agent_keys.as_deref()
     }
 }
 
