@@ -416,6 +416,14 @@ pub fn uncalled(
         .filter(|(kind, _, _)| kind == event)
         .map(|(_, name, _)| name)
         .collect();
+    // A host whose route is hookx's generated plugin (OpenCode, Kilo) calls hookx where the
+    // plugin routes the event: it has no file rules, and no gate of its own on the plugin.
+    if let Some(plugin) = host.config().generated {
+        let routed = crate::route::installed_plugin_routes(&ctx.project, &ctx.home, host, plugin)
+            .iter()
+            .any(|(name, _)| names.contains(&name.as_str()));
+        return (!routed).then(|| no_route(host));
+    }
     for source in sources {
         if crate::discover::runner(host, source) != crate::discover::Runner::Native {
             continue;
@@ -471,12 +479,16 @@ pub fn uncalled(
             _ => return None,
         }
     }
-    Some(held.unwrap_or_else(|| {
-        format!(
-            "{display} has no hookx route for this event in a file it reads, so it never calls \
-             hookx (`hookx install --host {host}` writes them)"
-        )
-    }))
+    Some(held.unwrap_or_else(|| no_route(host)))
+}
+
+/// Why a host with no hookx route for an event never calls hookx for it.
+fn no_route(host: crate::tables::Dialect) -> String {
+    format!(
+        "{} has no hookx route for this event in a file it reads, so it never calls hookx \
+         (`hookx install --host {host}` writes them)",
+        host.def().display
+    )
 }
 
 /// The host's own list of the handlers it does not run, as people find it.

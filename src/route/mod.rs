@@ -35,7 +35,10 @@ pub(crate) use file::{
     Tally, Timeouts, created_file, events_path, fresh_text, install_text, layout, own_route_events,
     routes_in_list, uninstall_text,
 };
-pub use plugin::{PluginFile, converted_document, is_own_plugin, plugin_files, plugin_routes};
+pub use plugin::{
+    PluginFile, converted_document, installed_plugin_routes, is_own_plugin, plugin_files,
+    plugin_routes,
+};
 pub(crate) use plugin::{converted_plugin, plugin_text};
 pub use switch::{
     HOME_OWNER, created_folders, listed_keys, recorded_keys, recorded_owners, switch_text,

@@ -150,6 +150,23 @@ pub fn plugin_routes(plugin: &GeneratedPlugin, text: &str) -> Vec<(String, Strin
         .collect()
 }
 
+/// The routes of hookx's plugin as install writes it for `host`, in the project and the home.
+pub fn installed_plugin_routes(
+    project: &std::path::Path,
+    home: &std::path::Path,
+    host: crate::tables::Dialect,
+    plugin: &GeneratedPlugin,
+) -> Vec<(String, String)> {
+    [
+        project.join(host.config().install_project),
+        home.join(host.config().install_user),
+    ]
+    .iter()
+    .filter_map(|path| crate::read::text(path, crate::read::MAX_FILE_BYTES).ok())
+    .flat_map(|text| plugin_routes(plugin, &text))
+    .collect()
+}
+
 /// The rules of the plugin `convert` wrote (`text`, shown as `file`), read back from its
 /// `ROUTES` data (never run): per event of the host's, each handler a rule of the host's
 /// flavour with its matcher, command, timeout and provenance record. `None` when `text` is

@@ -443,14 +443,7 @@ impl Doctor<'_> {
         host: Dialect,
         plugin: &crate::tables::GeneratedPlugin,
     ) -> Vec<(String, String)> {
-        [
-            self.ctx.project.join(host.config().install_project),
-            self.ctx.home.join(host.config().install_user),
-        ]
-        .iter()
-        .filter_map(|path| crate::read::text(path, crate::read::MAX_FILE_BYTES).ok())
-        .flat_map(|text| crate::route::plugin_routes(plugin, &text))
-        .collect()
+        crate::route::installed_plugin_routes(&self.ctx.project, &self.ctx.home, host, plugin)
     }
 }
 
