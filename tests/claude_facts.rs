@@ -308,16 +308,20 @@ fn http_and_mcp_tool_handlers_round_trip_in_claude_and_are_losses_elsewhere() {
 }
 
 /// Claude gives SessionEnd hooks 1.5 s in all (`CLAUDE_CODE_SESSIONEND_HOOKS_TIMEOUT_MS`
-/// overrides it): a handler hookx runs there is stopped within that budget, whatever its own
-/// timeout, rather than being cut off with hookx itself.
+/// overrides it): a handler hookx runs there is stopped at that budget, whatever its own
+/// timeout, rather than being cut off with hookx itself. The limit is too short to wait for a
+/// kill (attacks row 341), so hookx answers first and the kill follows: the handler's shell is
+/// waited for as an event (its process gone), never for its own 600 s.
 #[test]
 fn session_end_handlers_get_claudes_budget() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().canonicalize().unwrap();
     let (project, home) = (root.join("project"), root.join("home"));
     let late = root.join("late.txt");
+    let pid = root.join("pid.txt");
     let hooks = json!({"version": 1, "hooks": {"sessionEnd": [{"type": "command",
-        "bash": format!("sleep 20; echo late > '{}'", late.display()), "timeoutSec": 60}]}});
+        "bash": format!("echo $$ > '{}'; sleep 600; echo late > '{}'", pid.display(), late.display()),
+        "timeoutSec": 600}]}});
     let file = project.join(".github/hooks/end.json");
     std::fs::create_dir_all(file.parent().unwrap()).unwrap();
     std::fs::write(&file, hooks.to_string()).unwrap();
@@ -343,6 +347,17 @@ fn session_end_handlers_get_claudes_budget() {
         .get_output()
         .clone();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("timed out"), "{stderr}");
+    assert!(
+        stderr.contains("did not answer within the 0.8 s hookx has to answer Claude in"),
+        "{stderr}"
+    );
+    let pid = std::fs::read_to_string(&pid).unwrap();
+    let proc = std::path::Path::new("/proc").join(pid.trim());
+    // Bounded by the event (the shell gone); the cap only ends a failing run.
+    let cap = std::time::Instant::now() + Duration::from_secs(120);
+    while proc.exists() && std::time::Instant::now() < cap {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(!proc.exists(), "the handler outlived the budget: {stderr}");
     assert!(!late.exists(), "the handler outlived the budget");
 }

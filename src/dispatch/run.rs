@@ -409,6 +409,10 @@ impl Plan<'_> {
     /// nothing. Without `answer`, every handler is waited for, each killed when the budget is
     /// spent at the latest.
     pub fn run(self, mut answer: Option<&mut dyn FnMut(&Dispatch)>) -> Dispatch {
+        // One handler answered early (a kill would outlast the host's limit, attacks row 341)
+        // is still killed when the budget is spent, as one answered after it is: the answer
+        // only does not wait for the kill.
+        let kill_at_budget = answer.is_none() || self.handlers() == 1;
         let Plan {
             host,
             event,
@@ -422,10 +426,8 @@ impl Plan<'_> {
         } = self;
         let tables = host.tables();
         let deadline = budget.and_then(|b| started().checked_add(b));
-        let (kill_by, due) = match answer {
-            Some(_) => (None, deadline),
-            None => (deadline, None),
-        };
+        let kill_by = deadline.filter(|_| kill_at_budget);
+        let due = deadline.filter(|_| answer.is_some());
         let mut batch = Batch::new(&specs, tables.parallel, kill_by, due);
         let mut ended: Vec<Option<(Finished, Outcome)>> = jobs.iter().map(|_| None).collect();
         let mut spent = false;
