@@ -3623,16 +3623,25 @@ fn ground_truth_dropped_files() {
         return;
     }
     let recorded: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    // Forms whose other file's run races the odd entry's kill: a timeout of 1e-9 s ends that
+    // handler as it starts, and whether Copilot then runs the other file's guard varied with
+    // the machine's load (1 as recorded, 0 in a fresh-clone CI run beside a full test run, at
+    // `285c16f`). Their file is still loaded and their guard still runs, which is compared.
+    const RACY: &[&str] = &["timeout 1e-9 on PreToolUse"];
     let runs = |v: &Value| -> Vec<(Value, Value, Value)> {
         v["rows"]
             .as_array()
             .unwrap()
             .iter()
             .map(|r| {
+                let racy = r["form"].as_str().is_some_and(|f| RACY.contains(&f));
                 (
                     r["form"].clone(),
                     r["guard_runs"].clone(),
-                    r["other_runs"].clone(),
+                    match racy {
+                        true => Value::Null,
+                        false => r["other_runs"].clone(),
+                    },
                 )
             })
             .collect()

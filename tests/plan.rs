@@ -633,11 +633,13 @@ fn without_the_original_the_route_prefers_a_copy_that_gets_the_payload_it_was_wr
         "{}",
         runs[0]
     );
-    // The Codex copy changed since it was trusted: the Gemini copy is the only one hookx may
-    // run, and runs, with the payload it gets (Gemini's).
+    // The Codex copy changed since it was trusted (a key of its value, not only its bytes:
+    // a change that parses the same keeps trust, row 327): the Gemini copy is the only one
+    // hookx may run, and runs, with the payload it gets (Gemini's).
     let codex = root.join(".codex/hooks.json");
     let text = std::fs::read_to_string(&codex).unwrap();
-    std::fs::write(&codex, format!("{text}\n")).unwrap();
+    assert!(text.starts_with('{'), "{text}");
+    std::fs::write(&codex, text.replacen('{', r#"{"changed": true, "#, 1)).unwrap();
     let runs = run(root, home.path(), "droid", event, &payload);
     assert_eq!(runs.len(), 1, "{}", runs.join("\n"));
     assert!(
