@@ -1512,13 +1512,16 @@ fn a_route_turned_off_below_copilot_home_stays_off_when_reinstalled_from_elsewhe
     );
 }
 
-/// Attacks row 301's install half: with `COPILOT_HOME` naming another folder, Copilot reads its
-/// `disabledHooks` in `$COPILOT_HOME/settings.json`. install listed the keys of the handlers
-/// it leaves to hookx (a project Claude guard Copilot reads itself) in
-/// `~/.copilot/settings.json`, where Copilot reads none: they go where Copilot reads them, and
-/// uninstall takes them out there.
+/// Attacks rows 400-401 (row 301's install half, 6919362, attacked): with `COPILOT_HOME`
+/// naming another folder, install listed the keys of the handlers it leaves to hookx (a
+/// project Claude guard Copilot reads itself) in `$COPILOT_HOME/settings.json`, and hookx's
+/// user route, which runs the byte-identical handlers of every project without a route,
+/// below the home, which Copilot does not read then: the guard of another project ran
+/// nowhere (401); and an uninstall from a shell without the variable left the keys there,
+/// the route gone (400). Keys go only beside hookx's user route; an older hookx's keys below
+/// the variable go at the next install or uninstall that sees it.
 #[test]
-fn install_lists_the_handlers_it_leaves_to_hookx_below_copilot_home() {
+fn a_handler_install_switches_off_is_off_only_beside_hookxs_user_route() {
     let p = Project::new();
     let elsewhere = p.root.join("copilot-work");
     p.write(
@@ -1527,38 +1530,67 @@ fn install_lists_the_handlers_it_leaves_to_hookx_below_copilot_home() {
             "hooks": [{"type": "command", "command": "./guard.sh"}]}]}})
         .to_string(),
     );
-    let install = |extra: &[&str]| {
-        assert_cmd::Command::cargo_bin("hookx")
-            .unwrap()
-            .args(["install", "--host", "copilot", "--scope", "project"])
+    let install = |extra: &[&str], var: bool| {
+        let mut cmd = assert_cmd::Command::cargo_bin("hookx").unwrap();
+        cmd.args(["install", "--host", "copilot", "--scope", "project"])
             .args(["--hookx", HOOKX])
             .args(extra)
             .arg("--project")
             .arg(&p.project)
             .env("HOME", &p.home)
-            .env("COPILOT_HOME", &elsewhere)
             .env_remove("HOOKX_HOME")
-            .assert()
-            .success();
+            .env_remove("COPILOT_HOME");
+        if var {
+            cmd.env("COPILOT_HOME", &elsewhere);
+        }
+        cmd.assert().success();
     };
-    install(&[]);
-    let listed = || -> Value {
-        serde_json::from_str(&std::fs::read_to_string(elsewhere.join("settings.json")).unwrap())
-            .unwrap()
+    let folders = [p.home.join(".copilot"), elsewhere.clone()];
+    let listed = |dir: &Path| -> Vec<Value> {
+        std::fs::read_to_string(dir.join("settings.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .and_then(|v| v["disabledHooks"].as_array().cloned())
+            .unwrap_or_default()
     };
-    let keys = listed()["disabledHooks"].as_array().unwrap().len();
-    assert_eq!(keys, 1, "{}", listed());
-    assert!(!p.home.join(".copilot/settings.json").exists());
-    install(&["--uninstall"]);
-    let left = elsewhere.join("settings.json");
-    assert!(
-        !left.exists()
-            || listed()["disabledHooks"]
-                .as_array()
-                .is_none_or(Vec::is_empty),
-        "{}",
-        listed()
+    let off_without_route = || {
+        folders
+            .iter()
+            .filter(|dir| !listed(dir).is_empty() && !dir.join("hooks/hookx.json").exists())
+            .map(|dir| dir.display().to_string())
+            .collect::<Vec<_>>()
+    };
+    for (install_var, uninstall_var) in [(true, false), (false, true), (true, true)] {
+        install(&[], install_var);
+        assert!(
+            folders.iter().any(|dir| !listed(dir).is_empty()),
+            "the guard is left to hookx somewhere"
+        );
+        assert_eq!(off_without_route(), Vec::<String>::new(), "row 401");
+        install(&["--uninstall"], uninstall_var);
+        for dir in &folders {
+            assert_eq!(
+                listed(dir),
+                Vec::<Value>::new(),
+                "row 400: {}",
+                dir.display()
+            );
+        }
+    }
+    // Keys an older hookx listed below the variable (its record as d79a14b wrote it) go at an
+    // install with the variable set.
+    let key = "fc73ae12278d20d5b1094e4d9d1bbc8804a3ba6ff5f9c3255239d06664cac8c9";
+    let project = p.project.display().to_string();
+    common::write(
+        &elsewhere,
+        "settings.json",
+        &json!({"disabledHooks": [key],
+            "hookx": {"created": true, "disabledHooks": {project: [key]}}})
+        .to_string(),
     );
+    install(&[], true);
+    assert_eq!(off_without_route(), Vec::<String>::new());
+    assert_eq!(listed(&elsewhere), Vec::<Value>::new());
 }
 
 /// Attacks row 342's note: the user cut hookx's user route for Copilot short (`"timeoutSec":

@@ -346,11 +346,15 @@ fn needed_routes(opts: &Options, served: &[&'static str]) -> Vec<&'static str> {
     needed
 }
 
-/// The host's switch file where the host reads it: below its folder variable when that names
-/// another folder (`$COPILOT_HOME/settings.json`: a key listed below the home then counted for
-/// nothing, and a handler left to hookx ran twice, attacks row 301), else below the home.
+/// The host's switch file below the home, beside hookx's user route, which runs what its keys
+/// turn off in every project. Not below the host's folder variable (`$COPILOT_HOME`), where
+/// the host reads the switch but not that route: a byte-identical guard in any project
+/// without a route of hookx's then ran nowhere, and an uninstall from a shell without the
+/// variable left the keys there (attacks rows 400-401). While the variable names another
+/// folder, the host reads neither and runs the handlers itself, as the run path then tells
+/// (it reads the switch where the host does): once each.
 fn switch_file(opts: &Options, switch: &crate::tables::HookSwitch) -> PathBuf {
-    crate::route::hosts_own_file(&opts.ctx.home, opts.host, switch.file)
+    opts.ctx.home.join(switch.file)
 }
 
 fn has_hook_switch(host: Dialect) -> bool {
@@ -720,66 +724,88 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
                 }
             }
         }
-        let path = switch_file(opts, switch);
-        let shown = opts.ctx.display(&path);
         let owner = match opts.scope {
             InstallScope::Project => opts.ctx.project.display().to_string(),
             InstallScope::User => crate::route::HOME_OWNER.to_string(),
         };
         let keys: &[String] = if opts.uninstall { &[] } else { &wanted };
-        let mut left = None;
-        let mut before = Vec::new();
-        let folders = folders_below(&opts.ctx.home, &path);
-        let new_folders = missing(&folders);
-        let mut created_folders = 0;
-        update_keeping_trust(&opts.ctx, &path, &mut report.kept_trusted, |current| {
-            before = current.map_or_else(Vec::new, |t| crate::route::listed_keys(t, switch));
-            let change = crate::route::switch_text(current, switch, &owner, keys, new_folders)
-                .map_err(|why| Error::Io {
-                    path: shown.clone(),
-                    message: switch_refused(host, &path, current, &why),
-                })?;
-            let change =
-                crate::config::update::keeping_links(&opts.ctx.home, &path, change, || {
-                    "{}\n".into()
-                });
-            left = match &change {
-                Change::Write(text) => Some(text.clone()),
-                Change::Keep => current.map(str::to_string),
-                Change::Delete => {
-                    created_folders =
-                        current.map_or(0, |t| crate::route::created_folders(t, switch));
-                    None
-                }
-            };
-            Ok(change)
-        })?;
-        report
-            .switch_folders
-            .extend(folders.into_iter().take(created_folders));
-        let listed = left
-            .as_deref()
-            .map_or_else(Vec::new, |t| crate::route::listed_keys(t, switch));
-        if opts.uninstall {
-            // A key another install records stays as hookx's: its user route runs the
-            // handler here (attacks row 245: said to be the user's, to be taken out).
-            let others = left
-                .as_deref()
-                .map_or_else(Vec::new, |t| crate::route::recorded_keys(t, switch));
-            let off = wanted
-                .iter()
-                .filter(|k| listed.contains(k) && !others.contains(k))
-                .count();
-            if off > 0 {
-                report.still_off.push((path.clone(), switch.key, off));
-            }
-        }
-        // Said when the list changed (a rewrite of hookx's own record alone turns nothing on).
-        if listed != before || !keys.is_empty() {
-            report.switched.push((path, keys.len()));
+        let path = switch_file(opts, switch);
+        set_hook_switch(opts, switch, &owner, &path, keys, &wanted, report)?;
+        // Where the folder variable moves the host's file, an older hookx wrote this install's
+        // keys (attacks rows 400-401): they go, as the uninstall of a shell without the
+        // variable could not find them there.
+        let moved = crate::route::hosts_own_file(&opts.ctx.home, host, switch.file);
+        if moved != path && moved.exists() {
+            set_hook_switch(opts, switch, &owner, &moved, &[], &wanted, report)?;
         }
     }
     Ok(served)
+}
+
+/// Lists `keys` in the switch file at `path` as `owner`'s, in place of what `owner` had
+/// there (none: `owner`'s record goes); `wanted` are the keys of the handlers this install
+/// leaves to hookx, for what an uninstall leaves off.
+fn set_hook_switch(
+    opts: &Options,
+    switch: &'static crate::tables::HookSwitch,
+    owner: &str,
+    path: &Path,
+    keys: &[String],
+    wanted: &[String],
+    report: &mut Report,
+) -> Result<(), Error> {
+    let host = opts.host;
+    let shown = opts.ctx.display(path);
+    let mut left = None;
+    let mut before = Vec::new();
+    let folders = folders_below(&opts.ctx.home, path);
+    let new_folders = missing(&folders);
+    let mut created_folders = 0;
+    update_keeping_trust(&opts.ctx, path, &mut report.kept_trusted, |current| {
+        before = current.map_or_else(Vec::new, |t| crate::route::listed_keys(t, switch));
+        let change = crate::route::switch_text(current, switch, owner, keys, new_folders).map_err(
+            |why| Error::Io {
+                path: shown.clone(),
+                message: switch_refused(host, path, current, &why),
+            },
+        )?;
+        let change =
+            crate::config::update::keeping_links(&opts.ctx.home, path, change, || "{}\n".into());
+        left = match &change {
+            Change::Write(text) => Some(text.clone()),
+            Change::Keep => current.map(str::to_string),
+            Change::Delete => {
+                created_folders = current.map_or(0, |t| crate::route::created_folders(t, switch));
+                None
+            }
+        };
+        Ok(change)
+    })?;
+    report
+        .switch_folders
+        .extend(folders.into_iter().take(created_folders));
+    let listed = left
+        .as_deref()
+        .map_or_else(Vec::new, |t| crate::route::listed_keys(t, switch));
+    if opts.uninstall {
+        // A key another install records stays as hookx's: its user route runs the
+        // handler here (attacks row 245: said to be the user's, to be taken out).
+        let others = left
+            .as_deref()
+            .map_or_else(Vec::new, |t| crate::route::recorded_keys(t, switch));
+        let off = wanted
+            .iter()
+            .filter(|k| listed.contains(k) && !others.contains(k))
+            .count();
+        if off > 0 {
+            report.still_off.push((path.to_path_buf(), switch.key, off));
+        }
+    }
+    // Said when the list changed (a rewrite of hookx's own record alone turns nothing on).
+    if listed != before || !keys.is_empty() {
+        report.switched.push((path.to_path_buf(), keys.len()));
+    }
+    Ok(())
 }
 
 /// A route script that holds lines besides hookx's (a guard of the user's before its `exec`:
@@ -1275,6 +1301,19 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         );
     }
     for (file, handlers) in &report.switched {
+        if let (false, Some(var)) = (opts.uninstall, host.def().home_var.as_ref())
+            && let Ok(rel) = file.strip_prefix(&opts.ctx.home)
+            && let Some(rel) = rel.to_str()
+            && crate::route::hosts_own_file(&opts.ctx.home, host, rel) != *file
+        {
+            eprintln!(
+                "note: {var} is set, so {} reads neither {} nor hookx's user route while it is: \
+                 it runs those handlers itself then (once each, with its own payload)",
+                host.def().display,
+                opts.ctx.display(file),
+                var = var.var,
+            );
+        }
         let file = opts.ctx.display(file);
         match (opts.uninstall, handlers) {
             (true, _) | (false, 0) => {
