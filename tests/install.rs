@@ -2442,9 +2442,10 @@ fn a_cline_route_under_the_old_mark_is_still_hookxs() {
 }
 
 /// Cline's hooks are one script per event: install writes a route script per event with rules
-/// (0755, `exec HOOKX run --host cline --event EVENT`, the project's saying it is one), leaves a script of the user's own under
-/// an event's name and says so, follows the rules on re-install, and uninstall removes only
-/// its routes.
+/// (0755, `exec HOOKX run --host cline --event EVENT`, the project's saying it is one), leaves a
+/// script of the user's own under an event's name as it is and routes the event under its next
+/// name (Cline runs both: attacks row 403), follows the rules on re-install, and uninstall
+/// removes only its routes.
 #[test]
 fn cline_routes_are_scripts_and_a_script_of_the_users_own_is_left_alone() {
     use std::os::unix::fs::PermissionsExt;
@@ -2457,9 +2458,12 @@ fn cline_routes_are_scripts_and_a_script_of_the_users_own_is_left_alone() {
         .get_output()
         .clone();
     let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("ends Cline's whole run"), "{stderr}");
+    assert!(!stderr.contains("not routed"), "{stderr}");
+    let beside = std::fs::read_to_string(hooks.join("PostToolUse.sh")).unwrap();
     assert!(
-        stderr.contains("not routed: PostToolUse") && stderr.contains("ends Cline's whole run"),
-        "{stderr}"
+        beside.ends_with("run --host cline --event PostToolUse --installed-in project\n"),
+        "{beside}"
     );
     let route = hooks.join("PreToolUse");
     let text = std::fs::read_to_string(&route).unwrap();
@@ -2515,6 +2519,7 @@ fn cline_routes_are_scripts_and_a_script_of_the_users_own_is_left_alone() {
     p.hookx(&["install", "--host", "cline", "--uninstall"])
         .success();
     assert!(!hooks.join("TaskComplete").exists());
+    assert!(!hooks.join("PostToolUse.sh").exists());
     assert!(own.exists(), "uninstall keeps the user's own script");
 }
 
@@ -3331,4 +3336,107 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_the_workspace_list_tu
         1,
         "Gemini runs no handler the workspace's list turns off: the project route dispatches"
     );
+}
+
+/// Attacks row 403: a script of the user's own under an event's name in Cline's hook folder
+/// (or the copy `convert --to cline --write` makes of a Claude guard there; here in the
+/// project and in the home) left that event unrouted: install said "no cline events to route: cline runs
+/// every rule of this scope itself", exit 0, and the trusted Gemini rules only hookx runs ran
+/// nowhere under Cline. Cline runs every script of an event (cline-facts), so the route takes
+/// the next of the event's names; the project route still leaves the event to the user's.
+#[test]
+fn a_cline_route_takes_the_next_name_beside_a_script_of_the_users() {
+    let p = Project::new();
+    for file in [
+        p.project.join(COPILOT_EVERY),
+        p.project.join(".bricks/hooks.json"),
+    ] {
+        std::fs::remove_file(file).unwrap();
+    }
+    std::fs::remove_file(p.home.join(".copilot/hooks/every.json")).unwrap();
+    let log = p.root.join("ran.log");
+    for (dir, scope) in [(&p.project, "project"), (&p.home, "user")] {
+        common::write(
+            dir,
+            ".gemini/settings.json",
+            &json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command",
+                "command": format!("echo {scope} >> '{}'", log.display())}]}]}})
+            .to_string(),
+        );
+    }
+    let hookx = |args: &[&str]| common::hookx_at(&p.project, &p.home, args).success();
+    hookx(&["trust", "--yes"]);
+    hookx(&[
+        "trust",
+        "--yes",
+        &p.home.join(".gemini/settings.json").to_string_lossy(),
+    ]);
+    // The user's own scripts under the event's name, first.
+    let folders = [
+        p.project.join(".clinerules/hooks"),
+        p.home.join(".cline/hooks"),
+    ];
+    for (folder, scope) in folders.iter().zip(["own-project", "own-user"]) {
+        common::write(
+            folder,
+            "PreToolUse",
+            &format!("#!/bin/sh\necho {scope} >> '{}'\n", log.display()),
+        );
+    }
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    for scope in ["project", "user"] {
+        hookx(&[
+            "install", "--host", "cline", "--scope", scope, "--hookx", bin,
+        ]);
+    }
+    let payload = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/e2e/payloads/cline/PreToolUse-bash.json"),
+    )
+    .unwrap()
+    .replace("/repo", p.project.to_str().unwrap());
+    // As Cline: every script of the event in each folder.
+    for folder in &folders {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let script = entry.unwrap().path();
+            let name = script.file_name().unwrap().to_str().unwrap().to_string();
+            if !name.starts_with("PreToolUse") {
+                continue;
+            }
+            assert_cmd::Command::new("sh")
+                .arg(&script)
+                .current_dir(&p.project)
+                .env("HOME", &p.home)
+                .env_remove("HOOKX_HOME")
+                .write_stdin(payload.clone())
+                .assert()
+                .success();
+        }
+    }
+    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    let mut ran: Vec<&str> = ran.lines().collect();
+    ran.sort();
+    assert_eq!(
+        ran,
+        ["own-project", "own-user", "project", "user"],
+        "each script of the user's and each rule once"
+    );
+    // The uninstall takes hookx's routes out and leaves the user's scripts.
+    for scope in ["project", "user"] {
+        hookx(&[
+            "install",
+            "--host",
+            "cline",
+            "--scope",
+            scope,
+            "--uninstall",
+        ]);
+    }
+    for folder in &folders {
+        let left: Vec<String> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(left, ["PreToolUse"], "{}", folder.display());
+    }
 }

@@ -283,8 +283,8 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
     if let Some(plugin) = opts.host.config().generated {
         return apply_plugin(opts, plugin);
     }
-    if opts.host.config().scripts.is_some() {
-        return apply_scripts(opts);
+    if let Some(layout) = opts.host.config().scripts {
+        return apply_scripts(opts, layout);
     }
     if let Some(list) = opts.host.config().rule_list {
         return apply_rule_list(opts, list);
@@ -818,11 +818,36 @@ fn edited_by_hand(ctx: &Context, name: &str, path: &Path) -> String {
     )
 }
 
+/// The name of `event`'s route script in `dir`: the first of the event's names (its name, then
+/// with each of the layout's endings) that holds a route of hookx's, else the first that is
+/// free. The agent runs every script of an event (cline-facts: Cline 3.0.65 runs them all), so
+/// a script of the user's own, or a converted copy, under the event's name leaves the route the
+/// next name: before, install left the event unrouted and the rules only hookx runs ran nowhere
+/// (attacks row 403). All taken: the event's name, refused as the user's.
+fn route_script_name(dir: &Path, layout: &crate::tables::ScriptLayout, event: &str) -> String {
+    let names: Vec<String> = layout
+        .extensions
+        .iter()
+        .map(|ext| format!("{event}{ext}"))
+        .collect();
+    let text = |name: &String| read_text(&dir.join(name));
+    names
+        .iter()
+        .find(|name| text(name).is_ok_and(|t| scripts::is_route(&t)))
+        .or_else(|| {
+            names
+                .iter()
+                .find(|name| std::fs::symlink_metadata(dir.join(name)).is_err())
+        })
+        .unwrap_or(&names[0])
+        .clone()
+}
+
 /// Install for a host whose hooks are one script per event ([`crate::tables::ScriptLayout`]): a route is a
 /// script named after its event in the scope's hook folder, running `hookx run`. Only scripts
 /// install wrote ([`scripts::ROUTE_MARK`]) are replaced or removed; a script of the user's own under
 /// an event's name leaves that event unrouted, and the report says so.
-fn apply_scripts(opts: &Options) -> Result<Report, Error> {
+fn apply_scripts(opts: &Options, layout: &crate::tables::ScriptLayout) -> Result<Report, Error> {
     let Start {
         path: dir,
         mut report,
@@ -830,7 +855,11 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
     } = start(opts)?;
     let host = opts.host;
     let needed = events_to_route(opts);
-    let wanted: Vec<String> = needed.iter().map(|name| name.to_string()).collect();
+    // (event, the script's name).
+    let wanted: Vec<(String, String)> = needed
+        .iter()
+        .map(|event| (event.to_string(), route_script_name(&dir, layout, event)))
+        .collect();
     let io = |path: &Path, e: std::io::Error| Error::Io {
         path: opts.ctx.display(path),
         message: e.to_string(),
@@ -846,7 +875,7 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
             continue;
         };
         let text = read_text(&path).unwrap_or_default();
-        if scripts::is_route(&text) && !wanted.contains(&name) {
+        if scripts::is_route(&text) && !wanted.iter().any(|(_, n)| *n == name) {
             if scripts::route_line(&text).is_none() {
                 report.refused.push(edited_by_hand(&opts.ctx, &name, &path));
                 continue;
@@ -859,10 +888,10 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
         }
     }
     if let Some(hookx) = &hookx {
-        for name in &wanted {
+        for (event, name) in &wanted {
             let path = dir.join(name);
             let text =
-                scripts::route_script(&route_command(hookx.program(), host, name, opts.scope));
+                scripts::route_script(&route_command(hookx.program(), host, event, opts.scope));
             match read_text(&path) {
                 Ok(current) if current == text && scripts::is_executable(&path) => {}
                 Ok(current)

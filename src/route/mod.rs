@@ -347,14 +347,19 @@ fn route_commands(
     event: &str,
     also_off: &[String],
 ) -> Vec<String> {
-    // A host of hook scripts: the user's route is the script named after the event.
+    // A host of hook scripts: the user's route is a script under one of the event's names
+    // (install takes the next when a script of the user's holds the event's: attacks row 403).
     if let Some(layout) = host.config().scripts {
-        let script = user.join(event);
-        return crate::read::text(&script, crate::read::MAX_FILE_BYTES)
-            .ok()
-            .filter(|_| layout.runs_unexecutable || scripts::is_executable(&script))
-            .and_then(|t| scripts::routed_line(&t).map(str::to_string))
-            .into_iter()
+        return layout
+            .extensions
+            .iter()
+            .map(|ext| user.join(format!("{event}{ext}")))
+            .filter_map(|script| {
+                crate::read::text(&script, crate::read::MAX_FILE_BYTES)
+                    .ok()
+                    .filter(|_| layout.runs_unexecutable || scripts::is_executable(&script))
+            })
+            .filter_map(|t| scripts::routed_line(&t).map(str::to_string))
             .collect();
     }
     let Ok(text) = crate::read::text(user, crate::read::MAX_FILE_BYTES) else {
