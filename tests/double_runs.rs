@@ -1233,6 +1233,25 @@ fn a_key_another_install_records_is_not_said_to_be_the_users_at_an_uninstall() {
 /// guard ran twice per call (the copy natively, the original through hookx).
 #[test]
 fn a_guard_converted_into_the_hosts_own_file_is_not_run_again_through_hookx() {
+    assert_eq!(
+        guard_converted_into_gemini_then_routed(true),
+        ["mine"],
+        "the route runs the user's rule, not the guard Gemini runs from its copy"
+    );
+}
+
+/// Attacks row 406: `convert --write` creating `.gemini/settings.json` from a trusted source
+/// left it untrusted, without a word, and an untrusted copy never stands in for its original
+/// (a repository could forge one): row 404's setup without `hookx trust` on the copy ran the
+/// guard twice per call. The new file is trusted as hookx's output of trusted files, as `sync`
+/// trusts its targets.
+#[test]
+fn a_file_convert_creates_from_trusted_sources_is_trusted() {
+    assert_eq!(guard_converted_into_gemini_then_routed(false), ["mine"]);
+}
+
+/// Row 404's setup (`trust_copy`: the copy trusted by hand too); the rules the user route ran.
+fn guard_converted_into_gemini_then_routed(trust_copy: bool) -> Vec<String> {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().canonicalize().unwrap();
     let (project, home) = (root.join("project"), root.join("home"));
@@ -1253,6 +1272,12 @@ fn a_guard_converted_into_the_hosts_own_file_is_not_run_again_through_hookx() {
             .assert()
             .success()
     };
+    for file in [
+        project.join(".claude/settings.json"),
+        home.join(".claude/settings.json"),
+    ] {
+        hookx(&["trust", &file.to_string_lossy()]);
+    }
     hookx(&[
         "convert",
         ".claude/settings.json",
@@ -1262,12 +1287,11 @@ fn a_guard_converted_into_the_hosts_own_file_is_not_run_again_through_hookx() {
         "--hookx",
         bin,
     ]);
-    for file in [
-        project.join(".claude/settings.json"),
-        project.join(".gemini/settings.json"),
-        home.join(".claude/settings.json"),
-    ] {
-        hookx(&["trust", &file.to_string_lossy()]);
+    if trust_copy {
+        hookx(&[
+            "trust",
+            &project.join(".gemini/settings.json").to_string_lossy(),
+        ]);
     }
     hookx(&[
         "install", "--host", "gemini", "--scope", "user", "--hookx", bin,
@@ -1297,9 +1321,5 @@ fn a_guard_converted_into_the_hosts_own_file_is_not_run_again_through_hookx() {
         .assert()
         .success();
     let ran = std::fs::read_to_string(&log).unwrap_or_default();
-    assert_eq!(
-        ran.lines().collect::<Vec<_>>(),
-        ["mine"],
-        "the route runs the user's rule, not the guard Gemini runs from its copy"
-    );
+    ran.lines().map(str::to_string).collect()
 }
