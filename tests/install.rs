@@ -3440,3 +3440,30 @@ fn a_cline_route_takes_the_next_name_beside_a_script_of_the_users() {
         assert_eq!(left, ["PreToolUse"], "{}", folder.display());
     }
 }
+
+/// Attacks row 407: `hookx install … | head -1` (the reader gone before install prints its
+/// report) panicked, "failed printing to stdout: Broken pipe", exit 101, after the routes were
+/// written: install printed with `println!`, the other commands through `out!`, which drops a
+/// write the reader no longer takes. The read end is closed before hookx starts: no race.
+#[test]
+fn install_with_its_reader_gone_does_not_panic() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let p = Project::new();
+    let mut fds = [0; 2];
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    drop(read);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .args(["install", "--host", "gemini", "--hookx", HOOKX, "--project"])
+        .arg(&p.project)
+        .env("HOME", &p.home)
+        .env_remove("HOOKX_HOME")
+        .stdout(std::process::Stdio::from(write))
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(p.project.join(".gemini/settings.json").exists());
+}

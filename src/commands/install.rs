@@ -1297,7 +1297,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             ),
         ] {
             if given.is_none() && std::env::var_os(var).is_some_and(|v| !v.is_empty()) {
-                eprintln!(
+                errln!(
                     "note: {var} is set, but `hookx run` does not read it (an agent passes a \
                      project's variables to every hook): install with {flag} DIR to have the \
                      routes use it"
@@ -1314,7 +1314,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         && !crate::context::same_place(&read_there, &opts.ctx.home.join(rel))
         && let Some(var) = host.def().home_var.as_ref()
     {
-        eprintln!(
+        errln!(
             "warning: {var} is set, so {} reads its user hooks from {}, not from {shown}, where \
              this route is: it does not run it while {var} is set (hookx reads its hooks below \
              the home)",
@@ -1324,7 +1324,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         );
     }
     for file in &report.kept_trusted {
-        eprintln!(
+        errln!(
             "note: {} stays trusted: you had trusted it, and hookx recorded its own edit as trusted too",
             opts.ctx.display(file)
         );
@@ -1335,7 +1335,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             && let Some(rel) = rel.to_str()
             && crate::route::hosts_own_file(&opts.ctx.home, host, rel) != *file
         {
-            eprintln!(
+            errln!(
                 "note: {var} is set, so {} reads neither {} nor hookx's user route while it is: \
                  it runs those handlers itself then (once each, with its own payload)",
                 host.def().display,
@@ -1346,16 +1346,16 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         let file = opts.ctx.display(file);
         match (opts.uninstall, handlers) {
             (true, _) | (false, 0) => {
-                println!("{host} runs again the handlers hookx had turned off for it in {file}")
+                outln!("{host} runs again the handlers hookx had turned off for it in {file}")
             }
-            (false, n) => println!(
+            (false, n) => outln!(
                 "{host} leaves {n} handlers it reads in another agent's files to hookx \
                  ({file}): hookx runs each once, with the payload it was written for"
             ),
         }
     }
     for (file, key, handlers) in &report.still_off {
-        eprintln!(
+        errln!(
             "warning: {} still lists {handlers} handler(s) of this {} in `{key}`, not as \
              hookx's (you listed them, or took hookx's record out): {host} does not run them, and \
              with hookx's routes gone nothing does; take their keys out there to turn them back on",
@@ -1383,11 +1383,11 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             }
             let said = said.join(", ");
             match kept {
-                true => eprintln!(
+                true => errln!(
                     "note: kept the shorter `{key}` on hookx's routes in {file}: {said}; hookx \
                      run answers within it (install --scope user sets hookx's own)"
                 ),
-                false => eprintln!(
+                false => errln!(
                     "warning: set `{key}` on hookx's routes in {file} back to hookx's: {said}; \
                      hookx run answers within the route's timeout: cut it again if you meant it"
                 ),
@@ -1397,11 +1397,11 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     if let Some(user) = report.user_route.as_deref().filter(|u| u.changed()) {
         let file = opts.ctx.display(&user.path);
         match user.routes {
-            0 => println!(
+            0 => outln!(
                 "removed hookx's user route for {host} from {file}: no project install switches \
                  handlers off any more"
             ),
-            _ => println!(
+            _ => outln!(
                 "{host} events routed to hookx in {file} too (the user route): {}; {host} turns \
                  a handler off by its content, in every project, and this route runs the \
                  byte-identical ones in projects without a route of hookx's",
@@ -1410,7 +1410,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         }
     }
     if opts.uninstall && report.routes > 0 {
-        println!(
+        outln!(
             "kept the {host} routes in {shown} that hookx runs handlers by for project installs \
              ({}): uninstall those first",
             switch_owners(opts)
@@ -1424,25 +1424,25 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     }
     if opts.uninstall {
         if report.deleted {
-            println!(
+            outln!(
                 "removed {} hookx entries for {host} and the file {shown}, which held nothing else",
                 report.removed
             );
         } else if report.removed > 0 {
-            println!(
+            outln!(
                 "removed {} hookx entries for {host} from {shown}",
                 report.removed
             );
         } else {
-            println!("no hookx entries for {host} in {shown}");
+            outln!("no hookx entries for {host} in {shown}");
         }
         for refused in &report.refused {
-            eprintln!("note: not removed: {refused}");
+            errln!("note: not removed: {refused}");
         }
         if let Some(file) = &report.trust_file
             && !report.trusted.is_empty()
         {
-            println!(
+            outln!(
                 "removed {host}'s review records of those entries from {}",
                 opts.ctx.display(file)
             );
@@ -1450,51 +1450,51 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         return Ok(0);
     }
     if !report.changed() && report.routes == 0 {
-        println!(
+        outln!(
             "no {host} events to route: {host} runs every rule of this scope itself, or none \
              is there (hookx list --host {host} shows who runs each rule)"
         );
     } else if !report.changed() {
-        println!("hookx is already installed for {host} in {shown}");
+        outln!("hookx is already installed for {host} in {shown}");
     } else {
         if !report.added.is_empty() {
-            println!(
+            outln!(
                 "routed {} {host} events to hookx in {shown}: {}",
                 report.added.len(),
                 report.added.join(", ")
             );
         }
         if !report.updated.is_empty() {
-            println!(
+            outln!(
                 "re-pointed {} existing hookx entries: {}",
                 report.updated.len(),
                 report.updated.join(", ")
             );
         }
         if !report.dropped.is_empty() {
-            println!(
+            outln!(
                 "removed the routes of {} events no rule needs any more: {}",
                 report.dropped.len(),
                 report.dropped.join(", ")
             );
         }
         if report.removed > 0 {
-            println!("removed {} duplicate hookx entries", report.removed);
+            outln!("removed {} duplicate hookx entries", report.removed);
         }
     }
     for refused in &report.refused {
-        eprintln!("note: not routed: {refused}");
+        errln!("note: not routed: {refused}");
     }
     if !opts.uninstall {
         for warning in own_payload_runs(&opts.ctx, host) {
-            eprintln!("warning: {warning}");
+            errln!("warning: {warning}");
         }
     }
-    println!("command: {}", report.command);
+    outln!("command: {}", report.command);
     if let Some(effect) = host.config().scripts.and_then(|l| l.deny_effect)
         && report.routes > 0
     {
-        eprintln!("warning: {effect}");
+        errln!("warning: {effect}");
     }
     if let Some(trust) = &host.def().folder_trust
         && opts.scope == InstallScope::Project
@@ -1507,7 +1507,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             project,
             crate::config::syntax::loose_value,
         ) {
-            eprintln!(
+            errln!(
                 "note: {} reads {} only in a folder the user trusted, and {} does not trust {}: {}",
                 host.def().product,
                 host.config().install_project,
@@ -1519,7 +1519,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     }
     if let Some(file) = &report.trust_file {
         // Exactly what is trusted: each route, by its position and the hash of its entry.
-        println!(
+        outln!(
             "trusted for {host} in {}: the {} hookx entries of {shown} and nothing else ({})",
             opts.ctx.display(file),
             report.trusted.len(),
@@ -1534,7 +1534,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
                 .filter(|key| (trust.turned_off)(&text, key))
                 .count();
             if off > 0 {
-                println!(
+                outln!(
                     "note: {off} of them you turned off in {} itself, which stays so: {} runs those routes nowhere, nor what they route (turn them on again there to have them run)",
                     host.def().display,
                     host.def().display
@@ -1543,7 +1543,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         }
     }
     if opts.hookx.is_none() && opts.scope == InstallScope::Project && report.changed() {
-        eprintln!(
+        errln!(
             "note: the entries name this hookx by its absolute path; for a file the team shares, \
              `--hookx hookx` finds it on each developer's PATH instead"
         );
@@ -1555,7 +1555,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     if !waiting.is_empty() {
         // The routes are in place, but hookx runs no untrusted file: until the user reviews
         // them, every routed event passes as if it had no hooks (a guard allows everything).
-        println!(
+        outln!(
             "next: review and run `hookx trust`: until then hookx runs none of the hooks of {} \
              (not trusted), and the routed events pass as if they had no hooks",
             waiting.join(", ")
