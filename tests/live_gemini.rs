@@ -1794,6 +1794,70 @@ fn a_user_route_the_workspace_list_turns_off() {
     c.done("story");
 }
 
+/// Attacks row 333: the user turned hookx's user route off in one project the way Gemini's
+/// `/hooks disable` does (its label in the workspace's `hooksConfig.disabled`), then hookx
+/// moved and `install --scope user --hookx NEW` re-pointed the route. Gemini 0.61.0 matches a
+/// handler's `name`, else its command (bundle `getHookName`): shown here with a route that has a
+/// name and a list naming its command (it runs). Re-pointed, the route keeps its old label, so
+/// the user's guard it runs stays off in that project (on `d79a14b` it ran again).
+fn a_route_turned_off_in_a_project_stays_off_when_re_pointed() {
+    let mut c = Checks::default();
+    // (the project's list names the route, the route has a name of its own)
+    for (off, named) in [(false, false), (true, false), (true, true)] {
+        let Some(l) = live("story", &["--yolo"], &[], |sb| {
+            sb.user_settings(json!({}));
+            sb.trust_folder();
+            let log = sb.root.join("guard.log");
+            let own = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                "command": format!("echo ran >> '{}'", log.display())}]}]}});
+            sb.write("home/.claude/settings.json", &own.to_string());
+            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+            let install = |dir: &str| {
+                let hookx = sb.root.join(dir).join("hookx");
+                if !hookx.exists() {
+                    std::fs::create_dir_all(hookx.parent().unwrap()).unwrap();
+                    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_hookx"), &hookx).unwrap();
+                }
+                let hookx = hookx.display().to_string();
+                let args = [
+                    "install", "--host", "gemini", "--scope", "user", "--hookx", &hookx,
+                ];
+                common::hookx_at(&sb.project, &sb.home, &args).success();
+            };
+            install("a");
+            let file = sb.home.join(".gemini/settings.json");
+            let mut user: Value =
+                serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+            let route = &mut user["hooks"]["BeforeTool"][0]["hooks"][0];
+            let line = route["command"].clone();
+            assert!(line.is_string(), "{user}");
+            if named {
+                route["name"] = json!("my hookx route");
+                std::fs::write(&file, user.to_string()).unwrap();
+            }
+            if off {
+                let list = json!({"hooksConfig": {"disabled": [line]}});
+                sb.write("project/.gemini/settings.json", &list.to_string());
+            }
+            if !named {
+                install("b");
+            }
+        }) else {
+            return;
+        };
+        let runs = std::fs::read_to_string(l.sb.root.join("guard.log"))
+            .unwrap_or_default()
+            .lines()
+            .count();
+        let user = std::fs::read_to_string(l.sb.home.join(".gemini/settings.json")).unwrap();
+        c.that(
+            (runs > 0) == (!off || named),
+            format!("listed {off}, named {named}: the guard ran {runs} times; {user}"),
+        );
+    }
+    c.done("story");
+}
+
 /// The README's migration story under Gemini CLI (issue 24): the Claude project converted to
 /// Copilot, Gemini, Codex and Cursor, `hookx install --host gemini`, `hookx trust --yes`, one
 /// prompt with a shell call and a write. Gemini runs its own (wrapped) copy; hookx must run
@@ -1918,6 +1982,7 @@ fn main() -> std::process::ExitCode {
             routed::converted_claude_config,
             migration_story_runs_each_rule_once,
             a_user_route_the_workspace_list_turns_off,
+            a_route_turned_off_in_a_project_stays_off_when_re_pointed,
             a_projects_hooks_switch_turns_off_hookxs_user_route_too,
             a_projects_env_file_reaches_the_users_hooks,
             an_env_file_above_the_project_reaches_the_users_hooks,
