@@ -66,6 +66,19 @@ impl Project {
     fn json(&self, rel: &str) -> Value {
         serde_json::from_str(&self.read(rel)).unwrap()
     }
+
+    /// `hookx convert ARGS…` in the project, as the user whose home this is.
+    fn convert(&self, args: &[&str]) -> assert_cmd::assert::Assert {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .arg("convert")
+            .args(args)
+            .current_dir(&self.project)
+            .env("HOME", &self.home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("CODEX_HOME")
+            .assert()
+    }
 }
 
 const COPILOT_EVERY: &str = ".github/hooks/every.json";
@@ -956,16 +969,15 @@ fn the_users_codex_handlers_keep_their_review_when_a_convert_moves_them() {
         &json!({"hooks": {"PreToolUse": [rule("./guard.sh")]}}).to_string(),
     );
     let convert = || {
-        assert_cmd::Command::cargo_bin("hookx")
-            .unwrap()
-            .args(["convert", ".claude/settings.json", "--to", "codex"])
-            .args(["--write", "--hookx", HOOKX])
-            .current_dir(&p.project)
-            .env("HOME", &p.home)
-            .env_remove("HOOKX_HOME")
-            .env_remove("CODEX_HOME")
-            .assert()
-            .success()
+        p.convert(&[
+            ".claude/settings.json",
+            "--to",
+            "codex",
+            "--write",
+            "--hookx",
+            HOOKX,
+        ])
+        .success()
     };
     convert();
     let hooks_path = p.project.join(".codex/hooks.json");
@@ -1137,15 +1149,15 @@ fn a_copy_the_user_turned_off_in_gemini_stays_off_when_converted_again() {
         .to_string(),
     );
     let convert = |hookx: &str| {
-        assert_cmd::Command::cargo_bin("hookx")
-            .unwrap()
-            .args(["convert", ".claude/settings.json", "--to", "gemini"])
-            .args(["--write", "--hookx", hookx])
-            .current_dir(&p.project)
-            .env("HOME", &p.home)
-            .env_remove("HOOKX_HOME")
-            .assert()
-            .success()
+        p.convert(&[
+            ".claude/settings.json",
+            "--to",
+            "gemini",
+            "--write",
+            "--hookx",
+            hookx,
+        ])
+        .success()
     };
     convert("/opt/a/hookx");
     let command = |v: &Value| v["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
@@ -1199,19 +1211,17 @@ fn a_label_the_user_listed_does_not_follow_onto_another_rules_copy() {
             _ => ".claude/settings.json",
         };
         let convert = || {
-            assert_cmd::Command::cargo_bin("hookx")
-                .unwrap()
-                .args(["convert", "--to", to, "--write", "--hookx", "/opt/a/hookx"])
-                .args([
-                    "--from",
-                    if to == "copilot" { "gemini" } else { "claude" },
-                    source,
-                ])
-                .current_dir(&p.project)
-                .env("HOME", &p.home)
-                .env_remove("HOOKX_HOME")
-                .assert()
-                .success()
+            p.convert(&[
+                "--to",
+                to,
+                "--write",
+                "--hookx",
+                "/opt/a/hookx",
+                "--from",
+                if to == "copilot" { "gemini" } else { "claude" },
+                source,
+            ])
+            .success()
         };
         rules(&["./slow-check.sh", "./guard.sh"]);
         convert();
@@ -1288,16 +1298,15 @@ fn a_codex_copy_moved_into_a_deleted_copys_place_does_not_take_its_off_switch() 
     let p = Project::new();
     let rule = |command: &str| json!({"matcher": "Bash", "hooks": [{"type": "command", "command": command}]});
     let convert = || {
-        assert_cmd::Command::cargo_bin("hookx")
-            .unwrap()
-            .args(["convert", ".claude/settings.json", "--to", "codex"])
-            .args(["--write", "--hookx", HOOKX])
-            .current_dir(&p.project)
-            .env("HOME", &p.home)
-            .env_remove("HOOKX_HOME")
-            .env_remove("CODEX_HOME")
-            .assert()
-            .success()
+        p.convert(&[
+            ".claude/settings.json",
+            "--to",
+            "codex",
+            "--write",
+            "--hookx",
+            HOOKX,
+        ])
+        .success()
     };
     p.write(
         ".claude/settings.json",
@@ -1353,15 +1362,15 @@ fn a_copy_the_user_turned_off_in_copilot_stays_off_when_converted_again() {
         .to_string(),
     );
     let convert = |hookx: &str| {
-        assert_cmd::Command::cargo_bin("hookx")
-            .unwrap()
-            .args(["convert", ".gemini/settings.json", "--to", "copilot"])
-            .args(["--write", "--hookx", hookx])
-            .current_dir(&p.project)
-            .env("HOME", &p.home)
-            .env_remove("HOOKX_HOME")
-            .assert()
-            .success()
+        p.convert(&[
+            ".gemini/settings.json",
+            "--to",
+            "copilot",
+            "--write",
+            "--hookx",
+            hookx,
+        ])
+        .success()
     };
     convert("/opt/a/hookx");
     // The copy's key as Copilot lists it: its event, NUL, the entry's compact JSON.
