@@ -575,6 +575,49 @@ fn claudes_own_permission_writes_keep_a_trusted_guard_while_a_hook_edit_does_not
     assert_eq!(ran.code, 0, "{ran:?}");
 }
 
+/// Row 327's leftover (issue 23 item 5): a trusted file whose bytes changed by the agent's
+/// own write (Codex's `[projects]` trust), still trusted by what hookx reads of it, then edited
+/// by `hookx install --host codex` (its routes and their `[hooks.state]` review records): it
+/// stays trusted. On `d79a14b` the install's re-record needed the trusted bytes exactly, and the
+/// guard was "changed since trusted" from then on.
+#[test]
+fn a_file_trusted_past_an_agents_write_stays_trusted_when_install_edits_it() {
+    let setup = Setup::new();
+    let trusted = "model = \"gpt-5.5\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{ type = \"command\", command = \"echo trusted-deny >&2; exit 2\" }]\n";
+    let file = write(&setup.home, ".codex/config.toml", trusted);
+    setup.trust(&file);
+    // A rule hookx runs under Codex, so that install writes routes into the same file.
+    let other = setup.trusted_deny("Bash");
+    let projects = "\n[projects.\"/work/repo\"]\ntrust_level = \"trusted\"\n";
+    std::fs::write(&file, format!("{trusted}{projects}")).unwrap();
+    let before = std::fs::read_to_string(&file).unwrap();
+    setup
+        .hookx(&["install", "--host", "codex", "--scope", "user"], "")
+        .success();
+    let after = std::fs::read_to_string(&file).unwrap();
+    assert_ne!(before, after, "install edits the file");
+    assert!(after.contains("[hooks.state."), "{after}");
+    let listed = setup.hookx(&["trust", "--list"], "").success();
+    let listed = String::from_utf8_lossy(&listed.get_output().stdout).into_owned();
+    assert!(!listed.contains("changed"), "{listed}");
+    let ran = setup.run(
+        "gemini",
+        "BeforeTool",
+        &serde_json::json!({
+            "session_id": "s",
+            "transcript_path": "/dev/null",
+            "cwd": setup.project,
+            "hook_event_name": "BeforeTool",
+            "timestamp": "2026-12-05T00:00:00Z",
+            "tool_name": "run_shell_command",
+            "tool_input": {"command": "ls"},
+        }),
+    );
+    assert!(ran.denied_by_the_trusted_rule(), "{ran:?}");
+    assert!(!ran.stderr.contains("changed"), "{ran:?}");
+    drop(other);
+}
+
 /// Row 327 for Codex: the user's guard in `~/.codex/config.toml`, trusted and run by hookx
 /// under Gemini; Codex writes its folder trust (`[projects."<path>"] trust_level`) into the
 /// same file. That keeps the guard trusted; an edited hook beside it does not.
