@@ -619,8 +619,9 @@ fn a_file_trusted_past_an_agents_write_stays_trusted_when_install_edits_it() {
 }
 
 /// Row 327 for Codex: the user's guard in `~/.codex/config.toml`, trusted and run by hookx
-/// under Gemini; Codex writes its folder trust (`[projects."<path>"] trust_level`) into the
-/// same file. That keeps the guard trusted; an edited hook beside it does not.
+/// under Gemini; Codex writes its folder trust (`[projects."<path>"] trust_level`) and its
+/// handler reviews (`[hooks.state]`) into the same file. That keeps the guard trusted; an
+/// edited hook beside it does not.
 #[test]
 fn codexs_own_project_trust_writes_keep_a_trusted_guard_while_a_hook_edit_does_not() {
     let setup = Setup::new();
@@ -654,12 +655,28 @@ fn codexs_own_project_trust_writes_keep_a_trusted_guard_while_a_hook_edit_does_n
     assert!(ran.denied_by_the_trusted_rule(), "{ran:?}");
     assert!(!ran.stderr.contains("changed"), "{ran:?}");
 
-    let edited = guard("echo edited-ran >&2; exit 2");
-    std::fs::write(&file, format!("{edited}{projects}")).unwrap();
-    let ran = gemini();
-    assert!(!ran.stderr.contains("edited-ran"), "{ran:?}");
-    assert!(
-        ran.stderr.contains("changed since it was trusted"),
-        "{ran:?}"
+    // Codex's own review in `/hooks` (or its startup "Trust all and continue"): one
+    // `[hooks.state."KEY"]` table per handler, `trusted_hash` and `enabled` (binary 0.171.0:
+    // `hooks.state."`, `".trusted_hash`, `SetHookEnabled`, `TrustHook`; codex-facts "Trust").
+    // Row 327's leftover: on `d79a14b` this dropped the guard's trust.
+    let key = format!("{}:pre_tool_use:0:0", file.display());
+    let state = format!(
+        "\n[hooks.state.\"{key}\"]\ntrusted_hash = \"sha256:{}\"\nenabled = true\n",
+        "0".repeat(64)
     );
+    std::fs::write(&file, format!("{trusted}{projects}{state}")).unwrap();
+    let ran = gemini();
+    assert!(ran.denied_by_the_trusted_rule(), "{ran:?}");
+    assert!(!ran.stderr.contains("changed"), "{ran:?}");
+
+    let edited = guard("echo edited-ran >&2; exit 2");
+    for also in ["", state.as_str()] {
+        std::fs::write(&file, format!("{edited}{projects}{also}")).unwrap();
+        let ran = gemini();
+        assert!(!ran.stderr.contains("edited-ran"), "{ran:?}");
+        assert!(
+            ran.stderr.contains("changed since it was trusted"),
+            "{ran:?}"
+        );
+    }
 }
