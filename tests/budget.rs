@@ -110,6 +110,44 @@ fn a_copilot_route_the_user_shortened_is_answered_within_its_own_timeout() {
     );
 }
 
+/// Row 223's Copilot reading where Copilot reads the user's hooks: with `COPILOT_HOME` set,
+/// Copilot 1.0.102 reads `$COPILOT_HOME/hooks/*.json`, not `~/.copilot/hooks` (copilot-facts),
+/// and the user's route there, shortened to `"timeoutSec": 5`, is the one it kills at 5 s. On
+/// `d79a14b` hookx read no user route under a `COPILOT_HOME` of another folder and answered
+/// within install's 605 s: the hanging handler outlasted Copilot's kill.
+#[test]
+fn a_copilot_route_in_copilot_home_is_answered_within_its_own_timeout() {
+    let s = Setup::new();
+    let rules = json!({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": hang(&s.release, &s.marker), "timeout": 300_000},
+    ]}]}});
+    let file = common::write(&s.home, ".gemini/settings.json", &rules.to_string());
+    s.trust(&file);
+    s.hookx(&["install", "--host", "copilot", "--scope", "user"])
+        .assert()
+        .success();
+    // The user keeps Copilot's folder elsewhere, and the route in it.
+    let installed = s.home.join(".copilot/hooks/hookx.json");
+    let text = std::fs::read_to_string(&installed).unwrap();
+    assert!(text.contains("\"timeoutSec\": 605"), "{text}");
+    let copilot_home = s.home.join("elsewhere/copilot");
+    let hooks = copilot_home.join("hooks");
+    std::fs::create_dir_all(&hooks).unwrap();
+    let text = text.replace("\"timeoutSec\": 605", "\"timeoutSec\": 5");
+    std::fs::write(hooks.join("hookx.json"), text).unwrap();
+    std::fs::remove_file(&installed).unwrap();
+    let env = [
+        ("COPILOT_HOME", copilot_home.as_path()),
+        ("COPILOT_HOOK_DIR", hooks.as_path()),
+    ];
+    let (decision, ran) = s
+        .fire_unhurried_with(dialect("copilot"), &[], &env)
+        .unwrap();
+    assert_eq!(decision, Decision::Deny, "{ran:?}");
+    assert!(ran.stdout.contains("did not answer within"), "{ran:?}");
+    assert!(!s.marker.exists(), "hookx waited for the hanging handler");
+}
+
 /// Installs `host`'s user route to `routes` (below the home), cuts its timeout (`key` 605) to
 /// 5 s, and fires a hanging handler on a tool call through it: the failure policy answers.
 fn a_shortened_route_is_answered_within_it(host: &str, routes: &str, key: &str) {
