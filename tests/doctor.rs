@@ -533,6 +533,36 @@ fn copilots_own_rewrite_of_its_folder_record_still_trusts_the_folder() {
     );
 }
 
+/// Gemini CLI 0.61.0 reads `~/.gemini/trustedFolders.json` as JSON with comments only
+/// (bundle: `parseTrustedFoldersJson`, `JSON.parse(stripJsonComments(content))`); a trailing
+/// comma is a parse error, which `checkPathTrust` makes a `FatalConfigError`: no hook of the
+/// folder runs (the CLI does not start). On `d79a14b` hookx read the record as loosely as
+/// Copilot's (row 324) and said the project's Gemini hooks fire.
+#[test]
+fn geminis_folder_record_is_read_as_gemini_reads_it() {
+    let w = World::new();
+    w.write_json(
+        "project/.gemini/settings.json",
+        json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "./deny.sh"}]}]}}),
+    );
+    let record = w.home().join(".gemini/trustedFolders.json");
+    std::fs::create_dir_all(record.parent().unwrap()).unwrap();
+    let folder = json!(w.project().to_str().unwrap());
+    for (text, fires) in [
+        (
+            format!("// mine\n{{\n  {folder}: \"TRUST_FOLDER\"\n}}"),
+            true,
+        ),
+        (format!("{{\n  {folder}: \"TRUST_FOLDER\",\n}}"), false),
+    ] {
+        std::fs::write(&record, &text).unwrap();
+        let (_, report) = w.doctor(Some("gemini"));
+        let l = loading(&report, ".gemini/settings.json", "gemini");
+        let status = if fires { "fires" } else { "blocked" };
+        assert_eq!(l["status"], status, "{text}: {:?}", findings(l));
+    }
+}
+
 /// Attacks row 332: the user turned hookx's Gemini route off in Gemini's own list
 /// (`hooksConfig.disabled`, by its command; Gemini runs no handler named there, gemini-facts):
 /// Gemini never calls hookx for that event, and doctor said the guard routed through it fires.

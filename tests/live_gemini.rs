@@ -1158,6 +1158,65 @@ fn untrusted_folder_runs_nothing() {
     c.done("untrusted");
 }
 
+/// Trust: `~/.gemini/trustedFolders.json` trusting the folder, once with a comment (read:
+/// the project's hooks run) and once with a trailing comma. Gemini reads the file with comments
+/// only (bundle: `JSON.parse(stripJsonComments(…))`), and one it cannot parse stops the CLI
+/// before any hook (`FatalConfigError`). `hookx doctor --host gemini`, asked before each run,
+/// must say the project's file fires exactly when its hooks ran (on `d79a14b` it read the
+/// record loosely and said "fires" for the trailing comma).
+fn a_folder_record_gemini_cannot_read_trusts_nothing() {
+    let mut c = Checks::default();
+    for comma in [false, true] {
+        let mut said = String::new();
+        let Some(l) = live("untrusted", &["--yolo"], &[], |sb| {
+            sb.user_settings(Value::Object(record_everything(sb, "")));
+            sb.project_settings(Value::Object(record_everything(sb, "project-")));
+            let folder = json!(sb.project.display().to_string());
+            let text = match comma {
+                false => format!("// mine\n{{\n  {folder}: \"TRUST_FOLDER\"\n}}\n"),
+                true => format!("{{\n  {folder}: \"TRUST_FOLDER\",\n}}\n"),
+            };
+            sb.write("home/.gemini/trustedFolders.json", &text);
+            let out = common::hookx_at(
+                &sb.project,
+                &sb.home,
+                &["doctor", "--host", "gemini", "--format", "json"],
+            );
+            said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        }) else {
+            return;
+        };
+        let ran = l.labels().iter().any(|label| label.starts_with("project-"));
+        c.that(
+            ran != comma,
+            format!(
+                "trailing comma {comma}: project hooks ran {ran}; exit {:?}: {}",
+                l.out.status, l.out.stderr
+            ),
+        );
+        if comma {
+            c.that(
+                l.out.stderr.contains("Please fix the configuration file"),
+                format!("stderr: {}", l.out.stderr),
+            );
+        }
+        let report: Value = serde_json::from_str(&said).unwrap_or_default();
+        let status = report["files"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|f| f["file"] == ".gemini/settings.json")
+            .flat_map(|f| f["hosts"].as_array().into_iter().flatten())
+            .find(|l| l["host"] == "gemini")
+            .map(|l| l["status"].clone());
+        c.that(
+            status.as_ref().map(|s| s == "fires") == Some(ran),
+            format!("trailing comma {comma}: doctor says {status:?}; project hooks ran {ran}"),
+        );
+    }
+    c.done("untrusted");
+}
+
 /// Trust: `--skip-trust` lets `-p` run in an untrusted folder, but the project's settings were
 /// already read as untrusted: user hooks run, project hooks do not (and nothing is warned of or
 /// acknowledged). Also: AfterAgent exit 2 with stderr continues the turn like a JSON block.
@@ -1973,6 +2032,7 @@ fn main() -> std::process::ExitCode {
             ground_truth_model_block,
             ground_truth_blocked_prompt,
             untrusted_folder_runs_nothing,
+            a_folder_record_gemini_cannot_read_trusts_nothing,
             skip_trust_drops_project_hooks,
             invalid_project_settings_stop_the_client,
             system_settings_hooks_run,

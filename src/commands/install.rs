@@ -1409,7 +1409,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         if !trust.trusts(
             |f| opts.ctx.agent_file(host, f),
             project,
-            crate::config::syntax::loose_value,
+            crate::config::syntax::value_as,
         ) {
             eprintln!(
                 "note: {} reads {} only in a folder the user trusted, and {} does not trust {}: {}",
