@@ -869,8 +869,9 @@ fn exec_rule(kind: crate::model::EventKind, request: ExecRequest) -> Rule {
                 .run_keys
                 .follow_ups
                 .as_ref()
+                .and_then(|spec| spec.limit_key)
                 .zip(request.follow_up_limit)
-                .map(|(spec, limit)| (spec.limit_key.to_string(), limit.into()))
+                .map(|(key, limit)| (key.to_string(), limit.into()))
                 .into_iter()
                 .collect(),
         }],
