@@ -2594,57 +2594,47 @@ fn a_cursor_stop_hook_that_always_follows_up_stops_at_its_loop_limit_under_other
     }
 }
 
-/// Attacks row 380: row 306's trap with the hook's agent Claude Code or Qwen Code. A trusted
-/// Claude `Stop` hook that always blocks (it never reads `stop_hook_active`, a common slip) is
-/// ended by its own agent: Claude Code 2.1.332 overrides a Stop block past 8 in a row
+/// Attacks row 380: row 306's trap with the hook's own agent Claude Code, Qwen Code or Gemini
+/// CLI. A trusted Claude `Stop` hook that always blocks (it never reads `stop_hook_active`, a
+/// common slip) is ended by its own agent: Claude Code 2.1.332 overrides a Stop block past 8 in a row
 /// (`CLAUDE_CODE_STOP_HOOK_BLOCK_CAP ?? 8`, binary read), Qwen Code 0.24.4 likewise
-/// (`stopHookBlockingCap`, default 8, its bundled docs). Run by hookx under Codex 0.171.0, which
-/// caps none (row 306), hookx keeps that cap: 8 blocks in a row, then the agent may stop; a stop
-/// that is no continuation starts again.
+/// (`stopHookBlockingCap`, default 8, its bundled docs); a Gemini `AfterAgent` hook by Gemini
+/// CLI 0.61.0's turn budget (100, bundle read). Run by hookx under Codex 0.171.0, which caps
+/// none (row 306), hookx keeps that cap: 8 (100) blocks in a row, then the agent may stop; a
+/// stop that is no continuation starts again.
 #[test]
-fn a_claude_or_qwen_stop_hook_that_always_blocks_stops_at_its_agents_cap_under_codex() {
-    // (Codex cannot block a SubagentStop: no loop there.)
-    for (file, event) in [
-        (".claude/settings.json", "Stop"),
-        (".qwen/settings.json", "Stop"),
+fn a_stop_hook_that_always_blocks_stops_at_its_agents_cap_under_codex() {
+    for (file, event, cap) in [
+        (".claude/settings.json", "Stop", 8),
+        (".qwen/settings.json", "Stop", 8),
+        (".gemini/settings.json", "AfterAgent", 100),
     ] {
         let p = Project::new();
-        let block = r#"{ cat; echo; } >> runs.jsonl; echo '{"decision":"block","reason":"run the tests again"}'"#;
+        let block = r#"echo '{"decision":"block","reason":"run the tests again"}'"#;
         p.write(
             file,
             json!({"hooks": {event: [{"hooks": [{"type": "command", "command": block}]}]}}),
         );
         p.trust();
         let stop = |active: bool| {
-            let mut stdin = json_of(&recorded_stop(
-                &p,
-                "codex-0.171.0/agents.17.Stop.json",
-                active,
-            ));
-            stdin["hook_event_name"] = json!(event);
-            p.hookx(
-                &["run", "--host", "codex", "--event", event],
-                stdin.to_string(),
-            )
+            let stdin = recorded_stop(&p, "codex-0.171.0/agents.17.Stop.json", active);
+            p.hookx(&["run", "--host", "codex", "--event", "Stop"], stdin)
         };
         let mut blocks = 0;
-        for round in 0..12 {
+        for round in 0..cap + 4 {
             let (code, out, err) = stop(round > 0);
-            assert_eq!(code, 0, "{file} {event} {round}: {err}");
+            assert_eq!(code, 0, "{file} {round}: {err}");
             if out.trim().is_empty() {
-                assert!(err.contains("follow"), "{file} {event} {round}: {err}");
+                assert!(err.contains("agent's cap of"), "{file} {round}: {err}");
             } else {
-                assert_eq!(
-                    json_of(&out)["decision"],
-                    "block",
-                    "{file} {event} {round}: {out}"
-                );
+                assert_eq!(json_of(&out)["decision"], "block", "{file} {round}: {out}");
                 blocks += 1;
             }
         }
-        assert_eq!(blocks, 8, "{file} {event}: blocks in a row under Codex");
+        assert_eq!(blocks, cap, "{file}: blocks in a row under Codex");
+        // A stop that is no continuation (the user's next prompt) starts again.
         let (_, out, err) = stop(false);
-        assert_eq!(json_of(&out)["decision"], "block", "{file} {event}: {err}");
+        assert_eq!(json_of(&out)["decision"], "block", "{file}: {err}");
     }
 }
 
