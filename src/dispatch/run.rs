@@ -86,9 +86,14 @@ fn parse_depth(value: &str) -> Option<(u32, u32)> {
     Some((depth.parse().ok()?, pid.parse().ok()?))
 }
 
-/// What this hookx's handlers get in [`DEPTH_VAR`].
-fn child_depth() -> String {
-    format!("{}:{}", depth().saturating_add(1), std::process::id())
+/// What this hookx's handlers get in [`DEPTH_VAR`]; `runs_a_route`: [`MAX_DEPTH`], for a
+/// handler that runs hookx's route itself ([`RuleSource::runs_a_route`]).
+fn child_depth(runs_a_route: bool) -> String {
+    let depth = match runs_a_route {
+        true => MAX_DEPTH,
+        false => depth().saturating_add(1),
+    };
+    format!("{depth}:{}", std::process::id())
 }
 
 /// What a rule's source adds to its handlers' environment (a Claude plugin's root).
@@ -100,6 +105,12 @@ pub trait RuleSource {
     /// The folder of the source's file, where it has one.
     fn hook_dir(&self) -> Option<&Path> {
         None
+    }
+
+    /// Whether its handlers run hookx's route themselves ([`Source::runs_a_route`]): a hookx
+    /// they start gets [`MAX_DEPTH`] and dispatches nothing, as the rules run here.
+    fn runs_a_route(&self) -> bool {
+        false
     }
 }
 
@@ -117,6 +128,10 @@ impl RuleSource for Source {
 
     fn hook_dir(&self) -> Option<&Path> {
         self.path.parent()
+    }
+
+    fn runs_a_route(&self) -> bool {
+        self.runs_a_route
     }
 }
 
@@ -675,7 +690,10 @@ fn prepare<S: RuleSource>(
     let hook_dir = selected.source.hook_dir().map(|d| d.display().to_string());
     let mut env = handler_env(event, flavor, &project, hook_dir.as_deref());
     env.extend(selected.source.env());
-    env.push((DEPTH_VAR.to_string(), child_depth()));
+    env.push((
+        DEPTH_VAR.to_string(),
+        child_depth(selected.source.runs_a_route()),
+    ));
     env.push((HOST_VAR.to_string(), host.dialect().name().to_string()));
     // The host's own variables (CLAUDE_PROJECT_DIR, BRICKS_*, COPILOT_CLI) would tell the
     // handler, or a hookx it runs, that it runs under another agent than the one it was

@@ -353,7 +353,7 @@ fn route_commands(
         return crate::read::text(&script, crate::read::MAX_FILE_BYTES)
             .ok()
             .filter(|_| layout.runs_unexecutable || scripts::is_executable(&script))
-            .and_then(|t| scripts::routed_line(&t).map(str::to_string))
+            .and_then(|t| script_route(&t))
             .into_iter()
             .collect();
     }
@@ -375,6 +375,24 @@ fn route_commands(
         .filter(|r| r.every_call && !r.off)
         .map(|r| r.line)
         .collect()
+}
+
+/// The route line a hook script of hookx's runs ([`scripts::routed_line`]: as written, or last
+/// after lines of the user's); else, in a route the user edited around its line, the last line
+/// at the script's own level that is exactly the route install wrote, with or without `exec`
+/// (lines of the user's after it: attacks row 381, where the project route ran every rule a
+/// second time). A route line wrapped in more of the user's (`… || exit 2`, an indented block)
+/// is not read as one: twice at worst, never a route taken for one that may not run.
+fn script_route(text: &str) -> Option<String> {
+    let last = scripts::routed_line(text).filter(|line| is_hookx_entry(line));
+    let at_top = || {
+        text.lines()
+            .rev()
+            .map(|line| line.strip_prefix("exec ").unwrap_or(line))
+            .find(|line| entry::written_route_host(line).is_some())
+    };
+    last.or_else(|| scripts::is_route(text).then(at_top).flatten())
+        .map(str::to_string)
 }
 
 /// Whether every route for `event` in the host's JSON file `file` is one the host's own list
