@@ -2254,8 +2254,8 @@ fn an_edited_cline_route_run_under_claude_runs_the_users_lines_not_the_route() {
 
 /// Attacks row 381: row 365's edit in the other forms a user writes it: the route line wrapped
 /// in the user's `if` (their guard decides whether it routes), the route line without `exec`
-/// (a line after it, or none). Under Claude the script ran whole, its route inside running
-/// every rule a second time.
+/// (a line after it, or none), or a script the user wrote themselves ending in the route. Under
+/// Claude the script ran whole, its route inside running every rule a second time.
 #[test]
 fn a_cline_route_edited_around_its_line_run_under_claude_runs_each_rule_once() {
     let route = |text: &str| {
@@ -2280,6 +2280,12 @@ fn a_cline_route_edited_around_its_line_run_under_claude_runs_each_rule_once() {
     });
     edited_cline_route_run_under_claude(|text, mine| {
         text.replacen("exec ", &format!("{mine} || exit 2\n"), 1)
+    });
+    // A script the user wrote themselves, without install's mark, that ends in the route.
+    edited_cline_route_run_under_claude(|text, mine| {
+        let (shebang, rest) = text.split_once('\n').unwrap();
+        let (_, body) = rest.split_once('\n').unwrap();
+        format!("{shebang}\n# my guard, then hookx\n{mine} || exit 2\n{body}")
     });
 }
 

@@ -44,7 +44,8 @@ pub struct Source {
     /// either (`document` says so), so none of its hooks runs anywhere.
     pub refused_policy: Option<OthersCouldWrite>,
     /// A script of the user's that runs hookx's route inside it (a route they edited, its
-    /// route line wrapped in their `if` or followed by lines of theirs), run for another host:
+    /// route line wrapped in their `if` or followed by lines of theirs, or one they wrote
+    /// themselves), run for another host:
     /// the route in it would run every rule again inside the run that runs it (attacks rows
     /// 365, 381), so a hookx it starts is told it is nested too deep to dispatch
     /// ([`crate::dispatch::run::RuleSource::runs_a_route`]).
