@@ -1223,3 +1223,102 @@ fn a_key_another_install_records_is_not_said_to_be_the_users_at_an_uninstall() {
         "{text}"
     );
 }
+
+/// Attacks row 382: a team's route that runs hookx through a wrapper script (a committed
+/// `.claude/settings.json` cannot name hookx's path on every machine, so it runs
+/// `./hookx-route.sh`, which finds hookx and runs `hookx run --host claude …`). A teammate on
+/// Gemini has hookx installed for Gemini: hookx runs the Claude file's hooks for Gemini, the
+/// wrapper among them, and the `hookx run` inside it ran every rule hookx runs under Claude a
+/// second time (a Cursor rule here). The route inside stands aside for the same event: each
+/// rule once; under Claude itself the wrapper still routes.
+#[test]
+fn a_route_inside_a_hook_hookx_runs_stands_aside_for_the_same_event() {
+    let root = tempfile::tempdir().unwrap();
+    let (home, project) = (root.path().join("home"), root.path().join("project"));
+    let log = project.join("ran.log");
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let wrapper = common::write(
+        &project,
+        "hookx-route.sh",
+        &format!(
+            "#!/bin/sh\necho wrapper >> '{}'\nexec {bin} run --host claude --event PreToolUse --home '{}'\n",
+            log.display(),
+            home.display()
+        ),
+    );
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    common::write(
+        &project,
+        ".claude/settings.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": wrapper}]}]}})
+        .to_string(),
+    );
+    common::write(
+        &project,
+        ".cursor/hooks.json",
+        &serde_json::json!({"version": 1, "hooks": {"beforeShellExecution": [
+            {"command": format!("echo cursor-rule >> '{}'", log.display())}]}})
+        .to_string(),
+    );
+    std::fs::create_dir_all(&home).unwrap();
+    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
+    let fire = |host: &str, event: &str, payload: serde_json::Value| {
+        std::fs::remove_file(&log).ok();
+        common::hookx()
+            .args(["run", "--host", host, "--event", event, "--home"])
+            .arg(&home)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .write_stdin(payload.to_string())
+            .assert()
+            .success();
+        let mut ran: Vec<String> = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        ran.sort();
+        ran
+    };
+    let gemini = serde_json::json!({"session_id": "s", "transcript_path": "/x", "cwd": project,
+        "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+        "tool_input": {"command": "ls"}});
+    assert_eq!(
+        fire("gemini", "BeforeTool", gemini),
+        ["cursor-rule", "wrapper"],
+        "under Gemini: the wrapper and the Cursor rule, once each"
+    );
+    // Claude runs the wrapper itself: the route in it runs the Cursor rule.
+    let claude = serde_json::json!({"session_id": "s", "transcript_path": "/x", "cwd": project,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    std::fs::remove_file(&log).unwrap();
+    let out = std::process::Command::new(&wrapper)
+        .current_dir(&project)
+        .env("HOME", &home)
+        .env_remove("HOOKX_HOME")
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(claude.to_string().as_bytes())?;
+            child.wait()
+        })
+        .unwrap();
+    assert!(out.success());
+    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(
+        ran.lines().filter(|l| *l == "cursor-rule").count(),
+        1,
+        "{ran}"
+    );
+}

@@ -58,6 +58,29 @@ pub struct Dispatch {
 /// the environment (a shell, `env`, an agent started by a hook).
 pub const DEPTH_VAR: &str = "HOOKX_DEPTH";
 
+/// Every handler hookx runs is told which event it runs for, in this variable
+/// ([`event_mark`]): a `hookx run` it starts for the same event (a route inside a hook, such as
+/// a team's wrapper script that finds hookx and runs it) stands aside, as the hookx above runs
+/// the rules already (attacks row 382). Honoured only below a hookx ([`depth`] above 0), so a
+/// value set anywhere else changes nothing.
+pub const EVENT_VAR: &str = "HOOKX_EVENT";
+
+/// What tells one event from another for [`EVENT_VAR`]: its kind, its session and its tool,
+/// as hookx reads them from any agent's payload. An agent a hook starts has a session of its
+/// own; a value hookx cannot tell the same in both payloads makes the route run (twice at
+/// worst, never zero).
+pub fn event_mark(event: &Event) -> String {
+    let tool = event.tool.as_ref().map(|t| t.name.as_str());
+    let session = event.field("session_id").unwrap_or_default();
+    let text = format!("{:?}\0{session}\0{}", event.kind, tool.unwrap_or_default());
+    crate::hash::sha256_hex(text.as_bytes())
+}
+
+/// Whether this hookx runs below a hookx that runs the same event ([`EVENT_VAR`]).
+pub fn runs_below_same_event(event: &Event) -> bool {
+    depth() > 0 && std::env::var(EVENT_VAR).is_ok_and(|mark| mark == event_mark(event))
+}
+
 /// Every handler hookx runs is told the agent running it (a dialect name) in this variable,
 /// beside its own dialect's payload and variables: a Claude hook run under Copilot sees
 /// `HOOKX_HOST=copilot`.
@@ -695,6 +718,7 @@ fn prepare<S: RuleSource>(
         child_depth(selected.source.runs_a_route()),
     ));
     env.push((HOST_VAR.to_string(), host.dialect().name().to_string()));
+    env.push((EVENT_VAR.to_string(), event_mark(event)));
     // The host's own variables (CLAUDE_PROJECT_DIR, BRICKS_*, COPILOT_CLI) would tell the
     // handler, or a hookx it runs, that it runs under another agent than the one it was
     // written for.
