@@ -1294,6 +1294,37 @@ fn a_route_inside_a_hook_hookx_runs_stands_aside_for_the_same_event() {
         ["cursor-rule", "wrapper"],
         "under Gemini: the wrapper and the Cursor rule, once each"
     );
+    // A converted copy of the wrapper run through `exec` (Codex, no route of hookx's there):
+    // exec runs one handler, so the route inside is what runs the rules.
+    std::fs::remove_file(&log).ok();
+    let codex = serde_json::json!({"session_id": "s", "turn_id": "t", "transcript_path": "/x",
+        "cwd": project, "hook_event_name": "PreToolUse", "model": "m",
+        "permission_mode": "default", "tool_name": "Bash",
+        "tool_input": {"command": "ls"}, "tool_use_id": "c"});
+    common::hookx()
+        .args([
+            "exec",
+            "--host",
+            "codex",
+            "--as",
+            "claude",
+            "--event",
+            "PreToolUse",
+            "--",
+        ])
+        .arg(&wrapper)
+        .current_dir(&project)
+        .env("HOME", &home)
+        .env_remove("HOOKX_HOME")
+        .write_stdin(codex.to_string())
+        .assert()
+        .success();
+    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(
+        ran.lines().filter(|l| *l == "cursor-rule").count(),
+        1,
+        "exec: {ran}"
+    );
     // Claude runs the wrapper itself: the route in it runs the Cursor rule.
     let claude = serde_json::json!({"session_id": "s", "transcript_path": "/x", "cwd": project,
         "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}});

@@ -58,7 +58,7 @@ pub struct Dispatch {
 /// the environment (a shell, `env`, an agent started by a hook).
 pub const DEPTH_VAR: &str = "HOOKX_DEPTH";
 
-/// Every handler hookx runs is told which event it runs for, in this variable
+/// Every handler `hookx run` runs (not `exec`'s) is told which event it runs for, in this variable
 /// ([`event_mark`]): a `hookx run` it starts for the same event (a route inside a hook, such as
 /// a team's wrapper script that finds hookx and runs it) stands aside, as the hookx above runs
 /// the rules already (attacks row 382). Honoured only below a hookx ([`depth`] above 0), so a
@@ -354,7 +354,12 @@ pub fn plan<'a, 'e, S: RuleSource + 'a>(
     let mut specs = Vec::new();
     for s in &selected {
         match prepare(s, host, event, project_dir) {
-            Ok((job, spec)) => {
+            Ok((job, mut spec)) => {
+                // Only a route runs the event's rules: below `exec`'s one handler, a route
+                // is the one that runs them (a converted copy of a team's wrapper).
+                if !matches!(limit, Limit::Entry(_)) {
+                    spec.env.push((EVENT_VAR.to_string(), event_mark(event)));
+                }
                 jobs.push(job);
                 specs.push(spec);
             }
@@ -718,7 +723,6 @@ fn prepare<S: RuleSource>(
         child_depth(selected.source.runs_a_route()),
     ));
     env.push((HOST_VAR.to_string(), host.dialect().name().to_string()));
-    env.push((EVENT_VAR.to_string(), event_mark(event)));
     // The host's own variables (CLAUDE_PROJECT_DIR, BRICKS_*, COPILOT_CLI) would tell the
     // handler, or a hookx it runs, that it runs under another agent than the one it was
     // written for.
