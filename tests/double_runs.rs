@@ -1353,3 +1353,88 @@ fn a_route_inside_a_hook_hookx_runs_stands_aside_for_the_same_event() {
         "{ran}"
     );
 }
+
+/// Attacks row 385: Kiro runs the rules of both folders' files, so hookx's Kiro project route
+/// leaves an event to the user route (kiro-facts). The user route is a rule of hookx's
+/// `~/.kiro/hooks/hookx.json`, and Kiro's own keys on it narrow it as on any rule: turned off
+/// (`"enabled": false`, "a disabled rule never runs"), a matcher of the user's (`fs_write`),
+/// or `"timeout": 0` ("0 disables"). The project route still left the call to it: the user's
+/// and the project's guards ran nowhere under Kiro. Fired as Kiro fires the project route,
+/// with the documented payload: the project route runs both.
+#[test]
+fn a_kiro_user_route_turned_off_or_narrowed_does_not_take_the_event() {
+    for (key, value) in [
+        ("enabled", serde_json::json!(false)),
+        ("matcher", serde_json::json!("fs_write")),
+        ("timeout", serde_json::json!(0)),
+    ] {
+        let root = tempfile::tempdir().unwrap();
+        let (home, project) = (root.path().join("home"), root.path().join("project"));
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        let log = project.join("ran.log");
+        for (dir, name) in [(&home, "user"), (&project, "project")] {
+            common::write(
+                dir,
+                ".gemini/settings.json",
+                &serde_json::json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command",
+                    "command": format!("echo {name} >> '{}'", log.display())}]}]}})
+                .to_string(),
+            );
+        }
+        let hookx = |args: &[&str]| common::hookx_at(&project, &home, args).success();
+        hookx(&["trust", "--yes"]);
+        hookx(&[
+            "trust",
+            "--yes",
+            &home.join(".gemini/settings.json").to_string_lossy(),
+        ]);
+        let bin = env!("CARGO_BIN_EXE_hookx");
+        for scope in ["user", "project"] {
+            hookx(&[
+                "install", "--host", "kiro", "--scope", scope, "--hookx", bin,
+            ]);
+        }
+        let user = home.join(".kiro/hooks/hookx.json");
+        let mut rules: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&user).unwrap()).unwrap();
+        for rule in rules["hooks"].as_array_mut().unwrap() {
+            rule[key] = value.clone();
+        }
+        std::fs::write(&user, rules.to_string()).unwrap();
+        let routes: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(project.join(".kiro/hooks/hookx.json")).unwrap(),
+        )
+        .unwrap();
+        let line = routes["hooks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["trigger"] == "PreToolUse")
+            .and_then(|r| r["action"]["command"].as_str())
+            .unwrap()
+            .to_string();
+        let payload = serde_json::json!({"hook_event_name": "preToolUse", "session_id": "s",
+            "cwd": project, "tool_name": "execute_bash", "tool_input": {"command": "npm test"}});
+        std::process::Command::new("/bin/sh")
+            .args(["-c", &line])
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(payload.to_string().as_bytes())?;
+                child.wait()
+            })
+            .unwrap();
+        let ran = std::fs::read_to_string(&log).unwrap_or_default();
+        let mut ran: Vec<&str> = ran.lines().collect();
+        ran.sort();
+        assert_eq!(ran, ["project", "user"], "the user route's {key} {value}");
+    }
+}

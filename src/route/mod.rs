@@ -263,6 +263,18 @@ fn answers_every_call(handler: &serde_json::Value, host: Dialect, event: &str) -
         && !shorter_timeout(handler, host, event)
 }
 
+/// Whether a route's entry (or rule) holds no matcher of the user's (`"matcher": "Bash"`): it
+/// runs on every call, not on some only, which leave no route for the others (attacks row
+/// 196).
+fn every_call(entry: &serde_json::Value, host: Dialect) -> bool {
+    match entry.get("matcher") {
+        None => true,
+        Some(m) => m
+            .as_str()
+            .is_some_and(|m| ["", "*"].contains(&m) || Some(m) == host.def().route.matcher),
+    }
+}
+
 /// Whether the route `handler` of `event` has a timeout shorter than the one install writes
 /// there ([`file::route_timeout`]), or one the host may read so (not a number).
 fn shorter_timeout(handler: &serde_json::Value, host: Dialect, event: &str) -> bool {
@@ -368,7 +380,14 @@ fn route_commands(
             .collect();
     }
     if let Some(list) = host.config().rule_list {
-        return list_route_commands(user, &text, host, list, event);
+        // A rule the user turned off, narrowed to some tools or given a shorter timeout (Kiro:
+        // `"timeout": 0` turns it off) is no route for every call (attacks row 385).
+        let runs = |rule: &serde_json::Value| {
+            rule.get(list.enabled_key) != Some(&serde_json::Value::Bool(false))
+                && every_call(rule, host)
+                && !shorter_timeout(rule, host, event)
+        };
+        return list_route_commands(user, &text, host, list, event, runs);
     }
     json_routes(home, user, &text, host, route_host, event, also_off)
         .into_iter()
@@ -457,14 +476,6 @@ fn json_routes(
     let Some(entries) = entries_of(&JsonText::new(text), &list) else {
         return Vec::new();
     };
-    // A route whose entry the user gave a matcher of their own (`"matcher": "Bash"`) runs on
-    // some calls only: no route for the others (attacks row 196).
-    let every_call = |entry: &serde_json::Value| match entry.get("matcher") {
-        None => true,
-        Some(m) => m
-            .as_str()
-            .is_some_and(|m| ["", "*"].contains(&m) || Some(m) == host.def().route.matcher),
-    };
     // A route the user's own list turns off (Gemini's `hooksConfig.disabled`, by `name`, else
     // command: attacks row 228) is none the agent runs; so is one another scope's list names
     // (`also_off`: the agent joins them).
@@ -518,7 +529,7 @@ fn json_routes(
             };
             let line = route_line(handler, route_host)?;
             Some(JsonRoute {
-                every_call: every_call(entry)
+                every_call: every_call(entry, host)
                     && answers_every_call(handler, host, event)
                     && !cut_as_written(handler),
                 off: turned_off(handler, &line),
