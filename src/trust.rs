@@ -396,26 +396,30 @@ impl TrustStore {
     }
 
     /// Moves the trust of the file at the real path `canonical` from the content hashed
-    /// `before` to the content hashed `after`, at every location where it was trusted with
-    /// exactly `before`; nothing else is touched, so nothing untrusted or changed becomes
-    /// trusted. `without_agent_keys` works out [`Record::without_agent_keys`] of the content
+    /// `before` to the content hashed `after`, at every location where it trusted `before`:
+    /// its bytes, or what hookx reads of them (an agent's own write since, attacks row 327);
+    /// nothing else is touched, so nothing untrusted or changed becomes trusted.
+    /// `without_agent_keys` works out [`Record::without_agent_keys`] of the content before and
     /// after, for the dialect a record reads it in. Returns whether anything changed.
     pub fn carry_over(
         &mut self,
         canonical: &Path,
         (before, after): (&str, &str),
-        without_agent_keys: &dyn Fn(crate::tables::Dialect) -> Option<String>,
+        without_agent_keys: [&dyn Fn(crate::tables::Dialect) -> Option<String>; 2],
     ) -> bool {
         let mut changed = false;
         for (location, records) in &mut self.trusted {
+            let dialect = context::location(location).map(|l| l.dialect);
+            let projection = |which: usize| dialect.and_then(without_agent_keys[which]);
             if let Some(record) = records.get_mut(canonical.as_os_str())
-                && record.sha256 == before
                 && before != after
+                && (record.sha256 == before
+                    || record.without_agent_keys.is_some()
+                        && record.without_agent_keys == projection(0))
             {
                 record.sha256 = after.to_string();
-                record.without_agent_keys = context::location(location)
-                    .and_then(|l| without_agent_keys(l.dialect))
-                    .filter(|_| record.without_agent_keys.is_some());
+                record.without_agent_keys =
+                    projection(1).filter(|_| record.without_agent_keys.is_some());
                 changed = true;
             }
         }
@@ -575,7 +579,8 @@ fn is_sha256(name: &str) -> bool {
 }
 
 /// After hookx's own edit of the file at `path` (an install's routes or review records) from
-/// the bytes `before` to `after`: if the user had trusted `before`, `after` is trusted too, so
+/// the bytes `before` to `after`: if the user had trusted `before` (or what hookx reads of it,
+/// [`Record::trusts`]), `after` is trusted too, so
 /// that hookx's edit does not turn the user's trusted hooks in that file into "changed since
 /// trusted" (and skipped). Content the user had not trusted is never trusted this way.
 /// Whether the record changed; a record that cannot be read trusts nothing, so keeps nothing,
@@ -597,7 +602,10 @@ pub fn keep_trusted(
     if !store.carry_over(
         &canonical,
         (&before_hash, &after_hash),
-        &without_agent_keys(path, after),
+        [
+            &without_agent_keys(path, before),
+            &without_agent_keys(path, after),
+        ],
     ) {
         return Ok(false);
     }

@@ -116,7 +116,7 @@ fn owned() -> Owned {
         }
         if let Some(t) = &def.folder_trust {
             match t.record {
-                TrustRecord::List { file, keys } => {
+                TrustRecord::List { file, keys, .. } => {
                     o.within.push(file);
                     o.within.extend(keys);
                 }
@@ -124,6 +124,7 @@ fn owned() -> Owned {
                     file,
                     trust_folder,
                     trust_parent,
+                    ..
                 } => {
                     o.within.push(file);
                     o.within.extend(trust_folder.iter().chain(trust_parent));

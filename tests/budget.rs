@@ -94,27 +94,7 @@ fn under_copilot_a_hanging_claude_handler_before_a_deny_still_denies_in_time() {
 /// would hide it): before the fix hookx waited out the table's 600 s, past the test's bound.
 #[test]
 fn a_route_the_user_shortened_is_answered_within_its_own_timeout() {
-    let s = Setup::new();
-    let rules = json!({"hooks": {"BeforeTool": [{"hooks": [
-        {"type": "command", "command": hang(&s.release, &s.marker), "timeout": 300_000},
-    ]}]}});
-    let file = common::write(&s.home, ".gemini/settings.json", &rules.to_string());
-    s.trust(&file);
-    s.hookx(&["install", "--host", "claude", "--scope", "user"])
-        .assert()
-        .success();
-    let settings = s.home.join(".claude/settings.json");
-    let text = std::fs::read_to_string(&settings).unwrap();
-    assert!(text.contains("\"timeout\": 605"), "{text}");
-    std::fs::write(
-        &settings,
-        text.replace("\"timeout\": 605", "\"timeout\": 5"),
-    )
-    .unwrap();
-    let (decision, ran) = s.fire_unhurried(dialect("claude")).unwrap();
-    assert_eq!(decision, Decision::Deny, "{ran:?}");
-    assert!(ran.stdout.contains("did not answer within"), "{ran:?}");
-    assert!(!s.marker.exists(), "hookx waited for the hanging handler");
+    a_shortened_route_is_answered_within_it("claude", ".claude/settings.json", "\"timeout\": ");
 }
 
 /// Row 223 under Copilot, whose routes do not say which file holds them: the user shortened
@@ -123,6 +103,20 @@ fn a_route_the_user_shortened_is_answered_within_its_own_timeout() {
 /// either stands), by the failure policy, rather than lose the call to Copilot's kill.
 #[test]
 fn a_copilot_route_the_user_shortened_is_answered_within_its_own_timeout() {
+    a_shortened_route_is_answered_within_it(
+        "copilot",
+        ".copilot/hooks/hookx.json",
+        "\"timeoutSec\": ",
+    );
+}
+
+/// Row 223's Copilot reading where Copilot reads the user's hooks: with `COPILOT_HOME` set,
+/// Copilot 1.0.102 reads `$COPILOT_HOME/hooks/*.json`, not `~/.copilot/hooks` (copilot-facts),
+/// and the user's route there, shortened to `"timeoutSec": 5`, is the one it kills at 5 s. On
+/// `d79a14b` hookx read no user route under a `COPILOT_HOME` of another folder and answered
+/// within install's 605 s: the hanging handler outlasted Copilot's kill.
+#[test]
+fn a_copilot_route_in_copilot_home_is_answered_within_its_own_timeout() {
     let s = Setup::new();
     let rules = json!({"hooks": {"BeforeTool": [{"hooks": [
         {"type": "command", "command": hang(&s.release, &s.marker), "timeout": 300_000},
@@ -132,15 +126,49 @@ fn a_copilot_route_the_user_shortened_is_answered_within_its_own_timeout() {
     s.hookx(&["install", "--host", "copilot", "--scope", "user"])
         .assert()
         .success();
-    let routes = s.home.join(".copilot/hooks/hookx.json");
-    let text = std::fs::read_to_string(&routes).unwrap();
+    // The user keeps Copilot's folder elsewhere, and the route in it.
+    let installed = s.home.join(".copilot/hooks/hookx.json");
+    let text = std::fs::read_to_string(&installed).unwrap();
     assert!(text.contains("\"timeoutSec\": 605"), "{text}");
+    let copilot_home = s.home.join("elsewhere/copilot");
+    let hooks = copilot_home.join("hooks");
+    std::fs::create_dir_all(&hooks).unwrap();
+    let text = text.replace("\"timeoutSec\": 605", "\"timeoutSec\": 5");
+    std::fs::write(hooks.join("hookx.json"), text).unwrap();
+    std::fs::remove_file(&installed).unwrap();
+    let env = [
+        ("COPILOT_HOME", copilot_home.as_path()),
+        ("COPILOT_HOOK_DIR", hooks.as_path()),
+    ];
+    let (decision, ran) = s
+        .fire_unhurried_with(dialect("copilot"), &[], &env)
+        .unwrap();
+    assert_eq!(decision, Decision::Deny, "{ran:?}");
+    assert!(ran.stdout.contains("did not answer within"), "{ran:?}");
+    assert!(!s.marker.exists(), "hookx waited for the hanging handler");
+}
+
+/// Installs `host`'s user route to `routes` (below the home), cuts its timeout (`key` 605) to
+/// 5 s, and fires a hanging handler on a tool call through it: the failure policy answers.
+fn a_shortened_route_is_answered_within_it(host: &str, routes: &str, key: &str) {
+    let s = Setup::new();
+    let rules = json!({"hooks": {"BeforeTool": [{"hooks": [
+        {"type": "command", "command": hang(&s.release, &s.marker), "timeout": 300_000},
+    ]}]}});
+    let file = common::write(&s.home, ".gemini/settings.json", &rules.to_string());
+    s.trust(&file);
+    s.hookx(&["install", "--host", host, "--scope", "user"])
+        .assert()
+        .success();
+    let routes = s.home.join(routes);
+    let text = std::fs::read_to_string(&routes).unwrap();
+    assert!(text.contains(&format!("{key}605")), "{text}");
     std::fs::write(
         &routes,
-        text.replace("\"timeoutSec\": 605", "\"timeoutSec\": 5"),
+        text.replace(&format!("{key}605"), &format!("{key}5")),
     )
     .unwrap();
-    let (decision, ran) = s.fire_unhurried(dialect("copilot")).unwrap();
+    let (decision, ran) = s.fire_unhurried(dialect(host)).unwrap();
     assert_eq!(decision, Decision::Deny, "{ran:?}");
     assert!(ran.stdout.contains("did not answer within"), "{ran:?}");
     assert!(!s.marker.exists(), "hookx waited for the hanging handler");

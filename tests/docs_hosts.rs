@@ -2638,6 +2638,72 @@ fn a_stop_hook_that_always_blocks_stops_at_its_agents_cap_under_codex() {
     }
 }
 
+/// Row 306's leftovers. A stop whose payload names no session: on `d79a14b` every such session
+/// shared one count (one could cap another early, and one's first stop reset the other's row,
+/// so it might never cap); now no count is kept for it, so its follow-up is not passed on, as
+/// at the cap, and stderr says why. A Cursor `subagentStop` hook's follow-up (which hookx turns
+/// into a SubagentStop block; Cursor's docs read here document `followup_message` and
+/// `loop_limit` on `stop` only) is capped as `stop`'s, per subagent: on `d79a14b` 8 blocks in
+/// 8 continuations, no `loop_count`.
+#[test]
+fn follow_ups_without_a_session_or_from_a_subagent_stop_never_trap_the_agent() {
+    let p = Project::new();
+    let hook = |name: &str| json!([{"command": format!("{{ cat; echo; }} >> {name}.jsonl; echo '{{\"followup_message\":\"again\"}}'")}]);
+    p.write(
+        ".cursor/hooks.json",
+        json!({"version": 1, "hooks": {"stop": hook("stop"), "subagentStop": hook("sub")}}),
+    );
+    p.trust();
+    let run =
+        |event: &str, stdin: String| p.hookx(&["run", "--host", "claude", "--event", event], stdin);
+    let anonymous = |active: bool| {
+        let mut stdin = json_of(&recorded_stop(
+            &p,
+            "claude-2.1.332/pty.13.Stop.json",
+            active,
+        ));
+        stdin.as_object_mut().unwrap().remove("session_id");
+        stdin.to_string()
+    };
+    for active in [false, true, true] {
+        let (code, out, err) = run("Stop", anonymous(active));
+        assert_eq!((code, out.trim()), (0, ""), "{err}");
+        assert!(err.contains("names no session"), "{err}");
+    }
+    let subagent = |agent: &str, active: bool| {
+        let text = recorded_stop(&p, "claude-2.1.332/compact.03.SubagentStop.json", active);
+        let mut stdin = json_of(&text);
+        stdin["agent_id"] = json!(agent);
+        stdin.to_string()
+    };
+    let mut blocks = 0;
+    for round in 0..8 {
+        // A second subagent of the same session starts its own row meanwhile.
+        if round == 3 {
+            let (_, out, err) = run("SubagentStop", subagent("other", false));
+            assert_eq!(json_of(&out)["decision"], "block", "{err}");
+        }
+        let (code, out, err) = run("SubagentStop", subagent("one", round > 0));
+        assert_eq!(code, 0, "{round}: {err}");
+        if out.trim().is_empty() {
+            assert!(err.contains("loop_limit"), "{round}: {err}");
+        } else {
+            assert_eq!(json_of(&out)["decision"], "block", "{round}: {out}");
+            blocks += 1;
+        }
+    }
+    assert_eq!(blocks, 5);
+    let counts: Vec<Value> = std::fs::read_to_string(p.project.join("sub.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| json_of(l)["loop_count"].clone())
+        .collect();
+    let one: Vec<Value> = (0..8).map(|n: u64| json!(n.min(5))).collect();
+    let mut expected = one.clone();
+    expected.insert(3, json!(0));
+    assert_eq!(counts, expected);
+}
+
 /// Row 306's count where hookx cannot keep it (its folder is a file, or unwritable): the
 /// follow-up is not passed on, as at the cap, and stderr says why. A Stop block hookx cannot
 /// count would be a loop that might never end. A file of counts that is not one is replaced;

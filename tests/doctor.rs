@@ -19,6 +19,19 @@ struct World {
 }
 
 impl World {
+    /// A trusted `./guard.sh` on Bash in the user's Claude file, and `host`'s user route.
+    fn route_a_trusted_user_guard(&self, host: &str) {
+        self.write_json(
+            "home/.claude/settings.json",
+            claude_hooks(&[("PreToolUse", Some("Bash"), command("./guard.sh"))]),
+        );
+        let guard = self.home().join(".claude/settings.json");
+        let trust = self.hookx(&["trust", guard.to_str().unwrap()]);
+        assert!(trust.status.success(), "{trust:?}");
+        let install = self.hookx(&["install", "--host", host, "--scope", "user"]);
+        assert!(install.status.success(), "{install:?}");
+    }
+
     fn new() -> World {
         // Gemini reads a system file only on a path only root can write (see
         // `root_owned_path`): a checkout below /tmp is on none, /run is when the tests run as root.
@@ -507,18 +520,7 @@ fn copilots_own_rewrite_of_its_folder_record_still_trusts_the_folder() {
     let l = loading(&report, ".github/hooks/hooks.json", "copilot");
     assert_eq!(l["status"], "fires", "{:?}", findings(l));
 
-    w.write_json(
-        "home/.claude/settings.json",
-        claude_hooks(&[("PreToolUse", Some("Bash"), command("./guard.sh"))]),
-    );
-    let guard = w.home().join(".claude/settings.json");
-    assert!(
-        w.hookx(&["trust", guard.to_str().unwrap()])
-            .status
-            .success()
-    );
-    let install = w.hookx(&["install", "--host", "copilot", "--scope", "user"]);
-    assert!(install.status.success(), "{install:?}");
+    w.route_a_trusted_user_guard("copilot");
     w.write_json(
         "project/.github/copilot/settings.json",
         json!({"disableAllHooks": true}),
@@ -531,24 +533,43 @@ fn copilots_own_rewrite_of_its_folder_record_still_trusts_the_folder() {
     );
 }
 
+/// Gemini CLI 0.61.0 reads `~/.gemini/trustedFolders.json` as JSON with comments only
+/// (bundle: `parseTrustedFoldersJson`, `JSON.parse(stripJsonComments(content))`); a trailing
+/// comma is a parse error, which `checkPathTrust` makes a `FatalConfigError`: no hook of the
+/// folder runs (the CLI does not start). On `d79a14b` hookx read the record as loosely as
+/// Copilot's (row 324) and said the project's Gemini hooks fire.
+#[test]
+fn geminis_folder_record_is_read_as_gemini_reads_it() {
+    let w = World::new();
+    w.write_json(
+        "project/.gemini/settings.json",
+        json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "./deny.sh"}]}]}}),
+    );
+    let record = w.home().join(".gemini/trustedFolders.json");
+    std::fs::create_dir_all(record.parent().unwrap()).unwrap();
+    let folder = json!(w.project().to_str().unwrap());
+    for (text, fires) in [
+        (
+            format!("// mine\n{{\n  {folder}: \"TRUST_FOLDER\"\n}}"),
+            true,
+        ),
+        (format!("{{\n  {folder}: \"TRUST_FOLDER\",\n}}"), false),
+    ] {
+        std::fs::write(&record, &text).unwrap();
+        let (_, report) = w.doctor(Some("gemini"));
+        let l = loading(&report, ".gemini/settings.json", "gemini");
+        let status = if fires { "fires" } else { "blocked" };
+        assert_eq!(l["status"], status, "{text}: {:?}", findings(l));
+    }
+}
+
 /// Attacks row 332: the user turned hookx's Gemini route off in Gemini's own list
 /// (`hooksConfig.disabled`, by its command; Gemini runs no handler named there, gemini-facts):
 /// Gemini never calls hookx for that event, and doctor said the guard routed through it fires.
 #[test]
 fn a_route_the_user_turned_off_in_gemini_is_said_off() {
     let w = World::new();
-    w.write_json(
-        "home/.claude/settings.json",
-        claude_hooks(&[("PreToolUse", Some("Bash"), command("./guard.sh"))]),
-    );
-    let guard = w.home().join(".claude/settings.json");
-    assert!(
-        w.hookx(&["trust", guard.to_str().unwrap()])
-            .status
-            .success()
-    );
-    let install = w.hookx(&["install", "--host", "gemini", "--scope", "user"]);
-    assert!(install.status.success(), "{install:?}");
+    w.route_a_trusted_user_guard("gemini");
     let (_, report) = w.doctor(Some("gemini"));
     assert_eq!(
         verdict(&report, "~/.claude/settings.json", "PreToolUse", "gemini")["status"],
@@ -634,18 +655,7 @@ fn a_repo_kill_switch_turns_off_copilots_user_route_too() {
         ".claude/settings.local.json",
     ] {
         let w = World::new();
-        w.write_json(
-            "home/.claude/settings.json",
-            claude_hooks(&[("PreToolUse", Some("Bash"), command("./guard.sh"))]),
-        );
-        let guard = w.home().join(".claude/settings.json");
-        assert!(
-            w.hookx(&["trust", guard.to_str().unwrap()])
-                .status
-                .success()
-        );
-        let install = w.hookx(&["install", "--host", "copilot", "--scope", "user"]);
-        assert!(install.status.success(), "{install:?}");
+        w.route_a_trusted_user_guard("copilot");
         w.write_json(&format!("project/{file}"), json!({"disableAllHooks": true}));
         let (_, report) = w.doctor(Some("copilot"));
         let l = loading(&report, "~/.claude/settings.json", "copilot");

@@ -666,12 +666,9 @@ fn a_user_route_run_by_copilot_does_not_stand_aside_for_a_repositorys_route() {
     assert_claude_deny(&fire(), "user deny");
 }
 
-/// Attacks row 310: hookx's VS Code user route (`~/.copilot/hooks/hookx-vscode.json`) and the
-/// team's Copilot project route: Copilot runs both, the first for itself (row 269). The
-/// project route left nothing to it (it looked for Copilot's own user route only), so every
-/// rule ran twice per call; it leaves the call to the user's route beside Copilot's.
-#[test]
-fn the_copilot_project_route_leaves_the_call_to_the_vscode_user_route_beside_copilots() {
+/// [`project_with_trusted_deny`], a trusted user file beside it (its home beside the project),
+/// and hookx's routes for each (host, scope).
+fn trusted_deny_routed(routes: &[(&str, &str)]) -> (Dir, std::path::PathBuf) {
     let dir = project_with_trusted_deny();
     let home = dir.path().parent().unwrap().join("home");
     write(
@@ -682,12 +679,21 @@ fn the_copilot_project_route_leaves_the_call_to_the_vscode_user_route_beside_cop
     let trusted = ran(hookx(dir.path()).args(["trust", "--yes"]));
     assert_eq!(trusted.code, Some(0), "{trusted:?}");
     let bin = env!("CARGO_BIN_EXE_hookx");
-    for scope in ["user", "project"] {
-        let host = if scope == "user" { "vscode" } else { "copilot" };
+    for &(host, scope) in routes {
         let args = ["install", "--host", host, "--scope", scope, "--hookx", bin];
         let installed = ran(hookx(dir.path()).args(args));
         assert_eq!(installed.code, Some(0), "{installed:?}");
     }
+    (dir, home)
+}
+
+/// Attacks row 310: hookx's VS Code user route (`~/.copilot/hooks/hookx-vscode.json`) and the
+/// team's Copilot project route: Copilot runs both, the first for itself (row 269). The
+/// project route left nothing to it (it looked for Copilot's own user route only), so every
+/// rule ran twice per call; it leaves the call to the user's route beside Copilot's.
+#[test]
+fn the_copilot_project_route_leaves_the_call_to_the_vscode_user_route_beside_copilots() {
+    let (dir, home) = trusted_deny_routed(&[("vscode", "user"), ("copilot", "project")]);
     let project_route = || {
         ran(hookx(dir.path())
             .args([
@@ -718,23 +724,7 @@ fn the_copilot_project_route_leaves_the_call_to_the_vscode_user_route_beside_cop
 /// route, twice per call. It leaves the call to its own user route where the sender runs it.
 #[test]
 fn the_vscode_project_route_run_by_copilot_leaves_the_call_to_its_user_route() {
-    let dir = project_with_trusted_deny();
-    let home = dir.path().parent().unwrap().join("home");
-    write(
-        &home,
-        ".bricks-project-desktop/hooks.json",
-        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
-    );
-    let trusted = ran(hookx(dir.path()).args(["trust", "--yes"]));
-    assert_eq!(trusted.code, Some(0), "{trusted:?}");
-    let bin = env!("CARGO_BIN_EXE_hookx");
-    for scope in ["user", "project"] {
-        let args = [
-            "install", "--host", "vscode", "--scope", scope, "--hookx", bin,
-        ];
-        let installed = ran(hookx(dir.path()).args(args));
-        assert_eq!(installed.code, Some(0), "{installed:?}");
-    }
+    let (dir, home) = trusted_deny_routed(&[("vscode", "user"), ("vscode", "project")]);
     let project_route = || {
         ran(hookx(dir.path())
             .args(["run", "--host", "vscode", "--event", "PreToolUse"])

@@ -66,6 +66,19 @@ impl Project {
     fn json(&self, rel: &str) -> Value {
         serde_json::from_str(&self.read(rel)).unwrap()
     }
+
+    /// `hookx convert ARGS…` in the project, as the user whose home this is.
+    fn convert(&self, args: &[&str]) -> assert_cmd::assert::Assert {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .arg("convert")
+            .args(args)
+            .current_dir(&self.project)
+            .env("HOME", &self.home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("CODEX_HOME")
+            .assert()
+    }
 }
 
 const COPILOT_EVERY: &str = ".github/hooks/every.json";
@@ -956,16 +969,15 @@ fn the_users_codex_handlers_keep_their_review_when_a_convert_moves_them() {
         &json!({"hooks": {"PreToolUse": [rule("./guard.sh")]}}).to_string(),
     );
     let convert = || {
-        assert_cmd::Command::cargo_bin("hookx")
-            .unwrap()
-            .args(["convert", ".claude/settings.json", "--to", "codex"])
-            .args(["--write", "--hookx", HOOKX])
-            .current_dir(&p.project)
-            .env("HOME", &p.home)
-            .env_remove("HOOKX_HOME")
-            .env_remove("CODEX_HOME")
-            .assert()
-            .success()
+        p.convert(&[
+            ".claude/settings.json",
+            "--to",
+            "codex",
+            "--write",
+            "--hookx",
+            HOOKX,
+        ])
+        .success()
     };
     convert();
     let hooks_path = p.project.join(".codex/hooks.json");
@@ -1050,6 +1062,7 @@ fn a_route_the_user_turned_off_in_gemini_stays_off_when_reinstalled_from_elsewhe
         let mut settings = read();
         settings["hooksConfig"] = json!({"disabled": [command(&settings), "./mine.sh"]});
         std::fs::write(&file, format!("{comment}{settings}")).unwrap();
+        let listed = command(&read());
         install("/opt/b/hookx");
         let settings = read();
         assert!(
@@ -1058,12 +1071,68 @@ fn a_route_the_user_turned_off_in_gemini_stays_off_when_reinstalled_from_elsewhe
                 .unwrap()
                 .starts_with("/opt/b/hookx run")
         );
+        // Row 333: the route keeps its label (Gemini's `name`, else command), the list its.
+        assert_eq!(
+            settings["hooks"]["BeforeTool"][0]["hooks"][0]["name"],
+            listed
+        );
         assert_eq!(
             settings["hooksConfig"]["disabled"],
-            json!([command(&settings), "./mine.sh"]),
+            json!([listed, "./mine.sh"]),
             "{comment:?}"
         );
     }
+}
+
+/// Attacks row 333: Gemini's `/hooks disable` lists hookx's user route in the project's
+/// `.gemini/settings.json` (the Workspace scope), by the route's label (`name`, else command:
+/// live 0.61.0, `live_gemini::a_route_turned_off_in_a_project_stays_off_when_re_pointed`).
+/// Install re-pointing the user route (hookx moved) cannot reach that list, in this project or
+/// any other: the route keeps the label the list names, so it stays off there. Installed
+/// again from the same place, or a second time from the new one, nothing changes.
+#[test]
+fn a_route_turned_off_in_another_scopes_list_keeps_its_label_when_re_pointed() {
+    let p = Project::new();
+    common::write(
+        &p.home,
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "/bin/true"}]}]}})
+        .to_string(),
+    );
+    let install = |hookx: &str| {
+        p.hookx(&[
+            "install", "--host", "gemini", "--scope", "user", "--hookx", hookx,
+        ])
+        .success();
+    };
+    let file = p.home.join(".gemini/settings.json");
+    let route = || -> Value {
+        let settings: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        settings["hooks"]["BeforeTool"][0]["hooks"][0].clone()
+    };
+    let label = |route: &Value| route.get("name").unwrap_or(&route["command"]).clone();
+    install("/opt/a/hookx");
+    let listed = label(&route());
+    assert!(listed.as_str().unwrap().starts_with("/opt/a/hookx run"));
+    let project = &json!({"hooksConfig": {"disabled": [listed]}}).to_string();
+    common::write(&p.project, ".gemini/settings.json", project);
+    install("/opt/a/hookx");
+    assert_eq!(route().get("name"), None, "not re-pointed: no new key");
+    for _ in 0..2 {
+        install("/opt/b/hookx");
+        let now = route();
+        assert!(
+            now["command"]
+                .as_str()
+                .unwrap()
+                .starts_with("/opt/b/hookx run")
+        );
+        assert_eq!(label(&now), listed, "{now}");
+    }
+    let text = std::fs::read_to_string(p.project.join(".gemini/settings.json")).unwrap();
+    assert_eq!(&text, project, "the project's list is the user's");
 }
 
 /// Attacks row 329: row 291 for `convert --write`: the user turned a converted copy off in
@@ -1080,15 +1149,15 @@ fn a_copy_the_user_turned_off_in_gemini_stays_off_when_converted_again() {
         .to_string(),
     );
     let convert = |hookx: &str| {
-        assert_cmd::Command::cargo_bin("hookx")
-            .unwrap()
-            .args(["convert", ".claude/settings.json", "--to", "gemini"])
-            .args(["--write", "--hookx", hookx])
-            .current_dir(&p.project)
-            .env("HOME", &p.home)
-            .env_remove("HOOKX_HOME")
-            .assert()
-            .success()
+        p.convert(&[
+            ".claude/settings.json",
+            "--to",
+            "gemini",
+            "--write",
+            "--hookx",
+            hookx,
+        ])
+        .success()
     };
     convert("/opt/a/hookx");
     let command = |v: &Value| v["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
@@ -1142,19 +1211,17 @@ fn a_label_the_user_listed_does_not_follow_onto_another_rules_copy() {
             _ => ".claude/settings.json",
         };
         let convert = || {
-            assert_cmd::Command::cargo_bin("hookx")
-                .unwrap()
-                .args(["convert", "--to", to, "--write", "--hookx", "/opt/a/hookx"])
-                .args([
-                    "--from",
-                    if to == "copilot" { "gemini" } else { "claude" },
-                    source,
-                ])
-                .current_dir(&p.project)
-                .env("HOME", &p.home)
-                .env_remove("HOOKX_HOME")
-                .assert()
-                .success()
+            p.convert(&[
+                "--to",
+                to,
+                "--write",
+                "--hookx",
+                "/opt/a/hookx",
+                "--from",
+                if to == "copilot" { "gemini" } else { "claude" },
+                source,
+            ])
+            .success()
         };
         rules(&["./slow-check.sh", "./guard.sh"]);
         convert();
@@ -1231,16 +1298,15 @@ fn a_codex_copy_moved_into_a_deleted_copys_place_does_not_take_its_off_switch() 
     let p = Project::new();
     let rule = |command: &str| json!({"matcher": "Bash", "hooks": [{"type": "command", "command": command}]});
     let convert = || {
-        assert_cmd::Command::cargo_bin("hookx")
-            .unwrap()
-            .args(["convert", ".claude/settings.json", "--to", "codex"])
-            .args(["--write", "--hookx", HOOKX])
-            .current_dir(&p.project)
-            .env("HOME", &p.home)
-            .env_remove("HOOKX_HOME")
-            .env_remove("CODEX_HOME")
-            .assert()
-            .success()
+        p.convert(&[
+            ".claude/settings.json",
+            "--to",
+            "codex",
+            "--write",
+            "--hookx",
+            HOOKX,
+        ])
+        .success()
     };
     p.write(
         ".claude/settings.json",
@@ -1296,15 +1362,15 @@ fn a_copy_the_user_turned_off_in_copilot_stays_off_when_converted_again() {
         .to_string(),
     );
     let convert = |hookx: &str| {
-        assert_cmd::Command::cargo_bin("hookx")
-            .unwrap()
-            .args(["convert", ".gemini/settings.json", "--to", "copilot"])
-            .args(["--write", "--hookx", hookx])
-            .current_dir(&p.project)
-            .env("HOME", &p.home)
-            .env_remove("HOOKX_HOME")
-            .assert()
-            .success()
+        p.convert(&[
+            ".gemini/settings.json",
+            "--to",
+            "copilot",
+            "--write",
+            "--hookx",
+            hookx,
+        ])
+        .success()
     };
     convert("/opt/a/hookx");
     // The copy's key as Copilot lists it: its event, NUL, the entry's compact JSON.

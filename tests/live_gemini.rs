@@ -1158,6 +1158,65 @@ fn untrusted_folder_runs_nothing() {
     c.done("untrusted");
 }
 
+/// Trust: `~/.gemini/trustedFolders.json` trusting the folder, once with a comment (read:
+/// the project's hooks run) and once with a trailing comma. Gemini reads the file with comments
+/// only (bundle: `JSON.parse(stripJsonComments(…))`), and one it cannot parse stops the CLI
+/// before any hook (`FatalConfigError`). `hookx doctor --host gemini`, asked before each run,
+/// must say the project's file fires exactly when its hooks ran (on `d79a14b` it read the
+/// record loosely and said "fires" for the trailing comma).
+fn a_folder_record_gemini_cannot_read_trusts_nothing() {
+    let mut c = Checks::default();
+    for comma in [false, true] {
+        let mut said = String::new();
+        let Some(l) = live("untrusted", &["--yolo"], &[], |sb| {
+            sb.user_settings(Value::Object(record_everything(sb, "")));
+            sb.project_settings(Value::Object(record_everything(sb, "project-")));
+            let folder = json!(sb.project.display().to_string());
+            let text = match comma {
+                false => format!("// mine\n{{\n  {folder}: \"TRUST_FOLDER\"\n}}\n"),
+                true => format!("{{\n  {folder}: \"TRUST_FOLDER\",\n}}\n"),
+            };
+            sb.write("home/.gemini/trustedFolders.json", &text);
+            let out = common::hookx_at(
+                &sb.project,
+                &sb.home,
+                &["doctor", "--host", "gemini", "--format", "json"],
+            );
+            said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        }) else {
+            return;
+        };
+        let ran = l.labels().iter().any(|label| label.starts_with("project-"));
+        c.that(
+            ran != comma,
+            format!(
+                "trailing comma {comma}: project hooks ran {ran}; exit {:?}: {}",
+                l.out.status, l.out.stderr
+            ),
+        );
+        if comma {
+            c.that(
+                l.out.stderr.contains("Please fix the configuration file"),
+                format!("stderr: {}", l.out.stderr),
+            );
+        }
+        let report: Value = serde_json::from_str(&said).unwrap_or_default();
+        let status = report["files"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|f| f["file"] == ".gemini/settings.json")
+            .flat_map(|f| f["hosts"].as_array().into_iter().flatten())
+            .find(|l| l["host"] == "gemini")
+            .map(|l| l["status"].clone());
+        c.that(
+            status.as_ref().map(|s| s == "fires") == Some(ran),
+            format!("trailing comma {comma}: doctor says {status:?}; project hooks ran {ran}"),
+        );
+    }
+    c.done("untrusted");
+}
+
 /// Trust: `--skip-trust` lets `-p` run in an untrusted folder, but the project's settings were
 /// already read as untrusted: user hooks run, project hooks do not (and nothing is warned of or
 /// acknowledged). Also: AfterAgent exit 2 with stderr continues the turn like a JSON block.
@@ -1794,6 +1853,70 @@ fn a_user_route_the_workspace_list_turns_off() {
     c.done("story");
 }
 
+/// Attacks row 333: the user turned hookx's user route off in one project the way Gemini's
+/// `/hooks disable` does (its label in the workspace's `hooksConfig.disabled`), then hookx
+/// moved and `install --scope user --hookx NEW` re-pointed the route. Gemini 0.61.0 matches a
+/// handler's `name`, else its command (bundle `getHookName`): shown here with a route that has a
+/// name and a list naming its command (it runs). Re-pointed, the route keeps its old label, so
+/// the user's guard it runs stays off in that project (on `d79a14b` it ran again).
+fn a_route_turned_off_in_a_project_stays_off_when_re_pointed() {
+    let mut c = Checks::default();
+    // (the project's list names the route, the route has a name of its own)
+    for (off, named) in [(false, false), (true, false), (true, true)] {
+        let Some(l) = live("story", &["--yolo"], &[], |sb| {
+            sb.user_settings(json!({}));
+            sb.trust_folder();
+            let log = sb.root.join("guard.log");
+            let own = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                "command": format!("echo ran >> '{}'", log.display())}]}]}});
+            sb.write("home/.claude/settings.json", &own.to_string());
+            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+            let install = |dir: &str| {
+                let hookx = sb.root.join(dir).join("hookx");
+                if !hookx.exists() {
+                    std::fs::create_dir_all(hookx.parent().unwrap()).unwrap();
+                    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_hookx"), &hookx).unwrap();
+                }
+                let hookx = hookx.display().to_string();
+                let args = [
+                    "install", "--host", "gemini", "--scope", "user", "--hookx", &hookx,
+                ];
+                common::hookx_at(&sb.project, &sb.home, &args).success();
+            };
+            install("a");
+            let file = sb.home.join(".gemini/settings.json");
+            let mut user: Value =
+                serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+            let route = &mut user["hooks"]["BeforeTool"][0]["hooks"][0];
+            let line = route["command"].clone();
+            assert!(line.is_string(), "{user}");
+            if named {
+                route["name"] = json!("my hookx route");
+                std::fs::write(&file, user.to_string()).unwrap();
+            }
+            if off {
+                let list = json!({"hooksConfig": {"disabled": [line]}});
+                sb.write("project/.gemini/settings.json", &list.to_string());
+            }
+            if !named {
+                install("b");
+            }
+        }) else {
+            return;
+        };
+        let runs = std::fs::read_to_string(l.sb.root.join("guard.log"))
+            .unwrap_or_default()
+            .lines()
+            .count();
+        let user = std::fs::read_to_string(l.sb.home.join(".gemini/settings.json")).unwrap();
+        c.that(
+            (runs > 0) == (!off || named),
+            format!("listed {off}, named {named}: the guard ran {runs} times; {user}"),
+        );
+    }
+    c.done("story");
+}
+
 /// The README's migration story under Gemini CLI (issue 24): the Claude project converted to
 /// Copilot, Gemini, Codex and Cursor, `hookx install --host gemini`, `hookx trust --yes`, one
 /// prompt with a shell call and a write. Gemini runs its own (wrapped) copy; hookx must run
@@ -1909,6 +2032,7 @@ fn main() -> std::process::ExitCode {
             ground_truth_model_block,
             ground_truth_blocked_prompt,
             untrusted_folder_runs_nothing,
+            a_folder_record_gemini_cannot_read_trusts_nothing,
             skip_trust_drops_project_hooks,
             invalid_project_settings_stop_the_client,
             system_settings_hooks_run,
@@ -1918,6 +2042,7 @@ fn main() -> std::process::ExitCode {
             routed::converted_claude_config,
             migration_story_runs_each_rule_once,
             a_user_route_the_workspace_list_turns_off,
+            a_route_turned_off_in_a_project_stays_off_when_re_pointed,
             a_projects_hooks_switch_turns_off_hookxs_user_route_too,
             a_projects_env_file_reaches_the_users_hooks,
             an_env_file_above_the_project_reaches_the_users_hooks,

@@ -593,6 +593,43 @@ fn a_copilot_entry_with_a_timeout_copilot_refuses_is_not_run_in_simulate_or_list
     );
 }
 
+/// A home whose Claude files live in `home/claude-work`, as `CLAUDE_CONFIG_DIR` says (rows 366,
+/// 367).
+struct ConfigDirHome {
+    _dir: tempfile::TempDir,
+    root: std::path::PathBuf,
+    home: std::path::PathBuf,
+    work: std::path::PathBuf,
+}
+
+impl ConfigDirHome {
+    fn new() -> ConfigDirHome {
+        let _dir = tempfile::tempdir().unwrap();
+        let root = _dir.path().canonicalize().unwrap();
+        let home = root.join("home");
+        let work = home.join("claude-work");
+        ConfigDirHome {
+            _dir,
+            root,
+            home,
+            work,
+        }
+    }
+}
+
+/// `hookx ARGS… --project ROOT` with `CLAUDE_CONFIG_DIR` set to `work`.
+fn config_dir_hookx(root: &Path, home: &Path, work: &Path, args: &[&str]) -> std::process::Output {
+    common::hookx()
+        .args(args)
+        .arg("--project")
+        .arg(root)
+        .env("HOME", home)
+        .env("CLAUDE_CONFIG_DIR", work)
+        .env_remove("HOOKX_HOME")
+        .output()
+        .unwrap()
+}
+
 /// Attacks row 366: row 220's leftover in simulate. The user's Claude guard where
 /// `CLAUDE_CONFIG_DIR` says (Claude reads it there), hookx routed for Gemini: `hookx run`
 /// reads no variable a project could set, so under Gemini it reads `~/.claude/settings.json`
@@ -600,27 +637,15 @@ fn a_copilot_entry_with_a_timeout_copilot_refuses_is_not_run_in_simulate_or_list
 /// `--expect deny` passed for a deny Gemini never gets.
 #[test]
 fn a_guard_below_claude_config_dir_runs_through_hookx_in_simulate_as_in_run() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    let home = root.join("home");
-    let work = home.join("claude-work");
+    let h = ConfigDirHome::new();
+    let (root, home, work) = (&h.root, &h.home, &h.work);
     common::write(
-        &work,
+        work,
         "settings.json",
         r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo no >&2; exit 2"}]}]}}"#,
     );
-    common::write(&home, ".gemini/settings.json", "{}");
-    let hookx = |args: &[&str]| {
-        common::hookx()
-            .args(args)
-            .arg("--project")
-            .arg(&root)
-            .env("HOME", &home)
-            .env("CLAUDE_CONFIG_DIR", &work)
-            .env_remove("HOOKX_HOME")
-            .output()
-            .unwrap()
-    };
+    common::write(home, ".gemini/settings.json", "{}");
+    let hookx = |args: &[&str]| config_dir_hookx(root, home, work, args);
     let trusted = hookx(&[
         "trust",
         "--yes",
@@ -645,7 +670,7 @@ fn a_guard_below_claude_config_dir_runs_through_hookx_in_simulate_as_in_run() {
     ];
     let work_dir = work.to_str().unwrap();
     let out = simulate_with(
-        &root,
+        root,
         &args,
         &[
             ("GEMINI_CLI_TRUST_WORKSPACE", "true"),
@@ -661,26 +686,14 @@ fn a_guard_below_claude_config_dir_runs_through_hookx_in_simulate_as_in_run() {
 /// under Gemini never reads. It says nobody runs it, as doctor and simulate do.
 #[test]
 fn list_says_nobody_runs_a_guard_below_claude_config_dir_under_another_host() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    let home = root.join("home");
-    let work = home.join("claude-work");
+    let h = ConfigDirHome::new();
+    let (root, home, work) = (&h.root, &h.home, &h.work);
     common::write(
-        &work,
+        work,
         "settings.json",
         r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo no >&2; exit 2"}]}]}}"#,
     );
-    let hookx = |args: &[&str]| {
-        common::hookx()
-            .args(args)
-            .arg("--project")
-            .arg(&root)
-            .env("HOME", &home)
-            .env("CLAUDE_CONFIG_DIR", &work)
-            .env_remove("HOOKX_HOME")
-            .output()
-            .unwrap()
-    };
+    let hookx = |args: &[&str]| config_dir_hookx(root, home, work, args);
     let trusted = hookx(&[
         "trust",
         "--yes",
@@ -708,25 +721,13 @@ fn list_says_nobody_runs_a_guard_below_claude_config_dir_under_another_host() {
 /// nowhere there.
 #[test]
 fn the_users_claude_file_below_the_home_can_be_trusted_with_claude_config_dir_set() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    let home = root.join("home");
-    let work = home.join("claude-work");
+    let h = ConfigDirHome::new();
+    let (root, home, work) = (&h.root, &h.home, &h.work);
     let guard = r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo no >&2; exit 2"}]}]}}"#;
-    common::write(&work, "settings.json", guard);
-    common::write(&home, ".claude/settings.json", guard);
-    common::write(&home, ".gemini/settings.json", "{}");
-    let hookx = |args: &[&str]| {
-        common::hookx()
-            .args(args)
-            .arg("--project")
-            .arg(&root)
-            .env("HOME", &home)
-            .env("CLAUDE_CONFIG_DIR", &work)
-            .env_remove("HOOKX_HOME")
-            .output()
-            .unwrap()
-    };
+    common::write(work, "settings.json", guard);
+    common::write(home, ".claude/settings.json", guard);
+    common::write(home, ".gemini/settings.json", "{}");
+    let hookx = |args: &[&str]| config_dir_hookx(root, home, work, args);
     let below_home = home.join(".claude/settings.json");
     let trusted = hookx(&["trust", "--yes", below_home.to_str().unwrap()]);
     assert!(trusted.status.success(), "{}", text(&trusted.stderr));
@@ -738,10 +739,10 @@ fn the_users_claude_file_below_the_home_can_be_trusted_with_claude_config_dir_se
         "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
     let out = common::hookx()
         .args(["run", "--host", "gemini", "--event", "BeforeTool", "--home"])
-        .arg(&home)
-        .current_dir(&root)
-        .env("HOME", &home)
-        .env("CLAUDE_CONFIG_DIR", &work)
+        .arg(home)
+        .current_dir(root)
+        .env("HOME", home)
+        .env("CLAUDE_CONFIG_DIR", work)
         .env_remove("HOOKX_HOME")
         .write_stdin(payload.to_string())
         .output()

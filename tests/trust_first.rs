@@ -575,9 +575,53 @@ fn claudes_own_permission_writes_keep_a_trusted_guard_while_a_hook_edit_does_not
     assert_eq!(ran.code, 0, "{ran:?}");
 }
 
+/// Row 327's leftover (issue 23 item 5): a trusted file whose bytes changed by the agent's
+/// own write (Codex's `[projects]` trust), still trusted by what hookx reads of it, then edited
+/// by `hookx install --host codex` (its routes and their `[hooks.state]` review records): it
+/// stays trusted. On `d79a14b` the install's re-record needed the trusted bytes exactly, and the
+/// guard was "changed since trusted" from then on.
+#[test]
+fn a_file_trusted_past_an_agents_write_stays_trusted_when_install_edits_it() {
+    let setup = Setup::new();
+    let trusted = "model = \"gpt-5.5\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{ type = \"command\", command = \"echo trusted-deny >&2; exit 2\" }]\n";
+    let file = write(&setup.home, ".codex/config.toml", trusted);
+    setup.trust(&file);
+    // A rule hookx runs under Codex, so that install writes routes into the same file.
+    let other = setup.trusted_deny("Bash");
+    let projects = "\n[projects.\"/work/repo\"]\ntrust_level = \"trusted\"\n";
+    std::fs::write(&file, format!("{trusted}{projects}")).unwrap();
+    let before = std::fs::read_to_string(&file).unwrap();
+    setup
+        .hookx(&["install", "--host", "codex", "--scope", "user"], "")
+        .success();
+    let after = std::fs::read_to_string(&file).unwrap();
+    assert_ne!(before, after, "install edits the file");
+    assert!(after.contains("[hooks.state."), "{after}");
+    let listed = setup.hookx(&["trust", "--list"], "").success();
+    let listed = String::from_utf8_lossy(&listed.get_output().stdout).into_owned();
+    assert!(!listed.contains("changed"), "{listed}");
+    let ran = setup.run(
+        "gemini",
+        "BeforeTool",
+        &serde_json::json!({
+            "session_id": "s",
+            "transcript_path": "/dev/null",
+            "cwd": setup.project,
+            "hook_event_name": "BeforeTool",
+            "timestamp": "2026-12-05T00:00:00Z",
+            "tool_name": "run_shell_command",
+            "tool_input": {"command": "ls"},
+        }),
+    );
+    assert!(ran.denied_by_the_trusted_rule(), "{ran:?}");
+    assert!(!ran.stderr.contains("changed"), "{ran:?}");
+    drop(other);
+}
+
 /// Row 327 for Codex: the user's guard in `~/.codex/config.toml`, trusted and run by hookx
-/// under Gemini; Codex writes its folder trust (`[projects."<path>"] trust_level`) into the
-/// same file. That keeps the guard trusted; an edited hook beside it does not.
+/// under Gemini; Codex writes its folder trust (`[projects."<path>"] trust_level`) and its
+/// handler reviews (`[hooks.state]`) into the same file. That keeps the guard trusted; an
+/// edited hook beside it does not.
 #[test]
 fn codexs_own_project_trust_writes_keep_a_trusted_guard_while_a_hook_edit_does_not() {
     let setup = Setup::new();
@@ -611,12 +655,28 @@ fn codexs_own_project_trust_writes_keep_a_trusted_guard_while_a_hook_edit_does_n
     assert!(ran.denied_by_the_trusted_rule(), "{ran:?}");
     assert!(!ran.stderr.contains("changed"), "{ran:?}");
 
-    let edited = guard("echo edited-ran >&2; exit 2");
-    std::fs::write(&file, format!("{edited}{projects}")).unwrap();
-    let ran = gemini();
-    assert!(!ran.stderr.contains("edited-ran"), "{ran:?}");
-    assert!(
-        ran.stderr.contains("changed since it was trusted"),
-        "{ran:?}"
+    // Codex's own review in `/hooks` (or its startup "Trust all and continue"): one
+    // `[hooks.state."KEY"]` table per handler, `trusted_hash` and `enabled` (binary 0.171.0:
+    // `hooks.state."`, `".trusted_hash`, `SetHookEnabled`, `TrustHook`; codex-facts "Trust").
+    // Row 327's leftover: on `d79a14b` this dropped the guard's trust.
+    let key = format!("{}:pre_tool_use:0:0", file.display());
+    let state = format!(
+        "\n[hooks.state.\"{key}\"]\ntrusted_hash = \"sha256:{}\"\nenabled = true\n",
+        "0".repeat(64)
     );
+    std::fs::write(&file, format!("{trusted}{projects}{state}")).unwrap();
+    let ran = gemini();
+    assert!(ran.denied_by_the_trusted_rule(), "{ran:?}");
+    assert!(!ran.stderr.contains("changed"), "{ran:?}");
+
+    let edited = guard("echo edited-ran >&2; exit 2");
+    for also in ["", state.as_str()] {
+        std::fs::write(&file, format!("{edited}{projects}{also}")).unwrap();
+        let ran = gemini();
+        assert!(!ran.stderr.contains("edited-ran"), "{ran:?}");
+        assert!(
+            ran.stderr.contains("changed since it was trusted"),
+            "{ran:?}"
+        );
+    }
 }

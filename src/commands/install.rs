@@ -488,9 +488,6 @@ fn write_routes(
                     &mut tally,
                 );
                 report.take(tally);
-                if let Some(current) = current {
-                    keep_listed_off(&mut text, current, host);
-                }
                 report.command =
                     format!("{} run --host {}", shell_quote(&hookx.hookx), host.name());
                 report.changed()
@@ -591,31 +588,6 @@ pub(crate) fn keep_switched_off(
         })?;
     }
     Ok(())
-}
-
-/// A route line the user listed in the host's own off list in the same file (Gemini's
-/// `hooksConfig.disabled`) follows the route when install re-points it, so the route stays
-/// off (attacks row 291: re-pointed, it ran again without a word).
-fn keep_listed_off(text: &mut JsonText, before: &str, host: Dialect) {
-    let Some(off) = &host.def().disabled_handlers else {
-        return;
-    };
-    // A route of this host is known by its event.
-    let event = |handler: &Value| {
-        let line = handler.get("command")?.as_str()?;
-        if !is_own_route(handler) || crate::route::route_host(line).as_deref() != Some(host.name())
-        {
-            return None;
-        }
-        let mut words = line.split_whitespace().skip_while(|w| *w != "--event");
-        words.nth(1).map(str::to_string)
-    };
-    *text = JsonText::new(crate::config::disabled::follow(
-        off,
-        before,
-        text.as_str(),
-        &event,
-    ));
 }
 
 /// The folders between the file at `path` and `root` (the home, the project), the file's own
@@ -1437,7 +1409,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         if !trust.trusts(
             |f| opts.ctx.agent_file(host, f),
             project,
-            crate::config::syntax::loose_value,
+            crate::config::syntax::value_as,
         ) {
             eprintln!(
                 "note: {} reads {} only in a folder the user trusted, and {} does not trust {}: {}",

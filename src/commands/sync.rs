@@ -1521,9 +1521,11 @@ fn trust_target(
         })
     });
     let changed = match (was_trusted, before_hash) {
-        (true, Some(before)) => store.carry_over(id.canonical, (&before, &after_hash), &|_| {
-            found.without_agent_keys.clone()
-        }),
+        (true, Some(before)) => store.carry_over(
+            id.canonical,
+            (&before, &after_hash),
+            [&|_| None, &|_| found.without_agent_keys.clone()],
+        ),
         _ if only_synced => store.trust(id, &after_hash, found.without_agent_keys.as_deref()),
         _ => {
             return (

@@ -346,7 +346,10 @@ fn trust_all(store: &mut TrustStore, sources: &[&Source]) -> Result<Vec<Trusted>
                 store.carry_over(
                     &canonical,
                     (&sha, &after_sha),
-                    &crate::trust::without_agent_keys(&canonical, after.as_bytes()),
+                    [
+                        &|_| None,
+                        &crate::trust::without_agent_keys(&canonical, after.as_bytes()),
+                    ],
                 );
                 store.keep_copy(&after_sha, &after)?;
                 after_sha

@@ -1,8 +1,8 @@
 //! A host's own list of the handlers it does not run, by label (Gemini's
 //! `hooksConfig.disabled`: a handler's `name`, else its command). When one of hookx's writes
-//! changes the label of a handler it keeps (a route re-pointed, attacks row 291; a converted
-//! copy written again, row 329), a listed old label follows it, so that what the user turned
-//! off stays off.
+//! changes the label of a handler it keeps (a converted copy written again, row 329), a listed
+//! old label follows it, so that what the user turned off stays off. A re-pointed route keeps
+//! its label instead (`route::file::keep_label`, row 333: its lists are in other files too).
 
 use super::edit::{JsonText, Seg};
 use crate::tables::DisabledHandlers;

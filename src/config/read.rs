@@ -67,7 +67,17 @@ pub fn sha256_without_agent_keys(src: &SourceFile, dialect: Dialect) -> Option<S
         return None;
     };
     for key in keys {
-        top.shift_remove(*key);
+        // A dotted key names a table inside another (`hooks.state`).
+        let (parents, last) = match key.rsplit_once('.') {
+            Some((parents, last)) => (parents.split('.').collect::<Vec<_>>(), last),
+            None => (Vec::new(), *key),
+        };
+        let parent = parents
+            .iter()
+            .try_fold(&mut top, |map, k| map.get_mut(*k)?.as_object_mut());
+        if let Some(parent) = parent {
+            parent.shift_remove(last);
+        }
     }
     let text = serde_json::to_string(&Value::Object(top)).ok()?;
     Some(crate::hash::sha256_hex(text.as_bytes()))

@@ -76,7 +76,12 @@ fn with_syntax<T>(
 /// `text` (a JSON value, or a part of one that is a whole value) read as JSON with comments,
 /// trailing commas and missing commas: `None` when it is not JSON even so.
 pub fn loose_value(text: &str) -> Option<Value> {
-    match blank_comments(text, JsonSyntax::JSONC) {
+    value_as(text, JsonSyntax::JSONC)
+}
+
+/// `text` read as JSON with what `syntax` allows beyond it: `None` when it is not JSON even so.
+pub fn value_as(text: &str, syntax: JsonSyntax) -> Option<Value> {
+    match blank_comments(text, syntax) {
         Ok(Some(blanked)) => serde_json::from_str(&blanked).ok(),
         Ok(None) => serde_json::from_str(text).ok(),
         Err(_) => None,

@@ -566,8 +566,12 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // is dropped without a word.
     // `codex exec --trust` and the trust prompt write `[projects."<path>"] trust_level` into
     // `~/.codex/config.toml` (`folder_trust` above, run 0.171.0); hookx reads that table only
-    // as Codex's folder trust, never as hooks. (`[hooks.state]` is read: not here.)
-    agent_keys: &["projects"],
+    // as Codex's folder trust, never as hooks. Its review of handlers (`/hooks`, the startup
+    // "Trust all and continue") writes `[hooks.state."KEY"] trusted_hash` and `enabled` there
+    // (binary 0.171.0: `hooks.state."`, `TrustHook`, `SetHookEnabled`; codex-facts "Trust"):
+    // hookx reads those only as Codex's review of what Codex runs (`hook_settings`, never an
+    // event), so they change nothing hookx runs from the file under another host.
+    agent_keys: &["projects", "hooks.state"],
     json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 

@@ -649,6 +649,7 @@ pub static DEF: DialectDef = DialectDef {
         record: TrustRecord::List {
             file: ".copilot/config.json",
             keys: &["trustedFolders", "trusted_folders"],
+            json: crate::tables::JsonSyntax::JSONC,
         },
         trust_vars: &[
             ("COPILOT_ALLOW_ALL", "true"),

@@ -376,10 +376,13 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // `stop`: "max 5 enforced by Cursor" [hookshot], per hook `loop_limit` (default 5), and
     // the payload's `loop_count`, the follow-ups so far (cursor-facts.md). Under another host
     // hookx keeps them (attacks row 306). `loop_limit: null` is in none of the sources read:
-    // taken as the default, as is any value that is not a whole number.
+    // taken as the default, as is any value that is not a whole number. `subagentStop`: the
+    // sources read document neither a follow-up nor a cap there, but hookx reads its
+    // `followup_message` as a SubagentStop block all the same, so it caps it as `stop`'s: a
+    // hook that always follows up never traps a subagent (row 306's leftover).
     run_keys: RunKeys {
         follow_ups: Some(crate::tables::FollowUpCap {
-            events: &[EventKind::Stop],
+            events: &[EventKind::Stop, EventKind::SubagentStop],
             limit_key: Some("loop_limit"),
             default_limit: 5,
             count_key: Some("loop_count"),

@@ -423,6 +423,12 @@ pub static DEF: DialectDef = DialectDef {
             file: ".gemini/trustedFolders.json",
             trust_folder: &["TRUST_FOLDER"],
             trust_parent: &["TRUST_PARENT"],
+            // Bundle 0.61.0 `parseTrustedFoldersJson`: `JSON.parse(stripJsonComments(…))`;
+            // one it cannot parse stops the CLI (`checkPathTrust`: `FatalConfigError`).
+            json: crate::tables::JsonSyntax {
+                comments: true,
+                ..crate::tables::JsonSyntax::STRICT
+            },
         },
         trust_vars: &[("GEMINI_CLI_TRUST_WORKSPACE", "true")],
         fix: "trust the folder in Gemini CLI's folder-trust dialog (run `gemini` there once), or \

@@ -5,8 +5,10 @@
 //! not at all): without the hook's own cap an agent would be trapped by the translation
 //! (attacks row 306).
 //!
-//! The counts live in `<home>/.hookx/follow-ups/`, one file per session, keyed by the rule and
-//! its command (`hookx exec`, which has no `--home`: under `$HOME`; with none, no count). A count starts again when the host says the stop continues none
+//! The counts live in `<home>/.hookx/follow-ups/`, one file per session (and subagent), keyed
+//! by the rule and its command (`hookx exec`, which has no `--home`: under `$HOME`; with none,
+//! or for a payload that names no session, no count). A count starts again when the host says
+//! the stop continues none
 //! ([`CONTINUATION`] `false`) and goes when the hook does not follow up; the file goes when no
 //! count is left in it. A count hookx cannot read or write never traps the agent: the
 //! follow-up is then not passed on (the agent stops, as at the cap), and stderr says why.
@@ -67,15 +69,30 @@ impl Counts {
         event: &Event,
         caps: impl Iterator<Item = (&'c mut Cap, &'c mut Value)>,
     ) -> Counts {
-        let session = event.field("session_id").unwrap_or_default();
-        let name = format!("{}.json", crate::hash::sha256_hex(session.as_bytes()));
+        // A subagent's stops are a row of their own (its session's id is its parent's).
+        let session = match (event.field("session_id"), event.field("agent_id")) {
+            (Some(""), _) | (None, _) => None,
+            (Some(id), None) => Some(id.to_string()),
+            (Some(id), Some(agent)) => Some(format!("{id}\n{agent}")),
+        };
+        let name =
+            |session: String| format!("{}.json", crate::hash::sha256_hex(session.as_bytes()));
         let counts = Counts {
-            path: home.map(|home| home.join(".hookx").join("follow-ups").join(name)),
+            path: match session {
+                // Sessions without an id would share one count: one could end another's row
+                // early, or start it again so that it never ends. None is kept.
+                None => Err("the payload names no session to count them in".to_string()),
+                Some(session) => {
+                    home.map(|home| home.join(".hookx").join("follow-ups").join(name(session)))
+                }
+            },
         };
         let read = counts.read();
         let continues = event.fields.get(CONTINUATION) != Some(&Value::Bool(false));
         for (cap, stdin) in caps {
-            cap.stored = read.as_ref().map_or(true, |m| m.contains_key(&cap.key));
+            // Nothing to take out where there is no file to keep counts in.
+            cap.stored =
+                counts.path.is_ok() && read.as_ref().map_or(true, |m| m.contains_key(&cap.key));
             cap.count = match &read {
                 _ if !continues => Ok(0),
                 Ok(map) => Ok(map.get(&cap.key).copied().unwrap_or(0)),

@@ -109,7 +109,7 @@ pub fn folder_trusted(ctx: &Context, host: Dialect, gate: &crate::tables::Folder
         || gate.trusts(
             |f| ctx.agent_file(host, f),
             project,
-            crate::config::syntax::loose_value,
+            crate::config::syntax::value_as,
         )
 }
 

@@ -483,11 +483,13 @@ pub(crate) fn install_text(
         };
         if let Some(handler) = handler
             && let Some(key) = routing_key(handler, host)
-            && handler.get(key).and_then(Value::as_str) != Some(command)
+            && let Some(old) = handler.get(key).and_then(Value::as_str)
+            && old != command
             && text
                 .replace(&path_to(&handler_path, &[Seg::from(key)]), &json!(command))
                 .is_some()
         {
+            keep_label(text, &handler_path, handler, host, old);
             tally.updated.push(name.to_string());
         }
         if let Some(handler) = handler
@@ -518,6 +520,26 @@ pub(crate) fn install_text(
         }
         // Surplus copies would run the dispatcher twice per event.
         tally.removed += remove_routes(text, &list, &entries, &routes[1..]);
+    }
+}
+
+/// A re-pointed route keeps the label the host's off lists know it by
+/// ([`crate::tables::DisabledHandlers`]: Gemini's `hooksConfig.disabled`, by `name`, else
+/// command): a route without a `name` gets its old command as one. The lists that name it can
+/// be in any scope's file, most often in a project's, where Gemini's `/hooks disable` writes
+/// (attacks row 333): install reaches none of them, and a changed label would turn the route
+/// the user turned off on again there.
+fn keep_label(
+    text: &mut JsonText,
+    handler_path: &[Seg],
+    handler: &Value,
+    host: Dialect,
+    old: &str,
+) {
+    if let Some(off) = &host.def().disabled_handlers
+        && handler.get(off.label_key).is_none()
+    {
+        let _ = text.add_property(handler_path, off.label_key, &json!(old));
     }
 }
 

@@ -689,9 +689,9 @@ pub fn moved_switch_keys(
 /// rather than answered by the failure policy (attacks row 223). The route's file is the
 /// user's below `home`, or with `installed_in` the project's (both, the shorter, where the
 /// host's routes do not say: [`crate::tables::RouteSpec::names_project_route`]); the shortest
-/// where a file holds several routes for the event. `None`: the host's routes have no timeout
-/// key, the host reads its user file elsewhere ([`reads_user_file_elsewhere`]), or no route
-/// there carries a positive number. Read on every event (`hookx run`): remembered by the file's identity
+/// where a file holds several routes for the event; the user's file read where the host reads
+/// it ([`hosts_own_file`]: `$COPILOT_HOME/hooks/hookx.json`). `None`: the host's routes have no
+/// timeout key, or no route there carries a positive number. Read on every event (`hookx run`): remembered by the file's identity
 /// ([`crate::cache::recall`]), and only the event's entries built. `route_key`: the line's; where
 /// it is the user's ([`is_users_route_key`]) the line is the user's route whatever the host
 /// says, and a repository's route file, which can say any timeout, bounds only its own line
@@ -723,9 +723,18 @@ pub fn written_timeout_ms(
     };
     scopes
         .into_iter()
-        .filter(|&scope| scope == InstallScope::Project || !reads_user_file_elsewhere(home, host))
         .filter_map(|scope| file_timeout_ms(home, project, host, scope, event))
         .min()
+}
+
+/// Where `host` reads its route file of `scope`: the user's where its folder variable says
+/// ([`hosts_own_file`]; a route installed below the home is then none it runs, and one the
+/// user keeps there is the one it kills at its timeout).
+fn read_target(home: &Path, project: &Path, host: Dialect, scope: InstallScope) -> PathBuf {
+    match scope {
+        InstallScope::User => hosts_own_file(home, host, host.config().install_user),
+        InstallScope::Project => target(home, project, host, scope),
+    }
 }
 
 /// The scope of the route file that fired, where the host says its folder
@@ -736,7 +745,7 @@ fn fired_from(home: &Path, project: &Path, host: Dialect) -> Option<InstallScope
     [InstallScope::User, InstallScope::Project]
         .into_iter()
         .find(|&scope| {
-            target(home, project, host, scope)
+            read_target(home, project, host, scope)
                 .parent()
                 .is_some_and(|folder| crate::context::same_place(folder, &dir))
         })
@@ -750,7 +759,7 @@ fn file_timeout_ms(
     scope: InstallScope,
     event: &str,
 ) -> Option<u64> {
-    let path = target(home, project, host, scope);
+    let path = read_target(home, project, host, scope);
     // Remembered by the file's identity: most events pay a look at it, not its parse.
     let meta = std::fs::metadata(&path).ok()?;
     let what = format!(

@@ -191,9 +191,10 @@ pub struct ConfigSpec {
     /// Hooks that are a list of rules, each naming its event, not a map of events (Kiro's
     /// `{"version": "v1", "hooks": [{name, trigger, matcher, action, …}]}`).
     pub rule_list: Option<&'static RuleList>,
-    /// Top-level keys the agent itself writes into its hook files (its own state: Claude's
-    /// `permissions`) and hookx never reads as hooks: a change to them alone keeps a file's
-    /// trust ([`crate::config::read::sha256_without_agent_keys`]). Each row says its source.
+    /// Keys the agent itself writes into its hook files (its own state: Claude's
+    /// `permissions`) and hookx never reads as hooks, top-level or dotted (`hooks.state`: a
+    /// table inside `hooks`): a change to them alone keeps a file's trust
+    /// ([`crate::config::read::sha256_without_agent_keys`]). Each row says its source.
     pub agent_keys: &'static [&'static str],
     /// What the agent accepts in its JSON hook files beyond strict JSON: a file with more is
     /// one it drops (or stops on), and hookx reads it the same way.

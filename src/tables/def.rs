@@ -399,6 +399,8 @@ pub enum TrustRecord {
     List {
         file: &'static str,
         keys: &'static [&'static str],
+        /// What the agent's reader of the file takes beyond JSON.
+        json: crate::tables::JsonSyntax,
     },
     /// `{path: LEVEL, …}` in `file`: the longest path that covers the folder decides; levels in
     /// `trust_folder` trust the path named and below, levels in `trust_parent` its parent and
@@ -407,6 +409,8 @@ pub enum TrustRecord {
         file: &'static str,
         trust_folder: &'static [&'static str],
         trust_parent: &'static [&'static str],
+        /// What the agent's reader of the file takes beyond JSON.
+        json: crate::tables::JsonSyntax,
     },
     /// `[TABLE."PATH"] KEY = "VALUE"` in the TOML `file`: the folder is trusted when its own
     /// entry has `trusted` (Codex `[projects."/real/path"] trust_level = "trusted"`; a parent's
@@ -423,7 +427,7 @@ impl FolderTrust {
     /// Where the record is, for messages: `~/.copilot/config.json` `trustedFolders`.
     pub fn describe(&self) -> String {
         match self.record {
-            TrustRecord::List { file, keys } => format!("~/{file} `{}`", keys[0]),
+            TrustRecord::List { file, keys, .. } => format!("~/{file} `{}`", keys[0]),
             TrustRecord::Levels { file, .. } => format!("~/{file}"),
             TrustRecord::TomlTable { file, table, .. } => format!("~/{file} `[{table}]`"),
         }
@@ -431,12 +435,13 @@ impl FolderTrust {
 
     /// Whether the record trusts `folder` (a real path); `place` gives the path of the
     /// record's file (written below the home: where the agent reads it), `json` reads a JSON
-    /// record as the agents do, comments and all (attacks row 324).
+    /// record with what the agent's reader takes (Copilot's comments and all, attacks row 324;
+    /// Gemini's comments only): a record its agent cannot read trusts nothing.
     pub fn trusts(
         &self,
         place: impl Fn(&str) -> std::path::PathBuf,
         folder: &std::path::Path,
-        json: fn(&str) -> Option<serde_json::Value>,
+        json: fn(&str, crate::tables::JsonSyntax) -> Option<serde_json::Value>,
     ) -> bool {
         use serde_json::Value;
         let file = match self.record {
@@ -464,7 +469,11 @@ impl FolderTrust {
                 .and_then(|v| v.as_str());
             return level == Some(trusted);
         }
-        let Some(value) = json(&text) else {
+        let syntax = match self.record {
+            TrustRecord::List { json, .. } | TrustRecord::Levels { json, .. } => json,
+            TrustRecord::TomlTable { .. } => return false,
+        };
+        let Some(value) = json(&text, syntax) else {
             return false;
         };
         match self.record {
