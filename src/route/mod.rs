@@ -702,9 +702,9 @@ pub fn written_timeout_ms(
 /// ([`hosts_own_file`]; a route installed below the home is then none it runs, and one the
 /// user keeps there is the one it kills at its timeout).
 fn read_target(home: &Path, project: &Path, host: Dialect, scope: InstallScope) -> PathBuf {
-    match scope {
-        InstallScope::User => hosts_own_file(home, host, host.config().install_user),
-        InstallScope::Project => target(home, project, host, scope),
+    match scope == InstallScope::User && reads_user_file_elsewhere(home, host) {
+        true => hosts_own_file(home, host, host.config().install_user),
+        false => target(home, project, host, scope),
     }
 }
 
@@ -736,9 +736,9 @@ fn file_timeout_ms(
     // hookx from the host's environment, which a project's settings can fill for every hook
     // (Claude's `env`, Gemini's `.env`). Only the line that carries the user's route key, the
     // route now running, counts there: a repository's file cannot cut it (attacks row 340).
-    let only = match path == target(home, project, host, scope) {
-        true => None,
-        false => Some(route_key.filter(|key| is_users_route_key(home, key))?),
+    let only = match scope == InstallScope::User && reads_user_file_elsewhere(home, host) {
+        false => None,
+        true => Some(route_key.filter(|key| is_users_route_key(home, key))?),
     };
     // Remembered by the file's identity: most events pay a look at it, not its parse.
     let meta = std::fs::metadata(&path).ok()?;
