@@ -2594,6 +2594,50 @@ fn a_cursor_stop_hook_that_always_follows_up_stops_at_its_loop_limit_under_other
     }
 }
 
+/// Attacks row 380: row 306's trap with the hook's own agent Claude Code, Qwen Code or Gemini
+/// CLI. A trusted Claude `Stop` hook that always blocks (it never reads `stop_hook_active`, a
+/// common slip) is ended by its own agent: Claude Code 2.1.332 overrides a Stop block past 8 in a row
+/// (`CLAUDE_CODE_STOP_HOOK_BLOCK_CAP ?? 8`, binary read), Qwen Code 0.24.4 likewise
+/// (`stopHookBlockingCap`, default 8, its bundled docs); a Gemini `AfterAgent` hook by Gemini
+/// CLI 0.61.0's turn budget (100, bundle read). Run by hookx under Codex 0.171.0, which caps
+/// none (row 306), hookx keeps that cap: 8 (100) blocks in a row, then the agent may stop; a
+/// stop that is no continuation starts again.
+#[test]
+fn a_stop_hook_that_always_blocks_stops_at_its_agents_cap_under_codex() {
+    for (file, event, cap) in [
+        (".claude/settings.json", "Stop", 8),
+        (".qwen/settings.json", "Stop", 8),
+        (".gemini/settings.json", "AfterAgent", 100),
+    ] {
+        let p = Project::new();
+        let block = r#"echo '{"decision":"block","reason":"run the tests again"}'"#;
+        p.write(
+            file,
+            json!({"hooks": {event: [{"hooks": [{"type": "command", "command": block}]}]}}),
+        );
+        p.trust();
+        let stop = |active: bool| {
+            let stdin = recorded_stop(&p, "codex-0.171.0/agents.17.Stop.json", active);
+            p.hookx(&["run", "--host", "codex", "--event", "Stop"], stdin)
+        };
+        let mut blocks = 0;
+        for round in 0..cap + 4 {
+            let (code, out, err) = stop(round > 0);
+            assert_eq!(code, 0, "{file} {round}: {err}");
+            if out.trim().is_empty() {
+                assert!(err.contains("agent's cap of"), "{file} {round}: {err}");
+            } else {
+                assert_eq!(json_of(&out)["decision"], "block", "{file} {round}: {out}");
+                blocks += 1;
+            }
+        }
+        assert_eq!(blocks, cap, "{file}: blocks in a row under Codex");
+        // A stop that is no continuation (the user's next prompt) starts again.
+        let (_, out, err) = stop(false);
+        assert_eq!(json_of(&out)["decision"], "block", "{file}: {err}");
+    }
+}
+
 /// Row 306's leftovers. A stop whose payload names no session: on `d79a14b` every such session
 /// shared one count (one could cap another early, and one's first stop reset the other's row,
 /// so it might never cap); now no count is kept for it, so its follow-up is not passed on, as

@@ -1223,3 +1223,218 @@ fn a_key_another_install_records_is_not_said_to_be_the_users_at_an_uninstall() {
         "{text}"
     );
 }
+
+/// Attacks row 382: a team's route that runs hookx through a wrapper script (a committed
+/// `.claude/settings.json` cannot name hookx's path on every machine, so it runs
+/// `./hookx-route.sh`, which finds hookx and runs `hookx run --host claude …`). A teammate on
+/// Gemini has hookx installed for Gemini: hookx runs the Claude file's hooks for Gemini, the
+/// wrapper among them, and the `hookx run` inside it ran every rule hookx runs under Claude a
+/// second time (a Cursor rule here). The route inside stands aside for the same event: each
+/// rule once; under Claude itself the wrapper still routes.
+#[test]
+fn a_route_inside_a_hook_hookx_runs_stands_aside_for_the_same_event() {
+    let root = tempfile::tempdir().unwrap();
+    let (home, project) = (root.path().join("home"), root.path().join("project"));
+    let log = project.join("ran.log");
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let wrapper = common::write(
+        &project,
+        "hookx-route.sh",
+        &format!(
+            "#!/bin/sh\necho wrapper >> '{}'\nexec {bin} run --host claude --event PreToolUse --home '{}'\n",
+            log.display(),
+            home.display()
+        ),
+    );
+    std::fs::set_permissions(
+        &wrapper,
+        std::os::unix::fs::PermissionsExt::from_mode(0o755),
+    )
+    .unwrap();
+    common::write(
+        &project,
+        ".claude/settings.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": wrapper}]}]}})
+        .to_string(),
+    );
+    common::write(
+        &project,
+        ".cursor/hooks.json",
+        &serde_json::json!({"version": 1, "hooks": {"beforeShellExecution": [
+            {"command": format!("echo cursor-rule >> '{}'", log.display())}]}})
+        .to_string(),
+    );
+    std::fs::create_dir_all(&home).unwrap();
+    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
+    let fire = |host: &str, event: &str, payload: serde_json::Value| {
+        std::fs::remove_file(&log).ok();
+        common::hookx()
+            .args(["run", "--host", host, "--event", event, "--home"])
+            .arg(&home)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .write_stdin(payload.to_string())
+            .assert()
+            .success();
+        let mut ran: Vec<String> = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        ran.sort();
+        ran
+    };
+    let gemini = serde_json::json!({"session_id": "s", "transcript_path": "/x", "cwd": project,
+        "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+        "tool_input": {"command": "ls"}});
+    assert_eq!(
+        fire("gemini", "BeforeTool", gemini),
+        ["cursor-rule", "wrapper"],
+        "under Gemini: the wrapper and the Cursor rule, once each"
+    );
+    // A converted copy of the wrapper run through `exec` (Codex, no route of hookx's there):
+    // exec runs one handler, so the route inside is what runs the rules.
+    std::fs::remove_file(&log).ok();
+    let codex = serde_json::json!({"session_id": "s", "turn_id": "t", "transcript_path": "/x",
+        "cwd": project, "hook_event_name": "PreToolUse", "model": "m",
+        "permission_mode": "default", "tool_name": "Bash",
+        "tool_input": {"command": "ls"}, "tool_use_id": "c"});
+    common::hookx()
+        .args([
+            "exec",
+            "--host",
+            "codex",
+            "--as",
+            "claude",
+            "--event",
+            "PreToolUse",
+            "--",
+        ])
+        .arg(&wrapper)
+        .current_dir(&project)
+        .env("HOME", &home)
+        .env_remove("HOOKX_HOME")
+        .write_stdin(codex.to_string())
+        .assert()
+        .success();
+    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(
+        ran.lines().filter(|l| *l == "cursor-rule").count(),
+        1,
+        "exec: {ran}"
+    );
+    // Claude runs the wrapper itself: the route in it runs the Cursor rule.
+    let claude = serde_json::json!({"session_id": "s", "transcript_path": "/x", "cwd": project,
+        "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    std::fs::remove_file(&log).unwrap();
+    let out = std::process::Command::new(&wrapper)
+        .current_dir(&project)
+        .env("HOME", &home)
+        .env_remove("HOOKX_HOME")
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(claude.to_string().as_bytes())?;
+            child.wait()
+        })
+        .unwrap();
+    assert!(out.success());
+    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(
+        ran.lines().filter(|l| *l == "cursor-rule").count(),
+        1,
+        "{ran}"
+    );
+}
+
+/// Attacks row 385: Kiro runs the rules of both folders' files, so hookx's Kiro project route
+/// leaves an event to the user route (kiro-facts). The user route is a rule of hookx's
+/// `~/.kiro/hooks/hookx.json`, and Kiro's own keys on it narrow it as on any rule: turned off
+/// (`"enabled": false`, "a disabled rule never runs"), a matcher of the user's (`fs_write`),
+/// or `"timeout": 0` ("0 disables"). The project route still left the call to it: the user's
+/// and the project's guards ran nowhere under Kiro. Fired as Kiro fires the project route,
+/// with the documented payload: the project route runs both.
+#[test]
+fn a_kiro_user_route_turned_off_or_narrowed_does_not_take_the_event() {
+    for (key, value) in [
+        ("enabled", serde_json::json!(false)),
+        ("matcher", serde_json::json!("fs_write")),
+        ("timeout", serde_json::json!(0)),
+    ] {
+        let root = tempfile::tempdir().unwrap();
+        let (home, project) = (root.path().join("home"), root.path().join("project"));
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        let log = project.join("ran.log");
+        for (dir, name) in [(&home, "user"), (&project, "project")] {
+            common::write(
+                dir,
+                ".gemini/settings.json",
+                &serde_json::json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command",
+                    "command": format!("echo {name} >> '{}'", log.display())}]}]}})
+                .to_string(),
+            );
+        }
+        let hookx = |args: &[&str]| common::hookx_at(&project, &home, args).success();
+        hookx(&["trust", "--yes"]);
+        hookx(&[
+            "trust",
+            "--yes",
+            &home.join(".gemini/settings.json").to_string_lossy(),
+        ]);
+        let bin = env!("CARGO_BIN_EXE_hookx");
+        for scope in ["user", "project"] {
+            hookx(&[
+                "install", "--host", "kiro", "--scope", scope, "--hookx", bin,
+            ]);
+        }
+        let user = home.join(".kiro/hooks/hookx.json");
+        let mut rules: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&user).unwrap()).unwrap();
+        for rule in rules["hooks"].as_array_mut().unwrap() {
+            rule[key] = value.clone();
+        }
+        std::fs::write(&user, rules.to_string()).unwrap();
+        let routes: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(project.join(".kiro/hooks/hookx.json")).unwrap(),
+        )
+        .unwrap();
+        let line = routes["hooks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["trigger"] == "PreToolUse")
+            .and_then(|r| r["action"]["command"].as_str())
+            .unwrap()
+            .to_string();
+        let payload = serde_json::json!({"hook_event_name": "preToolUse", "session_id": "s",
+            "cwd": project, "tool_name": "execute_bash", "tool_input": {"command": "npm test"}});
+        std::process::Command::new("/bin/sh")
+            .args(["-c", &line])
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(payload.to_string().as_bytes())?;
+                child.wait()
+            })
+            .unwrap();
+        let ran = std::fs::read_to_string(&log).unwrap_or_default();
+        let mut ran: Vec<&str> = ran.lines().collect();
+        ran.sort();
+        assert_eq!(ran, ["project", "user"], "the user route's {key} {value}");
+    }
+}

@@ -2313,6 +2313,53 @@ fn a_cline_user_route_the_user_edited_still_takes_the_event_from_the_project_rou
 /// the Claude route and once by the `hookx run --host cline` inside the script it ran.
 #[test]
 fn an_edited_cline_route_run_under_claude_runs_the_users_lines_not_the_route() {
+    edited_cline_route_run_under_claude(|text, mine| {
+        text.replacen("exec ", &format!("{mine} || exit 2\nexec "), 1)
+    });
+}
+
+/// Attacks row 381: row 365's edit in the other forms a user writes it: the route line wrapped
+/// in the user's `if` (their guard decides whether it routes), the route line without `exec`
+/// (a line after it, or none), or a script the user wrote themselves ending in the route. Under
+/// Claude the script ran whole, its route inside running every rule a second time.
+#[test]
+fn a_cline_route_edited_around_its_line_run_under_claude_runs_each_rule_once() {
+    let route = |text: &str| {
+        text.lines()
+            .last()
+            .unwrap()
+            .strip_prefix("exec ")
+            .unwrap()
+            .to_string()
+    };
+    edited_cline_route_run_under_claude(|text, mine| {
+        let head: Vec<&str> = text.lines().take(2).collect();
+        format!(
+            "{}\nif {mine}; then\n  {}\nelse\n  exit 2\nfi\n",
+            head.join("\n"),
+            route(text)
+        )
+    });
+    edited_cline_route_run_under_claude(|text, mine| {
+        text.replacen("exec ", &format!("{mine} || exit 2\n"), 1)
+            + "status=$?\ntrue\nexit $status\n"
+    });
+    edited_cline_route_run_under_claude(|text, mine| {
+        text.replacen("exec ", &format!("{mine} || exit 2\n"), 1)
+    });
+    // A script the user wrote themselves, without install's mark, that ends in the route.
+    edited_cline_route_run_under_claude(|text, mine| {
+        let (shebang, rest) = text.split_once('\n').unwrap();
+        let (_, body) = rest.split_once('\n').unwrap();
+        format!("{shebang}\n# my guard, then hookx\n{mine} || exit 2\n{body}")
+    });
+}
+
+/// Installs hookx for Cline (user scope) and Claude (project), a trusted Gemini rule of the
+/// user's, lets `edit` rewrite the Cline user route (given its text and a command line of the
+/// user's that logs `mine`), trusts it, and fires a Bash call through the Claude route: the
+/// user's line and the rule, once each.
+fn edited_cline_route_run_under_claude(edit: impl Fn(&str, &str) -> String) {
     let p = Project::new();
     for file in [
         p.project.join(COPILOT_EVERY),
@@ -2336,8 +2383,8 @@ fn an_edited_cline_route_run_under_claude_runs_the_users_lines_not_the_route() {
     ]);
     let route = p.home.join(".cline/hooks/PreToolUse");
     let text = std::fs::read_to_string(&route).unwrap();
-    let mine = format!("echo mine >> '{}' || exit 2\nexec ", log.display());
-    std::fs::write(&route, text.replacen("exec ", &mine, 1)).unwrap();
+    let mine = format!("echo mine >> '{}'", log.display());
+    std::fs::write(&route, edit(&text, &mine)).unwrap();
     hookx(&[
         "install", "--host", "claude", "--scope", "project", "--hookx", bin,
     ]);
@@ -2370,7 +2417,8 @@ fn an_edited_cline_route_run_under_claude_runs_the_users_lines_not_the_route() {
     assert_eq!(
         ran,
         ["mine", "rule"],
-        "the user's line and the rule, once each"
+        "the user's line and the rule, once each: {}",
+        std::fs::read_to_string(&route).unwrap()
     );
 }
 
@@ -2384,6 +2432,19 @@ fn a_cline_user_route_without_its_executable_bit_still_takes_the_event_from_the_
     cline_user_route_changed_by_the_user(|route| {
         std::fs::set_permissions(route, std::fs::Permissions::from_mode(0o644)).unwrap();
     });
+}
+
+/// Attacks row 381's Cline half: the user route edited around its line (the route without
+/// `exec`, with or without lines of the user's after it) still takes the event from the project
+/// route: Cline runs both scripts, and the project route ran every rule a second time.
+#[test]
+fn a_cline_user_route_edited_around_its_line_still_takes_the_event_from_the_project_route() {
+    for tail in ["", "status=$?\ntrue\nexit $status\n"] {
+        cline_user_route_changed_by_the_user(|route| {
+            let text = std::fs::read_to_string(route).unwrap();
+            std::fs::write(route, text.replacen("exec ", "", 1) + tail).unwrap();
+        });
+    }
 }
 
 /// Installs hookx for Cline in both scopes, a trusted Gemini rule in each, lets `change` do

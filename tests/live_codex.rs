@@ -160,6 +160,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("routed done"),
         ],
         "loop" => vec![Step::Text("loop done")],
+        "blockloop" => vec![Step::Text("blockloop done")],
         _ => vec![Step::Text("unknown scenario")],
     }
 }
@@ -1530,6 +1531,52 @@ fn a_cursor_stop_hook_that_always_follows_up_ends_under_codex() {
     c.done("loop");
 }
 
+/// Attacks row 380, live: row 306's loop with a trusted Claude `Stop` hook that always blocks
+/// (it never reads `stop_hook_active`), run by hookx's Codex route. Claude Code ends such a turn
+/// past 8 blocks in a row; Codex 0.171.0 caps none. The hook gives up by itself after 12 (so
+/// that a hookx without the cap ends too): under the cap it runs 9 times, 8 blocks reach the
+/// model, and Codex ends the turn.
+fn a_claude_stop_hook_that_always_blocks_ends_under_codex() {
+    let Some(l) = live("blockloop", &[], |sb| {
+        sb.trust_project();
+        let stops = sb.root.join("stops");
+        std::fs::create_dir_all(&stops).unwrap();
+        let script = format!(
+            "d={}\ncat > \"$d/in\"\nn=$(ls \"$d\" | grep -c '^stop-')\nn=$((n + 1))\n\
+             mv \"$d/in\" \"$d/stop-$n.json\"\n\
+             [ \"$n\" -le 12 ] && echo '{{\"decision\":\"block\",\"reason\":\"BLOCK-AGAIN\"}}'\nexit 0\n",
+            stops.display()
+        );
+        let hook = sb.write("stop-hook.sh", &script);
+        sb.write(
+            "project/.claude/settings.json",
+            &client::pretty(&json!({"hooks": {"Stop": [{"hooks": [
+                {"type": "command", "command": format!("sh {}", hook.display())}]}]}})),
+        );
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let stops = l.sb.root.join("stops");
+    let runs = (1..)
+        .take_while(|n| stops.join(format!("stop-{n}.json")).exists())
+        .count();
+    c.that(runs == 9, format!("the hook ran 9 times: {runs}"));
+    let last = l.model.turns_of("blockloop").last().map(Value::to_string);
+    let blocks = last.as_deref().map(|t| t.matches("BLOCK-AGAIN").count());
+    c.that(
+        blocks == Some(8),
+        format!("8 blocks reach the model: {blocks:?}"),
+    );
+    c.done("blockloop");
+}
+
 /// Interrupt fires, then SessionEnd; no PostToolUse, no Stop; exit 1.
 fn ground_truth_interrupt() {
     let Some(l) = live("interrupt", WRITE, |sb| {
@@ -2020,6 +2067,7 @@ fn main() -> std::process::ExitCode {
             hooks_json_forms_codex_refuses_whole,
             migration_story_runs_each_rule_once,
             a_cursor_stop_hook_that_always_follows_up_ends_under_codex,
+            a_claude_stop_hook_that_always_blocks_ends_under_codex,
         ],
     )
 }

@@ -144,7 +144,7 @@ impl Converter<'_> {
                     .run_keys
                     .follow_ups
                     .as_ref()
-                    .map(|s| s.limit_key)
+                    .and_then(|s| s.limit_key)
                     == Some(key)
         };
         let unknown: Vec<String> = handler
@@ -399,5 +399,5 @@ impl Converter<'_> {
 /// whole number (Cursor's `loop_limit`): a wrapped entry passes it to `exec`.
 fn follow_up_limit(handler: &Handler, from: Flavor) -> Option<u64> {
     let spec = from.dialect().config().run_keys.follow_ups.as_ref()?;
-    handler.extra.get(spec.limit_key)?.as_u64()
+    handler.extra.get(spec.limit_key?)?.as_u64()
 }

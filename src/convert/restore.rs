@@ -521,11 +521,11 @@ impl Converter<'_> {
             }
         }
         // The cap on its follow-ups `exec` kept for it (row 306).
-        if let (Some(spec), Some(limit)) = (
-            run_keys.follow_ups.as_ref(),
+        if let (Some(key), Some(limit)) = (
+            run_keys.follow_ups.as_ref().and_then(|s| s.limit_key),
             unwrapped.and_then(|u| u.follow_up_limit),
         ) {
-            extra.insert(spec.limit_key.into(), limit.into());
+            extra.insert(key.into(), limit.into());
         }
         // The exec form: the line is the program and these arguments, each quoted.
         let mut line = line;

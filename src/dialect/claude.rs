@@ -893,7 +893,16 @@ static CONFIG: ConfigSpec = ConfigSpec {
         background: &["asyncRewake"],
         wake: &["asyncRewake", "rewakeMessage", "rewakeSummary"],
         condition: Some("if"),
-        follow_ups: None,
+        // A Stop or SubagentStop block past 8 in a row is overridden and the turn ends
+        // (2.1.332, binary read: `CLAUDE_CODE_STOP_HOOK_BLOCK_CAP ?? 8`, "A hook blocked the
+        // turn from ending N consecutive times"). A hook that never reads `stop_hook_active`
+        // relies on it; under another host hookx keeps it (attacks row 380).
+        follow_ups: Some(crate::tables::FollowUpCap {
+            events: &[EventKind::Stop, EventKind::SubagentStop],
+            limit_key: None,
+            default_limit: 8,
+            count_key: None,
+        }),
     },
     implied_type: None,
     strict_load: Some(STRICT_LOAD),

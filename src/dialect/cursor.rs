@@ -383,9 +383,9 @@ static CONFIG: ConfigSpec = ConfigSpec {
     run_keys: RunKeys {
         follow_ups: Some(crate::tables::FollowUpCap {
             events: &[EventKind::Stop, EventKind::SubagentStop],
-            limit_key: "loop_limit",
+            limit_key: Some("loop_limit"),
             default_limit: 5,
-            count_key: "loop_count",
+            count_key: Some("loop_count"),
         }),
         ..RunKeys::NONE
     },

@@ -502,7 +502,19 @@ static CONFIG: ConfigSpec = ConfigSpec {
     hook_dir_var: None,
     foreign_switches: &[],
     reads_foreign_as: &[],
-    run_keys: RunKeys::NONE,
+    // An AfterAgent block sends its reason as the next message within the same turn budget
+    // (0.61.0 bundle: `sendMessageStream(continueRequest, …, boundedTurns - 1, …, true)`,
+    // `MAX_TURNS = 100`): a hook that always blocks ends there. Under another host hookx keeps
+    // that (attacks row 380).
+    run_keys: RunKeys {
+        follow_ups: Some(crate::tables::FollowUpCap {
+            events: &[EventKind::Stop],
+            limit_key: None,
+            default_limit: 100,
+            count_key: None,
+        }),
+        ..RunKeys::NONE
+    },
     documents: Documents {
         file: &SETTINGS,
         plugin: None,

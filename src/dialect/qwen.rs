@@ -519,8 +519,17 @@ static CONFIG: ConfigSpec = ConfigSpec {
     foreign_switches: &[],
     reads_foreign_as: &[],
     // `shell` is parsed (qwen-code 0.24.4 `parseHookMatcher`), not interpreted by hookx.
+    // A hook's Stop blocks in a row end the turn past `stopHookBlockingCap` (default 8;
+    // 0.24.4's bundled `docs/features/hooks.md`): hookx keeps that under another host
+    // (attacks row 380).
     run_keys: RunKeys {
         shell: Some("shell"),
+        follow_ups: Some(crate::tables::FollowUpCap {
+            events: &[EventKind::Stop],
+            limit_key: None,
+            default_limit: 8,
+            count_key: None,
+        }),
         ..RunKeys::NONE
     },
     documents: Documents {

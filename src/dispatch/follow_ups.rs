@@ -41,10 +41,9 @@ pub fn cap(flavor: Flavor, event: &Event, handler: &Handler, key: String) -> Opt
     if !spec.events.contains(&event.kind) {
         return None;
     }
-    let limit = handler
-        .extra
-        .get(spec.limit_key)
-        .and_then(Value::as_u64)
+    let limit = spec
+        .limit_key
+        .and_then(|key| handler.extra.get(key)?.as_u64())
         .unwrap_or(spec.default_limit);
     Some(Cap {
         spec,
@@ -100,8 +99,8 @@ impl Counts {
                 Err(why) => Err(why.clone()),
             };
             let shown = *cap.count.as_ref().unwrap_or(&cap.limit);
-            if let Value::Object(payload) = stdin {
-                payload.insert(cap.spec.count_key.to_string(), shown.into());
+            if let (Some(key), Value::Object(payload)) = (cap.spec.count_key, &mut *stdin) {
+                payload.insert(key.to_string(), shown.into());
             }
         }
         counts
@@ -125,23 +124,24 @@ impl Counts {
             }
             return one;
         }
-        let (key, limit) = (cap.spec.limit_key, cap.limit);
+        let limit = cap.limit;
+        let key = match cap.spec.limit_key {
+            Some(key) => format!("its `{key}` of {limit}"),
+            None => format!("its agent's cap of {limit}"),
+        };
         let why = match &cap.count {
             Ok(n) if *n >= limit => format!(
-                "it has followed up {n} times in a row, its `{key}` of {limit}, where its own \
-                 agent stops it"
+                "it has followed up {n} times in a row, {key}, where its own agent stops it"
             ),
             Ok(n) => match self.set(&cap.key, Some(n + 1)) {
                 Ok(()) => return one,
                 Err(why) => format!(
-                    "hookx cannot keep the count its `{key}` of {limit} needs, so the loop \
-                     might not end: {why}"
+                    "hookx cannot keep the count {key} needs, so the loop might not end: {why}"
                 ),
             },
-            Err(why) => format!(
-                "hookx cannot read the count its `{key}` of {limit} needs, so the loop might \
-                 not end: {why}"
-            ),
+            Err(why) => {
+                format!("hookx cannot read the count {key} needs, so the loop might not end: {why}")
+            }
         };
         one.block = false;
         one.reasons.clear();

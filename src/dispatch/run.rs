@@ -58,6 +58,29 @@ pub struct Dispatch {
 /// the environment (a shell, `env`, an agent started by a hook).
 pub const DEPTH_VAR: &str = "HOOKX_DEPTH";
 
+/// Every handler `hookx run` runs (not `exec`'s) is told which event it runs for, in this variable
+/// ([`event_mark`]): a `hookx run` it starts for the same event (a route inside a hook, such as
+/// a team's wrapper script that finds hookx and runs it) stands aside, as the hookx above runs
+/// the rules already (attacks row 382). Honoured only below a hookx ([`depth`] above 0), so a
+/// value set anywhere else changes nothing.
+pub const EVENT_VAR: &str = "HOOKX_EVENT";
+
+/// What tells one event from another for [`EVENT_VAR`]: its kind, its session and its tool,
+/// as hookx reads them from any agent's payload. An agent a hook starts has a session of its
+/// own; a value hookx cannot tell the same in both payloads makes the route run (twice at
+/// worst, never zero).
+pub fn event_mark(event: &Event) -> String {
+    let tool = event.tool.as_ref().map(|t| t.name.as_str());
+    let session = event.field("session_id").unwrap_or_default();
+    let text = format!("{:?}\0{session}\0{}", event.kind, tool.unwrap_or_default());
+    crate::hash::sha256_hex(text.as_bytes())
+}
+
+/// Whether this hookx runs below a hookx that runs the same event ([`EVENT_VAR`]).
+pub fn runs_below_same_event(event: &Event) -> bool {
+    depth() > 0 && std::env::var(EVENT_VAR).is_ok_and(|mark| mark == event_mark(event))
+}
+
 /// Every handler hookx runs is told the agent running it (a dialect name) in this variable,
 /// beside its own dialect's payload and variables: a Claude hook run under Copilot sees
 /// `HOOKX_HOST=copilot`.
@@ -86,9 +109,14 @@ fn parse_depth(value: &str) -> Option<(u32, u32)> {
     Some((depth.parse().ok()?, pid.parse().ok()?))
 }
 
-/// What this hookx's handlers get in [`DEPTH_VAR`].
-fn child_depth() -> String {
-    format!("{}:{}", depth().saturating_add(1), std::process::id())
+/// What this hookx's handlers get in [`DEPTH_VAR`]; `runs_a_route`: [`MAX_DEPTH`], for a
+/// handler that runs hookx's route itself ([`RuleSource::runs_a_route`]).
+fn child_depth(runs_a_route: bool) -> String {
+    let depth = match runs_a_route {
+        true => MAX_DEPTH,
+        false => depth().saturating_add(1),
+    };
+    format!("{depth}:{}", std::process::id())
 }
 
 /// What a rule's source adds to its handlers' environment (a Claude plugin's root).
@@ -100,6 +128,12 @@ pub trait RuleSource {
     /// The folder of the source's file, where it has one.
     fn hook_dir(&self) -> Option<&Path> {
         None
+    }
+
+    /// Whether its handlers run hookx's route themselves ([`Source::runs_a_route`]): a hookx
+    /// they start gets [`MAX_DEPTH`] and dispatches nothing, as the rules run here.
+    fn runs_a_route(&self) -> bool {
+        false
     }
 }
 
@@ -117,6 +151,10 @@ impl RuleSource for Source {
 
     fn hook_dir(&self) -> Option<&Path> {
         self.path.parent()
+    }
+
+    fn runs_a_route(&self) -> bool {
+        self.runs_a_route
     }
 }
 
@@ -316,7 +354,12 @@ pub fn plan<'a, 'e, S: RuleSource + 'a>(
     let mut specs = Vec::new();
     for s in &selected {
         match prepare(s, host, event, project_dir) {
-            Ok((job, spec)) => {
+            Ok((job, mut spec)) => {
+                // Only a route runs the event's rules: below `exec`'s one handler, a route
+                // is the one that runs them (a converted copy of a team's wrapper).
+                if !matches!(limit, Limit::Entry(_)) {
+                    spec.env.push((EVENT_VAR.to_string(), event_mark(event)));
+                }
                 jobs.push(job);
                 specs.push(spec);
             }
@@ -675,7 +718,10 @@ fn prepare<S: RuleSource>(
     let hook_dir = selected.source.hook_dir().map(|d| d.display().to_string());
     let mut env = handler_env(event, flavor, &project, hook_dir.as_deref());
     env.extend(selected.source.env());
-    env.push((DEPTH_VAR.to_string(), child_depth()));
+    env.push((
+        DEPTH_VAR.to_string(),
+        child_depth(selected.source.runs_a_route()),
+    ));
     env.push((HOST_VAR.to_string(), host.dialect().name().to_string()));
     // The host's own variables (CLAUDE_PROJECT_DIR, BRICKS_*, COPILOT_CLI) would tell the
     // handler, or a hookx it runs, that it runs under another agent than the one it was

@@ -284,6 +284,10 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         Err(_) if aside => return Ok(0),
         Err(e) => return Err(e),
     };
+    // A route inside a hook the hookx above runs for this very event: it runs the rules.
+    if dispatch::run::runs_below_same_event(&hosted.event) {
+        return Ok(0);
+    }
     // The home and the policy root from the route's command line (and `HOME`), never from a
     // variable a project's settings could have set for every hook.
     let ctx = match Context::resolve_places(
@@ -869,8 +873,9 @@ fn exec_rule(kind: crate::model::EventKind, request: ExecRequest) -> Rule {
                 .run_keys
                 .follow_ups
                 .as_ref()
+                .and_then(|spec| spec.limit_key)
                 .zip(request.follow_up_limit)
-                .map(|(spec, limit)| (spec.limit_key.to_string(), limit.into()))
+                .map(|(key, limit)| (key.to_string(), limit.into()))
                 .into_iter()
                 .collect(),
         }],

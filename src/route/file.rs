@@ -45,13 +45,14 @@ pub(crate) fn routes_in_list(
 }
 
 /// The command lines of the routes for `host` on `event` in hookx's own rule-list file (none
-/// when the file is not hookx's whole).
+/// when the file is not hookx's whole) whose rule `runs` says the host runs on every call.
 pub(super) fn list_route_commands(
     path: &Path,
     text: &str,
     host: Dialect,
     list: &crate::tables::RuleList,
     event: &str,
+    runs: impl Fn(&Value) -> bool,
 ) -> Vec<String> {
     if routes_in_list(path, text, host, list).is_err() {
         return Vec::new();
@@ -65,7 +66,7 @@ pub(super) fn list_route_commands(
         .and_then(Value::as_array)
         .into_iter()
         .flatten()
-        .filter(|rule| rule[list.event_key].as_str() == Some(event))
+        .filter(|rule| rule[list.event_key].as_str() == Some(event) && runs(rule))
         .filter_map(|rule| route_line(&rule[list.handler_key], host))
         .collect()
 }

@@ -263,6 +263,18 @@ fn answers_every_call(handler: &serde_json::Value, host: Dialect, event: &str) -
         && !shorter_timeout(handler, host, event)
 }
 
+/// Whether a route's entry (or rule) holds no matcher of the user's (`"matcher": "Bash"`): it
+/// runs on every call, not on some only, which leave no route for the others (attacks row
+/// 196).
+fn every_call(entry: &serde_json::Value, host: Dialect) -> bool {
+    match entry.get("matcher") {
+        None => true,
+        Some(m) => m
+            .as_str()
+            .is_some_and(|m| ["", "*"].contains(&m) || Some(m) == host.def().route.matcher),
+    }
+}
+
 /// Whether the route `handler` of `event` has a timeout shorter than the one install writes
 /// there ([`file::route_timeout`]), or one the host may read so (not a number).
 fn shorter_timeout(handler: &serde_json::Value, host: Dialect, event: &str) -> bool {
@@ -353,7 +365,7 @@ fn route_commands(
         return crate::read::text(&script, crate::read::MAX_FILE_BYTES)
             .ok()
             .filter(|_| layout.runs_unexecutable || scripts::is_executable(&script))
-            .and_then(|t| scripts::routed_line(&t).map(str::to_string))
+            .and_then(|t| script_route(&t))
             .into_iter()
             .collect();
     }
@@ -368,13 +380,38 @@ fn route_commands(
             .collect();
     }
     if let Some(list) = host.config().rule_list {
-        return list_route_commands(user, &text, host, list, event);
+        // A rule the user turned off, narrowed to some tools or given a shorter timeout (Kiro:
+        // `"timeout": 0` turns it off) is no route for every call (attacks row 385).
+        let runs = |rule: &serde_json::Value| {
+            rule.get(list.enabled_key) != Some(&serde_json::Value::Bool(false))
+                && every_call(rule, host)
+                && !shorter_timeout(rule, host, event)
+        };
+        return list_route_commands(user, &text, host, list, event, runs);
     }
     json_routes(home, user, &text, host, route_host, event, also_off)
         .into_iter()
         .filter(|r| r.every_call && !r.off)
         .map(|r| r.line)
         .collect()
+}
+
+/// The route line a hook script of hookx's runs ([`scripts::routed_line`]: as written, or last
+/// after lines of the user's); else, in a route the user edited around its line, the last line
+/// at the script's own level that is exactly the route install wrote, with or without `exec`
+/// (lines of the user's after it: attacks row 381, where the project route ran every rule a
+/// second time). A route line wrapped in more of the user's (`… || exit 2`, an indented block)
+/// is not read as one: twice at worst, never a route taken for one that may not run.
+fn script_route(text: &str) -> Option<String> {
+    let last = scripts::routed_line(text).filter(|line| is_hookx_entry(line));
+    let at_top = || {
+        text.lines()
+            .rev()
+            .map(|line| line.strip_prefix("exec ").unwrap_or(line))
+            .find(|line| entry::written_route_host(line).is_some())
+    };
+    last.or_else(|| scripts::is_route(text).then(at_top).flatten())
+        .map(str::to_string)
 }
 
 /// Whether every route for `event` in the host's JSON file `file` is one the host's own list
@@ -439,14 +476,6 @@ fn json_routes(
     let Some(entries) = entries_of(&JsonText::new(text), &list) else {
         return Vec::new();
     };
-    // A route whose entry the user gave a matcher of their own (`"matcher": "Bash"`) runs on
-    // some calls only: no route for the others (attacks row 196).
-    let every_call = |entry: &serde_json::Value| match entry.get("matcher") {
-        None => true,
-        Some(m) => m
-            .as_str()
-            .is_some_and(|m| ["", "*"].contains(&m) || Some(m) == host.def().route.matcher),
-    };
     // A route the user's own list turns off (Gemini's `hooksConfig.disabled`, by `name`, else
     // command: attacks row 228) is none the agent runs; so is one another scope's list names
     // (`also_off`: the agent joins them).
@@ -500,7 +529,7 @@ fn json_routes(
             };
             let line = route_line(handler, route_host)?;
             Some(JsonRoute {
-                every_call: every_call(entry)
+                every_call: every_call(entry, host)
                     && answers_every_call(handler, host, event)
                     && !cut_as_written(handler),
                 off: turned_off(handler, &line),

@@ -502,18 +502,21 @@ pub struct RunKeys {
 }
 
 /// An agent's own cap on how many times in a row a hook may keep it going (Cursor's `stop`:
-/// `loop_limit`, `loop_count`). Under another host a follow-up becomes a Stop block, which
-/// that host may never cap: `hookx run` keeps the count and the cap instead (attacks row 306).
+/// `loop_limit`, `loop_count`; Claude Code's and Qwen Code's 8 Stop blocks in a row). Under
+/// another host a follow-up becomes a Stop block, which that host may never cap: `hookx run`
+/// keeps the count and the cap instead (attacks rows 306, 380).
 /// Not among [`RunKeys::keys`]: the key changes nothing in how the command runs.
 pub struct FollowUpCap {
     /// The events whose answers are follow-ups.
     pub events: &'static [crate::model::EventKind],
-    /// The handler key holding the cap (a whole number of follow-ups).
-    pub limit_key: &'static str,
+    /// The handler key holding the cap (a whole number of follow-ups); `None`: the agent's
+    /// cap is one for every hook.
+    pub limit_key: Option<&'static str>,
     /// The cap where the key is absent or not a whole number.
     pub default_limit: u64,
-    /// The payload key that tells the hook how many follow-ups it made in a row so far.
-    pub count_key: &'static str,
+    /// The payload key that tells the hook how many follow-ups it made in a row so far
+    /// (`None`: the agent tells it none).
+    pub count_key: Option<&'static str>,
 }
 
 /// See [`RunKeys::on_failure`].
