@@ -316,6 +316,7 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
         project_env: crate::tables::ProjectEnv::NONE,
         install_project: me.install_project,
         install_user: me.install_user,
+        install_hidden_by: &[],
         hook_dir_var: None,
         foreign_switches: &[],
         reads_foreign_as: &[],
