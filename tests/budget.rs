@@ -140,8 +140,12 @@ fn a_copilot_route_in_copilot_home_is_answered_within_its_own_timeout() {
         ("COPILOT_HOME", copilot_home.as_path()),
         ("COPILOT_HOOK_DIR", hooks.as_path()),
     ];
+    // As the route's line runs it: with the user's route key, the one line counted in a file
+    // the variable names (a project's settings could name another folder).
+    let key = std::fs::read_to_string(s.home.join(".hookx/route-key")).unwrap();
+    let extra = ["--route-key", key.trim()];
     let (decision, ran) = s
-        .fire_unhurried_with(dialect("copilot"), &[], &env)
+        .fire_unhurried_with(dialect("copilot"), &extra, &env)
         .unwrap();
     assert_eq!(decision, Decision::Deny, "{ran:?}");
     assert!(ran.stdout.contains("did not answer within"), "{ran:?}");

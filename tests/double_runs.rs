@@ -1224,6 +1224,106 @@ fn a_key_another_install_records_is_not_said_to_be_the_users_at_an_uninstall() {
     );
 }
 
+/// Attacks row 404: a project's Claude guard converted into Gemini's own file (`convert --to
+/// gemini --write`: the copy Gemini runs itself), all trusted, and a user route of hookx's for
+/// the same event (a rule of the user's own in `~/.claude/settings.json` that only hookx runs
+/// under Gemini). `list --host gemini` says "gemini runs .gemini/settings.json; hookx skips
+/// .claude/settings.json", but the route ran the guard too: the run path reads the host's own
+/// files for copies only once a file it runs holds one, and the original holds none. The
+/// guard ran twice per call (the copy natively, the original through hookx).
+#[test]
+fn a_guard_converted_into_the_hosts_own_file_is_not_run_again_through_hookx() {
+    assert_eq!(
+        guard_converted_into_gemini_then_routed(true),
+        ["mine"],
+        "the route runs the user's rule, not the guard Gemini runs from its copy"
+    );
+}
+
+/// Attacks row 406: `convert --write` creating `.gemini/settings.json` from a trusted source
+/// left it untrusted, without a word, and an untrusted copy never stands in for its original
+/// (a repository could forge one): row 404's setup without `hookx trust` on the copy ran the
+/// guard twice per call. The new file is trusted as hookx's output of trusted files, as `sync`
+/// trusts its targets.
+#[test]
+fn a_file_convert_creates_from_trusted_sources_is_trusted() {
+    assert_eq!(guard_converted_into_gemini_then_routed(false), ["mine"]);
+}
+
+/// Row 404's setup (`trust_copy`: the copy trusted by hand too); the rules the user route ran.
+fn guard_converted_into_gemini_then_routed(trust_copy: bool) -> Vec<String> {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    let log = root.join("ran.log");
+    let rule = |name: &str| {
+        serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": format!("echo {name} >> '{}'", log.display())}]}]}})
+        .to_string()
+    };
+    common::write(&project, ".claude/settings.json", &rule("guard"));
+    common::write(&home, ".claude/settings.json", &rule("mine"));
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let hookx = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .assert()
+            .success()
+    };
+    for file in [
+        project.join(".claude/settings.json"),
+        home.join(".claude/settings.json"),
+    ] {
+        hookx(&["trust", &file.to_string_lossy()]);
+    }
+    hookx(&[
+        "convert",
+        ".claude/settings.json",
+        "--to",
+        "gemini",
+        "--write",
+        "--hookx",
+        bin,
+    ]);
+    if trust_copy {
+        hookx(&[
+            "trust",
+            &project.join(".gemini/settings.json").to_string_lossy(),
+        ]);
+    }
+    hookx(&[
+        "install", "--host", "gemini", "--scope", "user", "--hookx", bin,
+    ]);
+    let list = hookx(&["list", "--host", "gemini"]);
+    let list = String::from_utf8_lossy(&list.get_output().stdout).into_owned();
+    assert!(list.contains("hookx skips .claude/settings.json"), "{list}");
+    let settings = std::fs::read_to_string(home.join(".gemini/settings.json")).unwrap();
+    let found = routes(
+        &home.join(".gemini/settings.json"),
+        bin,
+        "gemini",
+        "BeforeTool",
+    );
+    let [route] = &found[..] else {
+        panic!("one user route: {settings}");
+    };
+    let payload = serde_json::json!({"session_id": "s", "transcript_path": "/dev/null",
+        "cwd": project, "hook_event_name": "BeforeTool", "timestamp": "2026-01-01T00:00:00Z",
+        "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
+    let mut cmd = common::hookx_clean(&project);
+    cmd.args(route.split_whitespace().skip(1))
+        .current_dir(&project)
+        .env("HOME", &home)
+        .env("GEMINI_PROJECT_DIR", &project)
+        .write_stdin(payload.to_string())
+        .assert()
+        .success();
+    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    ran.lines().map(str::to_string).collect()
+}
+
 /// Attacks row 382: a team's route that runs hookx through a wrapper script (a committed
 /// `.claude/settings.json` cannot name hookx's path on every machine, so it runs
 /// `./hookx-route.sh`, which finds hookx and runs `hookx run --host claude …`). A teammate on

@@ -1578,13 +1578,16 @@ fn a_route_turned_off_below_copilot_home_stays_off_when_reinstalled_from_elsewhe
     );
 }
 
-/// Attacks row 301's install half: with `COPILOT_HOME` naming another folder, Copilot reads its
-/// `disabledHooks` in `$COPILOT_HOME/settings.json`. install listed the keys of the handlers
-/// it leaves to hookx (a project Claude guard Copilot reads itself) in
-/// `~/.copilot/settings.json`, where Copilot reads none: they go where Copilot reads them, and
-/// uninstall takes them out there.
+/// Attacks rows 400-401 (row 301's install half, 6919362, attacked): with `COPILOT_HOME`
+/// naming another folder, install listed the keys of the handlers it leaves to hookx (a
+/// project Claude guard Copilot reads itself) in `$COPILOT_HOME/settings.json`, and hookx's
+/// user route, which runs the byte-identical handlers of every project without a route,
+/// below the home, which Copilot does not read then: the guard of another project ran
+/// nowhere (401); and an uninstall from a shell without the variable left the keys there,
+/// the route gone (400). Keys go only beside hookx's user route; an older hookx's keys below
+/// the variable go at the next install or uninstall that sees it.
 #[test]
-fn install_lists_the_handlers_it_leaves_to_hookx_below_copilot_home() {
+fn a_handler_install_switches_off_is_off_only_beside_hookxs_user_route() {
     let p = Project::new();
     let elsewhere = p.root.join("copilot-work");
     p.write(
@@ -1593,38 +1596,67 @@ fn install_lists_the_handlers_it_leaves_to_hookx_below_copilot_home() {
             "hooks": [{"type": "command", "command": "./guard.sh"}]}]}})
         .to_string(),
     );
-    let install = |extra: &[&str]| {
-        assert_cmd::Command::cargo_bin("hookx")
-            .unwrap()
-            .args(["install", "--host", "copilot", "--scope", "project"])
+    let install = |extra: &[&str], var: bool| {
+        let mut cmd = assert_cmd::Command::cargo_bin("hookx").unwrap();
+        cmd.args(["install", "--host", "copilot", "--scope", "project"])
             .args(["--hookx", HOOKX])
             .args(extra)
             .arg("--project")
             .arg(&p.project)
             .env("HOME", &p.home)
-            .env("COPILOT_HOME", &elsewhere)
             .env_remove("HOOKX_HOME")
-            .assert()
-            .success();
+            .env_remove("COPILOT_HOME");
+        if var {
+            cmd.env("COPILOT_HOME", &elsewhere);
+        }
+        cmd.assert().success();
     };
-    install(&[]);
-    let listed = || -> Value {
-        serde_json::from_str(&std::fs::read_to_string(elsewhere.join("settings.json")).unwrap())
-            .unwrap()
+    let folders = [p.home.join(".copilot"), elsewhere.clone()];
+    let listed = |dir: &Path| -> Vec<Value> {
+        std::fs::read_to_string(dir.join("settings.json"))
+            .ok()
+            .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+            .and_then(|v| v["disabledHooks"].as_array().cloned())
+            .unwrap_or_default()
     };
-    let keys = listed()["disabledHooks"].as_array().unwrap().len();
-    assert_eq!(keys, 1, "{}", listed());
-    assert!(!p.home.join(".copilot/settings.json").exists());
-    install(&["--uninstall"]);
-    let left = elsewhere.join("settings.json");
-    assert!(
-        !left.exists()
-            || listed()["disabledHooks"]
-                .as_array()
-                .is_none_or(Vec::is_empty),
-        "{}",
-        listed()
+    let off_without_route = || {
+        folders
+            .iter()
+            .filter(|dir| !listed(dir).is_empty() && !dir.join("hooks/hookx.json").exists())
+            .map(|dir| dir.display().to_string())
+            .collect::<Vec<_>>()
+    };
+    for (install_var, uninstall_var) in [(true, false), (false, true), (true, true)] {
+        install(&[], install_var);
+        assert!(
+            folders.iter().any(|dir| !listed(dir).is_empty()),
+            "the guard is left to hookx somewhere"
+        );
+        assert_eq!(off_without_route(), Vec::<String>::new(), "row 401");
+        install(&["--uninstall"], uninstall_var);
+        for dir in &folders {
+            assert_eq!(
+                listed(dir),
+                Vec::<Value>::new(),
+                "row 400: {}",
+                dir.display()
+            );
+        }
+    }
+    // Keys an older hookx listed below the variable (its record as d79a14b wrote it) go at an
+    // install with the variable set.
+    let key = "fc73ae12278d20d5b1094e4d9d1bbc8804a3ba6ff5f9c3255239d06664cac8c9";
+    let project = p.project.display().to_string();
+    common::write(
+        &elsewhere,
+        "settings.json",
+        &json!({"disabledHooks": [key],
+            "hookx": {"created": true, "disabledHooks": {project: [key]}}})
+        .to_string(),
     );
+    install(&[], true);
+    assert_eq!(off_without_route(), Vec::<String>::new());
+    assert_eq!(listed(&elsewhere), Vec::<Value>::new());
 }
 
 /// Attacks row 342's note: the user cut hookx's user route for Copilot short (`"timeoutSec":
@@ -2537,9 +2569,10 @@ fn a_cline_route_under_the_old_mark_is_still_hookxs() {
 }
 
 /// Cline's hooks are one script per event: install writes a route script per event with rules
-/// (0755, `exec HOOKX run --host cline --event EVENT`, the project's saying it is one), leaves a script of the user's own under
-/// an event's name and says so, follows the rules on re-install, and uninstall removes only
-/// its routes.
+/// (0755, `exec HOOKX run --host cline --event EVENT`, the project's saying it is one), leaves a
+/// script of the user's own under an event's name as it is and routes the event under its next
+/// name (Cline runs both: attacks row 403), follows the rules on re-install, and uninstall
+/// removes only its routes.
 #[test]
 fn cline_routes_are_scripts_and_a_script_of_the_users_own_is_left_alone() {
     use std::os::unix::fs::PermissionsExt;
@@ -2552,9 +2585,12 @@ fn cline_routes_are_scripts_and_a_script_of_the_users_own_is_left_alone() {
         .get_output()
         .clone();
     let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("ends Cline's whole run"), "{stderr}");
+    assert!(!stderr.contains("not routed"), "{stderr}");
+    let beside = std::fs::read_to_string(hooks.join("PostToolUse.sh")).unwrap();
     assert!(
-        stderr.contains("not routed: PostToolUse") && stderr.contains("ends Cline's whole run"),
-        "{stderr}"
+        beside.ends_with("run --host cline --event PostToolUse --installed-in project\n"),
+        "{beside}"
     );
     let route = hooks.join("PreToolUse");
     let text = std::fs::read_to_string(&route).unwrap();
@@ -2610,6 +2646,7 @@ fn cline_routes_are_scripts_and_a_script_of_the_users_own_is_left_alone() {
     p.hookx(&["install", "--host", "cline", "--uninstall"])
         .success();
     assert!(!hooks.join("TaskComplete").exists());
+    assert!(!hooks.join("PostToolUse.sh").exists());
     assert!(own.exists(), "uninstall keeps the user's own script");
 }
 
@@ -3426,4 +3463,134 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_the_workspace_list_tu
         1,
         "Gemini runs no handler the workspace's list turns off: the project route dispatches"
     );
+}
+
+/// Attacks row 403: a script of the user's own under an event's name in Cline's hook folder
+/// (or the copy `convert --to cline --write` makes of a Claude guard there; here in the
+/// project and in the home) left that event unrouted: install said "no cline events to route: cline runs
+/// every rule of this scope itself", exit 0, and the trusted Gemini rules only hookx runs ran
+/// nowhere under Cline. Cline runs every script of an event (cline-facts), so the route takes
+/// the next of the event's names; the project route still leaves the event to the user's.
+#[test]
+fn a_cline_route_takes_the_next_name_beside_a_script_of_the_users() {
+    let p = Project::new();
+    for file in [
+        p.project.join(COPILOT_EVERY),
+        p.project.join(".bricks/hooks.json"),
+    ] {
+        std::fs::remove_file(file).unwrap();
+    }
+    std::fs::remove_file(p.home.join(".copilot/hooks/every.json")).unwrap();
+    let log = p.root.join("ran.log");
+    for (dir, scope) in [(&p.project, "project"), (&p.home, "user")] {
+        common::write(
+            dir,
+            ".gemini/settings.json",
+            &json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command",
+                "command": format!("echo {scope} >> '{}'", log.display())}]}]}})
+            .to_string(),
+        );
+    }
+    let hookx = |args: &[&str]| common::hookx_at(&p.project, &p.home, args).success();
+    hookx(&["trust", "--yes"]);
+    hookx(&[
+        "trust",
+        "--yes",
+        &p.home.join(".gemini/settings.json").to_string_lossy(),
+    ]);
+    // The user's own scripts under the event's name, first.
+    let folders = [
+        p.project.join(".clinerules/hooks"),
+        p.home.join(".cline/hooks"),
+    ];
+    for (folder, scope) in folders.iter().zip(["own-project", "own-user"]) {
+        common::write(
+            folder,
+            "PreToolUse",
+            &format!("#!/bin/sh\necho {scope} >> '{}'\n", log.display()),
+        );
+    }
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    for scope in ["project", "user"] {
+        hookx(&[
+            "install", "--host", "cline", "--scope", scope, "--hookx", bin,
+        ]);
+    }
+    let payload = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/e2e/payloads/cline/PreToolUse-bash.json"),
+    )
+    .unwrap()
+    .replace("/repo", p.project.to_str().unwrap());
+    // As Cline: every script of the event in each folder.
+    for folder in &folders {
+        for entry in std::fs::read_dir(folder).unwrap() {
+            let script = entry.unwrap().path();
+            let name = script.file_name().unwrap().to_str().unwrap().to_string();
+            if !name.starts_with("PreToolUse") {
+                continue;
+            }
+            assert_cmd::Command::new("sh")
+                .arg(&script)
+                .current_dir(&p.project)
+                .env("HOME", &p.home)
+                .env_remove("HOOKX_HOME")
+                .write_stdin(payload.clone())
+                .assert()
+                .success();
+        }
+    }
+    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    let mut ran: Vec<&str> = ran.lines().collect();
+    ran.sort();
+    assert_eq!(
+        ran,
+        ["own-project", "own-user", "project", "user"],
+        "each script of the user's and each rule once"
+    );
+    // The uninstall takes hookx's routes out and leaves the user's scripts.
+    for scope in ["project", "user"] {
+        hookx(&[
+            "install",
+            "--host",
+            "cline",
+            "--scope",
+            scope,
+            "--uninstall",
+        ]);
+    }
+    for folder in &folders {
+        let left: Vec<String> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(left, ["PreToolUse"], "{}", folder.display());
+    }
+}
+
+/// Attacks row 407: `hookx install … | head -1` (the reader gone before install prints its
+/// report) panicked, "failed printing to stdout: Broken pipe", exit 101, after the routes were
+/// written: install printed with `println!`, the other commands through `out!`, which drops a
+/// write the reader no longer takes. The read end is closed before hookx starts: no race.
+#[test]
+fn install_with_its_reader_gone_does_not_panic() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let p = Project::new();
+    let mut fds = [0; 2];
+    assert_eq!(unsafe { libc::pipe(fds.as_mut_ptr()) }, 0);
+    let (read, write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    drop(read);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .args(["install", "--host", "gemini", "--hookx", HOOKX, "--project"])
+        .arg(&p.project)
+        .env("HOME", &p.home)
+        .env_remove("HOOKX_HOME")
+        .stdout(std::process::Stdio::from(write))
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(p.project.join(".gemini/settings.json").exists());
 }

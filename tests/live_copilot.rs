@@ -2669,6 +2669,43 @@ fn a_route_the_user_shortened() {
     c.done("synced");
 }
 
+/// Row 223's reading where Copilot reads the user's hooks (mend14): Copilot started with
+/// `COPILOT_HOME` naming another folder reads the user's hooks from `$COPILOT_HOME/hooks`, and
+/// there the user keeps hookx's route, shortened to `"timeoutSec": 4`; a guard of the user's
+/// that hookx runs hangs. Copilot kills the route at 4 s, so hookx must answer within it (on
+/// `d79a14b` it read no user route under such a `COPILOT_HOME` and budgeted 605 s: the call
+/// ran).
+fn a_route_the_user_shortened_in_copilot_home() {
+    let mut c = Checks::default();
+    let Some(l) = live_env("synced", |sb| {
+        let guard = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": "sleep 30"}]}]}});
+        sb.write("home/.gemini/settings.json", &guard.to_string());
+        hookx(sb, &["trust", "--yes"]);
+        hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
+        let routes = sb.home.join(".copilot/hooks/hookx.json");
+        let text = std::fs::read_to_string(&routes).unwrap();
+        assert!(text.contains("\"timeoutSec\": 605"), "{text}");
+        std::fs::remove_file(&routes).unwrap();
+        let folder = sb.root.join("copilot-home");
+        sb.write(
+            "copilot-home/hooks/hookx.json",
+            &text.replace("\"timeoutSec\": 605", "\"timeoutSec\": 4"),
+        );
+        let mut env = routed_env(sb);
+        env.push(("COPILOT_HOME", folder.display().to_string()));
+        env
+    }) else {
+        return;
+    };
+    let result = l.tool_result("synced", "synced-call");
+    c.that(
+        result.contains("did not answer within") && !result.contains("synced-call\\n"),
+        format!("the call's result: {result}"),
+    );
+    c.done("synced");
+}
+
 /// Attacks row 340: a repository ships `.github/hooks/hookx.json`, a line shaped like hookx's
 /// Copilot route that runs nothing, with `"timeoutSec": 1`; the user's Copilot route (605 s,
 /// its line with the user's route key) runs a trusted Gemini guard that takes 3 s and denies.
@@ -3889,6 +3926,7 @@ fn main() -> std::process::ExitCode {
             a_copilot_route_turned_off_below_copilot_home_leaves_the_guard_to_the_claude_route,
             a_route_timeout_written_otherwise_is_keyed_as_copilot_prints_it,
             a_route_the_user_shortened,
+            a_route_the_user_shortened_in_copilot_home,
             a_repositorys_route_timeout_does_not_shorten_the_users_route,
             the_project_route_is_not_cut_to_the_users_shortened_route,
             the_claude_route_does_not_stand_aside_for_a_vscode_route_cut_short,

@@ -665,3 +665,41 @@ fn a_sources_copies_of_a_targets_own_rules_are_not_synced_back_into_it() {
     let gemini = p.read(".gemini/settings.json");
     assert_eq!(gemini.matches("./block.sh").count(), 1, "{gemini}");
 }
+
+/// Attacks row 402: Gemini's own `/hooks disable` writes the handler's command into the
+/// project's `.gemini/settings.json` `hooksConfig.disabled` (row 305, live), which is the file
+/// sync writes and the team commits. With the guard's copy listed there, `sync --check` said
+/// "up to date", exit 0: CI passed while the guard ran nowhere under Gemini for everyone.
+/// `--check` now fails and names the list; a plain sync keeps the list (row 329) and says it.
+#[test]
+fn check_fails_on_a_synced_copy_the_target_turns_off() {
+    let p = Project::new();
+    p.run(&["sync"]).success();
+    let gemini = ".gemini/settings.json";
+    let mut value: serde_json::Value = serde_json::from_str(&p.read(gemini)).unwrap();
+    let command = value["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
+    assert!(command.as_str().unwrap().contains("guard-v1.sh"), "{value}");
+    value["hooksConfig"] = serde_json::json!({"disabled": [command]});
+    p.write(gemini, &serde_json::to_string_pretty(&value).unwrap());
+    let (code, out, err) = p.out(&["sync", "--check"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let said = format!("{out}{err}");
+    assert!(
+        said.contains(
+            ".gemini/settings.json: 1 synced copy turned off in its `hooksConfig.disabled`"
+        ),
+        "{said}"
+    );
+    let (code, out, err) = p.out(&["sync"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(format!("{out}{err}").contains("turned off"), "{out}{err}");
+    assert!(
+        p.read(gemini).contains("\"disabled\""),
+        "the user's list is kept"
+    );
+    // Out of the list, the check passes again.
+    value["hooksConfig"] = serde_json::json!({"disabled": []});
+    p.write(gemini, &serde_json::to_string_pretty(&value).unwrap());
+    let (code, out, err) = p.out(&["sync", "--check"]);
+    assert_eq!(code, 0, "{out}{err}");
+}

@@ -587,7 +587,7 @@ fn a_file_trusted_past_an_agents_write_stays_trusted_when_install_edits_it() {
     let file = write(&setup.home, ".codex/config.toml", trusted);
     setup.trust(&file);
     // A rule hookx runs under Codex, so that install writes routes into the same file.
-    let other = setup.trusted_deny("Bash");
+    setup.trusted_deny("Bash");
     let projects = "\n[projects.\"/work/repo\"]\ntrust_level = \"trusted\"\n";
     std::fs::write(&file, format!("{trusted}{projects}")).unwrap();
     let before = std::fs::read_to_string(&file).unwrap();
@@ -615,7 +615,6 @@ fn a_file_trusted_past_an_agents_write_stays_trusted_when_install_edits_it() {
     );
     assert!(ran.denied_by_the_trusted_rule(), "{ran:?}");
     assert!(!ran.stderr.contains("changed"), "{ran:?}");
-    drop(other);
 }
 
 /// Row 327 for Codex: the user's guard in `~/.codex/config.toml`, trusted and run by hookx

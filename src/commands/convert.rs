@@ -499,9 +499,13 @@ fn convert_to(
                 before.clone(),
                 &text,
             )?;
-            if let (Some(before), Some(_)) = (&before, &written) {
-                let reviewed = written_from.reviewed;
-                trust_after_write(opts, conversion, reviewed, path, before)?;
+            let reviewed = written_from.reviewed;
+            match (&before, &written) {
+                (Some(before), Some(_)) => {
+                    trust_after_write(opts, conversion, reviewed, path, before)?
+                }
+                (None, Some(_)) => trust_new_output(opts, conversion, reviewed, path)?,
+                _ => {}
             }
             (written, diff)
         }
@@ -601,6 +605,54 @@ fn trust_after_write(
              run` runs none of its hooks, yours among them, until you review it and run `hookx \
              trust {shown}`"
         );
+    }
+    Ok(())
+}
+
+/// After `--write` created `path`: it holds only copies of the inputs' rules, so where every
+/// input is trusted as it is and the entries run what was reviewed (as [`trust_after_write`]
+/// asks), it is trusted as hookx's output, as `hookx sync` trusts its targets. Left untrusted, a
+/// copy the host runs itself never stood in for its original: under a route of hookx's for the
+/// event (another rule's) the original ran through hookx as well, each such rule twice per
+/// call (attacks row 406). A hook folder of scripts or a plugin is not trusted here (as sync).
+fn trust_new_output(
+    opts: &Options,
+    conversion: &convert::Conversion,
+    inputs_reviewed: bool,
+    path: &Path,
+) -> Result<(), Error> {
+    let to = conversion.document.dialect.config();
+    if to.scripts.is_some() || to.generated.is_some() || !inputs_reviewed {
+        return Ok(());
+    }
+    let reviewed_runs = match opts.wrap {
+        true => crate::route::is_this_hookx(&opts.hookx),
+        false => conversion.losses.is_empty(),
+    };
+    let Ok(ctx) = crate::discover::Context::resolve(Some(&opts.project), None) else {
+        return Ok(());
+    };
+    let Ok(found) = crate::discover::find(&ctx, path) else {
+        return Ok(());
+    };
+    let (Some(id), Some(sha256)) = (found.identity(), found.sha256.clone()) else {
+        return Ok(());
+    };
+    if !reviewed_runs {
+        return Ok(());
+    }
+    let mut store = crate::trust::TrustStore::load(&ctx)?;
+    if store.trust(id, &sha256, found.without_agent_keys.as_deref()) {
+        if let Ok(text) = std::fs::read_to_string(path) {
+            store.keep_copy(&sha256, &text)?;
+        }
+        store.save()?;
+        if !opts.json {
+            errln!(
+                "note: trusted {} for `hookx run`, as hookx's output of trusted files",
+                ctx.display(&std::fs::canonicalize(path).unwrap_or(path.to_path_buf()))
+            );
+        }
     }
     Ok(())
 }

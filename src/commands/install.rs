@@ -283,8 +283,8 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
     if let Some(plugin) = opts.host.config().generated {
         return apply_plugin(opts, plugin);
     }
-    if opts.host.config().scripts.is_some() {
-        return apply_scripts(opts);
+    if let Some(layout) = opts.host.config().scripts {
+        return apply_scripts(opts, layout);
     }
     if let Some(list) = opts.host.config().rule_list {
         return apply_rule_list(opts, list);
@@ -346,11 +346,15 @@ fn needed_routes(opts: &Options, served: &[&'static str]) -> Vec<&'static str> {
     needed
 }
 
-/// The host's switch file where the host reads it: below its folder variable when that names
-/// another folder (`$COPILOT_HOME/settings.json`: a key listed below the home then counted for
-/// nothing, and a handler left to hookx ran twice, attacks row 301), else below the home.
+/// The host's switch file below the home, beside hookx's user route, which runs what its keys
+/// turn off in every project. Not below the host's folder variable (`$COPILOT_HOME`), where
+/// the host reads the switch but not that route: a byte-identical guard in any project
+/// without a route of hookx's then ran nowhere, and an uninstall from a shell without the
+/// variable left the keys there (attacks rows 400-401). While the variable names another
+/// folder, the host reads neither and runs the handlers itself, as the run path then tells
+/// (it reads the switch where the host does): once each.
 fn switch_file(opts: &Options, switch: &crate::tables::HookSwitch) -> PathBuf {
-    crate::route::hosts_own_file(&opts.ctx.home, opts.host, switch.file)
+    opts.ctx.home.join(switch.file)
 }
 
 fn has_hook_switch(host: Dialect) -> bool {
@@ -692,66 +696,88 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
                 }
             }
         }
-        let path = switch_file(opts, switch);
-        let shown = opts.ctx.display(&path);
         let owner = match opts.scope {
             InstallScope::Project => opts.ctx.project.display().to_string(),
             InstallScope::User => crate::route::HOME_OWNER.to_string(),
         };
         let keys: &[String] = if opts.uninstall { &[] } else { &wanted };
-        let mut left = None;
-        let mut before = Vec::new();
-        let folders = folders_below(&opts.ctx.home, &path);
-        let new_folders = missing(&folders);
-        let mut created_folders = 0;
-        update_keeping_trust(&opts.ctx, &path, &mut report.kept_trusted, |current| {
-            before = current.map_or_else(Vec::new, |t| crate::route::listed_keys(t, switch));
-            let change = crate::route::switch_text(current, switch, &owner, keys, new_folders)
-                .map_err(|why| Error::Io {
-                    path: shown.clone(),
-                    message: switch_refused(host, &path, current, &why),
-                })?;
-            let change =
-                crate::config::update::keeping_links(&opts.ctx.home, &path, change, || {
-                    "{}\n".into()
-                });
-            left = match &change {
-                Change::Write(text) => Some(text.clone()),
-                Change::Keep => current.map(str::to_string),
-                Change::Delete => {
-                    created_folders =
-                        current.map_or(0, |t| crate::route::created_folders(t, switch));
-                    None
-                }
-            };
-            Ok(change)
-        })?;
-        report
-            .switch_folders
-            .extend(folders.into_iter().take(created_folders));
-        let listed = left
-            .as_deref()
-            .map_or_else(Vec::new, |t| crate::route::listed_keys(t, switch));
-        if opts.uninstall {
-            // A key another install records stays as hookx's: its user route runs the
-            // handler here (attacks row 245: said to be the user's, to be taken out).
-            let others = left
-                .as_deref()
-                .map_or_else(Vec::new, |t| crate::route::recorded_keys(t, switch));
-            let off = wanted
-                .iter()
-                .filter(|k| listed.contains(k) && !others.contains(k))
-                .count();
-            if off > 0 {
-                report.still_off.push((path.clone(), switch.key, off));
-            }
-        }
-        // Said when the list changed (a rewrite of hookx's own record alone turns nothing on).
-        if listed != before || !keys.is_empty() {
-            report.switched.push((path, keys.len()));
+        let path = switch_file(opts, switch);
+        set_hook_switch(opts, switch, &owner, &path, keys, &wanted, report)?;
+        // Where the folder variable moves the host's file, an older hookx wrote this install's
+        // keys (attacks rows 400-401): they go, as the uninstall of a shell without the
+        // variable could not find them there.
+        let moved = crate::route::hosts_own_file(&opts.ctx.home, host, switch.file);
+        if moved != path && moved.exists() {
+            set_hook_switch(opts, switch, &owner, &moved, &[], &wanted, report)?;
         }
     }
     Ok(served)
+}
+
+/// Lists `keys` in the switch file at `path` as `owner`'s, in place of what `owner` had
+/// there (none: `owner`'s record goes); `wanted` are the keys of the handlers this install
+/// leaves to hookx, for what an uninstall leaves off.
+fn set_hook_switch(
+    opts: &Options,
+    switch: &'static crate::tables::HookSwitch,
+    owner: &str,
+    path: &Path,
+    keys: &[String],
+    wanted: &[String],
+    report: &mut Report,
+) -> Result<(), Error> {
+    let host = opts.host;
+    let shown = opts.ctx.display(path);
+    let mut left = None;
+    let mut before = Vec::new();
+    let folders = folders_below(&opts.ctx.home, path);
+    let new_folders = missing(&folders);
+    let mut created_folders = 0;
+    update_keeping_trust(&opts.ctx, path, &mut report.kept_trusted, |current| {
+        before = current.map_or_else(Vec::new, |t| crate::route::listed_keys(t, switch));
+        let change = crate::route::switch_text(current, switch, owner, keys, new_folders).map_err(
+            |why| Error::Io {
+                path: shown.clone(),
+                message: switch_refused(host, path, current, &why),
+            },
+        )?;
+        let change =
+            crate::config::update::keeping_links(&opts.ctx.home, path, change, || "{}\n".into());
+        left = match &change {
+            Change::Write(text) => Some(text.clone()),
+            Change::Keep => current.map(str::to_string),
+            Change::Delete => {
+                created_folders = current.map_or(0, |t| crate::route::created_folders(t, switch));
+                None
+            }
+        };
+        Ok(change)
+    })?;
+    report
+        .switch_folders
+        .extend(folders.into_iter().take(created_folders));
+    let listed = left
+        .as_deref()
+        .map_or_else(Vec::new, |t| crate::route::listed_keys(t, switch));
+    if opts.uninstall {
+        // A key another install records stays as hookx's: its user route runs the
+        // handler here (attacks row 245: said to be the user's, to be taken out).
+        let others = left
+            .as_deref()
+            .map_or_else(Vec::new, |t| crate::route::recorded_keys(t, switch));
+        let off = wanted
+            .iter()
+            .filter(|k| listed.contains(k) && !others.contains(k))
+            .count();
+        if off > 0 {
+            report.still_off.push((path.to_path_buf(), switch.key, off));
+        }
+    }
+    // Said when the list changed (a rewrite of hookx's own record alone turns nothing on).
+    if listed != before || !keys.is_empty() {
+        report.switched.push((path.to_path_buf(), keys.len()));
+    }
+    Ok(())
 }
 
 /// A route script that holds lines besides hookx's (a guard of the user's before its `exec`:
@@ -764,11 +790,36 @@ fn edited_by_hand(ctx: &Context, name: &str, path: &Path) -> String {
     )
 }
 
+/// The name of `event`'s route script in `dir`: the first of the event's names (its name, then
+/// with each of the layout's endings) that holds a route of hookx's, else the first that is
+/// free. The agent runs every script of an event (cline-facts: Cline 3.0.65 runs them all), so
+/// a script of the user's own, or a converted copy, under the event's name leaves the route the
+/// next name: before, install left the event unrouted and the rules only hookx runs ran nowhere
+/// (attacks row 403). All taken: the event's name, refused as the user's.
+fn route_script_name(dir: &Path, layout: &crate::tables::ScriptLayout, event: &str) -> String {
+    let names: Vec<String> = layout
+        .extensions
+        .iter()
+        .map(|ext| format!("{event}{ext}"))
+        .collect();
+    let text = |name: &String| read_text(&dir.join(name));
+    names
+        .iter()
+        .find(|name| text(name).is_ok_and(|t| scripts::is_route(&t)))
+        .or_else(|| {
+            names
+                .iter()
+                .find(|name| std::fs::symlink_metadata(dir.join(name)).is_err())
+        })
+        .unwrap_or(&names[0])
+        .clone()
+}
+
 /// Install for a host whose hooks are one script per event ([`crate::tables::ScriptLayout`]): a route is a
 /// script named after its event in the scope's hook folder, running `hookx run`. Only scripts
 /// install wrote ([`scripts::ROUTE_MARK`]) are replaced or removed; a script of the user's own under
 /// an event's name leaves that event unrouted, and the report says so.
-fn apply_scripts(opts: &Options) -> Result<Report, Error> {
+fn apply_scripts(opts: &Options, layout: &crate::tables::ScriptLayout) -> Result<Report, Error> {
     let Start {
         path: dir,
         mut report,
@@ -776,7 +827,11 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
     } = start(opts)?;
     let host = opts.host;
     let needed = events_to_route(opts);
-    let wanted: Vec<String> = needed.iter().map(|name| name.to_string()).collect();
+    // (event, the script's name).
+    let wanted: Vec<(String, String)> = needed
+        .iter()
+        .map(|event| (event.to_string(), route_script_name(&dir, layout, event)))
+        .collect();
     let io = |path: &Path, e: std::io::Error| Error::Io {
         path: opts.ctx.display(path),
         message: e.to_string(),
@@ -792,7 +847,7 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
             continue;
         };
         let text = read_text(&path).unwrap_or_default();
-        if scripts::is_route(&text) && !wanted.contains(&name) {
+        if scripts::is_route(&text) && !wanted.iter().any(|(_, n)| *n == name) {
             if scripts::route_line(&text).is_none() {
                 report.refused.push(edited_by_hand(&opts.ctx, &name, &path));
                 continue;
@@ -805,10 +860,10 @@ fn apply_scripts(opts: &Options) -> Result<Report, Error> {
         }
     }
     if let Some(hookx) = &hookx {
-        for name in &wanted {
+        for (event, name) in &wanted {
             let path = dir.join(name);
             let text =
-                scripts::route_script(&route_command(hookx.program(), host, name, opts.scope));
+                scripts::route_script(&route_command(hookx.program(), host, event, opts.scope));
             match read_text(&path) {
                 Ok(current) if current == text && scripts::is_executable(&path) => {}
                 Ok(current)
@@ -1214,7 +1269,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             ),
         ] {
             if given.is_none() && std::env::var_os(var).is_some_and(|v| !v.is_empty()) {
-                eprintln!(
+                errln!(
                     "note: {var} is set, but `hookx run` does not read it (an agent passes a \
                      project's variables to every hook): install with {flag} DIR to have the \
                      routes use it"
@@ -1231,7 +1286,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         && !crate::context::same_place(&read_there, &opts.ctx.home.join(rel))
         && let Some(var) = host.def().home_var.as_ref()
     {
-        eprintln!(
+        errln!(
             "warning: {var} is set, so {} reads its user hooks from {}, not from {shown}, where \
              this route is: it does not run it while {var} is set (hookx reads its hooks below \
              the home)",
@@ -1241,25 +1296,38 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         );
     }
     for file in &report.kept_trusted {
-        eprintln!(
+        errln!(
             "note: {} stays trusted: you had trusted it, and hookx recorded its own edit as trusted too",
             opts.ctx.display(file)
         );
     }
     for (file, handlers) in &report.switched {
+        if let (false, Some(var)) = (opts.uninstall, host.def().home_var.as_ref())
+            && let Ok(rel) = file.strip_prefix(&opts.ctx.home)
+            && let Some(rel) = rel.to_str()
+            && crate::route::hosts_own_file(&opts.ctx.home, host, rel) != *file
+        {
+            errln!(
+                "note: {var} is set, so {} reads neither {} nor hookx's user route while it is: \
+                 it runs those handlers itself then (once each, with its own payload)",
+                host.def().display,
+                opts.ctx.display(file),
+                var = var.var,
+            );
+        }
         let file = opts.ctx.display(file);
         match (opts.uninstall, handlers) {
             (true, _) | (false, 0) => {
-                println!("{host} runs again the handlers hookx had turned off for it in {file}")
+                outln!("{host} runs again the handlers hookx had turned off for it in {file}")
             }
-            (false, n) => println!(
+            (false, n) => outln!(
                 "{host} leaves {n} handlers it reads in another agent's files to hookx \
                  ({file}): hookx runs each once, with the payload it was written for"
             ),
         }
     }
     for (file, key, handlers) in &report.still_off {
-        eprintln!(
+        errln!(
             "warning: {} still lists {handlers} handler(s) of this {} in `{key}`, not as \
              hookx's (you listed them, or took hookx's record out): {host} does not run them, and \
              with hookx's routes gone nothing does; take their keys out there to turn them back on",
@@ -1287,11 +1355,11 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             }
             let said = said.join(", ");
             match kept {
-                true => eprintln!(
+                true => errln!(
                     "note: kept the shorter `{key}` on hookx's routes in {file}: {said}; hookx \
                      run answers within it (install --scope user sets hookx's own)"
                 ),
-                false => eprintln!(
+                false => errln!(
                     "warning: set `{key}` on hookx's routes in {file} back to hookx's: {said}; \
                      hookx run answers within the route's timeout: cut it again if you meant it"
                 ),
@@ -1301,11 +1369,11 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     if let Some(user) = report.user_route.as_deref().filter(|u| u.changed()) {
         let file = opts.ctx.display(&user.path);
         match user.routes {
-            0 => println!(
+            0 => outln!(
                 "removed hookx's user route for {host} from {file}: no project install switches \
                  handlers off any more"
             ),
-            _ => println!(
+            _ => outln!(
                 "{host} events routed to hookx in {file} too (the user route): {}; {host} turns \
                  a handler off by its content, in every project, and this route runs the \
                  byte-identical ones in projects without a route of hookx's",
@@ -1314,7 +1382,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         }
     }
     if opts.uninstall && report.routes > 0 {
-        println!(
+        outln!(
             "kept the {host} routes in {shown} that hookx runs handlers by for project installs \
              ({}): uninstall those first",
             switch_owners(opts)
@@ -1328,25 +1396,25 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     }
     if opts.uninstall {
         if report.deleted {
-            println!(
+            outln!(
                 "removed {} hookx entries for {host} and the file {shown}, which held nothing else",
                 report.removed
             );
         } else if report.removed > 0 {
-            println!(
+            outln!(
                 "removed {} hookx entries for {host} from {shown}",
                 report.removed
             );
         } else {
-            println!("no hookx entries for {host} in {shown}");
+            outln!("no hookx entries for {host} in {shown}");
         }
         for refused in &report.refused {
-            eprintln!("note: not removed: {refused}");
+            errln!("note: not removed: {refused}");
         }
         if let Some(file) = &report.trust_file
             && !report.trusted.is_empty()
         {
-            println!(
+            outln!(
                 "removed {host}'s review records of those entries from {}",
                 opts.ctx.display(file)
             );
@@ -1354,51 +1422,51 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         return Ok(0);
     }
     if !report.changed() && report.routes == 0 {
-        println!(
+        outln!(
             "no {host} events to route: {host} runs every rule of this scope itself, or none \
              is there (hookx list --host {host} shows who runs each rule)"
         );
     } else if !report.changed() {
-        println!("hookx is already installed for {host} in {shown}");
+        outln!("hookx is already installed for {host} in {shown}");
     } else {
         if !report.added.is_empty() {
-            println!(
+            outln!(
                 "routed {} {host} events to hookx in {shown}: {}",
                 report.added.len(),
                 report.added.join(", ")
             );
         }
         if !report.updated.is_empty() {
-            println!(
+            outln!(
                 "re-pointed {} existing hookx entries: {}",
                 report.updated.len(),
                 report.updated.join(", ")
             );
         }
         if !report.dropped.is_empty() {
-            println!(
+            outln!(
                 "removed the routes of {} events no rule needs any more: {}",
                 report.dropped.len(),
                 report.dropped.join(", ")
             );
         }
         if report.removed > 0 {
-            println!("removed {} duplicate hookx entries", report.removed);
+            outln!("removed {} duplicate hookx entries", report.removed);
         }
     }
     for refused in &report.refused {
-        eprintln!("note: not routed: {refused}");
+        errln!("note: not routed: {refused}");
     }
     if !opts.uninstall {
         for warning in own_payload_runs(&opts.ctx, host) {
-            eprintln!("warning: {warning}");
+            errln!("warning: {warning}");
         }
     }
-    println!("command: {}", report.command);
+    outln!("command: {}", report.command);
     if let Some(effect) = host.config().scripts.and_then(|l| l.deny_effect)
         && report.routes > 0
     {
-        eprintln!("warning: {effect}");
+        errln!("warning: {effect}");
     }
     if let Some(trust) = &host.def().folder_trust
         && opts.scope == InstallScope::Project
@@ -1411,7 +1479,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             project,
             crate::config::syntax::value_as,
         ) {
-            eprintln!(
+            errln!(
                 "note: {} reads {} only in a folder the user trusted, and {} does not trust {}: {}",
                 host.def().product,
                 host.config().install_project,
@@ -1423,7 +1491,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     }
     if let Some(file) = &report.trust_file {
         // Exactly what is trusted: each route, by its position and the hash of its entry.
-        println!(
+        outln!(
             "trusted for {host} in {}: the {} hookx entries of {shown} and nothing else ({})",
             opts.ctx.display(file),
             report.trusted.len(),
@@ -1438,7 +1506,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
                 .filter(|key| (trust.turned_off)(&text, key))
                 .count();
             if off > 0 {
-                println!(
+                outln!(
                     "note: {off} of them you turned off in {} itself, which stays so: {} runs those routes nowhere, nor what they route (turn them on again there to have them run)",
                     host.def().display,
                     host.def().display
@@ -1447,7 +1515,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         }
     }
     if opts.hookx.is_none() && opts.scope == InstallScope::Project && report.changed() {
-        eprintln!(
+        errln!(
             "note: the entries name this hookx by its absolute path; for a file the team shares, \
              `--hookx hookx` finds it on each developer's PATH instead"
         );
@@ -1459,7 +1527,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     if !waiting.is_empty() {
         // The routes are in place, but hookx runs no untrusted file: until the user reviews
         // them, every routed event passes as if it had no hooks (a guard allows everything).
-        println!(
+        outln!(
             "next: review and run `hookx trust`: until then hookx runs none of the hooks of {} \
              (not trusted), and the routed events pass as if they had no hooks",
             waiting.join(", ")

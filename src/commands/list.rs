@@ -511,7 +511,7 @@ pub fn render_json(rows: &[Row]) -> String {
 /// the rest are listed; it still exits 0, as listing itself succeeded.
 pub fn command(opts: &Options) -> Result<i32, Error> {
     let store = TrustStore::load(&opts.ctx).unwrap_or_else(|e| {
-        eprintln!("{e}\nwarning: treating every file as untrusted");
+        errln!("{e}\nwarning: treating every file as untrusted");
         TrustStore::load_or_empty(&opts.ctx)
     });
     let mut sources = discover::discover_trusting(&opts.ctx, &store);
@@ -529,14 +529,14 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         .map(|host| crate::plan::plan_in(&opts.ctx, &mut sources, host, &store))
         .collect();
     if opts.json {
-        print!("{}", render_json(&rows));
+        out!("{}", render_json(&rows));
         for source in &sources {
             if let Some(error) = source.error_line() {
-                eprintln!("{}: error: {error}", source.display);
+                errln!("{}: error: {error}", source.display);
             }
         }
     } else {
-        print!(
+        out!(
             "{}{}",
             render_text(&rows, &sources, &plugins, &store, opts.host.is_some()),
             render_plan(&plans, |host| {

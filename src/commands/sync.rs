@@ -841,6 +841,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             )
         })
     });
+    let mut stale_seen = false;
     for (plan, native) in plans.iter().zip(&read_natively) {
         let name = plan.spec.to.name();
         let head = match plan.removed {
@@ -866,9 +867,13 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             1 => ", 1 loss".into(),
             n => format!(", {n} losses"),
         };
+        let off_lines = copies_turned_off(plan);
         if opts.check || opts.dry_run {
             for file in plan.files.iter().filter(|f| f.after != f.before) {
                 out!("{}", diff(file));
+            }
+            if opts.check && !off_lines.is_empty() {
+                code = 1;
             }
             let state = match (plan.stale(), plan.edits.is_empty()) {
                 (false, true) => "up to date".to_string(),
@@ -884,6 +889,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             };
             if opts.check && (plan.stale() || !plan.edits.is_empty()) {
                 code = 1;
+                stale_seen = true;
             }
             let state = match nothing {
                 true => "nothing to write".to_string(),
@@ -893,6 +899,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             report.push(format!("{head}: {state}{loss_text}"));
             report.extend(native_lines);
             report.extend(edit_lines(plan));
+            report.extend(off_lines);
             report.extend(loss_lines(losses));
             continue;
         }
@@ -936,6 +943,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         summary.push(format!("{name} {short}"));
         report.push(format!("{head}: {state}{loss_text}"));
         report.extend(native_lines);
+        report.extend(off_lines);
         report.extend(loss_lines(losses));
         if plan.removed {
             // Nothing of it is sync's any more.
@@ -998,7 +1006,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             store.save()?;
         }
     }
-    if opts.check && code != 0 {
+    if opts.check && stale_seen {
         report.push("stale: run `hookx sync` and commit the result".into());
     }
     Ok(Outcome {
@@ -1009,6 +1017,43 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
 }
 
 /// A state in one or two words, for `--watch`'s line.
+/// The copies a target's own list of handlers the agent never runs names (Gemini's
+/// `hooksConfig.disabled`, which Gemini's `/hooks disable` writes into the project's file,
+/// the target itself: attacks row 402). sync keeps the list (row 329), and the file is as
+/// sync writes it, but the source's rule then runs nowhere under that agent, for everyone who
+/// checks the file out: `--check` fails on it.
+fn copies_turned_off(plan: &TargetPlan) -> Vec<String> {
+    let to = plan.spec.to;
+    let Some(off) = &to.def().disabled_handlers else {
+        return Vec::new();
+    };
+    let copy = |h: &Value| h.get(config::MARKER)?.get("source").map(|_| String::new());
+    if plan.removed {
+        return Vec::new();
+    }
+    plan.files
+        .iter()
+        .filter_map(|f| {
+            let text = f.after.as_deref().or(f.before.as_deref())?;
+            let labels = config::disabled::listed(off, text, &copy);
+            (!labels.is_empty()).then(|| {
+                format!(
+                    "  {}: {} synced cop{} turned off in its `{}.{}` ({} runs {} nowhere): take {} out of that list, or the rule{} out of the source",
+                    f.shown,
+                    labels.len(),
+                    if labels.len() == 1 { "y" } else { "ies" },
+                    off.key,
+                    off.inner,
+                    to.def().display,
+                    if labels.len() == 1 { "it" } else { "them" },
+                    if labels.len() == 1 { "it" } else { "them" },
+                    if labels.len() == 1 { "" } else { "s" },
+                )
+            })
+        })
+        .collect()
+}
+
 fn short_state(state: &str) -> &str {
     match state {
         s if s.starts_with("stale") => "stale",

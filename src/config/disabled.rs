@@ -76,3 +76,27 @@ fn collect(
         _ => {}
     }
 }
+
+/// The labels `off`'s list in `text` names that are the label of a handler `identity` knows
+/// (read with comments): each such handler the host runs nowhere.
+pub fn listed(
+    off: &DisabledHandlers,
+    text: &str,
+    identity: &dyn Fn(&Value) -> Option<String>,
+) -> Vec<String> {
+    let Some(value) = JsonText::new(text).value(&[]) else {
+        return Vec::new();
+    };
+    let mut known = Vec::new();
+    collect(&value, off, identity, &mut known);
+    let Some(top) = value.as_object() else {
+        return Vec::new();
+    };
+    let mut out: Vec<String> = off
+        .labels(top)
+        .filter(|label| known.iter().any(|(_, l)| l == label))
+        .map(str::to_string)
+        .collect();
+    out.dedup();
+    out
+}

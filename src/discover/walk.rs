@@ -316,11 +316,29 @@ pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<
         }
         generated
     });
-    if let Some((host, _, _)) = run
-        && (has_copies(sources.iter().map(|(_, s)| s)) || has_copies(&generated))
-    {
+    if let Some((host, _, _)) = run {
+        let copies_read = has_copies(sources.iter().map(|(_, s)| s)) || has_copies(&generated);
+        // A copy in the host's own file of a rule hookx runs from a file without one (a Claude
+        // guard converted into `.gemini/settings.json`): the plan must see it too, or a route
+        // the host calls for another rule ran the guard again (attacks row 404). Such a file
+        // is read only where its bytes name a record's keys, within the switch's byte budget.
+        let copy_bytes = std::cell::Cell::new(0u64);
+        let may_hold_copy = |c: &Candidate| {
+            let used = copy_bytes.get().saturating_add(c.file.meta.len());
+            if used > SWITCH_ONLY_BYTES {
+                return false;
+            }
+            copy_bytes.set(used);
+            crate::read::bytes(&c.file.path, SWITCH_ONLY_BYTES).is_ok_and(|b| {
+                let has = |needle: &[u8]| memchr::memmem::find(&b, needle).is_some();
+                has(b"\"source\"") && has(b"\"rule\"")
+            })
+        };
         for (i, candidate) in found.iter().enumerate() {
-            if !wanted(candidate.location) && read_for_copies(host, candidate.location) {
+            if !wanted(candidate.location)
+                && read_for_copies(host, candidate.location)
+                && (copies_read || may_hold_copy(candidate))
+            {
                 sources.extend(load_held(&claims, i, candidate));
             }
         }

@@ -381,14 +381,19 @@ fn route_commands(
     event: &str,
     also_off: &[String],
 ) -> Vec<String> {
-    // A host of hook scripts: the user's route is the script named after the event.
+    // A host of hook scripts: the user's route is a script under one of the event's names
+    // (install takes the next when a script of the user's holds the event's: attacks row 403).
     if let Some(layout) = host.config().scripts {
-        let script = user.join(event);
-        return crate::read::text(&script, crate::read::MAX_FILE_BYTES)
-            .ok()
-            .filter(|_| layout.runs_unexecutable || scripts::is_executable(&script))
-            .and_then(|t| script_route(&t))
-            .into_iter()
+        return layout
+            .extensions
+            .iter()
+            .map(|ext| user.join(format!("{event}{ext}")))
+            .filter_map(|script| {
+                crate::read::text(&script, crate::read::MAX_FILE_BYTES)
+                    .ok()
+                    .filter(|_| layout.runs_unexecutable || scripts::is_executable(&script))
+            })
+            .filter_map(|t| script_route(&t))
             .collect();
     }
     let Ok(text) = crate::read::text(user, crate::read::MAX_FILE_BYTES) else {
@@ -745,7 +750,7 @@ pub fn written_timeout_ms(
     };
     scopes
         .into_iter()
-        .filter_map(|scope| file_timeout_ms(home, project, host, scope, event))
+        .filter_map(|scope| file_timeout_ms(home, project, host, scope, event, route_key))
         .min()
 }
 
@@ -753,9 +758,9 @@ pub fn written_timeout_ms(
 /// ([`hosts_own_file`]; a route installed below the home is then none it runs, and one the
 /// user keeps there is the one it kills at its timeout).
 fn read_target(home: &Path, project: &Path, host: Dialect, scope: InstallScope) -> PathBuf {
-    match scope {
-        InstallScope::User => hosts_own_file(home, host, host.config().install_user),
-        InstallScope::Project => target(home, project, host, scope),
+    match scope == InstallScope::User && reads_user_file_elsewhere(home, host) {
+        true => hosts_own_file(home, host, host.config().install_user),
+        false => target(home, project, host, scope),
     }
 }
 
@@ -780,18 +785,28 @@ fn file_timeout_ms(
     host: Dialect,
     scope: InstallScope,
     event: &str,
+    route_key: Option<&str>,
 ) -> Option<u64> {
     let path = read_target(home, project, host, scope);
+    // A user file where the host's folder variable says may be anyone's: the variable reaches
+    // hookx from the host's environment, which a project's settings can fill for every hook
+    // (Claude's `env`, Gemini's `.env`). Only the line that carries the user's route key, the
+    // route now running, counts there: a repository's file cannot cut it (attacks row 340).
+    let only = match scope == InstallScope::User && reads_user_file_elsewhere(home, host) {
+        false => None,
+        true => Some(route_key.filter(|key| is_users_route_key(home, key))?),
+    };
     // Remembered by the file's identity: most events pay a look at it, not its parse.
     let meta = std::fs::metadata(&path).ok()?;
     let what = format!(
-        "route timeout\0{host:?}\0{scope:?}\0{event}\0{}",
-        path.display()
+        "route timeout\0{host:?}\0{scope:?}\0{event}\0{}\0{}",
+        path.display(),
+        only.unwrap_or_default()
     );
     if let Some(ms) = crate::cache::recall(home, &what, &meta) {
         return ms;
     }
-    let ms = read_timeout_ms(&path, host, scope, event);
+    let ms = read_timeout_ms(&path, host, scope, event, only);
     crate::cache::remember(home, &what, &path, &meta, ms);
     ms
 }
@@ -813,8 +828,15 @@ pub(crate) fn timeout_ms(host: Dialect, timeout: &serde_json::Value) -> Option<u
     (ms > 0.0).then_some(ms.ceil() as u64)
 }
 
-/// [`written_timeout_ms`] read from the route's file `path`.
-fn read_timeout_ms(path: &Path, host: Dialect, scope: InstallScope, event: &str) -> Option<u64> {
+/// [`written_timeout_ms`] read from the route's file `path`; `only`: of the lines carrying
+/// this route key alone.
+fn read_timeout_ms(
+    path: &Path,
+    host: Dialect,
+    scope: InstallScope,
+    event: &str,
+    only: Option<&str>,
+) -> Option<u64> {
     let key = host.def().route.timeout_key?;
     let config = host.config();
     let src = crate::source::SourceFile::read(path).ok()?;
@@ -835,6 +857,7 @@ fn read_timeout_ms(path: &Path, host: Dialect, scope: InstallScope, event: &str)
             route_line(handler, host).is_some_and(|line| {
                 // Most lines say no scope: the words are not split again for them.
                 (line.contains("--installed-in") && route_is_projects(&line)) == projects
+                    && only.is_none_or(|key| line.contains(key))
             })
         })
         .filter_map(|(handler, rule)| handler.get(key).or_else(|| rule?.get(key)).and_then(ms))
