@@ -1562,3 +1562,155 @@ fn a_kiro_user_route_turned_off_or_narrowed_does_not_take_the_event() {
         assert_eq!(ran, ["project", "user"], "the user route's {key} {value}");
     }
 }
+
+/// Attacks row 387: Droid reads each `.factory` folder's `hooks.json` (else the legacy
+/// `hooks/hooks.json`) beside `settings.json`, and an event in the hooks file replaces that
+/// event of `settings.json` (droid-facts: binary `{...settingsHooks, ...hooksFileHooks}`, the
+/// files run `files_droid_reads`). hookx routes in `settings.json`; a user who keeps hooks of
+/// their own in `~/.factory/hooks.json` for the same event hides hookx's user route there, and
+/// the project route left the call to it: the user's and the project's guards ran nowhere under
+/// Droid. Fired as Droid fires the project route, with its recorded payload: both guards run.
+#[test]
+fn a_droid_user_route_hidden_by_the_users_hooks_file_does_not_take_the_event() {
+    for hooks_file in [".factory/hooks.json", ".factory/hooks/hooks.json"] {
+        let root = tempfile::tempdir().unwrap();
+        let (home, project) = (root.path().join("home"), root.path().join("project"));
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        let log = project.join("ran.log");
+        for (dir, name) in [(&home, "user"), (&project, "project")] {
+            common::write(
+                dir,
+                ".gemini/settings.json",
+                &serde_json::json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command",
+                    "command": format!("echo {name} >> '{}'", log.display())}]}]}})
+                .to_string(),
+            );
+        }
+        let hookx = |args: &[&str]| common::hookx_at(&project, &home, args).success();
+        hookx(&["trust", "--yes"]);
+        hookx(&[
+            "trust",
+            "--yes",
+            &home.join(".gemini/settings.json").to_string_lossy(),
+        ]);
+        let bin = env!("CARGO_BIN_EXE_hookx");
+        for scope in ["user", "project"] {
+            hookx(&[
+                "install", "--host", "droid", "--scope", scope, "--hookx", bin,
+            ]);
+        }
+        common::write(
+            &home,
+            hooks_file,
+            &serde_json::json!({"PreToolUse": [{"matcher": "Read", "hooks": [
+                {"type": "command", "command": "true"}]}]})
+            .to_string(),
+        );
+        let settings: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(project.join(".factory/settings.json")).unwrap(),
+        )
+        .unwrap();
+        let line = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let fixture = std::fs::read_to_string(
+            common::fixtures_dir().join("recorded/droid-0.225.2/task.02.PreToolUse.json"),
+        )
+        .unwrap();
+        let fixture: serde_json::Value = serde_json::from_str(&fixture).unwrap();
+        let payload = fixture["stdin"]
+            .to_string()
+            .replace("<project>", project.to_str().unwrap())
+            .replace("<home>", home.to_str().unwrap());
+        std::process::Command::new("/bin/sh")
+            .args(["-c", &line])
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child.stdin.take().unwrap().write_all(payload.as_bytes())?;
+                child.wait()
+            })
+            .unwrap();
+        let ran = std::fs::read_to_string(&log).unwrap_or_default();
+        let mut ran: Vec<&str> = ran.lines().collect();
+        ran.sort();
+        assert_eq!(ran, ["project", "user"], "with {hooks_file}");
+    }
+}
+
+/// Attacks row 388: OpenCode (and Kilo, its fork) read user plugins below `XDG_CONFIG_HOME`
+/// when it is set (run, OpenCode 1.18.33: `live_opencode::opencode_user_plugins_below_xdg_config_home`
+/// loaded `$XDG_CONFIG_HOME/opencode/plugin/` and not `~/.config/opencode/plugin/`). hookx's
+/// user plugin sits below the home, so with the variable naming another folder OpenCode never
+/// loads it, and the project plugin left every call to it: the guards ran nowhere. Fired as
+/// the project plugin fires its route, with the variable set: both guards run.
+#[test]
+fn an_opencode_user_plugin_below_the_home_does_not_take_the_event_under_another_xdg_config_home() {
+    for (host, event) in [
+        ("opencode", "tool.execute.before"),
+        ("kilo", "tool.execute.before"),
+    ] {
+        let root = tempfile::tempdir().unwrap();
+        let (home, project) = (root.path().join("home"), root.path().join("project"));
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        let log = project.join("ran.log");
+        for (dir, name) in [(&home, "user"), (&project, "project")] {
+            common::write(
+                dir,
+                ".gemini/settings.json",
+                &serde_json::json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command",
+                    "command": format!("echo {name} >> '{}'", log.display())}]}]}})
+                .to_string(),
+            );
+        }
+        let hookx = |args: &[&str]| common::hookx_at(&project, &home, args).success();
+        hookx(&["trust", "--yes"]);
+        hookx(&[
+            "trust",
+            "--yes",
+            &home.join(".gemini/settings.json").to_string_lossy(),
+        ]);
+        let bin = env!("CARGO_BIN_EXE_hookx");
+        for scope in ["user", "project"] {
+            hookx(&["install", "--host", host, "--scope", scope, "--hookx", bin]);
+        }
+        let dot = match host {
+            "opencode" => ".opencode",
+            _ => ".kilo",
+        };
+        let plugin = std::fs::read_to_string(project.join(dot).join("plugin/hookx.js")).unwrap();
+        let at = plugin
+            .find(&format!("{bin} run --host {host} --event {event}"))
+            .unwrap();
+        let line = &plugin[at..at + plugin[at..].find('"').unwrap()];
+        let payload = serde_json::json!({"hook_event_name": event, "session_id": "s",
+            "cwd": project, "tool_name": "bash", "tool_input": {"command": "ls"}});
+        std::process::Command::new("/bin/sh")
+            .args(["-c", line])
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env("XDG_CONFIG_HOME", root.path().join("xdg"))
+            .env_remove("HOOKX_HOME")
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(payload.to_string().as_bytes())?;
+                child.wait()
+            })
+            .unwrap();
+        let ran = std::fs::read_to_string(&log).unwrap_or_default();
+        let mut ran: Vec<&str> = ran.lines().collect();
+        ran.sort();
+        assert_eq!(ran, ["project", "user"], "{host}");
+    }
+}

@@ -284,6 +284,56 @@ fn opencode_loading() {
     assert!(model.chats().len() >= 2);
 }
 
+/// Attacks row 388, ground truth: with `XDG_CONFIG_HOME` naming another folder, OpenCode (and
+/// Kilo) loads its user plugins from `$XDG_CONFIG_HOME/opencode/plugin/`, not `~/.config/opencode/plugin/`
+/// (a user route of hookx's below the home is none it runs then). The config is given by
+/// `OPENCODE_CONFIG`, so the run needs nothing else from either folder.
+fn user_plugins_below_xdg_config_home(client: Client) {
+    let Some(bin) = client::binary(client) else {
+        return;
+    };
+    let sb = Sandbox::new(client);
+    let (name, config_var) = match client {
+        Client::OpenCode => ("opencode", "OPENCODE_CONFIG"),
+        Client::Kilo => ("kilo", "KILO_CONFIG"),
+    };
+    let plugin = |rel: &str, label: &str| {
+        sb.write(
+            rel,
+            &format!("{REC}export const P_{label} = async () => {{ rec({{load: \"{label}\"}}); return {{}}; }};\n"),
+        );
+    };
+    plugin(&format!("home/.config/{name}/plugin/u.js"), "home_config");
+    plugin(&format!("xdg/{name}/plugin/x.js"), "xdg");
+    let xdg = sb.root.join("xdg");
+    let config = sb.user_dir().join(format!("{name}.json"));
+    let model = FakeModel::start_concurrent(scripts, sb.project.display().to_string());
+    let out = sb.run(
+        &bin,
+        model.port,
+        "SCENARIO:one go",
+        &[
+            ("XDG_CONFIG_HOME", xdg.to_str().unwrap()),
+            (config_var, config.to_str().unwrap()),
+        ],
+    );
+    assert_eq!(out.status, Some(0), "{}\n{}", out.stdout, out.stderr);
+    let loaded: Vec<String> = sb
+        .records()
+        .iter()
+        .filter_map(|r| r["load"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(loaded, ["xdg"], "{loaded:?}");
+}
+
+fn opencode_user_plugins_below_xdg_config_home() {
+    user_plugins_below_xdg_config_home(Client::OpenCode);
+}
+
+fn kilo_user_plugins_below_xdg_config_home() {
+    user_plugins_below_xdg_config_home(Client::Kilo);
+}
+
 /// A project's `.env` or `.env.local` does not reach the environment of a user's plugin (and
 /// so of what it spawns: hookx's route and its handlers): OpenCode and Kilo run on Bun, whose
 /// standalone executables may load `.env` files from the working folder; these do not
@@ -654,6 +704,8 @@ fn main() -> std::process::ExitCode {
             opencode_ground_truth,
             kilo_ground_truth,
             opencode_loading,
+            opencode_user_plugins_below_xdg_config_home,
+            kilo_user_plugins_below_xdg_config_home,
             opencode_project_env_file,
             kilo_project_env_file,
             opencode_sync_throw_in_event_hangs,

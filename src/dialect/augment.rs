@@ -351,6 +351,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     project_env: crate::tables::ProjectEnv::NONE,
     install_project: ".augment/settings.json",
     install_user: ".augment/settings.json",
+    install_hidden_by: &[],
     hook_dir_var: None,
     foreign_switches: &[],
     reads_foreign_as: &[],

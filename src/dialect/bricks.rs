@@ -187,6 +187,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_numeric_strings: false,
     kept_keys: &[],
     install_user: ".bricks-project-desktop/hooks.json",
+    install_hidden_by: &[],
     hook_dir_var: None,
     foreign_switches: &[],
     reads_foreign_as: &[],

@@ -875,6 +875,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     project_env: crate::tables::ProjectEnv::NONE,
     install_project: ".claude/settings.json",
     install_user: ".claude/settings.json",
+    install_hidden_by: &[],
     hook_dir_var: None,
     foreign_switches: &[],
     reads_foreign_as: &[],

@@ -336,6 +336,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     project_env: crate::tables::ProjectEnv::NONE,
     install_project: ".clinerules/hooks",
     install_user: ".cline/hooks",
+    install_hidden_by: &[],
     hook_dir_var: None,
     foreign_switches: &[],
     reads_foreign_as: &[],

@@ -743,6 +743,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_numeric_strings: false,
     kept_keys: &[],
     install_user: ".copilot/hooks/hookx.json",
+    install_hidden_by: &[],
     hook_dir_var: Some("COPILOT_HOOK_DIR"),
     // Run 1.0.102: `.claude/settings*.json` handlers get the PascalCase payload.
     reads_foreign_as: &[(Dialect(&super::claude::DEF), Flavor(&PASCAL_TABLES))],

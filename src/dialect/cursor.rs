@@ -358,6 +358,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     project_env: crate::tables::ProjectEnv::NONE,
     install_project: ".cursor/hooks.json",
     install_user: ".cursor/hooks.json",
+    install_hidden_by: &[],
     hook_dir_var: None,
     reads_foreign_as: &[(Dialect(&super::claude::DEF), Flavor(&CLAUDE_COMPAT_TABLES))],
     // [third-party] "Requirements … Enable Third-party skills in Cursor Settings → Rules,

@@ -379,6 +379,9 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // Not `hooks.json`: an event there would hide that event's hooks in settings.json.
     install_project: ".factory/settings.json",
     install_user: ".factory/settings.json",
+    // Binary 0.225.2 (`{...settingsHooks, ...hooksFileHooks}`): an event of the folder's hooks
+    // file replaces that event of settings.json, hookx's route with it.
+    install_hidden_by: &[".factory/hooks.json", ".factory/hooks/hooks.json"],
     hook_dir_var: None,
     foreign_switches: &[],
     reads_foreign_as: &[],

@@ -499,6 +499,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     },
     install_project: ".gemini/settings.json",
     install_user: ".gemini/settings.json",
+    install_hidden_by: &[],
     hook_dir_var: None,
     foreign_switches: &[],
     reads_foreign_as: &[],

@@ -360,6 +360,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // Kiro reads every file of the folder: hookx's routes are a file of their own.
     install_project: ".kiro/hooks/hookx.json",
     install_user: ".kiro/hooks/hookx.json",
+    install_hidden_by: &[],
     hook_dir_var: None,
     foreign_switches: &[],
     reads_foreign_as: &[],

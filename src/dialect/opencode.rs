@@ -277,7 +277,15 @@ pub(crate) const fn engine_def(
             names_project_route: true,
         },
         route_trust: None,
-        home_var: None,
+        // Run 1.18.33 (`live_opencode::opencode_user_plugins_below_xdg_config_home`): with
+        // `XDG_CONFIG_HOME` set, user plugins load from `$XDG_CONFIG_HOME/opencode/plugin/`
+        // only; hookx's user plugin below the home is then none it runs (attacks row 388).
+        // Kilo 7.7.7 likewise (`kilo_user_plugins_below_xdg_config_home`).
+        home_var: Some(crate::tables::HomeVar {
+            var: "XDG_CONFIG_HOME",
+            dir: ".config",
+            source: "run: live_opencode::{opencode,kilo}_user_plugins_below_xdg_config_home (OpenCode 1.18.33, Kilo 7.7.7)",
+        }),
         presence: crate::tables::Presence {
             programs: me.programs,
             installs: &[],
@@ -316,6 +324,7 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
         project_env: crate::tables::ProjectEnv::NONE,
         install_project: me.install_project,
         install_user: me.install_user,
+        install_hidden_by: &[],
         hook_dir_var: None,
         foreign_switches: &[],
         reads_foreign_as: &[],

@@ -515,6 +515,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     },
     install_project: ".qwen/settings.json",
     install_user: ".qwen/settings.json",
+    install_hidden_by: &[],
     hook_dir_var: None,
     foreign_switches: &[],
     reads_foreign_as: &[],

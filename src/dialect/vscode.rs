@@ -222,6 +222,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // Copilot CLI reads `.github/hooks` too: a file of its own keeps the two routes apart.
     install_project: ".github/hooks/hookx-vscode.json",
     install_user: ".copilot/hooks/hookx-vscode.json",
+    install_hidden_by: &[],
     hook_dir_var: None,
     // "VS Code parses Claude Code's hook configuration format" and "parses Copilot CLI hook
     // configurations": their handlers get VS Code's payload.

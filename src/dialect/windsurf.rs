@@ -455,6 +455,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     project_env: crate::tables::ProjectEnv::NONE,
     install_project: ".windsurf/hooks.json",
     install_user: ".codeium/windsurf/hooks.json",
+    install_hidden_by: &[],
     hook_dir_var: None,
     foreign_switches: &[],
     reads_foreign_as: &[],

@@ -103,7 +103,10 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
         .and_then(|file| crate::read::text(&file, crate::read::MAX_FILE_BYTES).ok())
         .map(|text| disabled_labels(host, &text))
         .unwrap_or_default();
-    let routes = answering_routes(home, &user, host, event, &listed);
+    let routes = match event_hidden(home, host, event) {
+        true => Vec::new(),
+        false => answering_routes(home, &user, host, event, &listed),
+    };
     if !routes.is_empty() && reviewed(home, &user, host, &routes) && !refused_whole(&user, host) {
         return true;
     }
@@ -209,6 +212,25 @@ pub fn review_key_path(home: &Path, host: Dialect, file: &Path) -> PathBuf {
         }
         _ => file.to_path_buf(),
     }
+}
+
+/// Whether the file that replaces the install file's event lists below `root`
+/// ([`crate::tables::ConfigSpec::install_hidden_by`]) holds `event`: the agent runs none of
+/// the install file's routes for it (attacks row 387). Read with comments; a file that does
+/// not read hides nothing.
+fn event_hidden(root: &Path, host: Dialect, event: &str) -> bool {
+    let hiding = host
+        .config()
+        .install_hidden_by
+        .iter()
+        .map(|rel| root.join(rel));
+    let Some(file) = hiding.into_iter().find(|file| file.is_file()) else {
+        return false;
+    };
+    crate::read::text(&file, crate::read::MAX_FILE_BYTES)
+        .ok()
+        .and_then(|text| JsonText::new(&text).value(&[]))
+        .is_some_and(|value| value.get(event).is_some())
 }
 
 /// Whether an agent that runs only the handlers its user reviewed ([`crate::tables::RouteTrust`],

@@ -129,6 +129,11 @@ pub struct ConfigSpec {
     /// The host's own files `hookx install` writes, below the project and below the home.
     pub install_project: &'static str,
     pub install_user: &'static str,
+    /// Files below the same folder as the install file whose event lists replace its own: the
+    /// first of them that exists is the agent's, and an event it holds hides that event's
+    /// routes in the install file (Droid: `.factory/hooks.json`, else the legacy
+    /// `.factory/hooks/hooks.json`; attacks row 387).
+    pub install_hidden_by: &'static [&'static str],
     /// The variable the agent sets to the folder of the hook file whose handler it runs
     /// (Copilot: `COPILOT_HOOK_DIR`, run 1.0.102), which tells a route where it was installed.
     pub hook_dir_var: Option<&'static str>,
