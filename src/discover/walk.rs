@@ -339,8 +339,9 @@ pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<
         let gate = host.def().folder_trust.as_ref();
         let folder_trusted = std::cell::OnceCell::new();
         let host_loads = |c: &Candidate| match gate {
-            Some(gate) if gate.locations.contains(&c.location.id) => *folder_trusted
-                .get_or_init(|| crate::dispatch::gates::folder_trusted(ctx, host, gate)),
+            Some(gate) if gate.locations.contains(&c.location.id) => {
+                *folder_trusted.get_or_init(|| super::who_runs::folder_trusted(ctx, host, gate))
+            }
             _ => true,
         };
         for (i, candidate) in found.iter().enumerate() {
