@@ -536,21 +536,45 @@ pub fn plan_in(
 ) -> Plan {
     let found = sources.len();
     sources.extend(discover::generated_sources(ctx, host));
-    let plan = plan(sources, host, store);
+    // A host's own project file in a folder it does not trust is loaded by nobody: no copy
+    // there stands in for its rule (the run path does not read it for copies: row 404).
+    let gate = host.def().folder_trust.as_ref();
+    let folder_trusted = std::cell::OnceCell::new();
+    let unloaded = |s: &Source| {
+        let gate = gate.filter(|g| s.dialect == host && g.locations.contains(&s.location.id))?;
+        (!*folder_trusted.get_or_init(|| discover::folder_trusted(ctx, host, gate))).then(|| {
+            format!(
+                "{} reads {} only in a trusted folder, and this project is not in {}",
+                host.def().display,
+                s.display,
+                gate.describe()
+            )
+        })
+    };
+    let plan = plan_with(sources, host, store, &trusted_as_found(store), &unloaded);
     sources.truncate(found);
     plan
 }
 
+/// A file trusted as it was found: [`plan`]'s view.
+fn trusted_as_found(store: &TrustStore) -> impl Fn(&Source) -> bool + '_ {
+    |source: &Source| source.withheld.is_none() && store.state(source) == TrustState::Trusted
+}
+
 /// The plan of who runs each rule of `sources` under `host` (see the module's text).
 pub fn plan(sources: &[Source], host: Dialect, store: &TrustStore) -> Plan {
-    plan_with(sources, host, store, &|source: &Source| {
-        source.withheld.is_none() && store.state(source) == TrustState::Trusted
-    })
+    plan_with(sources, host, store, &trusted_as_found(store), &|_| None)
 }
 
 /// The plan as it will be once every file is trusted: what `hookx install` routes.
 pub fn plan_once_trusted(sources: &[Source], host: Dialect) -> Plan {
-    plan_with(sources, host, &TrustStore::default(), &|_: &Source| true)
+    plan_with(
+        sources,
+        host,
+        &TrustStore::default(),
+        &|_: &Source| true,
+        &|_| None,
+    )
 }
 
 fn plan_with(
@@ -558,6 +582,7 @@ fn plan_with(
     host: Dialect,
     store: &TrustStore,
     trusted: &dyn Fn(&Source) -> bool,
+    unloaded: &dyn Fn(&Source) -> Option<String>,
 ) -> Plan {
     let effective = discover::host_rules(sources, host, store);
     let switched = discover::switched_keys(sources, host);
@@ -649,6 +674,9 @@ fn plan_with(
                     continue;
                 }
                 SourceRunner::Native if is_refused(source) => Standing::Refused,
+                SourceRunner::Native if let Some(why) = unloaded(source) => {
+                    Standing::LeftOut { why }
+                }
                 SourceRunner::Native if let Some(why) = left_out(source, written, index) => {
                     Standing::LeftOut { why }
                 }

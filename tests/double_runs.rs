@@ -1318,11 +1318,12 @@ fn guard_converted_into_gemini_then_routed(trust_copy: bool, gemini_trusts: bool
     ]);
     let list = hookx(&["list", "--host", "gemini"]);
     let list = String::from_utf8_lossy(&list.get_output().stdout).into_owned();
-    // (In a folder Gemini does not trust, list's plan still says so: a leftover, row 404.)
-    assert!(
-        !gemini_trusts || list.contains("hookx skips .claude/settings.json"),
-        "{list}"
-    );
+    // In a folder Gemini does not trust, list says what the route does: it runs the guard.
+    let said = match gemini_trusts {
+        true => "gemini runs .gemini/settings.json; hookx skips .claude/settings.json",
+        false => "hookx runs .claude/settings.json\n",
+    };
+    assert!(list.contains(said), "{list}");
     let settings = std::fs::read_to_string(home.join(".gemini/settings.json")).unwrap();
     let found = routes(
         &home.join(".gemini/settings.json"),
