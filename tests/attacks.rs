@@ -1022,6 +1022,13 @@ fn a_forged_copy_record_cannot_switch_off_the_users_guard() {
         let root = tmp.path().canonicalize().unwrap();
         let (project, home) = (root.join("project"), root.join("home"));
         std::fs::create_dir_all(&home).unwrap();
+        // Gemini trusts the folder: it loads the project's own files, copies and all (in a
+        // folder it does not trust it loads none, and no copy there stands in: row 404).
+        write(
+            &home,
+            ".gemini/trustedFolders.json",
+            &json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
+        );
         let guard_rule =
             json!({"matcher": "Bash", "hooks": [{"type": "command", "command": guard}]});
         let record_holder = json!({"matcher": "Bash", "hooks": [{"type": "command", "command": "true",

@@ -1231,12 +1231,21 @@ fn a_key_another_install_records_is_not_said_to_be_the_users_at_an_uninstall() {
 /// .claude/settings.json", but the route ran the guard too: the run path reads the host's own
 /// files for copies only once a file it runs holds one, and the original holds none. The
 /// guard ran twice per call (the copy natively, the original through hookx).
+///
+/// Its fix's own hole: in a project folder Gemini does not trust, Gemini loads none of the
+/// project's `.gemini/settings.json` (the user route still runs): the copy runs nowhere, and
+/// the route skipping the original left the guard to nobody. There the route runs it.
 #[test]
 fn a_guard_converted_into_the_hosts_own_file_is_not_run_again_through_hookx() {
     assert_eq!(
-        guard_converted_into_gemini_then_routed(true),
+        guard_converted_into_gemini_then_routed(true, true),
         ["mine"],
         "the route runs the user's rule, not the guard Gemini runs from its copy"
+    );
+    assert_eq!(
+        guard_converted_into_gemini_then_routed(true, false),
+        ["mine", "guard"],
+        "Gemini loads no copy in a folder it does not trust: the route runs the guard"
     );
 }
 
@@ -1247,11 +1256,15 @@ fn a_guard_converted_into_the_hosts_own_file_is_not_run_again_through_hookx() {
 /// trusts its targets.
 #[test]
 fn a_file_convert_creates_from_trusted_sources_is_trusted() {
-    assert_eq!(guard_converted_into_gemini_then_routed(false), ["mine"]);
+    assert_eq!(
+        guard_converted_into_gemini_then_routed(false, true),
+        ["mine"]
+    );
 }
 
-/// Row 404's setup (`trust_copy`: the copy trusted by hand too); the rules the user route ran.
-fn guard_converted_into_gemini_then_routed(trust_copy: bool) -> Vec<String> {
+/// Row 404's setup (`trust_copy`: the copy trusted by hand too; `gemini_trusts`: the project
+/// folder in Gemini's `trustedFolders.json`); the rules the user route ran.
+fn guard_converted_into_gemini_then_routed(trust_copy: bool, gemini_trusts: bool) -> Vec<String> {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().canonicalize().unwrap();
     let (project, home) = (root.join("project"), root.join("home"));
@@ -1287,6 +1300,13 @@ fn guard_converted_into_gemini_then_routed(trust_copy: bool) -> Vec<String> {
         "--hookx",
         bin,
     ]);
+    if gemini_trusts {
+        common::write(
+            &home,
+            ".gemini/trustedFolders.json",
+            &serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
+        );
+    }
     if trust_copy {
         hookx(&[
             "trust",
@@ -1298,7 +1318,11 @@ fn guard_converted_into_gemini_then_routed(trust_copy: bool) -> Vec<String> {
     ]);
     let list = hookx(&["list", "--host", "gemini"]);
     let list = String::from_utf8_lossy(&list.get_output().stdout).into_owned();
-    assert!(list.contains("hookx skips .claude/settings.json"), "{list}");
+    // (In a folder Gemini does not trust, list's plan still says so: a leftover, row 404.)
+    assert!(
+        !gemini_trusts || list.contains("hookx skips .claude/settings.json"),
+        "{list}"
+    );
     let settings = std::fs::read_to_string(home.join(".gemini/settings.json")).unwrap();
     let found = routes(
         &home.join(".gemini/settings.json"),

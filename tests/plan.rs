@@ -51,6 +51,23 @@ fn project(targets: &str) -> (tempfile::TempDir, tempfile::TempDir) {
     (project, home)
 }
 
+/// Gemini and Codex trust the project folder, so they load the project's own files and the
+/// copies there (in a folder they do not trust, no copy stands in for its rule: attacks row
+/// 404).
+fn trusted_by_gemini_and_codex(root: &Path, home: &Path) {
+    let real = root.canonicalize().unwrap().display().to_string();
+    common::write(
+        home,
+        ".gemini/trustedFolders.json",
+        &serde_json::json!({&real: "TRUST_FOLDER"}).to_string(),
+    );
+    common::write(
+        home,
+        ".codex/config.toml",
+        &format!("[projects.{:?}]\ntrust_level = \"trusted\"\n", real),
+    );
+}
+
 /// `hookx run --host HOST --event EVENT` fed `payload`; the log's lines it added.
 fn run(project: &Path, home: &Path, host: &str, event: &str, payload: &str) -> Vec<String> {
     let log = project.join("runs.log");
@@ -106,6 +123,7 @@ fn prompt(project: &Path, host: &str) -> (&'static str, String) {
 #[test]
 fn the_route_runs_no_copy_of_a_rule_the_agent_runs_itself() {
     let (project, home) = project("copilot,gemini,codex,cursor");
+    trusted_by_gemini_and_codex(project.path(), home.path());
     for host in ["claude", "copilot", "gemini", "codex", "cursor"] {
         let (event, payload) = prompt(project.path(), host);
         let runs = run(project.path(), home.path(), host, event, &payload);

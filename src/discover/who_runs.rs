@@ -164,3 +164,22 @@ fn needed_for_switch(host: Dialect, location: &Location) -> bool {
             })
     })
 }
+
+/// Whether `host` trusts the project folder: its record says so (read where the agent reads
+/// it), or a variable that trusts it is set (`FolderTrust::trust_vars`).
+pub fn folder_trusted(
+    ctx: &crate::context::Context,
+    host: Dialect,
+    gate: &crate::tables::FolderTrust,
+) -> bool {
+    let project = ctx.project.canonicalize();
+    let project = project.as_deref().unwrap_or(&ctx.project);
+    gate.trust_vars
+        .iter()
+        .any(|(var, value)| std::env::var(var).is_ok_and(|v| v == *value))
+        || gate.trusts(
+            |f| ctx.agent_file(host, f),
+            project,
+            crate::config::syntax::value_as,
+        )
+}

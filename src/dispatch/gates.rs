@@ -98,20 +98,7 @@ pub fn host_switch_why(switch: &Source, host: Dialect) -> String {
     )
 }
 
-/// Whether `host` trusts the project folder: its record says so (read where the agent reads
-/// it), or a variable that trusts it is set (`FolderTrust::trust_vars`).
-pub fn folder_trusted(ctx: &Context, host: Dialect, gate: &crate::tables::FolderTrust) -> bool {
-    let project = ctx.project.canonicalize();
-    let project = project.as_deref().unwrap_or(&ctx.project);
-    gate.trust_vars
-        .iter()
-        .any(|(var, value)| std::env::var(var).is_ok_and(|v| v == *value))
-        || gate.trusts(
-            |f| ctx.agent_file(host, f),
-            project,
-            crate::config::syntax::value_as,
-        )
-}
+pub use crate::discover::folder_trusted;
 
 /// The review state of a file's handlers under an agent that runs only the handlers its user
 /// reviewed (`DialectDef::route_trust`): the file's value and the agent's record text.
