@@ -167,7 +167,6 @@ fn unread(ctx: &Context, found: &Found, location: &'static Location, run: Run) -
         withheld: None,
         plugin: None,
         refused_policy: None,
-        runs_a_route: false,
         document: Err(Error::Usage(String::new())),
         diagnostics: Vec::new(),
         dropped: Vec::new(),
@@ -267,7 +266,6 @@ fn read_script(
         // route's mark, its body not a route's one line, is run as a script like any other;
         // one the user edited, ending in the route's line, without that line: row 365.)
         let route = config::scripts::route_line(&text).is_some();
-        source.runs_a_route = !route && text.lines().any(crate::route::is_hookx_entry);
         if gated && !parsed.document.rules.is_empty() && !route {
             let users = config::scripts::without_route_line(&text).filter(|_| {
                 config::scripts::routed_line(&text).is_some_and(crate::route::is_hookx_entry)

@@ -43,13 +43,6 @@ pub struct Source {
     /// it ([`crate::tables::ManagedSpec::root_owned_only`]): why. hookx does not read it
     /// either (`document` says so), so none of its hooks runs anywhere.
     pub refused_policy: Option<OthersCouldWrite>,
-    /// A script of the user's that runs hookx's route inside it (a route they edited, its
-    /// route line wrapped in their `if` or followed by lines of theirs, or one they wrote
-    /// themselves), run for another host:
-    /// the route in it would run every rule again inside the run that runs it (attacks rows
-    /// 365, 381), so a hookx it starts is told it is nested too deep to dispatch
-    /// ([`crate::dispatch::run::RuleSource::runs_a_route`]).
-    pub runs_a_route: bool,
     /// The parsed file, or why it could not be read or parsed.
     pub document: Result<Document, Error>,
     /// Warnings and errors noticed inside a file that did parse.

@@ -58,11 +58,12 @@ pub struct Dispatch {
 /// the environment (a shell, `env`, an agent started by a hook).
 pub const DEPTH_VAR: &str = "HOOKX_DEPTH";
 
-/// Every handler `hookx run` runs (not `exec`'s) is told which event it runs for, in this variable
-/// ([`event_mark`]): a `hookx run` it starts for the same event (a route inside a hook, such as
-/// a team's wrapper script that finds hookx and runs it) stands aside, as the hookx above runs
-/// the rules already (attacks row 382). Honoured only below a hookx ([`depth`] above 0), so a
-/// value set anywhere else changes nothing.
+/// Every handler `hookx run` runs (not `exec`'s) is told which event it runs for, in this
+/// variable ([`event_mark`]): a `hookx run` it starts for the same event (a route inside a
+/// hook: a team's wrapper script that finds hookx and runs it, a Cline route the user edited
+/// run for another host) stands aside, as the hookx above runs the rules already (attacks
+/// rows 381, 382). Honoured only below a hookx ([`depth`] above 0), so a value set anywhere
+/// else changes nothing.
 pub const EVENT_VAR: &str = "HOOKX_EVENT";
 
 /// What tells one event from another for [`EVENT_VAR`]: its kind, its session and its tool,
@@ -109,14 +110,9 @@ fn parse_depth(value: &str) -> Option<(u32, u32)> {
     Some((depth.parse().ok()?, pid.parse().ok()?))
 }
 
-/// What this hookx's handlers get in [`DEPTH_VAR`]; `runs_a_route`: [`MAX_DEPTH`], for a
-/// handler that runs hookx's route itself ([`RuleSource::runs_a_route`]).
-fn child_depth(runs_a_route: bool) -> String {
-    let depth = match runs_a_route {
-        true => MAX_DEPTH,
-        false => depth().saturating_add(1),
-    };
-    format!("{depth}:{}", std::process::id())
+/// What this hookx's handlers get in [`DEPTH_VAR`].
+fn child_depth() -> String {
+    format!("{}:{}", depth().saturating_add(1), std::process::id())
 }
 
 /// What a rule's source adds to its handlers' environment (a Claude plugin's root).
@@ -128,12 +124,6 @@ pub trait RuleSource {
     /// The folder of the source's file, where it has one.
     fn hook_dir(&self) -> Option<&Path> {
         None
-    }
-
-    /// Whether its handlers run hookx's route themselves ([`Source::runs_a_route`]): a hookx
-    /// they start gets [`MAX_DEPTH`] and dispatches nothing, as the rules run here.
-    fn runs_a_route(&self) -> bool {
-        false
     }
 }
 
@@ -151,10 +141,6 @@ impl RuleSource for Source {
 
     fn hook_dir(&self) -> Option<&Path> {
         self.path.parent()
-    }
-
-    fn runs_a_route(&self) -> bool {
-        self.runs_a_route
     }
 }
 
@@ -718,10 +704,7 @@ fn prepare<S: RuleSource>(
     let hook_dir = selected.source.hook_dir().map(|d| d.display().to_string());
     let mut env = handler_env(event, flavor, &project, hook_dir.as_deref());
     env.extend(selected.source.env());
-    env.push((
-        DEPTH_VAR.to_string(),
-        child_depth(selected.source.runs_a_route()),
-    ));
+    env.push((DEPTH_VAR.to_string(), child_depth()));
     env.push((HOST_VAR.to_string(), host.dialect().name().to_string()));
     // The host's own variables (CLAUDE_PROJECT_DIR, BRICKS_*, COPILOT_CLI) would tell the
     // handler, or a hookx it runs, that it runs under another agent than the one it was
