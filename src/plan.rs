@@ -273,6 +273,7 @@ pub fn has_copies(sources: &[Source]) -> bool {
 /// provenance record ([`has_copies`]: most projects), the dispatch rules as they are, and no
 /// plan is built.
 pub fn hookx_rules<'a>(
+    ctx: &discover::Context,
     sources: &'a [Source],
     host: Dialect,
     store: &TrustStore,
@@ -281,7 +282,8 @@ pub fn hookx_rules<'a>(
     if !has_copies(sources) {
         return rules;
     }
-    let plan = plan(sources, host, store);
+    let unloaded = skipped_by_host(ctx, host);
+    let plan = plan_with(sources, host, store, &trusted_as_found(store), &unloaded);
     let written = |entry: &discover::EffectiveRule<'a>| -> Option<&'a Rule> {
         let doc = entry.source.document()?;
         doc.rules
@@ -536,24 +538,54 @@ pub fn plan_in(
 ) -> Plan {
     let found = sources.len();
     sources.extend(discover::generated_sources(ctx, host));
-    // A host's own project file in a folder it does not trust is loaded by nobody: no copy
-    // there stands in for its rule (the run path does not read it for copies: row 404).
+    let unloaded = skipped_by_host(ctx, host);
+    let plan = plan_with(sources, host, store, &trusted_as_found(store), &unloaded);
+    sources.truncate(found);
+    plan
+}
+
+/// Why `host` runs no handler `index` of `rule` in its own file `source`, which a copy there
+/// must not stand in for: a project folder it does not trust (it loads none of the project's
+/// files), or a handler its user never reviewed or turned off (Codex: a copy `convert` wrote
+/// has no review record). Each left the original to nobody once hookx read the host's own
+/// files for copies (attacks row 404, its fix attacked twice).
+fn skipped_by_host(
+    ctx: &discover::Context,
+    host: Dialect,
+) -> impl Fn(&Source, &Rule, usize) -> Option<String> + '_ {
     let gate = host.def().folder_trust.as_ref();
     let folder_trusted = std::cell::OnceCell::new();
-    let unloaded = |s: &Source| {
-        let gate = gate.filter(|g| s.dialect == host && g.locations.contains(&s.location.id))?;
-        (!*folder_trusted.get_or_init(|| discover::folder_trusted(ctx, host, gate))).then(|| {
-            format!(
+    let reviews: std::cell::RefCell<
+        HashMap<*const Source, Option<crate::dispatch::gates::Review>>,
+    > = Default::default();
+    move |s: &Source, rule: &Rule, index: usize| {
+        if s.dialect != host {
+            return None;
+        }
+        if let Some(gate) = gate.filter(|g| g.locations.contains(&s.location.id))
+            && !*folder_trusted.get_or_init(|| discover::folder_trusted(ctx, host, gate))
+        {
+            return Some(format!(
                 "{} reads {} only in a trusted folder, and this project is not in {}",
                 host.def().display,
                 s.display,
                 gate.describe()
+            ));
+        }
+        let mut reviews = reviews.borrow_mut();
+        let review = reviews
+            .entry(std::ptr::from_ref(s))
+            .or_insert_with(|| crate::dispatch::gates::Review::of(ctx, host, s))
+            .as_ref()?;
+        (!review.reviewed(rule, index)).then(|| {
+            format!(
+                "{} skips this entry of {}: {}",
+                host.def().display,
+                s.display,
+                review.why()
             )
         })
-    };
-    let plan = plan_with(sources, host, store, &trusted_as_found(store), &unloaded);
-    sources.truncate(found);
-    plan
+    }
 }
 
 /// A file trusted as it was found: [`plan`]'s view.
@@ -563,7 +595,13 @@ fn trusted_as_found(store: &TrustStore) -> impl Fn(&Source) -> bool + '_ {
 
 /// The plan of who runs each rule of `sources` under `host` (see the module's text).
 pub fn plan(sources: &[Source], host: Dialect, store: &TrustStore) -> Plan {
-    plan_with(sources, host, store, &trusted_as_found(store), &|_| None)
+    plan_with(
+        sources,
+        host,
+        store,
+        &trusted_as_found(store),
+        &|_, _, _| None,
+    )
 }
 
 /// The plan as it will be once every file is trusted: what `hookx install` routes.
@@ -573,7 +611,7 @@ pub fn plan_once_trusted(sources: &[Source], host: Dialect) -> Plan {
         host,
         &TrustStore::default(),
         &|_: &Source| true,
-        &|_| None,
+        &|_, _, _| None,
     )
 }
 
@@ -582,7 +620,7 @@ fn plan_with(
     host: Dialect,
     store: &TrustStore,
     trusted: &dyn Fn(&Source) -> bool,
-    unloaded: &dyn Fn(&Source) -> Option<String>,
+    unloaded: &dyn Fn(&Source, &Rule, usize) -> Option<String>,
 ) -> Plan {
     let effective = discover::host_rules(sources, host, store);
     let switched = discover::switched_keys(sources, host);
@@ -674,7 +712,7 @@ fn plan_with(
                     continue;
                 }
                 SourceRunner::Native if is_refused(source) => Standing::Refused,
-                SourceRunner::Native if let Some(why) = unloaded(source) => {
+                SourceRunner::Native if let Some(why) = unloaded(source, written, index) => {
                     Standing::LeftOut { why }
                 }
                 SourceRunner::Native if let Some(why) = left_out(source, written, index) => {

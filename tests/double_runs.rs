@@ -1718,3 +1718,83 @@ fn an_opencode_user_plugin_below_the_home_does_not_take_the_event_under_another_
         assert_eq!(ran, ["project", "user"], "{host}");
     }
 }
+
+/// Row 404's fix attacked under Codex, with row 406's trust: a Claude guard converted into
+/// `.codex/hooks.json` (trusted as hookx's output, the project trusted by Codex) and a user
+/// route of hookx's for the event. `convert` writes no Codex review record, and Codex skips a
+/// handler its user never reviewed (codex-facts): the copy runs nowhere. The route skipped the
+/// original for it ("codex runs .codex/hooks.json; hookx skips .claude/settings.json"): the
+/// guard ran 0 times. A copy its host skips stands in for nothing: the route runs the guard.
+#[test]
+fn a_copy_codex_never_reviewed_does_not_take_the_guards_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    let log = root.join("ran.log");
+    let rule = |name: &str| {
+        serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": format!("echo {name} >> '{}'", log.display())}]}]}})
+        .to_string()
+    };
+    common::write(&project, ".claude/settings.json", &rule("guard"));
+    common::write(&home, ".claude/settings.json", &rule("mine"));
+    common::write(
+        &home,
+        ".codex/config.toml",
+        &format!(
+            "[projects.{:?}]\ntrust_level = \"trusted\"\n",
+            project.display().to_string()
+        ),
+    );
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let hookx = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .assert()
+            .success()
+    };
+    for file in [
+        project.join(".claude/settings.json"),
+        home.join(".claude/settings.json"),
+    ] {
+        hookx(&["trust", &file.to_string_lossy()]);
+    }
+    hookx(&[
+        "convert",
+        ".claude/settings.json",
+        "--to",
+        "codex",
+        "--write",
+        "--hookx",
+        bin,
+    ]);
+    hookx(&[
+        "install", "--host", "codex", "--scope", "user", "--hookx", bin,
+    ]);
+    let list = hookx(&["list", "--host", "codex"]);
+    let list = String::from_utf8_lossy(&list.get_output().stdout).into_owned();
+    assert!(
+        list.contains("hookx runs .claude/settings.json\n"),
+        "{list}"
+    );
+    let found = routes(&home.join(".codex/hooks.json"), bin, "codex", "PreToolUse");
+    let [route] = &found[..] else {
+        panic!("one user route: {found:?}");
+    };
+    let payload = serde_json::json!({"session_id": "s", "turn_id": "t", "cwd": project,
+        "hook_event_name": "PreToolUse", "model": "m", "transcript_path": null,
+        "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    common::hookx_clean(&project)
+        .args(route.split_whitespace().skip(1))
+        .current_dir(&project)
+        .env("HOME", &home)
+        .write_stdin(payload.to_string())
+        .assert()
+        .success();
+    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    let mut ran: Vec<&str> = ran.lines().collect();
+    ran.sort();
+    assert_eq!(ran, ["guard", "mine"], "{list}");
+}

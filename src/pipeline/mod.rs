@@ -190,7 +190,7 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
             .into_iter()
             .partition(|s| discover::moved_from_hookx(&ctx, dialect, s).is_none());
     // 3. select
-    let hook_set = hook_set(&sources, dialect, &store);
+    let hook_set = hook_set(&ctx, &sources, dialect, &store);
     // 4. run: through hookx only where the host calls it (a route its own gates let through).
     let all = discover::discover(&ctx);
     let mut through_hookx = match simulate::uncalled(&ctx, &all, dialect, &event.kind) {
@@ -345,7 +345,7 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         &store,
     ));
     // 3. select
-    let hook_set = ManuallyDrop::new(hook_set(&sources, dialect, &store));
+    let hook_set = ManuallyDrop::new(hook_set(&ctx, &sources, dialect, &store));
     match &refused {
         Some(why) => refused_store(why, &hook_set.untrusted, hosted.host, &hosted.event)?,
         None => warn_untrusted(&ctx, &hook_set.untrusted),
@@ -616,9 +616,14 @@ struct HookSet<'a> {
     untrusted: Vec<(&'a Source, TrustState)>,
 }
 
-fn hook_set<'a>(sources: &'a [Source], host: Dialect, store: &TrustStore) -> HookSet<'a> {
+fn hook_set<'a>(
+    ctx: &Context,
+    sources: &'a [Source],
+    host: Dialect,
+    store: &TrustStore,
+) -> HookSet<'a> {
     HookSet {
-        rules: crate::plan::hookx_rules(sources, host, store),
+        rules: crate::plan::hookx_rules(ctx, sources, host, store),
         untrusted: host::untrusted(sources, host, store),
     }
 }
