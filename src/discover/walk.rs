@@ -334,21 +334,10 @@ pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<
                 has(b"\"source\"") && has(b"\"rule\"")
             })
         };
-        // A copy in a file the host does not load (a project folder it does not trust) runs
-        // nowhere: it must not stand in for its original (the guard ran nowhere, row 404's fix).
-        let gate = host.def().folder_trust.as_ref();
-        let folder_trusted = std::cell::OnceCell::new();
-        let host_loads = |c: &Candidate| match gate {
-            Some(gate) if gate.locations.contains(&c.location.id) => {
-                *folder_trusted.get_or_init(|| super::who_runs::folder_trusted(ctx, host, gate))
-            }
-            _ => true,
-        };
         for (i, candidate) in found.iter().enumerate() {
             if !wanted(candidate.location)
                 && read_for_copies(host, candidate.location)
                 && (copies_read || may_hold_copy(candidate))
-                && host_loads(candidate)
             {
                 sources.extend(load_held(&claims, i, candidate));
             }
