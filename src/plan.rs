@@ -604,14 +604,16 @@ pub fn plan(sources: &[Source], host: Dialect, store: &TrustStore) -> Plan {
     )
 }
 
-/// The plan as it will be once every file is trusted: what `hookx install` routes.
-pub fn plan_once_trusted(sources: &[Source], host: Dialect) -> Plan {
+/// The plan as it will be once every file is trusted by hookx: what `hookx install` routes.
+/// The host's own view of its files is as it is now ([`skipped_by_host`]): a copy Codex never
+/// reviewed is no copy Codex runs, and its rule needs a route (attacks row 440).
+pub fn plan_once_trusted(ctx: &discover::Context, sources: &[Source], host: Dialect) -> Plan {
     plan_with(
         sources,
         host,
         &TrustStore::default(),
         &|_: &Source| true,
-        &|_, _, _| None,
+        &skipped_by_host(ctx, host),
     )
 }
 

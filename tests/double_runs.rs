@@ -1798,3 +1798,74 @@ fn a_copy_codex_never_reviewed_does_not_take_the_guards_run() {
     ran.sort();
     assert_eq!(ran, ["guard", "mine"], "{list}");
 }
+
+/// Attacks row 440 (row 409's "left"): the same copy Codex never reviewed, and no rule of the
+/// user's: `install --host codex --scope project` planned as if Codex ran every handler of
+/// its own files ("no codex events to route: codex runs every rule of this scope itself"),
+/// while Codex skips the copy and reads no Claude file: the guard ran nowhere under Codex.
+/// Install routes by the host's own view of its files, as the run path reads it.
+#[test]
+fn a_project_install_routes_a_guard_whose_copy_codex_never_reviewed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    let log = root.join("ran.log");
+    common::write(
+        &project,
+        ".claude/settings.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": format!("echo guard >> '{}'", log.display())}]}]}})
+        .to_string(),
+    );
+    common::write(
+        &home,
+        ".codex/config.toml",
+        &format!(
+            "[projects.{:?}]\ntrust_level = \"trusted\"\n",
+            project.display().to_string()
+        ),
+    );
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let hookx = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .assert()
+            .success()
+    };
+    hookx(&["trust", ".claude/settings.json"]);
+    hookx(&[
+        "convert",
+        ".claude/settings.json",
+        "--to",
+        "codex",
+        "--write",
+        "--hookx",
+        bin,
+    ]);
+    hookx(&[
+        "install", "--host", "codex", "--scope", "project", "--hookx", bin,
+    ]);
+    let found = routes(
+        &project.join(".codex/hooks.json"),
+        bin,
+        "codex",
+        "PreToolUse",
+    );
+    let [route] = &found[..] else {
+        panic!("one project route: {found:?}");
+    };
+    let payload = serde_json::json!({"session_id": "s", "turn_id": "t", "cwd": project,
+        "hook_event_name": "PreToolUse", "model": "m", "transcript_path": null,
+        "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    common::hookx_clean(&project)
+        .args(route.split_whitespace().skip(1))
+        .current_dir(&project)
+        .env("HOME", &home)
+        .write_stdin(payload.to_string())
+        .assert()
+        .success();
+    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(ran.lines().collect::<Vec<_>>(), ["guard"]);
+}
