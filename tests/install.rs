@@ -3594,3 +3594,72 @@ fn install_with_its_reader_gone_does_not_panic() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(p.project.join(".gemini/settings.json").exists());
 }
+
+/// Attacks row 388, the tools' half: with `XDG_CONFIG_HOME` naming another folder, OpenCode
+/// and Kilo load user plugins from there only (live 1.18.33, 7.7.7), so install's user plugin
+/// below the home is none they run. install says so, as it does for Codex under `CODEX_HOME`
+/// (row 191), and doctor finds no route there: the user's guard fires nowhere under them.
+#[test]
+fn a_user_plugin_install_says_when_xdg_config_home_names_another_folder() {
+    for host in ["opencode", "kilo"] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let (project, home) = (root.join("p"), root.join("home"));
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        common::write(
+            &home,
+            ".gemini/settings.json",
+            r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#,
+        );
+        let hookx = |args: &[&str], xdg: &Path| {
+            let out = assert_cmd::Command::cargo_bin("hookx")
+                .unwrap()
+                .args(args)
+                .arg("--project")
+                .arg(&project)
+                .arg("--home")
+                .arg(&home)
+                .env("HOME", &home)
+                .env("XDG_CONFIG_HOME", xdg)
+                .env_remove("HOOKX_HOME")
+                .output()
+                .unwrap();
+            // doctor exits non-zero where a rule fires nowhere.
+            assert!(out.status.success() || args[0] == "doctor", "{out:?}");
+            let text = |b: &[u8]| String::from_utf8_lossy(b).to_string();
+            (text(&out.stdout), text(&out.stderr))
+        };
+        hookx(&["trust", "--yes"], &home.join(".config"));
+        let install = ["install", "--host", host, "--scope", "user"];
+        let (_, said) = hookx(&install, &home.join(".config"));
+        assert!(!said.contains("XDG_CONFIG_HOME is set"), "{host}: {said}");
+        let doctor = ["doctor", "--host", host];
+        let (report, _) = hookx(&doctor, &home.join(".config"));
+        assert!(
+            report.contains(&format!("fires: {host} (through hookx")),
+            "{host}: {report}"
+        );
+        let elsewhere = root.join("dotfiles");
+        let (_, said) = hookx(&install, &elsewhere);
+        let read_there = elsewhere.join(host).join("plugin/hookx.js");
+        assert!(
+            said.contains(&format!(
+                "XDG_CONFIG_HOME is set, so {} reads its user hooks from {}",
+                if host == "kilo" {
+                    "Kilo Code CLI"
+                } else {
+                    "OpenCode"
+                },
+                read_there.display()
+            )),
+            "{host}: {said}"
+        );
+        let (report, _) = hookx(&doctor, &elsewhere);
+        assert!(
+            report.contains(&format!(
+                "blocked: {host} (through hookx, gemini payload, no route)"
+            )),
+            "{host}: {report}"
+        );
+    }
+}

@@ -419,7 +419,7 @@ pub fn uncalled(
     // A host whose route is hookx's generated plugin (OpenCode, Kilo) calls hookx where the
     // plugin routes the event: it has no file rules, and no gate of its own on the plugin.
     if let Some(plugin) = host.config().generated {
-        let routed = crate::route::installed_plugin_routes(&ctx.project, &ctx.home, host, plugin)
+        let routed = crate::route::installed_plugin_routes(ctx, host, plugin)
             .iter()
             .any(|(name, _)| names.contains(&name.as_str()));
         return (!routed).then(|| no_route(host));
