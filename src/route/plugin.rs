@@ -151,10 +151,10 @@ pub fn plugin_routes(plugin: &GeneratedPlugin, text: &str) -> Vec<(String, Strin
 }
 
 /// The routes of hookx's plugin as install writes it for `host`, in the project and the home:
-/// the user's where the agent loads it ([`crate::discover::Context::agent_file`]: below
+/// the user's where the agent loads it ([`crate::context::Context::agent_file`]: below
 /// `XDG_CONFIG_HOME` when that is set, attacks row 388).
 pub fn installed_plugin_routes(
-    ctx: &crate::discover::Context,
+    ctx: &crate::context::Context,
     host: crate::tables::Dialect,
     plugin: &GeneratedPlugin,
 ) -> Vec<(String, String)> {
