@@ -3663,3 +3663,63 @@ fn a_user_plugin_install_says_when_xdg_config_home_names_another_folder() {
         );
     }
 }
+
+/// Attacks row 387, the tools' half: an event the user keeps a hook of in `~/.factory/hooks.json`
+/// (else the legacy `hooks/hooks.json`) replaces that event of `settings.json`, hookx's route
+/// with it (droid-facts: binary 0.225.2 `{...settingsHooks, ...hooksFileHooks}`). install said
+/// it routed the event and doctor that the user's guard fired through hookx: Droid runs that
+/// route never. install, doctor and simulate now say so, through the run path's check
+/// (`dispatch::simulate::uncalled`).
+#[test]
+fn a_droid_route_its_hooks_file_hides_is_said_to_run_nowhere() {
+    for hooks_file in [".factory/hooks.json", ".factory/hooks/hooks.json"] {
+        let root = tempfile::tempdir().unwrap();
+        let (home, project) = (root.path().join("home"), root.path().join("project"));
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        common::write(
+            &home,
+            ".gemini/settings.json",
+            r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#,
+        );
+        common::write(
+            &home,
+            hooks_file,
+            r#"{"PreToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": "true"}]}]}"#,
+        );
+        let hookx = |args: &[&str]| {
+            let out = common::hookx_at(&project, &home, args).get_output().clone();
+            let text = |b: &[u8]| String::from_utf8_lossy(b).to_string();
+            (text(&out.stdout), text(&out.stderr))
+        };
+        hookx(&["trust", "--yes"]);
+        let (_, said) = hookx(&["install", "--host", "droid", "--scope", "user"]);
+        assert!(
+            said.contains(&format!(
+                "~/{hooks_file} holds PreToolUse, which replaces that event of \
+                 ~/.factory/settings.json: Droid does not run this route for it"
+            )),
+            "{hooks_file}: {said}"
+        );
+        let (report, _) = hookx(&["doctor", "--host", "droid"]);
+        assert!(
+            !report.contains("fires: droid (through hookx")
+                && report.contains(&format!("~/{hooks_file} holds PreToolUse")),
+            "{hooks_file}: {report}"
+        );
+        let (out, err) = hookx(&[
+            "simulate",
+            "--host",
+            "droid",
+            "--event",
+            "PreToolUse",
+            "--tool",
+            "Execute",
+            "--input",
+            r#"{"command": "ls"}"#,
+        ]);
+        assert!(
+            format!("{out}{err}").contains(&format!("~/{hooks_file} holds PreToolUse")),
+            "{hooks_file}: {out}{err}"
+        );
+    }
+}

@@ -86,6 +86,9 @@ pub struct Report {
     pub trusted: Vec<String>,
     /// Events left unrouted, and why (a hook script of the user's own holds the name).
     pub refused: Vec<String>,
+    /// Routed events the host runs none of this file's routes for, and the file of its that
+    /// replaces them ([`crate::route::route_hidden_by`], attacks row 387).
+    pub hidden: Vec<(String, PathBuf)>,
     /// Files the user had trusted that install edited, trusted again as install left them
     /// ([`crate::trust::keep_trusted`]).
     pub kept_trusted: Vec<PathBuf>,
@@ -300,6 +303,15 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
             ..opts.clone()
         };
         write_routes(&routes, &needed, Timeouts::Set, &mut report)?;
+        report.hidden = needed
+            .iter()
+            .filter_map(|e| {
+                Some((
+                    e.to_string(),
+                    crate::route::route_hidden_by(&report.path, opts.host, e)?,
+                ))
+            })
+            .collect();
         if opts.scope == InstallScope::Project && has_hook_switch(opts.host) {
             user_route_for_switch(opts, &served, &mut report)?;
         }
@@ -1456,6 +1468,15 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     }
     for refused in &report.refused {
         errln!("note: not routed: {refused}");
+    }
+    for (event, file) in &report.hidden {
+        errln!(
+            "warning: {} holds {event}, which replaces that event of {shown}: {} does not run \
+             this route for it (only a route of another scope runs those rules then); move the \
+             {event} hooks of that file into {shown}",
+            opts.ctx.display(file),
+            host.def().display,
+        );
     }
     if !opts.uninstall {
         for warning in own_payload_runs(&opts.ctx, host) {

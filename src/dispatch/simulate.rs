@@ -446,6 +446,19 @@ pub fn uncalled(
         if routes.is_empty() {
             continue;
         }
+        if let Some(file) = names
+            .iter()
+            .find_map(|name| crate::route::route_hidden_by(&source.path, host, name))
+        {
+            held = Some(format!(
+                "{} holds {}, which replaces that event of {}: {display} does not run this \
+                 route for it",
+                ctx.display(&file),
+                names.join(", "),
+                source.display
+            ));
+            continue;
+        }
         if let Some(why) = super::gates::file_gate(ctx, sources, host, source) {
             held = Some(format!(
                 "{display} skips hookx's route in {}: {why}",
