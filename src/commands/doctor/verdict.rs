@@ -443,7 +443,7 @@ impl Doctor<'_> {
         host: Dialect,
         plugin: &crate::tables::GeneratedPlugin,
     ) -> Vec<(String, String)> {
-        crate::route::installed_plugin_routes(&self.ctx, host, plugin)
+        crate::route::installed_plugin_routes(self.ctx, host, plugin)
     }
 }
 
