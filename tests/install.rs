@@ -3723,3 +3723,62 @@ fn a_droid_route_its_hooks_file_hides_is_said_to_run_nowhere() {
         );
     }
 }
+
+/// Attacks row 408: a re-point of a Cline route script the user moved into a dotfiles folder
+/// and linked back replaced the link with a plain file; the dotfiles copy kept the old hookx,
+/// which a re-link (or another machine) brings back. It is written through the link now, as
+/// other files are (row 292). A project's script linked out of the project is no file a
+/// project install writes: replaced by a plain file there, the file it named left alone.
+#[test]
+fn a_cline_route_script_linked_in_from_dotfiles_is_re_pointed_through_the_link() {
+    // Each scope in a setup of its own: a user route takes the project's events too.
+    for (scope, folder, rules) in [
+        ("user", ".cline/hooks", "home"),
+        ("project", ".clinerules/hooks", "project"),
+    ] {
+        let root = tempfile::tempdir().unwrap();
+        let root = root.path().canonicalize().unwrap();
+        let (home, project) = (root.join("home"), root.join("project"));
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        common::write(
+            &root.join(rules),
+            ".gemini/settings.json",
+            r#"{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#,
+        );
+        let hookx = |args: &[&str]| common::hookx_at(&project, &home, args).success();
+        let dir = root.join(rules).join(folder);
+        // Out of the home (a dotfiles folder), or out of the project.
+        let away = root.join("elsewhere");
+        let install = |hookx_path: &str| {
+            hookx(&[
+                "install", "--host", "cline", "--scope", scope, "--hookx", hookx_path,
+            ])
+        };
+        install("/opt/a/hookx");
+        let script = dir.join("PreToolUse");
+        std::fs::create_dir_all(&away).unwrap();
+        let moved = away.join("PreToolUse");
+        std::fs::rename(&script, &moved).unwrap();
+        std::os::unix::fs::symlink(&moved, &script).unwrap();
+        install("/opt/b/hookx");
+        let linked = std::fs::symlink_metadata(&script)
+            .unwrap()
+            .file_type()
+            .is_symlink();
+        let (moved_text, script_text) = (
+            std::fs::read_to_string(&moved).unwrap(),
+            std::fs::read_to_string(&script).unwrap(),
+        );
+        assert!(
+            script_text.contains("/opt/b/hookx"),
+            "{scope}: {script_text}"
+        );
+        match scope {
+            "user" => assert!(linked && moved_text == script_text, "{scope}: {moved_text}"),
+            _ => assert!(
+                !linked && moved_text.contains("/opt/a/hookx"),
+                "{scope}: {moved_text}"
+            ),
+        }
+    }
+}

@@ -885,7 +885,7 @@ fn apply_scripts(opts: &Options, layout: &crate::tables::ScriptLayout) -> Result
                     continue;
                 }
                 Ok(current) if scripts::is_route(&current) => {
-                    scripts::write_executable(&path, &text)?;
+                    scripts::write_executable(&through_link(opts, &path), &text)?;
                     keep_trusted(
                         &opts.ctx,
                         &path,
@@ -920,6 +920,20 @@ fn apply_scripts(opts: &Options, layout: &crate::tables::ScriptLayout) -> Result
         let _ = std::fs::remove_dir(&dir);
     }
     Ok(report)
+}
+
+/// Where install re-points the route script `path`: the file its link names, where the user
+/// linked it in (a dotfiles folder: a plain file in its place left the old route there for a
+/// re-link to bring back, attacks row 408), as [`config::update::update`] writes other files;
+/// but a project's script whose link leads out of the project is no file of the project's
+/// (a repository's link to the user's own route): `path` itself, the link replaced.
+fn through_link(opts: &Options, path: &Path) -> PathBuf {
+    let outside = opts.scope == InstallScope::Project
+        && config::confine::leaves(&opts.ctx.project, path).is_some();
+    match std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) && !outside {
+        true => path.canonicalize().unwrap_or_else(|_| path.to_path_buf()),
+        false => path.to_path_buf(),
+    }
 }
 
 /// Install for a host whose hooks are code ([`crate::tables::GeneratedPlugin`]): one plugin
