@@ -568,6 +568,9 @@ fn a_copilot_entry_with_a_timeout_copilot_refuses_is_not_run_in_simulate_or_list
         .arg("--home")
         .arg(root.join("home"))
         .env("HOME", root.join("home"))
+        // Copilot loads the repository's hooks in this mode, as in the simulate above: list's
+        // plan says so since `426af810` (an untrusted folder's file runs nowhere).
+        .env("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true")
         .env_remove("HOOKX_HOME")
         // As simulate above: the folder's files loaded (row 404's plan says nobody runs them
         // in a folder Copilot does not trust, before any entry's own reason).
