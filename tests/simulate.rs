@@ -572,9 +572,6 @@ fn a_copilot_entry_with_a_timeout_copilot_refuses_is_not_run_in_simulate_or_list
         // plan says so since `426af810` (an untrusted folder's file runs nowhere).
         .env("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true")
         .env_remove("HOOKX_HOME")
-        // As simulate above: the folder's files loaded (row 404's plan says nobody runs them
-        // in a folder Copilot does not trust, before any entry's own reason).
-        .env("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true")
         .output()
         .unwrap();
     let list = text(&list.stdout);
