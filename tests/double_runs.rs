@@ -1573,10 +1573,20 @@ fn a_kiro_user_route_turned_off_or_narrowed_does_not_take_the_event() {
 /// files run `files_droid_reads`). hookx routes in `settings.json`; a user who keeps hooks of
 /// their own in `~/.factory/hooks.json` for the same event hides hookx's user route there, and
 /// the project route left the call to it: the user's and the project's guards ran nowhere under
-/// Droid. Fired as Droid fires the project route, with its recorded payload: both guards run.
+/// Droid. Fired as Droid fires the routes, with its recorded payload: both guards run once.
+/// Row 420: a hooks file with a trailing comma Droid drops without a word (run,
+/// `live_droid::hook_files_with_comments_or_trailing_commas`), so it hides nothing and Droid
+/// runs both routes; read leniently, it hid the user route from the project route's deferral,
+/// and each guard ran twice.
 #[test]
 fn a_droid_user_route_hidden_by_the_users_hooks_file_does_not_take_the_event() {
-    for hooks_file in [".factory/hooks.json", ".factory/hooks/hooks.json"] {
+    let hides = r#"{"PreToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": "true"}]}]}"#;
+    let dropped = r#"{"PreToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": "true"}]}],}"#;
+    for (hooks_file, text, user_route_runs) in [
+        (".factory/hooks.json", hides, false),
+        (".factory/hooks/hooks.json", hides, false),
+        (".factory/hooks.json", dropped, true),
+    ] {
         let root = tempfile::tempdir().unwrap();
         let (home, project) = (root.path().join("home"), root.path().join("project"));
         std::fs::create_dir_all(project.join(".git")).unwrap();
@@ -1603,21 +1613,21 @@ fn a_droid_user_route_hidden_by_the_users_hooks_file_does_not_take_the_event() {
                 "install", "--host", "droid", "--scope", scope, "--hookx", bin,
             ]);
         }
-        common::write(
-            &home,
-            hooks_file,
-            &serde_json::json!({"PreToolUse": [{"matcher": "Read", "hooks": [
-                {"type": "command", "command": "true"}]}]})
-            .to_string(),
-        );
-        let settings: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(project.join(".factory/settings.json")).unwrap(),
-        )
-        .unwrap();
-        let line = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-            .as_str()
-            .unwrap()
-            .to_string();
+        common::write(&home, hooks_file, text);
+        let line = |dir: &Path| {
+            let settings: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(dir.join(".factory/settings.json")).unwrap(),
+            )
+            .unwrap();
+            settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
+        let mut lines = vec![line(&project)];
+        if user_route_runs {
+            lines.push(line(&home));
+        }
         let fixture = std::fs::read_to_string(
             common::fixtures_dir().join("recorded/droid-0.225.2/task.02.PreToolUse.json"),
         )
@@ -1627,23 +1637,25 @@ fn a_droid_user_route_hidden_by_the_users_hooks_file_does_not_take_the_event() {
             .to_string()
             .replace("<project>", project.to_str().unwrap())
             .replace("<home>", home.to_str().unwrap());
-        std::process::Command::new("/bin/sh")
-            .args(["-c", &line])
-            .current_dir(&project)
-            .env("HOME", &home)
-            .env_remove("HOOKX_HOME")
-            .stdin(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut child| {
-                use std::io::Write;
-                child.stdin.take().unwrap().write_all(payload.as_bytes())?;
-                child.wait()
-            })
-            .unwrap();
+        for line in lines {
+            std::process::Command::new("/bin/sh")
+                .args(["-c", &line])
+                .current_dir(&project)
+                .env("HOME", &home)
+                .env_remove("HOOKX_HOME")
+                .stdin(std::process::Stdio::piped())
+                .spawn()
+                .and_then(|mut child| {
+                    use std::io::Write;
+                    child.stdin.take().unwrap().write_all(payload.as_bytes())?;
+                    child.wait()
+                })
+                .unwrap();
+        }
         let ran = std::fs::read_to_string(&log).unwrap_or_default();
         let mut ran: Vec<&str> = ran.lines().collect();
         ran.sort();
-        assert_eq!(ran, ["project", "user"], "with {hooks_file}");
+        assert_eq!(ran, ["project", "user"], "with {hooks_file}: {text}");
     }
 }
 

@@ -216,8 +216,9 @@ pub fn review_key_path(home: &Path, host: Dialect, file: &Path) -> PathBuf {
 
 /// Whether the file that replaces the install file's event lists below `root`
 /// ([`crate::tables::ConfigSpec::install_hidden_by`]) holds `event`: the agent runs none of
-/// the install file's routes for it (attacks row 387). Read with comments; a file that does
-/// not read hides nothing.
+/// the install file's routes for it (attacks row 387). Read with the agent's own syntax: a
+/// file it drops (Droid: a trailing comma) hides nothing (attacks row 420: read leniently, it
+/// hid a user route Droid runs, and each rule ran twice).
 fn event_hidden(root: &Path, host: Dialect, event: &str) -> bool {
     let hiding = host
         .config()
@@ -227,9 +228,12 @@ fn event_hidden(root: &Path, host: Dialect, event: &str) -> bool {
     let Some(file) = hiding.into_iter().find(|file| file.is_file()) else {
         return false;
     };
-    crate::read::text(&file, crate::read::MAX_FILE_BYTES)
+    crate::source::SourceFile::read(&file)
         .ok()
-        .and_then(|text| JsonText::new(&text).value(&[]))
+        .and_then(|src| {
+            let syntax = crate::config::read::json_syntax(&src, host);
+            crate::config::syntax::parse_json_as(&src, syntax).ok()
+        })
         .is_some_and(|value| value.get(event).is_some())
 }
 
