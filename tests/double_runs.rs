@@ -1810,3 +1810,139 @@ fn a_copy_codex_never_reviewed_does_not_take_the_guards_run() {
     ran.sort();
     assert_eq!(ran, ["guard", "mine"], "{list}");
 }
+
+/// Attacks row 421: row 382's exec half (a converted copy of a team's wrapper that runs
+/// `hookx run` inside, run by Codex through `hookx exec`: exec marks no event, so the route
+/// inside runs the rules) beside a Codex route of hookx's for the same event, the copy reviewed
+/// in Codex and the project trusted there: Codex runs both, the copy (and the route inside it)
+/// and hookx's user route. Fired as Codex fires both: each rule once.
+#[test]
+fn a_wrapper_copy_codex_runs_beside_hookxs_route_runs_each_rule_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let log = root.join("ran.log");
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let wrapper = project.join("hookx-route.sh");
+    common::write(
+        &project,
+        "hookx-route.sh",
+        &format!(
+            "#!/bin/sh\necho wrapper >> '{}'\nexec {bin} run --host claude --event PreToolUse --home '{}'\n",
+            log.display(),
+            home.display()
+        ),
+    );
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let echo = |name: &str| format!("echo {name} >> '{}'", log.display());
+    common::write(
+        &project,
+        ".claude/settings.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "./hookx-route.sh"}]}]}})
+        .to_string(),
+    );
+    common::write(
+        &project,
+        ".cursor/hooks.json",
+        &serde_json::json!({"version": 1, "hooks": {"beforeShellExecution": [
+            {"command": echo("cursor-rule")}]}})
+        .to_string(),
+    );
+    common::write(
+        &home,
+        ".claude/settings.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": echo("mine")}]}]}})
+        .to_string(),
+    );
+    let hookx = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .assert()
+            .success()
+    };
+    hookx(&["trust", "--yes"]);
+    hookx(&[
+        "trust",
+        &home.join(".claude/settings.json").to_string_lossy(),
+    ]);
+    hookx(&[
+        "convert",
+        ".claude/settings.json",
+        "--to",
+        "codex",
+        "--write",
+        "--hookx",
+        bin,
+    ]);
+    hookx(&[
+        "install", "--host", "codex", "--scope", "user", "--hookx", bin,
+    ]);
+    // The project trusted in Codex, and the copy reviewed there, as `/hooks` records it.
+    let hooks_file = project.join(".codex/hooks.json");
+    let copies: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&hooks_file).unwrap()).unwrap();
+    let reviews = hookx::dialect::codex::trust::records(&hooks_file, &copies, &|_| true);
+    assert_eq!(reviews.len(), 1, "{copies}");
+    let mut config = format!(
+        "[projects.{:?}]\ntrust_level = \"trusted\"\n",
+        project.display().to_string()
+    );
+    for (key, hash) in &reviews {
+        config.push_str(&format!(
+            "\n[hooks.state.{key:?}]\ntrusted_hash = {hash:?}\n"
+        ));
+    }
+    let config_file = home.join(".codex/config.toml");
+    let before = std::fs::read_to_string(&config_file).unwrap_or_default();
+    std::fs::write(&config_file, format!("{before}\n{config}")).unwrap();
+    let list = hookx(&["list", "--host", "codex"]);
+    let list = String::from_utf8_lossy(&list.get_output().stdout).into_owned();
+    let found = routes(&home.join(".codex/hooks.json"), bin, "codex", "PreToolUse");
+    let [route] = &found[..] else {
+        panic!("one user route: {found:?}");
+    };
+    let copy = copies["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let payload = serde_json::json!({"session_id": "s", "turn_id": "t", "cwd": project,
+        "hook_event_name": "PreToolUse", "model": "m", "transcript_path": null,
+        "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": "ls"},
+        "tool_use_id": "c"});
+    for line in [route.as_str(), copy.as_str()] {
+        std::process::Command::new("/bin/sh")
+            .args(["-c", line])
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env(
+                "PATH",
+                format!(
+                    "{}:/usr/bin:/bin",
+                    Path::new(bin).parent().unwrap().display()
+                ),
+            )
+            .env_remove("HOOKX_HOME")
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(payload.to_string().as_bytes())?;
+                child.wait()
+            })
+            .unwrap();
+    }
+    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    let mut ran: Vec<&str> = ran.lines().collect();
+    ran.sort();
+    assert_eq!(ran, ["cursor-rule", "mine", "wrapper"], "{list}");
+}

@@ -71,6 +71,26 @@ pub fn target(home: &Path, project: &Path, host: Dialect, scope: InstallScope) -
     }
 }
 
+/// Whether hookx's user route answers every call of `kind` that `host` sends in `project`
+/// ([`left_to_user_route`]'s test, from the project's folder): it runs the event's rules, so a
+/// route inside a handler `exec` runs there stands aside (attacks row 421). A project route is
+/// not looked for: a rule may run twice there, never zero times.
+pub fn user_route_answers(
+    home: &Path,
+    host: Dialect,
+    project: &Path,
+    kind: &crate::model::EventKind,
+) -> bool {
+    let file = target(home, project, host, InstallScope::Project);
+    let Some(dir) = file.parent() else {
+        return false;
+    };
+    host.own_events()
+        .into_iter()
+        .filter(|(k, ..)| k == kind)
+        .any(|(_, name, _)| left_to_user_route(home, host, dir, name))
+}
+
 /// Whether the route that fired from the folder `hook_dir` must leave `event` to the user's
 /// route. A host runs both routes when the user and the project route are installed (an agent
 /// that runs identical commands once, Claude say, too: the user route carries the user's key,
