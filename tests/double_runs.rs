@@ -1946,3 +1946,104 @@ fn a_wrapper_copy_codex_runs_beside_hookxs_route_runs_each_rule_once() {
     ran.sort();
     assert_eq!(ran, ["cursor-rule", "mine", "wrapper"], "{list}");
 }
+
+/// Attacks row 422: Gemini CLI trusts every folder when its user turned folder trust off
+/// (`security.folderTrust.enabled: false` in `~/.gemini/settings.json`; bundle 0.61.0
+/// `checkPathTrust`), and none in restricted mode (`GEMINI_RESTRICTED_MODE=true`), whatever
+/// `trustedFolders.json` says. A project's Claude guard converted into `.gemini/settings.json`
+/// and hookx's Gemini user route (the user's own Claude rule): with folder trust off, Gemini
+/// runs the copy, and the route ran the guard too (twice per call); in restricted mode Gemini
+/// loads no project file, so the route runs it.
+#[test]
+fn geminis_own_folder_trust_switches_decide_whether_its_copy_stands_in() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let log = root.join("ran.log");
+    let rule = |name: &str| {
+        serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": format!("echo {name} >> '{}'", log.display())}]}]}})
+        .to_string()
+    };
+    common::write(&project, ".claude/settings.json", &rule("guard"));
+    common::write(&home, ".claude/settings.json", &rule("mine"));
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let hookx = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .assert()
+            .success()
+    };
+    for file in [
+        project.join(".claude/settings.json"),
+        home.join(".claude/settings.json"),
+    ] {
+        hookx(&["trust", &file.to_string_lossy()]);
+    }
+    hookx(&[
+        "convert",
+        ".claude/settings.json",
+        "--to",
+        "gemini",
+        "--write",
+        "--hookx",
+        bin,
+    ]);
+    hookx(&[
+        "install", "--host", "gemini", "--scope", "user", "--hookx", bin,
+    ]);
+    let settings = home.join(".gemini/settings.json");
+    let mut value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    value["security"] = serde_json::json!({"folderTrust": {"enabled": false}});
+    std::fs::write(&settings, value.to_string()).unwrap();
+    let found = routes(&settings, bin, "gemini", "BeforeTool");
+    let [route] = &found[..] else {
+        panic!("one user route: {found:?}");
+    };
+    let payload = serde_json::json!({"session_id": "s", "transcript_path": "/x", "cwd": project,
+        "hook_event_name": "BeforeTool", "timestamp": "2026-12-01T14:57:40.307Z",
+        "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
+    // What the route runs (Gemini runs the copy itself where it loads the project's file).
+    let fire = |restricted: bool| {
+        std::fs::remove_file(&log).ok();
+        let mut cmd = common::hookx_clean(&project);
+        if restricted {
+            cmd.env("GEMINI_RESTRICTED_MODE", "true");
+        }
+        cmd.args(route.split_whitespace().skip(1))
+            .current_dir(&project)
+            .env("HOME", &home)
+            .write_stdin(payload.to_string())
+            .assert()
+            .success();
+        let ran = std::fs::read_to_string(&log).unwrap_or_default();
+        let mut ran: Vec<String> = ran.lines().map(str::to_string).collect();
+        ran.sort();
+        ran
+    };
+    assert_eq!(
+        fire(false),
+        ["mine"],
+        "folder trust off: Gemini runs the copy"
+    );
+    // The folder trusted in Gemini's record too: restricted mode still loads no project file.
+    common::write(
+        &home,
+        ".gemini/trustedFolders.json",
+        &serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
+    );
+    assert_eq!(
+        fire(false),
+        ["mine"],
+        "trusted folder: Gemini runs the copy"
+    );
+    assert_eq!(
+        fire(true),
+        ["guard", "mine"],
+        "restricted: Gemini loads no copy"
+    );
+}
