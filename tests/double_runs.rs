@@ -1952,8 +1952,9 @@ fn a_wrapper_copy_codex_runs_beside_hookxs_route_runs_each_rule_once() {
 /// `checkPathTrust`), and none in restricted mode (`GEMINI_RESTRICTED_MODE=true`), whatever
 /// `trustedFolders.json` says. A project's Claude guard converted into `.gemini/settings.json`
 /// and hookx's Gemini user route (the user's own Claude rule): with folder trust off, Gemini
-/// runs the copy, and the route ran the guard too (twice per call); in restricted mode Gemini
-/// loads no project file, so the route runs it.
+/// runs the copy, and the route ran the guard too (twice per call). In restricted mode Gemini
+/// treats the folder as untrusted and registers no hook at all (gemini-facts), so the route is
+/// not fired there; fired by hand it shows the plan list and doctor give: no copy stands in.
 #[test]
 fn geminis_own_folder_trust_switches_decide_whether_its_copy_stands_in() {
     let tmp = tempfile::tempdir().unwrap();

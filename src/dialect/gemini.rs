@@ -435,7 +435,7 @@ pub static DEF: DialectDef = DialectDef {
         // `GEMINI_CLI_TRUST_WORKSPACE=false` distrust every folder first; with
         // `security.folderTrust.enabled` false (user settings) every folder is trusted (attacks
         // row 422: hookx took such a folder as untrusted, and a converted copy Gemini runs did not
-        // stand in for its original, which the route ran too).
+        // stand in for its original, which the route ran too; gemini-facts "Folder trust").
         distrust_vars: &[
             ("GEMINI_RESTRICTED_MODE", "true"),
             ("GEMINI_CLI_TRUST_WORKSPACE", "false"),
