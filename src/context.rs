@@ -149,8 +149,11 @@ impl Context {
             .or_else(|| user.then(|| env_path("HOME")).flatten())
             .map_or_else(|| absolute(&home), |h| absolute(&h));
         let agent_vars = match user {
+            // The plugin hosts' too (`XDG_CONFIG_HOME`: install's warning, doctor's routes,
+            // attacks row 388).
             true => Dialect::all()
                 .iter()
+                .chain(Dialect::write_only())
                 .filter_map(|d| d.def().home_var.as_ref())
                 .filter_map(|v| Some((v.var, absolute(&env_path(v.var)?))))
                 .collect(),

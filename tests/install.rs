@@ -3594,3 +3594,191 @@ fn install_with_its_reader_gone_does_not_panic() {
     assert_eq!(out.status.code(), Some(0), "{stderr}");
     assert!(p.project.join(".gemini/settings.json").exists());
 }
+
+/// Attacks row 388, the tools' half: with `XDG_CONFIG_HOME` naming another folder, OpenCode
+/// and Kilo load user plugins from there only (live 1.18.33, 7.7.7), so install's user plugin
+/// below the home is none they run. install says so, as it does for Codex under `CODEX_HOME`
+/// (row 191), and doctor finds no route there: the user's guard fires nowhere under them.
+#[test]
+fn a_user_plugin_install_says_when_xdg_config_home_names_another_folder() {
+    for host in ["opencode", "kilo"] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let (project, home) = (root.join("p"), root.join("home"));
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        common::write(
+            &home,
+            ".gemini/settings.json",
+            r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#,
+        );
+        let hookx = |args: &[&str], xdg: &Path| {
+            let out = assert_cmd::Command::cargo_bin("hookx")
+                .unwrap()
+                .args(args)
+                .arg("--project")
+                .arg(&project)
+                .arg("--home")
+                .arg(&home)
+                .env("HOME", &home)
+                .env("XDG_CONFIG_HOME", xdg)
+                .env_remove("HOOKX_HOME")
+                .output()
+                .unwrap();
+            // doctor exits non-zero where a rule fires nowhere.
+            assert!(out.status.success() || args[0] == "doctor", "{out:?}");
+            let text = |b: &[u8]| String::from_utf8_lossy(b).to_string();
+            (text(&out.stdout), text(&out.stderr))
+        };
+        hookx(&["trust", "--yes"], &home.join(".config"));
+        let install = ["install", "--host", host, "--scope", "user"];
+        let (_, said) = hookx(&install, &home.join(".config"));
+        assert!(!said.contains("XDG_CONFIG_HOME is set"), "{host}: {said}");
+        let doctor = ["doctor", "--host", host];
+        let (report, _) = hookx(&doctor, &home.join(".config"));
+        assert!(
+            report.contains(&format!("fires: {host} (through hookx")),
+            "{host}: {report}"
+        );
+        let elsewhere = root.join("dotfiles");
+        let (_, said) = hookx(&install, &elsewhere);
+        let read_there = elsewhere.join(host).join("plugin/hookx.js");
+        assert!(
+            said.contains(&format!(
+                "XDG_CONFIG_HOME is set, so {} reads its user hooks from {}",
+                if host == "kilo" {
+                    "Kilo Code CLI"
+                } else {
+                    "OpenCode"
+                },
+                read_there.display()
+            )),
+            "{host}: {said}"
+        );
+        let (report, _) = hookx(&doctor, &elsewhere);
+        assert!(
+            report.contains(&format!(
+                "blocked: {host} (through hookx, gemini payload, no route)"
+            )),
+            "{host}: {report}"
+        );
+    }
+}
+
+/// Attacks row 387, the tools' half: an event the user keeps a hook of in `~/.factory/hooks.json`
+/// (else the legacy `hooks/hooks.json`) replaces that event of `settings.json`, hookx's route
+/// with it (droid-facts: binary 0.225.2 `{...settingsHooks, ...hooksFileHooks}`). install said
+/// it routed the event and doctor that the user's guard fired through hookx: Droid runs that
+/// route never. install, doctor and simulate now say so, through the run path's check
+/// (`dispatch::simulate::uncalled`).
+#[test]
+fn a_droid_route_its_hooks_file_hides_is_said_to_run_nowhere() {
+    for hooks_file in [".factory/hooks.json", ".factory/hooks/hooks.json"] {
+        let root = tempfile::tempdir().unwrap();
+        let (home, project) = (root.path().join("home"), root.path().join("project"));
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        common::write(
+            &home,
+            ".gemini/settings.json",
+            r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#,
+        );
+        common::write(
+            &home,
+            hooks_file,
+            r#"{"PreToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": "true"}]}]}"#,
+        );
+        let hookx = |args: &[&str]| {
+            let out = common::hookx_at(&project, &home, args).get_output().clone();
+            let text = |b: &[u8]| String::from_utf8_lossy(b).to_string();
+            (text(&out.stdout), text(&out.stderr))
+        };
+        hookx(&["trust", "--yes"]);
+        let (_, said) = hookx(&["install", "--host", "droid", "--scope", "user"]);
+        assert!(
+            said.contains(&format!(
+                "~/{hooks_file} holds PreToolUse, which replaces that event of \
+                 ~/.factory/settings.json: Droid does not run this route for it"
+            )),
+            "{hooks_file}: {said}"
+        );
+        let (report, _) = hookx(&["doctor", "--host", "droid"]);
+        assert!(
+            !report.contains("fires: droid (through hookx")
+                && report.contains(&format!("~/{hooks_file} holds PreToolUse")),
+            "{hooks_file}: {report}"
+        );
+        let (out, err) = hookx(&[
+            "simulate",
+            "--host",
+            "droid",
+            "--event",
+            "PreToolUse",
+            "--tool",
+            "Execute",
+            "--input",
+            r#"{"command": "ls"}"#,
+        ]);
+        assert!(
+            format!("{out}{err}").contains(&format!("~/{hooks_file} holds PreToolUse")),
+            "{hooks_file}: {out}{err}"
+        );
+    }
+}
+
+/// Attacks row 408: a re-point of a Cline route script the user moved into a dotfiles folder
+/// and linked back replaced the link with a plain file; the dotfiles copy kept the old hookx,
+/// which a re-link (or another machine) brings back. It is written through the link now, as
+/// other files are (row 292). A project's script linked out of the project is no file a
+/// project install writes: replaced by a plain file there, the file it named left alone.
+#[test]
+fn a_cline_route_script_linked_in_from_dotfiles_is_re_pointed_through_the_link() {
+    // Each scope in a setup of its own: a user route takes the project's events too.
+    for (scope, folder, rules) in [
+        ("user", ".cline/hooks", "home"),
+        ("project", ".clinerules/hooks", "project"),
+    ] {
+        let root = tempfile::tempdir().unwrap();
+        let root = root.path().canonicalize().unwrap();
+        let (home, project) = (root.join("home"), root.join("project"));
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        common::write(
+            &root.join(rules),
+            ".gemini/settings.json",
+            r#"{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#,
+        );
+        let hookx = |args: &[&str]| common::hookx_at(&project, &home, args).success();
+        let dir = root.join(rules).join(folder);
+        // Out of the home (a dotfiles folder), or out of the project.
+        let away = root.join("elsewhere");
+        let install = |hookx_path: &str| {
+            hookx(&[
+                "install", "--host", "cline", "--scope", scope, "--hookx", hookx_path,
+            ])
+        };
+        install("/opt/a/hookx");
+        let script = dir.join("PreToolUse");
+        std::fs::create_dir_all(&away).unwrap();
+        let moved = away.join("PreToolUse");
+        std::fs::rename(&script, &moved).unwrap();
+        std::os::unix::fs::symlink(&moved, &script).unwrap();
+        install("/opt/b/hookx");
+        let linked = std::fs::symlink_metadata(&script)
+            .unwrap()
+            .file_type()
+            .is_symlink();
+        let (moved_text, script_text) = (
+            std::fs::read_to_string(&moved).unwrap(),
+            std::fs::read_to_string(&script).unwrap(),
+        );
+        assert!(
+            script_text.contains("/opt/b/hookx"),
+            "{scope}: {script_text}"
+        );
+        match scope {
+            "user" => assert!(linked && moved_text == script_text, "{scope}: {moved_text}"),
+            _ => assert!(
+                !linked && moved_text.contains("/opt/a/hookx"),
+                "{scope}: {moved_text}"
+            ),
+        }
+    }
+}

@@ -86,6 +86,9 @@ pub struct Report {
     pub trusted: Vec<String>,
     /// Events left unrouted, and why (a hook script of the user's own holds the name).
     pub refused: Vec<String>,
+    /// Routed events the host runs none of this file's routes for, and the file of its that
+    /// replaces them ([`crate::route::route_hidden_by`], attacks row 387).
+    pub hidden: Vec<(String, PathBuf)>,
     /// Files the user had trusted that install edited, trusted again as install left them
     /// ([`crate::trust::keep_trusted`]).
     pub kept_trusted: Vec<PathBuf>,
@@ -300,6 +303,15 @@ pub fn apply(opts: &Options) -> Result<Report, Error> {
             ..opts.clone()
         };
         write_routes(&routes, &needed, Timeouts::Set, &mut report)?;
+        report.hidden = needed
+            .iter()
+            .filter_map(|e| {
+                Some((
+                    e.to_string(),
+                    crate::route::route_hidden_by(&report.path, opts.host, e)?,
+                ))
+            })
+            .collect();
         if opts.scope == InstallScope::Project && has_hook_switch(opts.host) {
             user_route_for_switch(opts, &served, &mut report)?;
         }
@@ -873,7 +885,7 @@ fn apply_scripts(opts: &Options, layout: &crate::tables::ScriptLayout) -> Result
                     continue;
                 }
                 Ok(current) if scripts::is_route(&current) => {
-                    scripts::write_executable(&path, &text)?;
+                    scripts::write_executable(&through_link(opts, &path), &text)?;
                     keep_trusted(
                         &opts.ctx,
                         &path,
@@ -908,6 +920,20 @@ fn apply_scripts(opts: &Options, layout: &crate::tables::ScriptLayout) -> Result
         let _ = std::fs::remove_dir(&dir);
     }
     Ok(report)
+}
+
+/// Where install re-points the route script `path`: the file its link names, where the user
+/// linked it in (a dotfiles folder: a plain file in its place left the old route there for a
+/// re-link to bring back, attacks row 408), as [`config::update::update`] writes other files;
+/// but a project's script whose link leads out of the project is no file of the project's
+/// (a repository's link to the user's own route): `path` itself, the link replaced.
+fn through_link(opts: &Options, path: &Path) -> PathBuf {
+    let outside = opts.scope == InstallScope::Project
+        && config::confine::leaves(&opts.ctx.project, path).is_some();
+    match std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) && !outside {
+        true => path.canonicalize().unwrap_or_else(|_| path.to_path_buf()),
+        false => path.to_path_buf(),
+    }
 }
 
 /// Install for a host whose hooks are code ([`crate::tables::GeneratedPlugin`]): one plugin
@@ -1456,6 +1482,15 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     }
     for refused in &report.refused {
         errln!("note: not routed: {refused}");
+    }
+    for (event, file) in &report.hidden {
+        errln!(
+            "warning: {} holds {event}, which replaces that event of {shown}: {} does not run \
+             this route for it (only a route of another scope runs those rules then); move the \
+             {event} hooks of that file into {shown}",
+            opts.ctx.display(file),
+            host.def().display,
+        );
     }
     if !opts.uninstall {
         for warning in own_payload_runs(&opts.ctx, host) {

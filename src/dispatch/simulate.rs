@@ -419,7 +419,7 @@ pub fn uncalled(
     // A host whose route is hookx's generated plugin (OpenCode, Kilo) calls hookx where the
     // plugin routes the event: it has no file rules, and no gate of its own on the plugin.
     if let Some(plugin) = host.config().generated {
-        let routed = crate::route::installed_plugin_routes(&ctx.project, &ctx.home, host, plugin)
+        let routed = crate::route::installed_plugin_routes(ctx, host, plugin)
             .iter()
             .any(|(name, _)| names.contains(&name.as_str()));
         return (!routed).then(|| no_route(host));
@@ -444,6 +444,19 @@ pub fn uncalled(
             })
             .collect();
         if routes.is_empty() {
+            continue;
+        }
+        if let Some(file) = names
+            .iter()
+            .find_map(|name| crate::route::route_hidden_by(&source.path, host, name))
+        {
+            held = Some(format!(
+                "{} holds {}, which replaces that event of {}: {display} does not run this \
+                 route for it",
+                ctx.display(&file),
+                names.join(", "),
+                source.display
+            ));
             continue;
         }
         if let Some(why) = super::gates::file_gate(ctx, sources, host, source) {

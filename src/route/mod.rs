@@ -124,8 +124,8 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
         .map(|text| disabled_labels(host, &text))
         .unwrap_or_default();
     let routes = match event_hidden(home, host, event) {
-        true => Vec::new(),
-        false => answering_routes(home, &user, host, event, &listed),
+        Some(_) => Vec::new(),
+        None => answering_routes(home, &user, host, event, &listed),
     };
     if !routes.is_empty() && reviewed(home, &user, host, &routes) && !refused_whole(&user, host) {
         return true;
@@ -234,20 +234,18 @@ pub fn review_key_path(home: &Path, host: Dialect, file: &Path) -> PathBuf {
     }
 }
 
-/// Whether the file that replaces the install file's event lists below `root`
-/// ([`crate::tables::ConfigSpec::install_hidden_by`]) holds `event`: the agent runs none of
-/// the install file's routes for it (attacks row 387). Read with the agent's own syntax: a
-/// file it drops (Droid: a trailing comma) hides nothing (attacks row 420: read leniently, it
-/// hid a user route Droid runs, and each rule ran twice).
-fn event_hidden(root: &Path, host: Dialect, event: &str) -> bool {
+/// The file that replaces the install file's event lists below `root`
+/// ([`crate::tables::ConfigSpec::install_hidden_by`]), when it holds `event`: the agent runs
+/// none of the install file's routes for it (attacks row 387). Read with the agent's own
+/// syntax: a file it drops (Droid: a trailing comma) hides nothing (attacks row 420: read
+/// leniently, it hid a user route Droid runs, and each rule ran twice).
+fn event_hidden(root: &Path, host: Dialect, event: &str) -> Option<PathBuf> {
     let hiding = host
         .config()
         .install_hidden_by
         .iter()
         .map(|rel| root.join(rel));
-    let Some(file) = hiding.into_iter().find(|file| file.is_file()) else {
-        return false;
-    };
+    let file = hiding.into_iter().find(|file| file.is_file())?;
     crate::source::SourceFile::read(&file)
         .ok()
         .and_then(|src| {
@@ -255,6 +253,19 @@ fn event_hidden(root: &Path, host: Dialect, event: &str) -> bool {
             crate::config::syntax::parse_json_as(&src, syntax).ok()
         })
         .is_some_and(|value| value.get(event).is_some())
+        .then_some(file)
+}
+
+/// [`event_hidden`] for `host`'s install file `file` of either scope: the file that hides its
+/// routes for `event`, so that install, doctor and simulate say the route runs never (attacks
+/// row 387's tools half). `None` for any other file.
+pub fn route_hidden_by(file: &Path, host: Dialect, event: &str) -> Option<PathBuf> {
+    let config = host.config();
+    let root = [config.install_project, config.install_user]
+        .iter()
+        .filter(|rel| file.ends_with(rel))
+        .find_map(|rel| file.ancestors().nth(Path::new(rel).components().count()))?;
+    event_hidden(root, host, event)
 }
 
 /// Whether an agent that runs only the handlers its user reviewed ([`crate::tables::RouteTrust`],

@@ -150,16 +150,17 @@ pub fn plugin_routes(plugin: &GeneratedPlugin, text: &str) -> Vec<(String, Strin
         .collect()
 }
 
-/// The routes of hookx's plugin as install writes it for `host`, in the project and the home.
+/// The routes of hookx's plugin as install writes it for `host`, in the project and the home:
+/// the user's where the agent loads it ([`crate::context::Context::agent_file`]: below
+/// `XDG_CONFIG_HOME` when that is set, attacks row 388).
 pub fn installed_plugin_routes(
-    project: &std::path::Path,
-    home: &std::path::Path,
+    ctx: &crate::context::Context,
     host: crate::tables::Dialect,
     plugin: &GeneratedPlugin,
 ) -> Vec<(String, String)> {
     [
-        project.join(host.config().install_project),
-        home.join(host.config().install_user),
+        ctx.project.join(host.config().install_project),
+        ctx.agent_file(host, host.config().install_user),
     ]
     .iter()
     .filter_map(|path| crate::read::text(path, crate::read::MAX_FILE_BYTES).ok())

@@ -443,7 +443,7 @@ impl Doctor<'_> {
         host: Dialect,
         plugin: &crate::tables::GeneratedPlugin,
     ) -> Vec<(String, String)> {
-        crate::route::installed_plugin_routes(&self.ctx.project, &self.ctx.home, host, plugin)
+        crate::route::installed_plugin_routes(self.ctx, host, plugin)
     }
 }
 
