@@ -555,9 +555,7 @@ fn skipped_by_host(
 ) -> impl Fn(&Source, &Rule, usize) -> Option<String> + '_ {
     let gate = host.def().folder_trust.as_ref();
     let folder_trusted = std::cell::OnceCell::new();
-    let reviews: std::cell::RefCell<
-        HashMap<*const Source, Option<crate::dispatch::gates::Review>>,
-    > = Default::default();
+    let unreviewed = unreviewed(ctx, host);
     move |s: &Source, rule: &Rule, index: usize| {
         if s.dialect != host {
             return None;
@@ -571,6 +569,23 @@ fn skipped_by_host(
                 s.display,
                 gate.describe()
             ));
+        }
+        unreviewed(s, rule, index)
+    }
+}
+
+/// [`skipped_by_host`]'s second half: a handler of `host`'s own file its user never reviewed
+/// or turned off (`DialectDef::route_trust`, Codex's `[hooks.state]`).
+fn unreviewed(
+    ctx: &discover::Context,
+    host: Dialect,
+) -> impl Fn(&Source, &Rule, usize) -> Option<String> + '_ {
+    let reviews: std::cell::RefCell<
+        HashMap<*const Source, Option<crate::dispatch::gates::Review>>,
+    > = Default::default();
+    move |s: &Source, rule: &Rule, index: usize| {
+        if s.dialect != host {
+            return None;
         }
         let mut reviews = reviews.borrow_mut();
         let review = reviews
@@ -604,14 +619,17 @@ pub fn plan(sources: &[Source], host: Dialect, store: &TrustStore) -> Plan {
     )
 }
 
-/// The plan as it will be once every file is trusted: what `hookx install` routes.
-pub fn plan_once_trusted(sources: &[Source], host: Dialect) -> Plan {
+/// The plan as it will be once every file is trusted, by hookx and by the host's folder trust
+/// (where the host loads no project file, the project's routes neither): what `hookx install`
+/// routes. A host's review of single handlers is taken as it is now ([`unreviewed`]): a copy
+/// Codex never reviewed is no copy Codex runs, and its rule needs a route (attacks row 440).
+pub fn plan_once_trusted(ctx: &discover::Context, sources: &[Source], host: Dialect) -> Plan {
     plan_with(
         sources,
         host,
         &TrustStore::default(),
         &|_: &Source| true,
-        &|_, _, _| None,
+        &unreviewed(ctx, host),
     )
 }
 

@@ -1811,6 +1811,143 @@ fn a_copy_codex_never_reviewed_does_not_take_the_guards_run() {
     assert_eq!(ran, ["guard", "mine"], "{list}");
 }
 
+/// Attacks row 440 (row 409's "left"): the same copy Codex never reviewed, and no rule of the
+/// user's: `install --host codex --scope project` planned as if Codex ran every handler of
+/// its own files ("no codex events to route: codex runs every rule of this scope itself"),
+/// while Codex skips the copy and reads no Claude file: the guard ran nowhere under Codex.
+/// Install routes by the host's own view of its files, as the run path reads it.
+#[test]
+fn a_project_install_routes_a_guard_whose_copy_codex_never_reviewed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    let log = root.join("ran.log");
+    common::write(
+        &project,
+        ".claude/settings.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": format!("echo guard >> '{}'", log.display())}]}]}})
+        .to_string(),
+    );
+    common::write(
+        &home,
+        ".codex/config.toml",
+        &format!(
+            "[projects.{:?}]\ntrust_level = \"trusted\"\n",
+            project.display().to_string()
+        ),
+    );
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let hookx = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .assert()
+            .success()
+    };
+    hookx(&["trust", ".claude/settings.json"]);
+    hookx(&[
+        "convert",
+        ".claude/settings.json",
+        "--to",
+        "codex",
+        "--write",
+        "--hookx",
+        bin,
+    ]);
+    hookx(&[
+        "install", "--host", "codex", "--scope", "project", "--hookx", bin,
+    ]);
+    let found = routes(
+        &project.join(".codex/hooks.json"),
+        bin,
+        "codex",
+        "PreToolUse",
+    );
+    let [route] = &found[..] else {
+        panic!("one project route: {found:?}");
+    };
+    let payload = serde_json::json!({"session_id": "s", "turn_id": "t", "cwd": project,
+        "hook_event_name": "PreToolUse", "model": "m", "transcript_path": null,
+        "tool_name": "Bash", "tool_input": {"command": "ls"}});
+    common::hookx_clean(&project)
+        .args(route.split_whitespace().skip(1))
+        .current_dir(&project)
+        .env("HOME", &home)
+        .write_stdin(payload.to_string())
+        .assert()
+        .success();
+    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(ran.lines().collect::<Vec<_>>(), ["guard"]);
+}
+
+/// Attacks row 442: a copy in `.codex/hooks.json` the user reviewed in Codex, so that install
+/// left the event to Codex ("no codex events to route"), then converted again with hookx
+/// elsewhere: the copy's command changed, Codex skips it as changed since its review, without
+/// a word, and no route of hookx's takes the event: the guard ran nowhere. convert said
+/// nothing of it; it now says which handlers Codex skips and where their rules run meanwhile.
+#[test]
+fn convert_says_which_handlers_codex_skips_until_reviewed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    common::write(
+        &project,
+        ".claude/settings.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "./guard.sh"}]}]}})
+        .to_string(),
+    );
+    let trusted = format!(
+        "[projects.{:?}]\ntrust_level = \"trusted\"\n",
+        project.display().to_string()
+    );
+    common::write(&home, ".codex/config.toml", &trusted);
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let moved = root.join("bin/hookx");
+    std::fs::create_dir_all(moved.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink(bin, &moved).unwrap();
+    let hookx = |args: &[&str]| {
+        let out = common::hookx_clean(&project)
+            .args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .assert()
+            .success();
+        String::from_utf8_lossy(&out.get_output().stderr).into_owned()
+    };
+    hookx(&["trust", ".claude/settings.json"]);
+    let convert = |with: &str| {
+        hookx(&[
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "codex",
+            "--write",
+            "--hookx",
+            with,
+        ])
+    };
+    let note = "note: Codex skips 1 handler(s) of .codex/hooks.json";
+    let said = convert(bin);
+    assert!(said.contains(note), "never reviewed:\n{said}");
+    let path = project.join(".codex/hooks.json");
+    let hooks: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let mut config = trusted;
+    for (key, hash) in hookx::dialect::codex::trust::records(&path, &hooks, &|_| true) {
+        config.push_str(&format!(
+            "\n[hooks.state.{key:?}]\ntrusted_hash = {hash:?}\n"
+        ));
+    }
+    common::write(&home, ".codex/config.toml", &config);
+    let said = convert(bin);
+    assert!(!said.contains("Codex skips"), "reviewed:\n{said}");
+    let said = convert(&moved.to_string_lossy());
+    assert!(said.contains(note), "changed since its review:\n{said}");
+}
+
 /// Attacks row 421: row 382's exec half (a converted copy of a team's wrapper that runs
 /// `hookx run` inside, run by Codex through `hookx exec`: exec marks no event, so the route
 /// inside runs the rules) beside a Codex route of hookx's for the same event, the copy reviewed

@@ -3706,6 +3706,18 @@ fn a_droid_route_its_hooks_file_hides_is_said_to_run_nowhere() {
                 && report.contains(&format!("~/{hooks_file} holds PreToolUse")),
             "{hooks_file}: {report}"
         );
+        let (listed, _) = hookx(&["list", "--host", "droid"]);
+        let hidden = Path::new(hooks_file)
+            .strip_prefix(".factory")
+            .unwrap()
+            .display()
+            .to_string();
+        assert!(
+            listed.contains(&format!(
+                "Droid runs none of its routes for PreToolUse ({hidden} beside it holds"
+            )),
+            "{hooks_file}: {listed}"
+        );
         let (out, err) = hookx(&[
             "simulate",
             "--host",

@@ -568,6 +568,9 @@ fn a_copilot_entry_with_a_timeout_copilot_refuses_is_not_run_in_simulate_or_list
         .arg("--home")
         .arg(root.join("home"))
         .env("HOME", root.join("home"))
+        // Copilot loads the repository's hooks in this mode, as in the simulate above: list's
+        // plan says so since `426af810` (an untrusted folder's file runs nowhere).
+        .env("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true")
         .env_remove("HOOKX_HOME")
         .output()
         .unwrap();
@@ -748,4 +751,88 @@ fn the_users_claude_file_below_the_home_can_be_trusted_with_claude_config_dir_se
         .output()
         .unwrap();
     assert!(text(&out.stdout).contains("deny"), "{}", text(&out.stderr));
+}
+
+/// Attacks row 441: simulate's "native:" lines (what the host runs itself) listed a handler of
+/// `.codex/hooks.json` Codex never reviewed (a copy `convert --write` made), or one the user
+/// turned off in Codex's `/hooks`, as run by Codex, while its own "run by codex itself" part
+/// said it skipped them: Codex runs only the handlers its user reviewed and left on
+/// (codex-facts, run 0.171.0).
+#[test]
+fn simulate_lists_no_codex_handler_codex_skips_as_run_natively() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    let handler = |command: &str| serde_json::json!({"matcher": "Bash", "hooks": [{"type": "command", "command": command}]});
+    common::write(
+        &project,
+        ".claude/settings.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [handler("echo guard")]}}).to_string(),
+    );
+    let trusted = format!(
+        "[projects.{:?}]\ntrust_level = \"trusted\"\n",
+        project.display().to_string()
+    );
+    common::write(&home, ".codex/config.toml", &trusted);
+    let hookx = |args: &[&str]| {
+        common::hookx()
+            .args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .output()
+            .unwrap()
+    };
+    hookx(&["trust", ".claude/settings.json"]);
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let out = hookx(&[
+        "convert",
+        ".claude/settings.json",
+        "--to",
+        "codex",
+        "--write",
+        "--hookx",
+        bin,
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let path = project.join(".codex/hooks.json");
+    let mut hooks: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let groups = hooks["hooks"]["PreToolUse"].as_array_mut().unwrap();
+    groups.push(handler("echo reviewed"));
+    groups.push(handler("echo switched-off"));
+    std::fs::write(&path, hooks.to_string()).unwrap();
+    let mut config = trusted;
+    let records = hookx::dialect::codex::trust::records(&path, &hooks, &|h| {
+        h["command"].as_str().is_some_and(|c| !c.contains("hookx"))
+    });
+    assert_eq!(records.len(), 2);
+    for (key, hash) in &records {
+        config.push_str(&format!(
+            "\n[hooks.state.{key:?}]\ntrusted_hash = {hash:?}\n"
+        ));
+        if key.ends_with(":2:0") {
+            config.push_str("enabled = false\n");
+        }
+    }
+    common::write(&home, ".codex/config.toml", &config);
+    let out = hookx(&[
+        "simulate",
+        "--host",
+        "codex",
+        "--event",
+        "PreToolUse",
+        "--tool",
+        "Bash",
+        "--input",
+        r#"{"command":"ls"}"#,
+        "--dry-run",
+    ]);
+    let said = text(&out.stdout);
+    let native = |what: &str| {
+        said.lines()
+            .any(|l| l.starts_with("native: codex runs") && l.contains(what))
+    };
+    assert!(native("(echo reviewed)"), "{said}");
+    assert!(!native("(echo switched-off)"), "{said}");
+    assert!(!native("hookx exec --host codex --as claude"), "{said}");
 }

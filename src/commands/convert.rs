@@ -507,6 +507,9 @@ fn convert_to(
                 (None, Some(_)) => trust_new_output(opts, conversion, reviewed, path)?,
                 _ => {}
             }
+            if path.exists() {
+                say_unreviewed(opts, conversion.document.dialect, path);
+            }
             (written, diff)
         }
         None => (None, None),
@@ -655,6 +658,44 @@ fn trust_new_output(
         }
     }
     Ok(())
+}
+
+/// After `--write` into a file of an agent that runs only the handlers its user reviewed
+/// (Codex: `DialectDef::route_trust`): how many handlers there it skips until they are
+/// reviewed, and where their rules run meanwhile. A copy written again (hookx moved, the rule
+/// edited) no longer matches its review: Codex skipped it without a word, and where no route
+/// of hookx's took the event, the rule ran nowhere (attacks row 442).
+fn say_unreviewed(opts: &Options, to: Dialect, path: &Path) {
+    if opts.json || to.def().route_trust.is_none() {
+        return;
+    }
+    let Ok(ctx) = crate::discover::Context::resolve(Some(&opts.project), None) else {
+        return;
+    };
+    let Ok(found) = crate::discover::find(&ctx, path) else {
+        return;
+    };
+    let (Some(review), Some(doc)) = (
+        crate::dispatch::gates::Review::of(&ctx, to, &found),
+        found.document(),
+    ) else {
+        return;
+    };
+    let skipped = doc
+        .rules
+        .iter()
+        .flat_map(|r| (0..r.handlers.len()).map(move |i| (r, i)))
+        .filter(|(r, i)| !review.reviewed(r, *i))
+        .count();
+    if skipped > 0 {
+        let display = to.def().display;
+        errln!(
+            "note: {display} skips {skipped} handler(s) of {}, never reviewed in {display} or \
+             changed since; until they are, their rules run under {display} only through a route \
+             of hookx's (`hookx install --host {to}`; `hookx doctor --host {to}` says which)",
+            found.display
+        );
+    }
 }
 
 /// What converting into one target did, for [`report`].

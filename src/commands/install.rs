@@ -1190,7 +1190,7 @@ fn record_trust(
 /// since the host's own run cannot be stopped and a second would double each (`crate::plan`).
 fn own_payload_runs(ctx: &Context, host: Dialect) -> Vec<String> {
     let sources = crate::plan::sources_under(ctx, host);
-    let plan = crate::plan::plan_once_trusted(&sources, host);
+    let plan = crate::plan::plan_once_trusted(ctx, &sources, host);
     let mut out: Vec<String> = Vec::new();
     for rule in plan.rules() {
         if let crate::plan::Runner::AgentOwnPayload { file, payload, .. } = &rule.runner {
@@ -1226,7 +1226,7 @@ pub fn routed_events(ctx: &Context, host: Dialect, scope: InstallScope) -> Vec<&
     // Only the rules hookx will run once their files are trusted (`crate::plan`): none whose
     // copy the host runs itself, so that the routes need as few skips as possible.
     let sources = crate::plan::sources_under(ctx, host);
-    let plan = crate::plan::plan_once_trusted(&sources, host);
+    let plan = crate::plan::plan_once_trusted(ctx, &sources, host);
     let rules: Vec<&crate::tables::Rule> = sources
         .iter()
         .filter(|s| s.location.root == root)

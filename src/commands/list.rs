@@ -234,6 +234,39 @@ fn align(table: &[Vec<String>]) -> String {
     out
 }
 
+/// The events of `source`'s hookx routes that a hooks file beside it replaces
+/// ([`crate::route::route_hidden_by`], Droid's): its agent runs those routes never (attacks
+/// row 387), as doctor and simulate say.
+fn hidden_routes(source: &Source) -> Option<String> {
+    let dir = source.path.parent()?;
+    let mut hidden: Vec<String> = source
+        .document()?
+        .rules
+        .iter()
+        .filter(|r| r.handlers.iter().any(crate::route::is_hookx_handler))
+        .filter_map(|r| {
+            let event = r.flavor.tables().event_name(&r.event)?;
+            let file = crate::route::route_hidden_by(&source.path, source.dialect, event)?;
+            let file = file
+                .strip_prefix(dir)
+                .unwrap_or(&file)
+                .display()
+                .to_string();
+            Some(format!(
+                "{event} ({file} beside it holds the event, which replaces this file's)"
+            ))
+        })
+        .collect();
+    hidden.dedup();
+    (!hidden.is_empty()).then(|| {
+        format!(
+            "{} runs none of its routes for {}",
+            source.dialect.def().display,
+            hidden.join(", ")
+        )
+    })
+}
+
 /// Every source found, with what became of it.
 fn render_sources(
     sources: &[Source],
@@ -286,6 +319,9 @@ fn render_sources(
                 let routes = source.hookx_entries() - dressed;
                 if routes > 0 {
                     parts.push(format!("{} (not listed)", plural(routes, "hookx route")));
+                }
+                if let Some(hidden) = hidden_routes(source) {
+                    parts.push(hidden);
                 }
                 if dressed > 0 {
                     parts.push(format!(

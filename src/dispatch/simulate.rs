@@ -27,15 +27,18 @@ pub fn native_runs(
             && super::gates::file_gate(ctx, sources, host.dialect(), s).is_none()
     }) {
         let left_out = left_out_in(source, host.dialect());
+        let review = super::gates::Review::of(ctx, host.dialect(), source);
         for rule in source.document().into_iter().flat_map(|d| &d.rules) {
             let mut as_run = rule.clone();
             as_run.flavor = host.dialect().native_flavor(rule.flavor);
             // What its own setting lists (for hookx, or off by the user), or it leaves out for
-            // its timeout, it does not run.
+            // its timeout, or its user never reviewed or turned off (Codex: attacks row 441),
+            // it does not run.
             as_run.handlers = (rule.handlers.iter().enumerate())
                 .filter(|(i, h)| {
                     !host_skips(host.dialect(), &switched, source, rule, h)
                         && left_out(rule, *i).is_none()
+                        && review.as_ref().is_none_or(|r| r.reviewed(rule, *i))
                 })
                 .map(|(_, h)| h.clone())
                 .collect();
