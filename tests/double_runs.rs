@@ -1573,10 +1573,20 @@ fn a_kiro_user_route_turned_off_or_narrowed_does_not_take_the_event() {
 /// files run `files_droid_reads`). hookx routes in `settings.json`; a user who keeps hooks of
 /// their own in `~/.factory/hooks.json` for the same event hides hookx's user route there, and
 /// the project route left the call to it: the user's and the project's guards ran nowhere under
-/// Droid. Fired as Droid fires the project route, with its recorded payload: both guards run.
+/// Droid. Fired as Droid fires the routes, with its recorded payload: both guards run once.
+/// Row 420: a hooks file with a trailing comma Droid drops without a word (run,
+/// `live_droid::hook_files_with_comments_or_trailing_commas`), so it hides nothing and Droid
+/// runs both routes; read leniently, it hid the user route from the project route's deferral,
+/// and each guard ran twice.
 #[test]
 fn a_droid_user_route_hidden_by_the_users_hooks_file_does_not_take_the_event() {
-    for hooks_file in [".factory/hooks.json", ".factory/hooks/hooks.json"] {
+    let hides = r#"{"PreToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": "true"}]}]}"#;
+    let dropped = r#"{"PreToolUse": [{"matcher": "Read", "hooks": [{"type": "command", "command": "true"}]}],}"#;
+    for (hooks_file, text, user_route_runs) in [
+        (".factory/hooks.json", hides, false),
+        (".factory/hooks/hooks.json", hides, false),
+        (".factory/hooks.json", dropped, true),
+    ] {
         let root = tempfile::tempdir().unwrap();
         let (home, project) = (root.path().join("home"), root.path().join("project"));
         std::fs::create_dir_all(project.join(".git")).unwrap();
@@ -1603,21 +1613,21 @@ fn a_droid_user_route_hidden_by_the_users_hooks_file_does_not_take_the_event() {
                 "install", "--host", "droid", "--scope", scope, "--hookx", bin,
             ]);
         }
-        common::write(
-            &home,
-            hooks_file,
-            &serde_json::json!({"PreToolUse": [{"matcher": "Read", "hooks": [
-                {"type": "command", "command": "true"}]}]})
-            .to_string(),
-        );
-        let settings: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(project.join(".factory/settings.json")).unwrap(),
-        )
-        .unwrap();
-        let line = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-            .as_str()
-            .unwrap()
-            .to_string();
+        common::write(&home, hooks_file, text);
+        let line = |dir: &Path| {
+            let settings: serde_json::Value = serde_json::from_str(
+                &std::fs::read_to_string(dir.join(".factory/settings.json")).unwrap(),
+            )
+            .unwrap();
+            settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        };
+        let mut lines = vec![line(&project)];
+        if user_route_runs {
+            lines.push(line(&home));
+        }
         let fixture = std::fs::read_to_string(
             common::fixtures_dir().join("recorded/droid-0.225.2/task.02.PreToolUse.json"),
         )
@@ -1627,23 +1637,25 @@ fn a_droid_user_route_hidden_by_the_users_hooks_file_does_not_take_the_event() {
             .to_string()
             .replace("<project>", project.to_str().unwrap())
             .replace("<home>", home.to_str().unwrap());
-        std::process::Command::new("/bin/sh")
-            .args(["-c", &line])
-            .current_dir(&project)
-            .env("HOME", &home)
-            .env_remove("HOOKX_HOME")
-            .stdin(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut child| {
-                use std::io::Write;
-                child.stdin.take().unwrap().write_all(payload.as_bytes())?;
-                child.wait()
-            })
-            .unwrap();
+        for line in lines {
+            std::process::Command::new("/bin/sh")
+                .args(["-c", &line])
+                .current_dir(&project)
+                .env("HOME", &home)
+                .env_remove("HOOKX_HOME")
+                .stdin(std::process::Stdio::piped())
+                .spawn()
+                .and_then(|mut child| {
+                    use std::io::Write;
+                    child.stdin.take().unwrap().write_all(payload.as_bytes())?;
+                    child.wait()
+                })
+                .unwrap();
+        }
         let ran = std::fs::read_to_string(&log).unwrap_or_default();
         let mut ran: Vec<&str> = ran.lines().collect();
         ran.sort();
-        assert_eq!(ran, ["project", "user"], "with {hooks_file}");
+        assert_eq!(ran, ["project", "user"], "with {hooks_file}: {text}");
     }
 }
 
@@ -1952,5 +1964,243 @@ fn convert_says_which_handlers_codex_skips_until_reviewed() {
     assert!(
         said.contains("Codex skips 1 handler(s) of .codex/hooks.json"),
         "{said}"
+    );
+}
+
+/// Attacks row 421: row 382's exec half (a converted copy of a team's wrapper that runs
+/// `hookx run` inside, run by Codex through `hookx exec`: exec marks no event, so the route
+/// inside runs the rules) beside a Codex route of hookx's for the same event, the copy reviewed
+/// in Codex and the project trusted there: Codex runs both, the copy (and the route inside it)
+/// and hookx's user route. Fired as Codex fires both: each rule once.
+#[test]
+fn a_wrapper_copy_codex_runs_beside_hookxs_route_runs_each_rule_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let log = root.join("ran.log");
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let wrapper = project.join("hookx-route.sh");
+    common::write(
+        &project,
+        "hookx-route.sh",
+        &format!(
+            "#!/bin/sh\necho wrapper >> '{}'\nexec {bin} run --host claude --event PreToolUse --home '{}'\n",
+            log.display(),
+            home.display()
+        ),
+    );
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let echo = |name: &str| format!("echo {name} >> '{}'", log.display());
+    common::write(
+        &project,
+        ".claude/settings.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "./hookx-route.sh"}]}]}})
+        .to_string(),
+    );
+    common::write(
+        &project,
+        ".cursor/hooks.json",
+        &serde_json::json!({"version": 1, "hooks": {"beforeShellExecution": [
+            {"command": echo("cursor-rule")}]}})
+        .to_string(),
+    );
+    common::write(
+        &home,
+        ".claude/settings.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": echo("mine")}]}]}})
+        .to_string(),
+    );
+    let hookx = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .assert()
+            .success()
+    };
+    hookx(&["trust", "--yes"]);
+    hookx(&[
+        "trust",
+        &home.join(".claude/settings.json").to_string_lossy(),
+    ]);
+    hookx(&[
+        "convert",
+        ".claude/settings.json",
+        "--to",
+        "codex",
+        "--write",
+        "--hookx",
+        bin,
+    ]);
+    hookx(&[
+        "install", "--host", "codex", "--scope", "user", "--hookx", bin,
+    ]);
+    // The project trusted in Codex, and the copy reviewed there, as `/hooks` records it.
+    let hooks_file = project.join(".codex/hooks.json");
+    let copies: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&hooks_file).unwrap()).unwrap();
+    let reviews = hookx::dialect::codex::trust::records(&hooks_file, &copies, &|_| true);
+    assert_eq!(reviews.len(), 1, "{copies}");
+    let mut config = format!(
+        "[projects.{:?}]\ntrust_level = \"trusted\"\n",
+        project.display().to_string()
+    );
+    for (key, hash) in &reviews {
+        config.push_str(&format!(
+            "\n[hooks.state.{key:?}]\ntrusted_hash = {hash:?}\n"
+        ));
+    }
+    let config_file = home.join(".codex/config.toml");
+    let before = std::fs::read_to_string(&config_file).unwrap_or_default();
+    std::fs::write(&config_file, format!("{before}\n{config}")).unwrap();
+    let list = hookx(&["list", "--host", "codex"]);
+    let list = String::from_utf8_lossy(&list.get_output().stdout).into_owned();
+    let found = routes(&home.join(".codex/hooks.json"), bin, "codex", "PreToolUse");
+    let [route] = &found[..] else {
+        panic!("one user route: {found:?}");
+    };
+    let copy = copies["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let payload = serde_json::json!({"session_id": "s", "turn_id": "t", "cwd": project,
+        "hook_event_name": "PreToolUse", "model": "m", "transcript_path": null,
+        "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": "ls"},
+        "tool_use_id": "c"});
+    for line in [route.as_str(), copy.as_str()] {
+        std::process::Command::new("/bin/sh")
+            .args(["-c", line])
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env(
+                "PATH",
+                format!(
+                    "{}:/usr/bin:/bin",
+                    Path::new(bin).parent().unwrap().display()
+                ),
+            )
+            .env_remove("HOOKX_HOME")
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(payload.to_string().as_bytes())?;
+                child.wait()
+            })
+            .unwrap();
+    }
+    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    let mut ran: Vec<&str> = ran.lines().collect();
+    ran.sort();
+    assert_eq!(ran, ["cursor-rule", "mine", "wrapper"], "{list}");
+}
+
+/// Attacks row 422: Gemini CLI trusts every folder when its user turned folder trust off
+/// (`security.folderTrust.enabled: false` in `~/.gemini/settings.json`; bundle 0.61.0
+/// `checkPathTrust`), and none in restricted mode (`GEMINI_RESTRICTED_MODE=true`), whatever
+/// `trustedFolders.json` says. A project's Claude guard converted into `.gemini/settings.json`
+/// and hookx's Gemini user route (the user's own Claude rule): with folder trust off, Gemini
+/// runs the copy, and the route ran the guard too (twice per call). In restricted mode Gemini
+/// treats the folder as untrusted and registers no hook at all (gemini-facts), so the route is
+/// not fired there; fired by hand it shows the plan list and doctor give: no copy stands in.
+#[test]
+fn geminis_own_folder_trust_switches_decide_whether_its_copy_stands_in() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let log = root.join("ran.log");
+    let rule = |name: &str| {
+        serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": format!("echo {name} >> '{}'", log.display())}]}]}})
+        .to_string()
+    };
+    common::write(&project, ".claude/settings.json", &rule("guard"));
+    common::write(&home, ".claude/settings.json", &rule("mine"));
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let hookx = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .assert()
+            .success()
+    };
+    for file in [
+        project.join(".claude/settings.json"),
+        home.join(".claude/settings.json"),
+    ] {
+        hookx(&["trust", &file.to_string_lossy()]);
+    }
+    hookx(&[
+        "convert",
+        ".claude/settings.json",
+        "--to",
+        "gemini",
+        "--write",
+        "--hookx",
+        bin,
+    ]);
+    hookx(&[
+        "install", "--host", "gemini", "--scope", "user", "--hookx", bin,
+    ]);
+    let settings = home.join(".gemini/settings.json");
+    let mut value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    value["security"] = serde_json::json!({"folderTrust": {"enabled": false}});
+    std::fs::write(&settings, value.to_string()).unwrap();
+    let found = routes(&settings, bin, "gemini", "BeforeTool");
+    let [route] = &found[..] else {
+        panic!("one user route: {found:?}");
+    };
+    let payload = serde_json::json!({"session_id": "s", "transcript_path": "/x", "cwd": project,
+        "hook_event_name": "BeforeTool", "timestamp": "2026-12-01T14:57:40.307Z",
+        "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
+    // What the route runs (Gemini runs the copy itself where it loads the project's file).
+    let fire = |restricted: bool| {
+        std::fs::remove_file(&log).ok();
+        let mut cmd = common::hookx_clean(&project);
+        if restricted {
+            cmd.env("GEMINI_RESTRICTED_MODE", "true");
+        }
+        cmd.args(route.split_whitespace().skip(1))
+            .current_dir(&project)
+            .env("HOME", &home)
+            .write_stdin(payload.to_string())
+            .assert()
+            .success();
+        let ran = std::fs::read_to_string(&log).unwrap_or_default();
+        let mut ran: Vec<String> = ran.lines().map(str::to_string).collect();
+        ran.sort();
+        ran
+    };
+    assert_eq!(
+        fire(false),
+        ["mine"],
+        "folder trust off: Gemini runs the copy"
+    );
+    // The folder trusted in Gemini's record too: restricted mode still loads no project file.
+    common::write(
+        &home,
+        ".gemini/trustedFolders.json",
+        &serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
+    );
+    assert_eq!(
+        fire(false),
+        ["mine"],
+        "trusted folder: Gemini runs the copy"
+    );
+    assert_eq!(
+        fire(true),
+        ["guard", "mine"],
+        "restricted: Gemini loads no copy"
     );
 }

@@ -424,6 +424,8 @@ pub static DEF: DialectDef = DialectDef {
             trusted: "trusted",
         },
         trust_vars: &[],
+        distrust_vars: &[],
+        off_setting: None,
         fix: "run `codex exec --trust` once in the project (or accept the trust prompt of `codex`)",
         untrusted: "Codex does not load the project's `.codex/` folder, in `codex exec` or \
                     interactively, so none of its hooks run",

@@ -655,6 +655,8 @@ pub static DEF: DialectDef = DialectDef {
             ("COPILOT_ALLOW_ALL", "true"),
             ("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true"),
         ],
+        distrust_vars: &[],
+        off_setting: None,
         fix: "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true copilot -p …  (or trust the folder \
               once in an interactive `copilot` session)",
         untrusted: "in `-p` mode none of its hooks run",

@@ -431,6 +431,23 @@ pub static DEF: DialectDef = DialectDef {
             },
         },
         trust_vars: &[("GEMINI_CLI_TRUST_WORKSPACE", "true")],
+        // Bundle 0.61.0 `checkPathTrust`: `GEMINI_RESTRICTED_MODE=true` or
+        // `GEMINI_CLI_TRUST_WORKSPACE=false` distrust every folder first; with
+        // `security.folderTrust.enabled` false (user settings) every folder is trusted (attacks
+        // row 422: hookx took such a folder as untrusted, and a converted copy Gemini runs did not
+        // stand in for its original, which the route ran too; gemini-facts "Folder trust").
+        distrust_vars: &[
+            ("GEMINI_RESTRICTED_MODE", "true"),
+            ("GEMINI_CLI_TRUST_WORKSPACE", "false"),
+        ],
+        off_setting: Some(crate::tables::TrustOff {
+            file: ".gemini/settings.json",
+            pointer: "/security/folderTrust/enabled",
+            json: crate::tables::JsonSyntax {
+                comments: true,
+                ..crate::tables::JsonSyntax::STRICT
+            },
+        }),
         fix: "trust the folder in Gemini CLI's folder-trust dialog (run `gemini` there once), or \
               run it with GEMINI_CLI_TRUST_WORKSPACE=true",
         untrusted: "in `-p` mode Gemini CLI exits (55) before any hook runs; interactively it \

@@ -166,7 +166,9 @@ fn needed_for_switch(host: Dialect, location: &Location) -> bool {
 }
 
 /// Whether `host` trusts the project folder: its record says so (read where the agent reads
-/// it), or a variable that trusts it is set (`FolderTrust::trust_vars`).
+/// it), its own setting turns folder trust off (`FolderTrust::off_setting`), or a variable
+/// that trusts it is set (`FolderTrust::trust_vars`); a variable that distrusts it
+/// (`FolderTrust::distrust_vars`) outweighs them all, as in Gemini CLI (attacks row 422).
 pub fn folder_trusted(
     ctx: &crate::context::Context,
     host: Dialect,
@@ -174,9 +176,17 @@ pub fn folder_trusted(
 ) -> bool {
     let project = ctx.project.canonicalize();
     let project = project.as_deref().unwrap_or(&ctx.project);
-    gate.trust_vars
-        .iter()
-        .any(|(var, value)| std::env::var(var).is_ok_and(|v| v == *value))
+    let set = |vars: &[(&str, &str)]| {
+        vars.iter()
+            .any(|(var, value)| std::env::var(var).is_ok_and(|v| v == *value))
+    };
+    if set(gate.distrust_vars) {
+        return false;
+    }
+    set(gate.trust_vars)
+        || gate.off_setting.as_ref().is_some_and(|off| {
+            off.is_off(|f| ctx.agent_file(host, f), crate::config::syntax::value_as)
+        })
         || gate.trusts(
             |f| ctx.agent_file(host, f),
             project,

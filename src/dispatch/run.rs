@@ -391,6 +391,18 @@ impl Plan<'_> {
         }
     }
 
+    /// Tells the handlers the event they run for ([`EVENT_VAR`]), as a route's are told:
+    /// `exec`'s one handler where a route of hookx's runs the event's rules beside it (a
+    /// converted copy of a team's wrapper under Codex with hookx's Codex route: the route
+    /// inside the copy ran every rule a second time, attacks row 421).
+    pub fn marking_event(mut self) -> Self {
+        for spec in &mut self.specs {
+            spec.env
+                .push((EVENT_VAR.to_string(), event_mark(self.event)));
+        }
+        self
+    }
+
     /// Keeps the cap each handler's own agent keeps on its follow-ups in a row (Cursor's
     /// `loop_limit`), counted per session under `home` ([`super::follow_ups`]); `Err`: there
     /// is none, and no follow-up is passed on.

@@ -494,6 +494,20 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
         limit,
     )
     .keeping_follow_up_caps(home.as_deref().ok_or_else(|| "HOME is unset".to_string()));
+    // Where hookx's user route runs the event's rules beside this entry, a route inside its
+    // handler stands aside for it, as inside the route's own handlers (attacks row 421).
+    let beside_route = home.as_deref().is_some_and(|home| {
+        route::user_route_answers(
+            home,
+            hosted.host.dialect(),
+            &hosted.project,
+            &hosted.event.kind,
+        )
+    });
+    let plan = match beside_route {
+        true => plan.marking_event(),
+        false => plan,
+    };
     // 5. answer
     Ok(answer(&plan.run(None), &hosted))
 }

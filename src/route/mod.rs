@@ -71,6 +71,26 @@ pub fn target(home: &Path, project: &Path, host: Dialect, scope: InstallScope) -
     }
 }
 
+/// Whether hookx's user route answers every call of `kind` that `host` sends in `project`
+/// ([`left_to_user_route`]'s test, from the project's folder): it runs the event's rules, so a
+/// route inside a handler `exec` runs there stands aside (attacks row 421). A project route is
+/// not looked for: a rule may run twice there, never zero times.
+pub fn user_route_answers(
+    home: &Path,
+    host: Dialect,
+    project: &Path,
+    kind: &crate::model::EventKind,
+) -> bool {
+    let file = target(home, project, host, InstallScope::Project);
+    let Some(dir) = file.parent() else {
+        return false;
+    };
+    host.own_events()
+        .into_iter()
+        .filter(|(k, ..)| k == kind)
+        .any(|(_, name, _)| left_to_user_route(home, host, dir, name))
+}
+
 /// Whether the route that fired from the folder `hook_dir` must leave `event` to the user's
 /// route. A host runs both routes when the user and the project route are installed (an agent
 /// that runs identical commands once, Claude say, too: the user route carries the user's key,
@@ -216,8 +236,9 @@ pub fn review_key_path(home: &Path, host: Dialect, file: &Path) -> PathBuf {
 
 /// The file that replaces the install file's event lists below `root`
 /// ([`crate::tables::ConfigSpec::install_hidden_by`]), when it holds `event`: the agent runs
-/// none of the install file's routes for it (attacks row 387). Read with comments; a file that
-/// does not read hides nothing.
+/// none of the install file's routes for it (attacks row 387). Read with the agent's own
+/// syntax: a file it drops (Droid: a trailing comma) hides nothing (attacks row 420: read
+/// leniently, it hid a user route Droid runs, and each rule ran twice).
 fn event_hidden(root: &Path, host: Dialect, event: &str) -> Option<PathBuf> {
     let hiding = host
         .config()
@@ -225,9 +246,12 @@ fn event_hidden(root: &Path, host: Dialect, event: &str) -> Option<PathBuf> {
         .iter()
         .map(|rel| root.join(rel));
     let file = hiding.into_iter().find(|file| file.is_file())?;
-    crate::read::text(&file, crate::read::MAX_FILE_BYTES)
+    crate::source::SourceFile::read(&file)
         .ok()
-        .and_then(|text| JsonText::new(&text).value(&[]))
+        .and_then(|src| {
+            let syntax = crate::config::read::json_syntax(&src, host);
+            crate::config::syntax::parse_json_as(&src, syntax).ok()
+        })
         .is_some_and(|value| value.get(event).is_some())
         .then_some(file)
 }

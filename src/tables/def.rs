@@ -383,6 +383,12 @@ pub struct FolderTrust {
     /// Variables that trust the folder when set to the value given (`KEY=true`), as the user
     /// running the agent may set them.
     pub trust_vars: &'static [(&'static str, &'static str)],
+    /// Variables that distrust the folder when set to the value given, whatever the record
+    /// and `trust_vars` say (Gemini CLI's restricted mode).
+    pub distrust_vars: &'static [(&'static str, &'static str)],
+    /// A setting of the agent's own that turns folder trust off, every folder trusted (Gemini
+    /// CLI's `security.folderTrust.enabled: false`): read as the record is, below the home.
+    pub off_setting: Option<TrustOff>,
     /// How to trust the folder, shown as the fix.
     pub fix: &'static str,
     /// What the agent does with these hooks in a folder the user has not trusted, for doctor's
@@ -390,6 +396,30 @@ pub struct FolderTrust {
     pub untrusted: &'static str,
     /// Where these facts come from.
     pub source: &'static str,
+}
+
+/// A user setting that turns an agent's folder trust off: `pointer` in `file` (below the home)
+/// is `false`.
+pub struct TrustOff {
+    pub file: &'static str,
+    pub pointer: &'static str,
+    /// What the agent's reader of the file takes beyond JSON.
+    pub json: crate::tables::JsonSyntax,
+}
+
+impl TrustOff {
+    /// Whether the setting is off in the file `place` gives (`json` reads it as the agent
+    /// does): every folder is trusted then.
+    pub fn is_off(
+        &self,
+        place: impl Fn(&str) -> std::path::PathBuf,
+        json: fn(&str, crate::tables::JsonSyntax) -> Option<serde_json::Value>,
+    ) -> bool {
+        crate::read::text(&place(self.file), crate::read::MAX_FILE_BYTES)
+            .ok()
+            .and_then(|text| json(&text, self.json))
+            .is_some_and(|v| v.pointer(self.pointer) == Some(&serde_json::Value::Bool(false)))
+    }
 }
 
 /// How an agent records the folders the user trusts.
