@@ -1946,6 +1946,25 @@ fn convert_says_which_handlers_codex_skips_until_reviewed() {
     assert!(!said.contains("Codex skips"), "reviewed:\n{said}");
     let said = convert(&moved.to_string_lossy());
     assert!(said.contains(note), "changed since its review:\n{said}");
+    // `hookx sync` into Codex's file said "written" and "up to date" alone.
+    std::fs::remove_file(&path).unwrap();
+    hookx(&["sync", "--init", "--to", "codex"]);
+    let out = common::hookx_clean(&project)
+        .args(["sync"])
+        .current_dir(&project)
+        .env("HOME", &home)
+        .assert()
+        .success();
+    let out = out.get_output();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        said.contains("Codex skips 1 handler(s) of .codex/hooks.json"),
+        "{said}"
+    );
 }
 
 /// Attacks row 421: row 382's exec half (a converted copy of a team's wrapper that runs

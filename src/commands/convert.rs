@@ -664,38 +664,44 @@ fn trust_new_output(
 /// (Codex: `DialectDef::route_trust`): how many handlers there it skips until they are
 /// reviewed, and where their rules run meanwhile. A copy written again (hookx moved, the rule
 /// edited) no longer matches its review: Codex skipped it without a word, and where no route
-/// of hookx's took the event, the rule ran nowhere (attacks row 442).
+/// of hookx's took the event, the rule ran nowhere (attacks row 442; `hookx sync` too).
 fn say_unreviewed(opts: &Options, to: Dialect, path: &Path) {
-    if opts.json || to.def().route_trust.is_none() {
+    if opts.json {
         return;
     }
     let Ok(ctx) = crate::discover::Context::resolve(Some(&opts.project), None) else {
         return;
     };
-    let Ok(found) = crate::discover::find(&ctx, path) else {
-        return;
-    };
-    let (Some(review), Some(doc)) = (
-        crate::dispatch::gates::Review::of(&ctx, to, &found),
-        found.document(),
-    ) else {
-        return;
-    };
-    let skipped = doc
+    if let Some(line) = unreviewed(&ctx, to, path) {
+        errln!("note: {line}");
+    }
+}
+
+/// [`say_unreviewed`]'s sentence, if the agent skips any handler of `path`.
+pub(crate) fn unreviewed(
+    ctx: &crate::discover::Context,
+    to: Dialect,
+    path: &Path,
+) -> Option<String> {
+    to.def().route_trust.as_ref()?;
+    let found = crate::discover::find(ctx, path).ok()?;
+    let review = crate::dispatch::gates::Review::of(ctx, to, &found)?;
+    let skipped = found
+        .document()?
         .rules
         .iter()
         .flat_map(|r| (0..r.handlers.len()).map(move |i| (r, i)))
         .filter(|(r, i)| !review.reviewed(r, *i))
         .count();
-    if skipped > 0 {
-        let display = to.def().display;
-        errln!(
-            "note: {display} skips {skipped} handler(s) of {}, never reviewed in {display} or \
-             changed since; until they are, their rules run under {display} only through a route \
-             of hookx's (`hookx install --host {to}`; `hookx doctor --host {to}` says which)",
+    let display = to.def().display;
+    (skipped > 0).then(|| {
+        format!(
+            "{display} skips {skipped} handler(s) of {}, never reviewed in {display} or changed \
+             since; until they are, their rules run under {display} only through a route of \
+             hookx's (`hookx install --host {to}`; `hookx doctor --host {to}` says which)",
             found.display
-        );
-    }
+        )
+    })
 }
 
 /// What converting into one target did, for [`report`].

@@ -993,6 +993,14 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             store_changed |= changed;
             report.extend(line);
         }
+        // Copies the agent skips until its user reviews them (Codex, attacks row 442); the
+        // reviews are each user's own, so `--check` (CI) leaves them out.
+        if !plan.removed && !opts.check {
+            for file in plan.files.iter().filter(|f| f.path.exists()) {
+                let line = super::convert::unreviewed(ctx, plan.spec.to, &file.path);
+                report.extend(line.map(|l| format!("  {l}")));
+            }
+        }
     }
     if !opts.check && !opts.dry_run {
         if new_lock != lock {
