@@ -8,7 +8,35 @@ mod common;
 
 use hookx::model::EventKind;
 use hookx::tables::{Dialect, Flavor};
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
+
+/// Runs `line` with `sh -c` in `project` as the user of `home` (`env` beside), `payload` on its
+/// stdin, as an agent fires a route or a copy.
+fn sh_with_stdin(line: &str, project: &Path, home: &Path, env: &[(&str, &OsStr)], payload: &str) {
+    use std::io::Write;
+    std::process::Command::new("/bin/sh")
+        .args(["-c", line])
+        .current_dir(project)
+        .env("HOME", home)
+        .envs(env.iter().copied())
+        .env_remove("HOOKX_HOME")
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().unwrap().write_all(payload.as_bytes())?;
+            child.wait()
+        })
+        .unwrap();
+}
+
+/// The lines of the log the rules append their names to, sorted (handlers may run in parallel).
+fn ran_sorted(log: &Path) -> Vec<String> {
+    let ran = std::fs::read_to_string(log).unwrap_or_default();
+    let mut ran: Vec<String> = ran.lines().map(str::to_string).collect();
+    ran.sort();
+    ran
+}
 
 /// Whether the host runs a command of one event from both its user and its project file when
 /// both hold it. Hosts that key a handler by its command run an identical one once.
@@ -1543,26 +1571,8 @@ fn a_kiro_user_route_turned_off_or_narrowed_does_not_take_the_event() {
             .to_string();
         let payload = serde_json::json!({"hook_event_name": "preToolUse", "session_id": "s",
             "cwd": project, "tool_name": "execute_bash", "tool_input": {"command": "npm test"}});
-        std::process::Command::new("/bin/sh")
-            .args(["-c", &line])
-            .current_dir(&project)
-            .env("HOME", &home)
-            .env_remove("HOOKX_HOME")
-            .stdin(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut child| {
-                use std::io::Write;
-                child
-                    .stdin
-                    .take()
-                    .unwrap()
-                    .write_all(payload.to_string().as_bytes())?;
-                child.wait()
-            })
-            .unwrap();
-        let ran = std::fs::read_to_string(&log).unwrap_or_default();
-        let mut ran: Vec<&str> = ran.lines().collect();
-        ran.sort();
+        sh_with_stdin(&line, &project, &home, &[], &payload.to_string());
+        let ran = ran_sorted(&log);
         assert_eq!(ran, ["project", "user"], "the user route's {key} {value}");
     }
 }
@@ -1638,23 +1648,9 @@ fn a_droid_user_route_hidden_by_the_users_hooks_file_does_not_take_the_event() {
             .replace("<project>", project.to_str().unwrap())
             .replace("<home>", home.to_str().unwrap());
         for line in lines {
-            std::process::Command::new("/bin/sh")
-                .args(["-c", &line])
-                .current_dir(&project)
-                .env("HOME", &home)
-                .env_remove("HOOKX_HOME")
-                .stdin(std::process::Stdio::piped())
-                .spawn()
-                .and_then(|mut child| {
-                    use std::io::Write;
-                    child.stdin.take().unwrap().write_all(payload.as_bytes())?;
-                    child.wait()
-                })
-                .unwrap();
+            sh_with_stdin(&line, &project, &home, &[], &payload);
         }
-        let ran = std::fs::read_to_string(&log).unwrap_or_default();
-        let mut ran: Vec<&str> = ran.lines().collect();
-        ran.sort();
+        let ran = ran_sorted(&log);
         assert_eq!(ran, ["project", "user"], "with {hooks_file}: {text}");
     }
 }
@@ -1706,27 +1702,14 @@ fn an_opencode_user_plugin_below_the_home_does_not_take_the_event_under_another_
         let line = &plugin[at..at + plugin[at..].find('"').unwrap()];
         let payload = serde_json::json!({"hook_event_name": event, "session_id": "s",
             "cwd": project, "tool_name": "bash", "tool_input": {"command": "ls"}});
-        std::process::Command::new("/bin/sh")
-            .args(["-c", line])
-            .current_dir(&project)
-            .env("HOME", &home)
-            .env("XDG_CONFIG_HOME", root.path().join("xdg"))
-            .env_remove("HOOKX_HOME")
-            .stdin(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut child| {
-                use std::io::Write;
-                child
-                    .stdin
-                    .take()
-                    .unwrap()
-                    .write_all(payload.to_string().as_bytes())?;
-                child.wait()
-            })
-            .unwrap();
-        let ran = std::fs::read_to_string(&log).unwrap_or_default();
-        let mut ran: Vec<&str> = ran.lines().collect();
-        ran.sort();
+        sh_with_stdin(
+            line,
+            &project,
+            &home,
+            &[("XDG_CONFIG_HOME", root.path().join("xdg").as_os_str())],
+            &payload.to_string(),
+        );
+        let ran = ran_sorted(&log);
         assert_eq!(ran, ["project", "user"], "{host}");
     }
 }
@@ -1805,9 +1788,7 @@ fn a_copy_codex_never_reviewed_does_not_take_the_guards_run() {
         .write_stdin(payload.to_string())
         .assert()
         .success();
-    let ran = std::fs::read_to_string(&log).unwrap_or_default();
-    let mut ran: Vec<&str> = ran.lines().collect();
-    ran.sort();
+    let ran = ran_sorted(&log);
     assert_eq!(ran, ["guard", "mine"], "{list}");
 }
 
@@ -2072,34 +2053,14 @@ fn a_wrapper_copy_codex_runs_beside_hookxs_route_runs_each_rule_once() {
         "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": "ls"},
         "tool_use_id": "c"});
     for line in [route.as_str(), copy.as_str()] {
-        std::process::Command::new("/bin/sh")
-            .args(["-c", line])
-            .current_dir(&project)
-            .env("HOME", &home)
-            .env(
-                "PATH",
-                format!(
-                    "{}:/usr/bin:/bin",
-                    Path::new(bin).parent().unwrap().display()
-                ),
-            )
-            .env_remove("HOOKX_HOME")
-            .stdin(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut child| {
-                use std::io::Write;
-                child
-                    .stdin
-                    .take()
-                    .unwrap()
-                    .write_all(payload.to_string().as_bytes())?;
-                child.wait()
-            })
-            .unwrap();
+        let path = format!(
+            "{}:/usr/bin:/bin",
+            Path::new(bin).parent().unwrap().display()
+        );
+        let env = [("PATH", OsStr::new(&path))];
+        sh_with_stdin(line, &project, &home, &env, &payload.to_string());
     }
-    let ran = std::fs::read_to_string(&log).unwrap_or_default();
-    let mut ran: Vec<&str> = ran.lines().collect();
-    ran.sort();
+    let ran = ran_sorted(&log);
     assert_eq!(ran, ["cursor-rule", "mine", "wrapper"], "{list}");
 }
 
