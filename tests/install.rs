@@ -67,6 +67,36 @@ impl Project {
         serde_json::from_str(&self.read(rel)).unwrap()
     }
 
+    /// Only a trusted Gemini rule in each scope (the project's and the home's), which appends
+    /// its scope's name to the log returned (each scope's route routes its own rules' events).
+    fn counting_rule_in_each_scope(&self) -> PathBuf {
+        for file in [
+            self.project.join(COPILOT_EVERY),
+            self.project.join(".bricks/hooks.json"),
+            self.home.join(".copilot/hooks/every.json"),
+        ] {
+            std::fs::remove_file(file).unwrap();
+        }
+        let log = self.root.join("ran.log");
+        for (dir, scope) in [(&self.project, "project"), (&self.home, "user")] {
+            common::write(
+                dir,
+                ".gemini/settings.json",
+                &json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command",
+                    "command": format!("echo {scope} >> '{}'", log.display())}]}]}})
+                .to_string(),
+            );
+        }
+        let home_rules = self.home.join(".gemini/settings.json");
+        for trust in [
+            &["trust", "--yes"][..],
+            &["trust", "--yes", &home_rules.to_string_lossy()],
+        ] {
+            common::hookx_at(&self.project, &self.home, trust).success();
+        }
+        log
+    }
+
     /// `hookx convert ARGS…` in the project, as the user whose home this is.
     fn convert(&self, args: &[&str]) -> assert_cmd::assert::Assert {
         assert_cmd::Command::cargo_bin("hookx")
@@ -2484,32 +2514,9 @@ fn a_cline_user_route_edited_around_its_line_still_takes_the_event_from_the_proj
 fn cline_user_route_changed_by_the_user(change: impl Fn(&Path)) {
     let p = Project::new();
     // Only the counting rule (the others' `./copilot.sh` is not there and denies first).
-    for file in [
-        p.project.join(COPILOT_EVERY),
-        p.project.join(".bricks/hooks.json"),
-    ] {
-        std::fs::remove_file(file).unwrap();
-    }
-    std::fs::remove_file(p.home.join(".copilot/hooks/every.json")).unwrap();
-    let log = p.root.join("ran.log");
-    // A rule of each scope (each scope's route routes its own rules' events).
-    for (dir, scope) in [(&p.project, "project"), (&p.home, "user")] {
-        common::write(
-            dir,
-            ".gemini/settings.json",
-            &json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command",
-                "command": format!("echo {scope} >> '{}'", log.display())}]}]}})
-            .to_string(),
-        );
-    }
+    let log = p.counting_rule_in_each_scope();
     // Routes that say their home (`--home`), as the tests that fire them write them.
     let hookx = |args: &[&str]| common::hookx_at(&p.project, &p.home, args).success();
-    hookx(&["trust", "--yes"]);
-    hookx(&[
-        "trust",
-        "--yes",
-        &p.home.join(".gemini/settings.json").to_string_lossy(),
-    ]);
     let bin = env!("CARGO_BIN_EXE_hookx");
     for scope in ["project", "user"] {
         hookx(&[
@@ -3474,30 +3481,8 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_the_workspace_list_tu
 #[test]
 fn a_cline_route_takes_the_next_name_beside_a_script_of_the_users() {
     let p = Project::new();
-    for file in [
-        p.project.join(COPILOT_EVERY),
-        p.project.join(".bricks/hooks.json"),
-    ] {
-        std::fs::remove_file(file).unwrap();
-    }
-    std::fs::remove_file(p.home.join(".copilot/hooks/every.json")).unwrap();
-    let log = p.root.join("ran.log");
-    for (dir, scope) in [(&p.project, "project"), (&p.home, "user")] {
-        common::write(
-            dir,
-            ".gemini/settings.json",
-            &json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command",
-                "command": format!("echo {scope} >> '{}'", log.display())}]}]}})
-            .to_string(),
-        );
-    }
+    let log = p.counting_rule_in_each_scope();
     let hookx = |args: &[&str]| common::hookx_at(&p.project, &p.home, args).success();
-    hookx(&["trust", "--yes"]);
-    hookx(&[
-        "trust",
-        "--yes",
-        &p.home.join(".gemini/settings.json").to_string_lossy(),
-    ]);
     // The user's own scripts under the event's name, first.
     let folders = [
         p.project.join(".clinerules/hooks"),
