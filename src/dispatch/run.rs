@@ -338,13 +338,15 @@ pub fn plan<'a, 'e, S: RuleSource + 'a>(
         .collect();
     let mut jobs = Vec::new();
     let mut specs = Vec::new();
+    // Only a route runs the event's rules: below `exec`'s one handler, a route is the one
+    // that runs them (a converted copy of a team's wrapper). One digest for all handlers.
+    let mark =
+        (!matches!(limit, Limit::Entry(_)) && !selected.is_empty()).then(|| event_mark(event));
     for s in &selected {
         match prepare(s, host, event, project_dir) {
             Ok((job, mut spec)) => {
-                // Only a route runs the event's rules: below `exec`'s one handler, a route
-                // is the one that runs them (a converted copy of a team's wrapper).
-                if !matches!(limit, Limit::Entry(_)) {
-                    spec.env.push((EVENT_VAR.to_string(), event_mark(event)));
+                if let Some(mark) = &mark {
+                    spec.env.push((EVENT_VAR.to_string(), mark.clone()));
                 }
                 jobs.push(job);
                 specs.push(spec);
