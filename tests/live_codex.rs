@@ -1945,11 +1945,18 @@ fn migration_story_runs_each_rule_once() {
             "codex",
         );
         common::story_user_route(&sb.project, &sb.home, "codex");
-        // The user approves the converted `.codex/hooks.json` in Codex's hook review.
+        // The user approves the converted `.codex/hooks.json` in Codex's hook review: the
+        // copies. hookx's project route in that file (install routes the events whose copies
+        // Codex has not reviewed yet, attacks row 440) has the record install wrote.
         let file = sb.path_of(HookFile::ProjectJson);
         let written: Value =
             serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let recorded =
+            std::fs::read_to_string(sb.home.join(".codex/config.toml")).unwrap_or_default();
         for (key, hash) in client::trust_entries(&file, &written["hooks"]) {
+            if recorded.contains(&format!("[hooks.state.{}]", json!(key))) {
+                continue;
+            }
             sb.user_config(&format!(
                 "[hooks.state.{}]\ntrusted_hash = {}\n\n",
                 json!(key),
