@@ -1290,35 +1290,64 @@ fn a_file_convert_creates_from_trusted_sources_is_trusted() {
     );
 }
 
+/// A project's Claude guard and the user's own Claude rule, each appending its name (`guard`,
+/// `mine`) to `log`, both trusted; `git` makes the project a repository first.
+struct GuardAndMine {
+    _tmp: tempfile::TempDir,
+    project: PathBuf,
+    home: PathBuf,
+    log: PathBuf,
+}
+
+impl GuardAndMine {
+    fn new(git: bool) -> GuardAndMine {
+        let _tmp = tempfile::tempdir().unwrap();
+        let root = _tmp.path().canonicalize().unwrap();
+        let (project, home) = (root.join("project"), root.join("home"));
+        if git {
+            std::fs::create_dir_all(project.join(".git")).unwrap();
+        }
+        let log = root.join("ran.log");
+        let rule = |name: &str| {
+            serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": format!("echo {name} >> '{}'", log.display())}]}]}})
+            .to_string()
+        };
+        common::write(&project, ".claude/settings.json", &rule("guard"));
+        common::write(&home, ".claude/settings.json", &rule("mine"));
+        let w = GuardAndMine {
+            _tmp,
+            project,
+            home,
+            log,
+        };
+        for file in [&w.project, &w.home] {
+            w.hookx(&[
+                "trust",
+                &file.join(".claude/settings.json").to_string_lossy(),
+            ]);
+        }
+        w
+    }
+
+    /// `hookx ARGS…` in the project as the user of the home; it must succeed.
+    fn hookx(&self, args: &[&str]) -> assert_cmd::assert::Assert {
+        common::hookx_clean(&self.project)
+            .args(args)
+            .current_dir(&self.project)
+            .env("HOME", &self.home)
+            .assert()
+            .success()
+    }
+}
+
 /// Row 404's setup (`trust_copy`: the copy trusted by hand too; `gemini_trusts`: the project
 /// folder in Gemini's `trustedFolders.json`); the rules the user route ran.
 fn guard_converted_into_gemini_then_routed(trust_copy: bool, gemini_trusts: bool) -> Vec<String> {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().canonicalize().unwrap();
-    let (project, home) = (root.join("project"), root.join("home"));
-    let log = root.join("ran.log");
-    let rule = |name: &str| {
-        serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": format!("echo {name} >> '{}'", log.display())}]}]}})
-        .to_string()
-    };
-    common::write(&project, ".claude/settings.json", &rule("guard"));
-    common::write(&home, ".claude/settings.json", &rule("mine"));
+    let w = GuardAndMine::new(false);
+    let (project, home, log) = (&w.project, &w.home, &w.log);
     let bin = env!("CARGO_BIN_EXE_hookx");
-    let hookx = |args: &[&str]| {
-        let mut cmd = common::hookx_clean(&project);
-        cmd.args(args)
-            .current_dir(&project)
-            .env("HOME", &home)
-            .assert()
-            .success()
-    };
-    for file in [
-        project.join(".claude/settings.json"),
-        home.join(".claude/settings.json"),
-    ] {
-        hookx(&["trust", &file.to_string_lossy()]);
-    }
+    let hookx = |args: &[&str]| w.hookx(args);
     hookx(&[
         "convert",
         ".claude/settings.json",
@@ -1330,7 +1359,7 @@ fn guard_converted_into_gemini_then_routed(trust_copy: bool, gemini_trusts: bool
     ]);
     if gemini_trusts {
         common::write(
-            &home,
+            home,
             ".gemini/trustedFolders.json",
             &serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
         );
@@ -1365,16 +1394,16 @@ fn guard_converted_into_gemini_then_routed(trust_copy: bool, gemini_trusts: bool
     let payload = serde_json::json!({"session_id": "s", "transcript_path": "/dev/null",
         "cwd": project, "hook_event_name": "BeforeTool", "timestamp": "2026-01-01T00:00:00Z",
         "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
-    let mut cmd = common::hookx_clean(&project);
+    let mut cmd = common::hookx_clean(project);
     cmd.args(route.split_whitespace().skip(1))
-        .current_dir(&project)
-        .env("HOME", &home)
-        .env("GEMINI_PROJECT_DIR", &project)
+        .current_dir(project)
+        .env("HOME", home)
+        .env("GEMINI_PROJECT_DIR", project)
         .write_stdin(payload.to_string())
         .assert()
         .success();
     // Sorted: the route runs its handlers side by side, in no set order.
-    let ran = std::fs::read_to_string(&log).unwrap_or_default();
+    let ran = std::fs::read_to_string(log).unwrap_or_default();
     let mut ran: Vec<String> = ran.lines().map(str::to_string).collect();
     ran.sort();
     ran
@@ -1722,19 +1751,10 @@ fn an_opencode_user_plugin_below_the_home_does_not_take_the_event_under_another_
 /// guard ran 0 times. A copy its host skips stands in for nothing: the route runs the guard.
 #[test]
 fn a_copy_codex_never_reviewed_does_not_take_the_guards_run() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().canonicalize().unwrap();
-    let (project, home) = (root.join("project"), root.join("home"));
-    let log = root.join("ran.log");
-    let rule = |name: &str| {
-        serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": format!("echo {name} >> '{}'", log.display())}]}]}})
-        .to_string()
-    };
-    common::write(&project, ".claude/settings.json", &rule("guard"));
-    common::write(&home, ".claude/settings.json", &rule("mine"));
+    let w = GuardAndMine::new(false);
+    let (project, home, log) = (&w.project, &w.home, &w.log);
     common::write(
-        &home,
+        home,
         ".codex/config.toml",
         &format!(
             "[projects.{:?}]\ntrust_level = \"trusted\"\n",
@@ -1742,20 +1762,7 @@ fn a_copy_codex_never_reviewed_does_not_take_the_guards_run() {
         ),
     );
     let bin = env!("CARGO_BIN_EXE_hookx");
-    let hookx = |args: &[&str]| {
-        let mut cmd = common::hookx_clean(&project);
-        cmd.args(args)
-            .current_dir(&project)
-            .env("HOME", &home)
-            .assert()
-            .success()
-    };
-    for file in [
-        project.join(".claude/settings.json"),
-        home.join(".claude/settings.json"),
-    ] {
-        hookx(&["trust", &file.to_string_lossy()]);
-    }
+    let hookx = |args: &[&str]| w.hookx(args);
     hookx(&[
         "convert",
         ".claude/settings.json",
@@ -1781,14 +1788,14 @@ fn a_copy_codex_never_reviewed_does_not_take_the_guards_run() {
     let payload = serde_json::json!({"session_id": "s", "turn_id": "t", "cwd": project,
         "hook_event_name": "PreToolUse", "model": "m", "transcript_path": null,
         "tool_name": "Bash", "tool_input": {"command": "ls"}});
-    common::hookx_clean(&project)
+    common::hookx_clean(project)
         .args(route.split_whitespace().skip(1))
-        .current_dir(&project)
-        .env("HOME", &home)
+        .current_dir(project)
+        .env("HOME", home)
         .write_stdin(payload.to_string())
         .assert()
         .success();
-    let ran = ran_sorted(&log);
+    let ran = ran_sorted(log);
     assert_eq!(ran, ["guard", "mine"], "{list}");
 }
 
@@ -2074,33 +2081,10 @@ fn a_wrapper_copy_codex_runs_beside_hookxs_route_runs_each_rule_once() {
 /// not fired there; fired by hand it shows the plan list and doctor give: no copy stands in.
 #[test]
 fn geminis_own_folder_trust_switches_decide_whether_its_copy_stands_in() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().canonicalize().unwrap();
-    let (project, home) = (root.join("project"), root.join("home"));
-    std::fs::create_dir_all(project.join(".git")).unwrap();
-    let log = root.join("ran.log");
-    let rule = |name: &str| {
-        serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": format!("echo {name} >> '{}'", log.display())}]}]}})
-        .to_string()
-    };
-    common::write(&project, ".claude/settings.json", &rule("guard"));
-    common::write(&home, ".claude/settings.json", &rule("mine"));
+    let w = GuardAndMine::new(true);
+    let (project, home, log) = (&w.project, &w.home, &w.log);
     let bin = env!("CARGO_BIN_EXE_hookx");
-    let hookx = |args: &[&str]| {
-        let mut cmd = common::hookx_clean(&project);
-        cmd.args(args)
-            .current_dir(&project)
-            .env("HOME", &home)
-            .assert()
-            .success()
-    };
-    for file in [
-        project.join(".claude/settings.json"),
-        home.join(".claude/settings.json"),
-    ] {
-        hookx(&["trust", &file.to_string_lossy()]);
-    }
+    let hookx = |args: &[&str]| w.hookx(args);
     hookx(&[
         "convert",
         ".claude/settings.json",
@@ -2127,18 +2111,18 @@ fn geminis_own_folder_trust_switches_decide_whether_its_copy_stands_in() {
         "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
     // What the route runs (Gemini runs the copy itself where it loads the project's file).
     let fire = |restricted: bool| {
-        std::fs::remove_file(&log).ok();
-        let mut cmd = common::hookx_clean(&project);
+        std::fs::remove_file(log).ok();
+        let mut cmd = common::hookx_clean(project);
         if restricted {
             cmd.env("GEMINI_RESTRICTED_MODE", "true");
         }
         cmd.args(route.split_whitespace().skip(1))
-            .current_dir(&project)
-            .env("HOME", &home)
+            .current_dir(project)
+            .env("HOME", home)
             .write_stdin(payload.to_string())
             .assert()
             .success();
-        let ran = std::fs::read_to_string(&log).unwrap_or_default();
+        let ran = std::fs::read_to_string(log).unwrap_or_default();
         let mut ran: Vec<String> = ran.lines().map(str::to_string).collect();
         ran.sort();
         ran
@@ -2150,7 +2134,7 @@ fn geminis_own_folder_trust_switches_decide_whether_its_copy_stands_in() {
     );
     // The folder trusted in Gemini's record too: restricted mode still loads no project file.
     common::write(
-        &home,
+        home,
         ".gemini/trustedFolders.json",
         &serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
     );
