@@ -2638,6 +2638,54 @@ fn a_stop_hook_that_always_blocks_stops_at_its_agents_cap_under_codex() {
     }
 }
 
+/// Attacks row 460: row 380's agent-wide cap, counted per hook. Claude Code 2.1.332 counts the
+/// stops in a row that any Stop hook blocked (binary: `stopHookBlockingCount`, one count for
+/// the turn's chain of continuations, "A hook blocked the turn from ending N consecutive
+/// times"); Qwen Code 0.24.4 likewise (bundle: `nextStopHookBlock(promptId)`, one chain per
+/// prompt). Two trusted Stop hooks that take turns to block (the tests, then the lint, then the
+/// tests …), both Claude's or a Claude and a Qwen one, run under Codex (which caps none): each
+/// hook's count started again at each stop it let pass, so none reached 8 and the agent never
+/// stopped. One count for every hook whose agent caps them all together.
+#[test]
+fn stop_hooks_that_take_turns_to_block_stop_at_their_agents_cap_under_codex() {
+    for second in [".claude/settings.json", ".qwen/settings.json"] {
+        let p = Project::new();
+        let hook = |name: &str| {
+            json!({"type": "command", "command": format!(
+                "grep -qx {name} turn && echo '{{\"decision\":\"block\",\"reason\":\"{name} again\"}}' || true"
+            )})
+        };
+        let stop = |hooks: Vec<Value>| json!({"hooks": {"Stop": [{"hooks": hooks}]}});
+        match second {
+            ".claude/settings.json" => p.write(second, stop(vec![hook("tests"), hook("lint")])),
+            _ => {
+                p.write(".claude/settings.json", stop(vec![hook("tests")]));
+                p.write(second, stop(vec![hook("lint")]));
+            }
+        }
+        p.trust();
+        let mut blocks = 0;
+        for round in 0..20 {
+            let turn = ["tests", "lint"][round % 2];
+            std::fs::write(p.project.join("turn"), format!("{turn}\n")).unwrap();
+            let stdin = recorded_stop(&p, "codex-0.171.0/agents.17.Stop.json", round > 0);
+            let (code, out, err) = p.hookx(&["run", "--host", "codex", "--event", "Stop"], stdin);
+            assert_eq!(code, 0, "{second} {round}: {err}");
+            if out.trim().is_empty() {
+                assert!(err.contains("agent's cap of 8"), "{second} {round}: {err}");
+            } else {
+                assert_eq!(
+                    json_of(&out)["decision"],
+                    "block",
+                    "{second} {round}: {out}"
+                );
+                blocks += 1;
+            }
+        }
+        assert_eq!(blocks, 8, "{second}: stops kept going in a row under Codex");
+    }
+}
+
 /// Row 306's leftovers. A stop whose payload names no session: on `d79a14b` every such session
 /// shared one count (one could cap another early, and one's first stop reset the other's row,
 /// so it might never cap); now no count is kept for it, so its follow-up is not passed on, as

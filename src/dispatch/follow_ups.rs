@@ -7,7 +7,10 @@
 //!
 //! The counts live in `<home>/.hookx/follow-ups/`, one file per session (and subagent), keyed
 //! by the rule and its command (`hookx exec`, which has no `--home`: under `$HOME`; with none,
-//! or for a payload that names no session, no count). A count starts again when the host says
+//! or for a payload that names no session, no count). An agent whose cap is one for every hook
+//! (Claude Code's, Qwen Code's: the stops in a row that any hook blocked) is counted so too:
+//! one count for every such hook, so that two hooks taking turns to block end as under their
+//! own agent (attacks row 460). A count starts again when the host says
 //! the stop continues none
 //! ([`CONTINUATION`] `false`) and goes when the hook does not follow up; the file goes when no
 //! count is left in it. A count hookx cannot read or write never traps the agent: the
@@ -16,11 +19,15 @@
 use crate::model::{Event, Handler, Outcome};
 use crate::tables::{Flavor, FollowUpCap};
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The canonical payload field in which a host says its Stop continues one a hook blocked.
 pub const CONTINUATION: &str = "stop_hook_active";
+
+/// The key of the one count kept for every hook whose agent caps all hooks' follow-ups
+/// together ([`FollowUpCap::limit_key`] `None`): the stops in a row any of them blocked.
+const EVERY_HOOK: &str = "stops kept going in a row";
 
 /// One handler's cap and its count.
 pub struct Cap {
@@ -35,7 +42,8 @@ pub struct Cap {
 }
 
 /// The cap `flavor`'s agent keeps on `handler`'s follow-ups on `event`, if any: its limit is
-/// the handler's own where it gives a whole number, else the agent's default.
+/// the handler's own where it gives a whole number, else the agent's default. `key` names the
+/// handler's own count; an agent-wide cap counts every such hook's at [`EVERY_HOOK`].
 pub fn cap(flavor: Flavor, event: &Event, handler: &Handler, key: String) -> Option<Cap> {
     let spec = flavor.dialect().config().run_keys.follow_ups.as_ref()?;
     if !spec.events.contains(&event.kind) {
@@ -48,7 +56,10 @@ pub fn cap(flavor: Flavor, event: &Event, handler: &Handler, key: String) -> Opt
     Some(Cap {
         spec,
         limit,
-        key,
+        key: match spec.limit_key {
+            Some(_) => key,
+            None => EVERY_HOOK.to_string(),
+        },
         count: Ok(0),
         stored: false,
     })
@@ -58,6 +69,10 @@ pub fn cap(flavor: Flavor, event: &Event, handler: &Handler, key: String) -> Opt
 /// of counts by key; `Err`: there is no home to keep them in.
 pub struct Counts {
     path: Result<PathBuf, String>,
+    /// Counts a follow-up of this event kept going, and those one of its hooks did not: a
+    /// count shared by several hooks starts again only when none of them followed up.
+    followed: BTreeSet<String>,
+    passed: BTreeMap<String, bool>,
 }
 
 impl Counts {
@@ -86,6 +101,8 @@ impl Counts {
                     home.map(|home| home.join(".hookx").join("follow-ups").join(name(session)))
                 }
             },
+            followed: BTreeSet::new(),
+            passed: BTreeMap::new(),
         };
         let read = counts.read();
         let continues = event.fields.get(CONTINUATION) != Some(&Value::Bool(false));
@@ -109,27 +126,33 @@ impl Counts {
     /// Keeps `cap` on the answer `one` of the handler from `origin`: a follow-up past the cap,
     /// or one whose count cannot be kept, is taken out of it, and `notes` says why.
     pub fn settle(
-        &self,
+        &mut self,
         cap: &Cap,
         mut one: Outcome,
         origin: &str,
         notes: &mut Vec<String>,
     ) -> Outcome {
         if !one.block {
-            // No follow-up: the next one starts a new row.
-            if cap.stored
-                && let Err(why) = self.set(&cap.key, None)
-            {
-                notes.push(format!("{origin}: its count of follow-ups stays: {why}"));
+            // No follow-up: the next one starts a new row ([`Counts::finish`] for a shared one).
+            match cap.spec.limit_key {
+                None => {
+                    self.passed.insert(cap.key.clone(), cap.stored);
+                }
+                Some(_) => self.forget(&cap.key, cap.stored, origin, notes),
             }
             return one;
         }
+        self.followed.insert(cap.key.clone());
         let limit = cap.limit;
         let key = match cap.spec.limit_key {
             Some(key) => format!("its `{key}` of {limit}"),
             None => format!("its agent's cap of {limit}"),
         };
         let why = match &cap.count {
+            Ok(n) if *n >= limit && cap.spec.limit_key.is_none() => format!(
+                "its agent's hooks have kept it going {n} times in a row, {key}, where its own \
+                 agent stops it"
+            ),
             Ok(n) if *n >= limit => format!(
                 "it has followed up {n} times in a row, {key}, where its own agent stops it"
             ),
@@ -149,6 +172,23 @@ impl Counts {
             "{origin}: its follow-up does not keep the agent going: {why}"
         ));
         one
+    }
+
+    /// Once every handler has answered: a shared count none of its hooks followed up on starts
+    /// again.
+    pub fn finish(&self, notes: &mut Vec<String>) {
+        for (key, stored) in &self.passed {
+            if !self.followed.contains(key) {
+                self.forget(key, *stored, "hookx", notes);
+            }
+        }
+    }
+
+    /// Takes `key`'s count out, where the file holds one (`stored`).
+    fn forget(&self, key: &str, stored: bool, origin: &str, notes: &mut Vec<String>) {
+        if stored && let Err(why) = self.set(key, None) {
+            notes.push(format!("{origin}: its count of follow-ups stays: {why}"));
+        }
     }
 
     /// The counts on disk: none when there is no file, or when it holds no counts (a file

@@ -465,7 +465,7 @@ impl Plan<'_> {
             unevaluated,
             budget,
             limit,
-            counts,
+            mut counts,
         } = self;
         let tables = host.tables();
         let deadline = budget.and_then(|b| started().checked_add(b));
@@ -504,7 +504,7 @@ impl Plan<'_> {
             };
             let job = &jobs[index];
             let mut one = job.read(event, &finished);
-            if let (Some(counts), Some(cap)) = (&counts, &job.cap) {
+            if let (Some(counts), Some(cap)) = (&mut counts, &job.cap) {
                 one = counts.settle(cap, one, &job.origin, &mut skipped);
             }
             if was_cut {
@@ -524,6 +524,9 @@ impl Plan<'_> {
                 && !(0..jobs.len()).any(|j| {
                     may_stop[j] && ended[j].is_none() && (!stopped || batch.is_started(j))
                 });
+        }
+        if let Some(counts) = &counts {
+            counts.finish(&mut skipped);
         }
         let mut outcome = Outcome::default();
         if !unevaluated.is_empty() {
