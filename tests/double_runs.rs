@@ -1799,6 +1799,82 @@ fn a_copy_codex_never_reviewed_does_not_take_the_guards_run() {
     assert_eq!(ran, ["guard", "mine"], "{list}");
 }
 
+/// Attacks row 461: row 409's review read against `CODEX_HOME`. Codex reads its config.toml
+/// (the project's trust, each handler's review) below `$CODEX_HOME` (codex-facts: run with it
+/// fresh; hooks get the client's environment); the run path read `~/.codex/config.toml` alone.
+/// A user who reviewed the guard's converted copy under the default home and later runs Codex
+/// with `CODEX_HOME` elsewhere (a work profile; the project trusted there, the copy not
+/// reviewed there, or the project not trusted there at all): Codex skips the copy, and the
+/// route, reading the stale review below the home, skipped the original for it: the guard ran
+/// nowhere. The host's state stands in only where each place it may be read from says so.
+#[test]
+fn a_review_below_the_home_does_not_stand_in_where_codex_home_names_another_folder() {
+    for codex_home_trusts in [true, false] {
+        let w = GuardAndMine::new(false);
+        let (project, home, log) = (&w.project, &w.home, &w.log);
+        let trusted = format!(
+            "[projects.{:?}]\ntrust_level = \"trusted\"\n",
+            project.display().to_string()
+        );
+        let bin = env!("CARGO_BIN_EXE_hookx");
+        let hookx = |args: &[&str]| w.hookx(args);
+        hookx(&[
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "codex",
+            "--write",
+            "--hookx",
+            bin,
+        ]);
+        let path = project.join(".codex/hooks.json");
+        let hooks: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let mut reviewed = trusted.clone();
+        for (key, hash) in hookx::dialect::codex::trust::records(&path, &hooks, &|_| true) {
+            reviewed.push_str(&format!(
+                "\n[hooks.state.{key:?}]\ntrusted_hash = {hash:?}\n"
+            ));
+        }
+        common::write(home, ".codex/config.toml", &reviewed);
+        let codex_home = home.join("work-codex");
+        let there = match codex_home_trusts {
+            true => trusted.clone(),
+            false => String::new(),
+        };
+        common::write(&codex_home, "config.toml", &there);
+        hookx(&[
+            "install", "--host", "codex", "--scope", "user", "--hookx", bin,
+        ]);
+        let found = routes(&home.join(".codex/hooks.json"), bin, "codex", "PreToolUse");
+        let [route] = &found[..] else {
+            panic!("one user route: {found:?}");
+        };
+        let payload = serde_json::json!({"session_id": "s", "turn_id": "t", "cwd": project,
+            "hook_event_name": "PreToolUse", "model": "m", "transcript_path": null,
+            "tool_name": "Bash", "tool_input": {"command": "ls"}});
+        let fire = |codex_home: Option<&Path>| {
+            let _ = std::fs::remove_file(log);
+            let mut cmd = common::hookx_clean(project);
+            cmd.args(route.split_whitespace().skip(1))
+                .current_dir(project)
+                .env("HOME", home);
+            if let Some(dir) = codex_home {
+                cmd.env("CODEX_HOME", dir);
+            }
+            cmd.write_stdin(payload.to_string()).assert().success();
+            ran_sorted(log)
+        };
+        // Without the variable the review below the home is Codex's: the copy stands in.
+        assert_eq!(fire(None), ["mine"]);
+        assert_eq!(
+            fire(Some(&codex_home)),
+            ["guard", "mine"],
+            "trusted under CODEX_HOME: {codex_home_trusts}"
+        );
+    }
+}
+
 /// Attacks row 440 (row 409's "left"): the same copy Codex never reviewed, and no rule of the
 /// user's: `install --host codex --scope project` planned as if Codex ran every handler of
 /// its own files ("no codex events to route: codex runs every rule of this scope itself"),

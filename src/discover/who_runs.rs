@@ -165,10 +165,33 @@ fn needed_for_switch(host: Dialect, location: &Location) -> bool {
     })
 }
 
+/// Each place `host`'s own state file `rel` (`.codex/config.toml`) may be read from: where
+/// [`crate::context::Context::agent_file`] says and, on the run path (which takes no folder
+/// variable for where hooks are: a project could set one), also below the agent's folder
+/// variable the environment sets (`CODEX_HOME`), where the agent started with it reads it
+/// ([`crate::route::hosts_own_file`]). What the host does by its state there (a folder it
+/// trusts, a handler its user reviewed) stands in for hookx's own run of a rule only where
+/// every place says so: read below the home alone, a review left there from before the user
+/// set `CODEX_HOME` made the route skip a guard Codex skipped too (attacks row 461); read below
+/// the variable alone, a project setting it could make a guard run nowhere. Twice at worst.
+pub fn host_state_files(
+    ctx: &crate::context::Context,
+    host: Dialect,
+    rel: &str,
+) -> Vec<std::path::PathBuf> {
+    let mut each = vec![ctx.agent_file(host, rel)];
+    let moved = crate::route::hosts_own_file(&ctx.agents_home, host, rel);
+    if !each.contains(&moved) {
+        each.push(moved);
+    }
+    each
+}
+
 /// Whether `host` trusts the project folder: its record says so (read where the agent reads
-/// it), its own setting turns folder trust off (`FolderTrust::off_setting`), or a variable
-/// that trusts it is set (`FolderTrust::trust_vars`); a variable that distrusts it
-/// (`FolderTrust::distrust_vars`) outweighs them all, as in Gemini CLI (attacks row 422).
+/// it, each place [`host_state_files`] gives), its own setting turns folder trust off
+/// (`FolderTrust::off_setting`), or a variable that trusts it is set
+/// (`FolderTrust::trust_vars`); a variable that distrusts it (`FolderTrust::distrust_vars`)
+/// outweighs them all, as in Gemini CLI (attacks row 422).
 pub fn folder_trusted(
     ctx: &crate::context::Context,
     host: Dialect,
@@ -183,13 +206,17 @@ pub fn folder_trusted(
     if set(gate.distrust_vars) {
         return false;
     }
-    set(gate.trust_vars)
-        || gate.off_setting.as_ref().is_some_and(|off| {
-            off.is_off(|f| ctx.agent_file(host, f), crate::config::syntax::value_as)
-        })
-        || gate.trusts(
-            |f| ctx.agent_file(host, f),
-            project,
-            crate::config::syntax::value_as,
-        )
+    let json = crate::config::syntax::value_as;
+    // The first place, then the second where the variable names one.
+    let trusted_at = |n: usize| {
+        let place = |f: &str| {
+            let mut each = host_state_files(ctx, host, f);
+            each.swap_remove(n.min(each.len() - 1))
+        };
+        gate.off_setting
+            .as_ref()
+            .is_some_and(|off| off.is_off(place, json))
+            || gate.trusts(place, project, json)
+    };
+    set(gate.trust_vars) || (trusted_at(0) && trusted_at(1))
 }

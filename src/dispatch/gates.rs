@@ -101,10 +101,11 @@ pub fn host_switch_why(switch: &Source, host: Dialect) -> String {
 pub use crate::discover::folder_trusted;
 
 /// The review state of a file's handlers under an agent that runs only the handlers its user
-/// reviewed (`DialectDef::route_trust`): the file's value and the agent's record text.
+/// reviewed (`DialectDef::route_trust`): the file's value and the agent's record text, in each
+/// place it may be read from ([`discover::host_state_files`]).
 pub struct Review {
     value: Value,
-    records: String,
+    records: Vec<String>,
     host: Dialect,
     /// The file as the agent names it in its keys ([`crate::route::review_key_path`]).
     path: std::path::PathBuf,
@@ -129,7 +130,10 @@ impl Review {
             crate::config::syntax::Format::Frontmatter => return None,
         };
         let file = ctx.agent_file(host, review.file);
-        let records = crate::read::text(&file, crate::read::MAX_FILE_BYTES).unwrap_or_default();
+        let records = discover::host_state_files(ctx, host, review.file)
+            .iter()
+            .map(|f| crate::read::text(f, crate::read::MAX_FILE_BYTES).unwrap_or_default())
+            .collect();
         Some(Review {
             value,
             records,
@@ -139,8 +143,8 @@ impl Review {
         })
     }
 
-    /// Whether the agent runs handler `index` of `rule`: its record is there and hashes what
-    /// the file holds now. A handler the file's value does not show where the rule says is
+    /// Whether the agent runs handler `index` of `rule`: its record is there (in each place)
+    /// and hashes what the file holds now. A handler the file's value does not show where the rule says is
     /// taken as reviewed (nothing to compare).
     pub fn reviewed(&self, rule: &Rule, index: usize) -> bool {
         let Some(review) = self.host.def().route_trust.as_ref() else {
@@ -151,9 +155,11 @@ impl Review {
             return true;
         };
         let records = (review.records)(&self.path, &self.value, &|h| std::ptr::eq(h, target));
-        records
-            .iter()
-            .all(|(key, value)| (review.recorded)(&self.records, key).as_deref() == Some(value))
+        records.iter().all(|(key, value)| {
+            self.records
+                .iter()
+                .all(|text| (review.recorded)(text, key).as_deref() == Some(value))
+        })
     }
 
     /// How the agent keeps its records, for the reason a handler is skipped.
