@@ -17,6 +17,8 @@ mod common;
 mod faults;
 #[path = "live_claude/fixtures.rs"]
 mod fixtures;
+#[path = "live_common/scopes.rs"]
+mod scopes;
 #[path = "live_claude/server.rs"]
 mod server;
 
@@ -119,7 +121,19 @@ fn once_script(step: usize, _project: &str) -> Vec<Block> {
     }
 }
 
+/// The same Bash call twice, then the end of the turn (the claim gate: two calls alike).
+fn twice_script(step: usize, _project: &str) -> Vec<Block> {
+    match step {
+        0 | 1 => vec![Block::Tool(
+            "Bash",
+            json!({"command": "printf a >> twice.txt # twice-call", "description": "twice"}),
+        )],
+        _ => vec![Block::Text("Done twice.".into())],
+    }
+}
+
 static SCRIPTS: &[(&str, Script)] = &[
+    ("twice", twice_script),
     ("sub", sub_script),
     ("tools", tools_script),
     ("faults", faults_script),
@@ -2309,8 +2323,93 @@ fn main() -> std::process::ExitCode {
             claude_config_dir_and_the_project_route,
             a_user_route_the_user_runs_once,
             a_route_the_user_shortened,
+            both_scopes_get_one_event,
         ],
     )
+}
+
+/// The claim gate (task "claims"): a recorder in the user's `~/.claude/settings.json` and one
+/// in the project's `.claude/settings.json`, one session running the same Bash call twice.
+/// Claude Code hands both hooks of one event the same payload, and two calls alike differ by
+/// `tool_use_id` (recorded in `scopes/pairs.json`).
+fn both_scopes_get_one_event() {
+    let Some(bin) = client_or_skip("both_scopes_get_one_event") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    let events = [
+        "SessionStart",
+        "UserPromptSubmit",
+        "PreToolUse",
+        "PostToolUse",
+        "Stop",
+    ];
+    let rules = |label: &str| -> Value {
+        let map: serde_json::Map<String, Value> = events
+            .iter()
+            .map(|e| {
+                let command = world.dumper_command(label, e);
+                (
+                    e.to_string(),
+                    json!([{"hooks": [{"type": "command", "command": command}]}]),
+                )
+            })
+            .collect();
+        json!({ "hooks": map })
+    };
+    write_json(&world.home.join(".claude/settings.json"), &rules("user"));
+    write_json(
+        &world.project.join(".claude/settings.json"),
+        &rules("project"),
+    );
+    let run = client::run(
+        &bin,
+        &world,
+        model.port,
+        "SCRIPT:twice run it twice",
+        &["--dangerously-skip-permissions"],
+    );
+    let mut c = Checks::default();
+    let seen = |label: &str| -> Vec<(String, Value)> {
+        world
+            .records(label)
+            .into_iter()
+            .map(|r| (r.event, r.stdin))
+            .collect()
+    };
+    let (user, project) = (seen("user"), seen("project"));
+    let problems = scopes::pairing(&user, &project, &[]);
+    c.check(
+        problems.is_empty() && !user.is_empty(),
+        format!(
+            "both scopes, one payload per event: {problems:?}\n{}",
+            run.describe()
+        ),
+    );
+    let calls = scopes::alike_calls(&user, "PreToolUse", "twice-call");
+    c.check(
+        calls.len() == 2 && scopes::differing(calls[0], calls[1]) == ["tool_use_id"],
+        format!(
+            "two calls alike differ by tool_use_id alone: {:?}",
+            calls.get(..2).map(|c| scopes::differing(c[0], c[1]))
+        ),
+    );
+    eprintln!(
+        "fired {:?}",
+        user.iter().map(|(e, _)| e.as_str()).collect::<Vec<_>>()
+    );
+    scopes::record(
+        &format!("claude-{}", client::VERSION),
+        "claude",
+        &user,
+        &project,
+        &[
+            (world.project.display().to_string(), "<project>"),
+            (world.home.display().to_string(), "<home>"),
+        ],
+    );
+    c.finish("both_scopes_get_one_event", "");
 }
 
 /// Claude Code reads the user's settings from `$CLAUDE_CONFIG_DIR/settings.json` when the

@@ -17,6 +17,8 @@ mod form_probe;
 mod json_syntax;
 #[path = "live_common/recorded.rs"]
 mod recorded;
+#[path = "live_common/scopes.rs"]
+mod scopes;
 #[path = "live_codex/server.rs"]
 mod server;
 
@@ -62,6 +64,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .collect();
     }
     match name {
+        "twice" => vec![
+            shell("echo twice-call"),
+            shell("echo twice-call"),
+            Step::Text("twice done"),
+        ],
         "story" => vec![
             shell("echo story-bash"),
             patch("*** Add File: notes.txt\n+story\n"),
@@ -2075,6 +2082,62 @@ fn main() -> std::process::ExitCode {
             migration_story_runs_each_rule_once,
             a_cursor_stop_hook_that_always_follows_up_ends_under_codex,
             a_claude_stop_hook_that_always_blocks_ends_under_codex,
+            both_scopes_get_one_event,
         ],
     )
+}
+
+/// The claim gate (task "claims"): a recorder on every event in the user's
+/// `~/.codex/hooks.json` (labelled by event) and one in the project's (`project-…`), both
+/// reviewed, one session running the same shell command twice. Codex CLI 0.171.0 hands both
+/// hooks of one event the same payload (recorded in `scopes/pairs.json`), and two calls alike
+/// differ by `tool_use_id` alone.
+fn both_scopes_get_one_event() {
+    let Some(l) = live("twice", WRITE, |sb| {
+        sb.trust_project();
+        sb.trusted_hooks(
+            HookFile::UserJson,
+            &Value::Object(record_everything(sb, "")),
+        );
+        sb.trusted_hooks(
+            HookFile::ProjectJson,
+            &Value::Object(record_everything(sb, "project-")),
+        );
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let side = |project: bool| -> Vec<(String, Value)> {
+        l.dumps
+            .iter()
+            .filter(|d| d.label.starts_with("project-") == project)
+            .map(|d| {
+                let event = d.label.trim_start_matches("project-").to_string();
+                (event, d.stdin.clone())
+            })
+            .collect()
+    };
+    let (user, project) = (side(false), side(true));
+    let problems = scopes::pairing(&user, &project, &[]);
+    c.that(
+        problems.is_empty() && !user.is_empty(),
+        format!("both scopes, one payload per event: {problems:?}"),
+    );
+    let calls = scopes::alike_calls(&user, "PreToolUse", "twice-call");
+    let apart = calls.get(..2).map(|c| scopes::differing(c[0], c[1]));
+    c.that(
+        apart.as_deref() == Some(&["tool_use_id".to_string()][..]),
+        format!("two calls alike differ by: {apart:?}"),
+    );
+    scopes::record(
+        &format!("codex-{}", client::VERSION),
+        "codex",
+        &user,
+        &project,
+        &[
+            (l.sb.project.display().to_string(), "<project>"),
+            (l.sb.home.display().to_string(), "<home>"),
+        ],
+    );
+    c.done("both_scopes_get_one_event");
 }

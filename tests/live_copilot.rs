@@ -14,6 +14,8 @@ mod common;
 mod faults;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
+#[path = "live_common/scopes.rs"]
+mod scopes;
 #[path = "live_common/chat_server.rs"]
 mod server;
 
@@ -57,6 +59,16 @@ const PASCAL: &[&str] = &[
 fn scripts(name: &str, project: &str) -> Vec<Step> {
     let file = format!("{project}/notes.txt");
     match name {
+        "twice" => [0, 1]
+            .iter()
+            .map(|_| {
+                Step::Tools(vec![(
+                    "bash",
+                    json!({"command": "echo twice-call", "description": "d"}),
+                )])
+            })
+            .chain([Step::Text("twice done")])
+            .collect(),
         "faults" => faults::commands()
             .into_iter()
             .map(|c| Step::Tools(vec![("bash", json!({"command": c, "description": "d"}))]))
@@ -3930,6 +3942,7 @@ fn main() -> std::process::ExitCode {
             a_repositorys_route_timeout_does_not_shorten_the_users_route,
             the_project_route_is_not_cut_to_the_users_shortened_route,
             the_claude_route_does_not_stand_aside_for_a_vscode_route_cut_short,
+            both_scopes_get_one_event,
         ],
     )
 }
@@ -3956,4 +3969,116 @@ fn guard_log(root: &std::path::Path) -> (String, Vec<Value>) {
         .flatten()
         .collect();
     (ran, payloads)
+}
+
+/// The claim gate (task "claims"): recorders on every event in the user's
+/// `~/.copilot/hooks/dump.json` (camelCase and PascalCase, labelled by event), the project's
+/// `.github/hooks/dump.json` (`project-…`) and the project's `.claude/settings.json`
+/// (`claude-…`, which Copilot runs with its PascalCase payload), one session running the same
+/// command twice. Copilot CLI 1.0.102 hands the user's and the project's hook of one event the
+/// same payload, its own hook and the Claude file's one event in two shapes with one
+/// `timestamp` (milliseconds, a number in the one, ISO 8601 in the other: no call id), and two
+/// calls alike differ by `timestamp` alone (recorded in `scopes/pairs.json`).
+fn both_scopes_get_one_event() {
+    let Some(l) = live(
+        "twice",
+        |sb| {
+            sb.write("home/.copilot/hooks/dump.json", &dump_everything(sb));
+            let mut project: Value = serde_json::from_str(&dump_everything(sb)).unwrap();
+            for (event, entries) in project["hooks"].as_object_mut().unwrap() {
+                let command = sb.dumper(&format!("project-{event}"));
+                match entries[0].get("hooks").is_some() {
+                    true => entries[0]["hooks"][0]["command"] = json!(command),
+                    false => entries[0]["bash"] = json!(command),
+                }
+            }
+            sb.write("project/.github/hooks/dump.json", &project.to_string());
+            let claude: serde_json::Map<String, Value> = PASCAL
+                .iter()
+                .map(|e| {
+                    let command = sb.dumper(&format!("claude-{e}"));
+                    (
+                        e.to_string(),
+                        json!([{"hooks": [{"type": "command", "command": command}]}]),
+                    )
+                })
+                .collect();
+            sb.write(
+                "project/.claude/settings.json",
+                &json!({"hooks": claude}).to_string(),
+            );
+        },
+        // `-p` runs a repository's hooks only with this set.
+        &[("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true")],
+    ) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let side = |prefix: &str| -> Vec<(String, Value)> {
+        l.dumps
+            .iter()
+            .filter(|d| match prefix {
+                "" => !d.label.contains('-'),
+                p => d.label.starts_with(p),
+            })
+            .map(|d| {
+                (
+                    d.label.trim_start_matches(prefix).to_string(),
+                    d.stdin.clone(),
+                )
+            })
+            .collect()
+    };
+    let (user, project, claude) = (side(""), side("project-"), side("claude-"));
+    let problems = scopes::pairing(&user, &project, &[]);
+    c.that(
+        problems.is_empty() && !user.is_empty(),
+        format!("user and project, one payload per event: {problems:?}"),
+    );
+    let pascal: Vec<(String, Value)> = user
+        .iter()
+        .filter(|(e, _)| PASCAL.contains(&e.as_str()))
+        .cloned()
+        .collect();
+    let problems = scopes::pairing(&pascal, &claude, &[]);
+    c.that(
+        problems.is_empty() && !claude.is_empty(),
+        format!("user PascalCase and .claude, one payload per event: {problems:?}"),
+    );
+    let calls = scopes::alike_calls(&user, "preToolUse", "twice-call");
+    let apart = calls.get(..2).map(|c| scopes::differing(c[0], c[1]));
+    c.that(
+        apart.as_deref() == Some(&["timestamp".to_string()][..]),
+        format!("two calls alike differ by: {apart:?}"),
+    );
+    // The one call in both shapes: the camelCase timestamp (ms) is the PascalCase one's instant.
+    let twins = scopes::alike_calls(&claude, "PreToolUse", "twice-call");
+    let stamps: Vec<String> = calls.iter().map(|v| v["timestamp"].to_string()).collect();
+    let iso: Vec<String> = twins.iter().map(|v| v["timestamp"].to_string()).collect();
+    eprintln!("camel timestamps {stamps:?}, PascalCase timestamps {iso:?}");
+    c.that(
+        twins.len() == calls.len(),
+        format!(
+            "the Claude file saw {} of {} calls",
+            twins.len(),
+            calls.len()
+        ),
+    );
+    let mut both = user.clone();
+    both.extend(
+        claude
+            .iter()
+            .map(|(e, v)| (format!("claude-{e}"), v.clone())),
+    );
+    scopes::record(
+        &format!("copilot-{}", client::VERSION),
+        "copilot",
+        &both,
+        &project,
+        &[
+            (l.sb.project.display().to_string(), "<project>"),
+            (l.sb.home.display().to_string(), "<home>"),
+        ],
+    );
+    c.done("both_scopes_get_one_event");
 }

@@ -17,6 +17,8 @@ mod json_syntax;
 mod minimal;
 #[path = "live_common/recorded.rs"]
 mod recorded;
+#[path = "live_common/scopes.rs"]
+mod scopes;
 // The same OpenAI chat-completions API as Copilot's provider mode (no failing model call here).
 #[allow(dead_code)]
 #[path = "live_common/chat_server.rs"]
@@ -72,6 +74,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("all done"),
         ],
         "text" => vec![Step::Text("nothing to do")],
+        "twice" => vec![
+            execute("echo twice-call"),
+            execute("echo twice-call"),
+            Step::Text("twice done"),
+        ],
         "story" => vec![
             execute("echo story-ok"),
             execute(common::STORY_DENIED),
@@ -1448,6 +1455,71 @@ fn main() -> std::process::ExitCode {
             hook_files_with_comments_or_trailing_commas,
             faulty_handlers_beside_a_deny,
             migration_story_runs_each_rule_once,
+            both_scopes_get_one_event,
         ],
     )
+}
+
+/// The claim gate (task "claims"): a recorder on every event in the user's
+/// `~/.factory/settings.json` (labelled by event) and one in the project's
+/// `.factory/settings.json` (`project-…`), one `droid exec` running the same command twice.
+/// Droid 0.225.2 hands both hooks of one event the same payload (recorded in
+/// `scopes/pairs.json`), and two calls alike give the same payload: no call id, no timestamp.
+fn both_scopes_get_one_event() {
+    let Some(bin) = droid() else { return };
+    let sb = Sandbox::new("hookx-live-droid-scopes");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let all = |prefix: &str| -> Value {
+        let mut hooks = serde_json::Map::new();
+        for e in EVENTS {
+            hooks.extend(
+                recorder_on(&sb, e, &format!("{prefix}{e}"))
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            );
+        }
+        Value::Object(hooks)
+    };
+    user_settings(&sb, &model, Some(all("")));
+    common::write(
+        &sb.project,
+        ".factory/settings.json",
+        &json!({"hooks": all("project-")}).to_string(),
+    );
+    let out = run_droid(&sb, &bin, "twice");
+    keep(&sb, &model, &out, "scopes");
+    let dumps = sb.dumps();
+    let side = |project: bool| -> Vec<(String, Value)> {
+        dumps
+            .iter()
+            .filter(|d| d.label.starts_with("project-") == project)
+            .map(|d| {
+                let event = d.label.trim_start_matches("project-").to_string();
+                (event, d.stdin.clone())
+            })
+            .collect()
+    };
+    let (user, project) = (side(false), side(true));
+    let mut failed = Vec::new();
+    let problems = scopes::pairing(&user, &project, &[]);
+    if !problems.is_empty() || user.is_empty() {
+        failed.push(format!("both scopes, one payload per event: {problems:?}"));
+    }
+    let calls = scopes::alike_calls(&user, "PreToolUse", "twice-call");
+    let apart = calls.get(..2).map(|c| scopes::differing(c[0], c[1]));
+    if apart.as_ref().is_none_or(|a| !a.is_empty()) {
+        failed.push(format!("two calls alike, payloads differing in: {apart:?}"));
+    }
+    scopes::record(
+        &format!("droid-{VERSION}"),
+        "droid",
+        &user,
+        &project,
+        &[
+            (sb.project.display().to_string(), "<project>"),
+            (sb.home.display().to_string(), "<home>"),
+        ],
+    );
+    assert!(failed.is_empty(), "{}\n{out:?}", failed.join("\n"));
 }

@@ -19,6 +19,8 @@ mod json_syntax;
 mod recorded;
 #[path = "live_gemini/routed.rs"]
 mod routed;
+#[path = "live_common/scopes.rs"]
+mod scopes;
 #[path = "live_gemini/server.rs"]
 mod server;
 
@@ -103,6 +105,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             steps
         }
         "ask" => vec![shell("echo ask-me"), Step::Text("ask done")],
+        "twice" => vec![
+            shell("echo twice-call"),
+            shell("echo twice-call"),
+            Step::Text("twice done"),
+        ],
         "story" => vec![
             shell("echo story-bash"),
             Step::Calls(vec![(
@@ -2046,6 +2053,56 @@ fn main() -> std::process::ExitCode {
             a_projects_hooks_switch_turns_off_hookxs_user_route_too,
             a_projects_env_file_reaches_the_users_hooks,
             an_env_file_above_the_project_reaches_the_users_hooks,
+            both_scopes_get_one_event,
         ],
     )
+}
+
+/// The claim gate (task "claims"): a recorder on every event in the user's
+/// `~/.gemini/settings.json` (labelled by event) and one in the project's (`project-…`), one
+/// session running the same shell command twice. Gemini CLI 0.61.0 hands both hooks of one event
+/// the same payload (recorded in `scopes/pairs.json`), and two calls alike differ by
+/// `timestamp` alone (milliseconds: no call id).
+fn both_scopes_get_one_event() {
+    let Some(l) = live("twice", &["--yolo"], &[], |sb| {
+        sb.trust_folder();
+        sb.user_settings(Value::Object(record_everything(sb, "")));
+        sb.project_settings(Value::Object(record_everything(sb, "project-")));
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let side = |project: bool| -> Vec<(String, Value)> {
+        l.dumps
+            .iter()
+            .filter(|d| d.label.starts_with("project-") == project)
+            .map(|d| {
+                let event = d.label.trim_start_matches("project-").to_string();
+                (event, d.stdin.clone())
+            })
+            .collect()
+    };
+    let (user, project) = (side(false), side(true));
+    let problems = scopes::pairing(&user, &project, &[]);
+    c.that(
+        problems.is_empty() && !user.is_empty(),
+        format!("both scopes, one payload per event: {problems:?}"),
+    );
+    let calls = scopes::alike_calls(&user, "BeforeTool", "twice-call");
+    let apart = calls.get(..2).map(|c| scopes::differing(c[0], c[1]));
+    c.that(
+        apart.as_deref() == Some(&["timestamp".to_string()][..]),
+        format!("two calls alike differ by: {apart:?}"),
+    );
+    scopes::record(
+        &format!("gemini-{}", client::VERSION),
+        "gemini",
+        &user,
+        &project,
+        &[
+            (l.sb.project.display().to_string(), "<project>"),
+            (l.sb.home.display().to_string(), "<home>"),
+        ],
+    );
+    c.done("both_scopes_get_one_event");
 }

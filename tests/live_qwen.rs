@@ -19,6 +19,8 @@ mod form_probe;
 mod json_syntax;
 #[path = "live_common/recorded.rs"]
 mod recorded;
+#[path = "live_common/scopes.rs"]
+mod scopes;
 // Copilot's fake model speaks the same OpenAI chat-completions API Qwen Code talks to (this
 // suite scripts no failing model call).
 #[allow(dead_code)]
@@ -91,6 +93,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .collect();
     }
     match name {
+        "twice" => vec![
+            one(shell("echo twice-call")),
+            one(shell("echo twice-call")),
+            Step::Text("twice done"),
+        ],
         "tools" => vec![
             one(shell("echo hello-shell")),
             one(("write_file", json!({"file_path": file, "content": "one\n"}))),
@@ -1380,6 +1387,58 @@ fn main() -> std::process::ExitCode {
             migration_story_runs_each_rule_once,
             a_trusted_settings_file_stays_trusted_after_qwen_starts,
             a_projects_env_reaches_the_users_hooks,
+            both_scopes_get_one_event,
         ],
     )
+}
+
+/// The claim gate (task "claims"): a recorder on every event in the user's
+/// `~/.qwen/settings.json` (labelled by event) and one in the project's (`project-…`), one
+/// session running the same shell command twice. Qwen Code 0.24.4 hands both hooks of one event
+/// the same payload (recorded in `scopes/pairs.json`); two calls alike differ by their call ids.
+fn both_scopes_get_one_event() {
+    let Some(l) = live("twice", &["--yolo"], &[], |sb| {
+        sb.user_settings(Value::Object(record_everything(sb, "")));
+        sb.project_settings(Value::Object(record_everything(sb, "project-")));
+        None
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let side = |project: bool| -> Vec<(String, Value)> {
+        l.dumps
+            .iter()
+            .filter(|d| d.label.starts_with("project-") == project)
+            .map(|d| {
+                let event = d.label.trim_start_matches("project-").to_string();
+                (event, d.stdin.clone())
+            })
+            .collect()
+    };
+    let (user, project) = (side(false), side(true));
+    let problems = scopes::pairing(&user, &project, &[]);
+    c.that(
+        problems.is_empty() && !user.is_empty(),
+        format!("both scopes, one payload per event: {problems:?}"),
+    );
+    let calls = scopes::alike_calls(&user, "PreToolUse", "twice-call");
+    let apart = calls.get(..2).map(|c| scopes::differing(c[0], c[1]));
+    eprintln!("two calls alike differ by: {apart:?}");
+    c.that(
+        apart
+            .as_ref()
+            .is_some_and(|a| a.iter().any(|k| k == "tool_use_id")),
+        format!("two calls alike differ by a call id: {apart:?}"),
+    );
+    scopes::record(
+        &format!("qwen-{}", client::VERSION),
+        "qwen",
+        &user,
+        &project,
+        &[
+            (l.sb.project.display().to_string(), "<project>"),
+            (l.sb.home.display().to_string(), "<home>"),
+        ],
+    );
+    c.done("both_scopes_get_one_event");
 }
