@@ -17,6 +17,8 @@ mod common;
 mod minimal;
 #[path = "live_common/recorded.rs"]
 mod recorded;
+#[path = "live_common/scopes.rs"]
+mod scopes;
 
 use minimal::Sandbox;
 use serde_json::{Value, json};
@@ -53,6 +55,11 @@ fn launch(command: &str) -> Step {
 
 fn scripts(name: &str, project: &str) -> Vec<Step> {
     match name {
+        "twice" => vec![
+            launch("echo twice-call"),
+            launch("echo twice-call"),
+            Step::Text("twice done"),
+        ],
         "tools" => vec![
             launch("echo hello-augment"),
             launch("echo deny-json > denied-json.txt"),
@@ -1115,6 +1122,76 @@ fn main() -> std::process::ExitCode {
             hookx_routes_mcp_calls_to_claude_mcp_hooks,
             files_auggie_reads_and_millisecond_timeouts,
             migration_story_runs_each_rule_once,
+            both_scopes_get_one_event,
         ],
     )
+}
+
+/// The claim gate (task "claims"): the recorder on every event in the user's
+/// `~/.augment/settings.json` (labelled by event) and the project's `.augment/settings.json`
+/// (`project-…`), one `auggie -p` run of the same command twice. Auggie 0.36.0 hands both hooks
+/// of one event the same payload (recorded in `scopes/pairs.json`), and two calls alike give
+/// the same payload: no call id, no timestamp.
+fn both_scopes_get_one_event() {
+    let Some(program) = auggie() else { return };
+    let sb = Sandbox::new("hookx-live-augment-scopes");
+    let model = FakeAugment::start(sb.project.display().to_string());
+    let labelled = |prefix: &str| -> Value {
+        let hooks: serde_json::Map<String, Value> = EVENTS
+            .iter()
+            .map(|e| {
+                let command = sb.dumper(&format!("{prefix}{e}"));
+                (
+                    e.to_string(),
+                    json!([{"hooks": [{"type": "command", "command": command}]}]),
+                )
+            })
+            .collect();
+        json!({ "hooks": hooks })
+    };
+    common::write(
+        &sb.home,
+        ".augment/settings.json",
+        &labelled("").to_string(),
+    );
+    common::write(
+        &sb.project,
+        ".augment/settings.json",
+        &labelled("project-").to_string(),
+    );
+    let out = run_auggie(&sb, &program, &model, "twice", &[]);
+    let dumps = sb.dumps();
+    let side = |project: bool| -> Vec<(String, Value)> {
+        dumps
+            .iter()
+            .filter(|d| d.label.starts_with("project-") == project)
+            .map(|d| {
+                let event = d.label.trim_start_matches("project-").to_string();
+                (event, d.stdin.clone())
+            })
+            .collect()
+    };
+    let (user, project) = (side(false), side(true));
+    let mut failed = Vec::new();
+    let problems = scopes::pairing(&user, &project, &[]);
+    if !problems.is_empty() || user.is_empty() {
+        failed.push(format!("both scopes, one payload per event: {problems:?}"));
+    }
+    let calls = scopes::alike_calls(&user, "PreToolUse", "twice-call");
+    let apart = calls.get(..2).map(|c| scopes::differing(c[0], c[1]));
+    eprintln!("two calls alike differ by: {apart:?}");
+    if apart.as_ref().is_none_or(|a| !a.is_empty()) {
+        failed.push(format!("two calls alike, payloads differing in: {apart:?}"));
+    }
+    scopes::record(
+        &format!("augment-{VERSION}"),
+        "augment",
+        &user,
+        &project,
+        &[
+            (sb.project.display().to_string(), "<project>"),
+            (sb.home.display().to_string(), "<home>"),
+        ],
+    );
+    assert!(failed.is_empty(), "{}\n{out:?}", failed.join("\n"));
 }

@@ -14,6 +14,8 @@ mod common;
 mod minimal;
 #[path = "live_common/recorded.rs"]
 mod recorded;
+#[path = "live_common/scopes.rs"]
+mod scopes;
 // The same OpenAI chat-completions API as Copilot's provider mode (no failing model call here).
 #[allow(dead_code)]
 #[path = "live_common/chat_server.rs"]
@@ -46,6 +48,11 @@ fn run(command: &str) -> Step {
 
 fn scripts(name: &str, project: &str) -> Vec<Step> {
     match name {
+        "twice" => vec![
+            run("echo twice-call"),
+            run("echo twice-call"),
+            Step::Text("twice done"),
+        ],
         "tools" => vec![
             run("echo hello-cline"),
             Step::Tools(vec![(
@@ -891,6 +898,62 @@ fn main() -> std::process::ExitCode {
             error_message_without_cancel_reaches_the_model_through_hookx,
             routed_handlers_of_every_dialect_run_under_cline,
             migration_story_runs_each_rule_once,
+            both_scopes_get_one_event,
         ],
     )
+}
+
+/// The claim gate (task "claims"): the recorder as every hook file in the user's
+/// `~/.cline/hooks/` (labelled by event) and the project's `.cline/hooks/` (`project-…`), one
+/// `cline --json` run of the same command twice. Cline 3.0.65 hands both hooks of one event the
+/// same payload (recorded in `scopes/pairs.json`); two calls alike differ by their call id.
+fn both_scopes_get_one_event() {
+    let Some(bin) = cline() else { return };
+    let sb = Sandbox::new("hookx-live-cline-scopes");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    for e in EVENTS {
+        executable(&sb.home, &format!(".cline/hooks/{e}"), &sb.dumper(e), 0o755);
+        let label = format!("project-{e}");
+        executable(
+            &sb.project,
+            &format!(".cline/hooks/{e}"),
+            &sb.dumper(&label),
+            0o755,
+        );
+    }
+    let (out, _) = run_client(&bin, &sb, &model, "twice", "scopes");
+    let dumps = sb.dumps();
+    let side = |project: bool| -> Vec<(String, serde_json::Value)> {
+        dumps
+            .iter()
+            .filter(|d| d.label.starts_with("project-") == project)
+            .map(|d| {
+                let event = d.label.trim_start_matches("project-").to_string();
+                (event, d.stdin.clone())
+            })
+            .collect()
+    };
+    let (user, project) = (side(false), side(true));
+    let mut failed = Vec::new();
+    let problems = scopes::pairing(&user, &project, &[]);
+    if !problems.is_empty() || user.is_empty() {
+        failed.push(format!("both scopes, one payload per event: {problems:?}"));
+    }
+    let calls = scopes::alike_calls(&user, "PreToolUse", "twice-call");
+    let apart = calls.get(..2).map(|c| scopes::differing(c[0], c[1]));
+    eprintln!("two calls alike differ by: {apart:?}");
+    if apart.as_ref().is_none_or(|a| a.is_empty()) {
+        failed.push(format!("two calls alike, payloads differing in: {apart:?}"));
+    }
+    scopes::record(
+        &format!("cline-{VERSION}"),
+        "cline",
+        &user,
+        &project,
+        &[
+            (sb.project.display().to_string(), "<project>"),
+            (sb.home.display().to_string(), "<home>"),
+        ],
+    );
+    assert!(failed.is_empty(), "{}\n{out:?}", failed.join("\n"));
 }
