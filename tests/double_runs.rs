@@ -2225,3 +2225,72 @@ fn geminis_own_folder_trust_switches_decide_whether_its_copy_stands_in() {
         "restricted: Gemini loads no copy"
     );
 }
+
+/// Attacks row 462: row 404's folder-trust read against how Gemini CLI 0.61.0 reads its record
+/// (bundle: `isPathTrusted`: of the entries covering the folder, the longest path as written
+/// decides; the path an entry covers is taken real). A user who chose "Don't trust" for this
+/// folder and later "Trust parent folder" in a sibling with a longer name, or whose entry names
+/// the folder through a link: Gemini trusts the folder and runs the guard's converted copy in
+/// `.gemini/settings.json`; the route took the folder as untrusted (the deeper entry decided,
+/// the link covered nothing) and ran the original too: twice per call. A sibling with a
+/// shorter name leaves the folder distrusted, as in Gemini.
+#[test]
+fn geminis_record_decides_by_its_longest_entry_and_real_paths() {
+    let w = GuardAndMine::new(true);
+    let (project, home, log) = (&w.project, &w.home, &w.log);
+    let root = project.parent().unwrap();
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let hookx = |args: &[&str]| w.hookx(args);
+    hookx(&[
+        "convert",
+        ".claude/settings.json",
+        "--to",
+        "gemini",
+        "--write",
+        "--hookx",
+        bin,
+    ]);
+    hookx(&[
+        "install", "--host", "gemini", "--scope", "user", "--hookx", bin,
+    ]);
+    let found = routes(
+        &home.join(".gemini/settings.json"),
+        bin,
+        "gemini",
+        "BeforeTool",
+    );
+    let [route] = &found[..] else {
+        panic!("one user route: {found:?}");
+    };
+    let payload = serde_json::json!({"session_id": "s", "transcript_path": "/x", "cwd": project,
+        "hook_event_name": "BeforeTool", "timestamp": "2026-12-01T14:57:40.307Z",
+        "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
+    std::os::unix::fs::symlink(root, root.join("link")).unwrap();
+    let at = |rel: &str| root.join(rel).display().to_string();
+    let own = project.display().to_string();
+    for (record, ran) in [
+        (
+            serde_json::json!({own.clone(): "DO_NOT_TRUST", at("a-sibling-with-a-longer-name"): "TRUST_PARENT"}),
+            vec!["mine"],
+        ),
+        (
+            serde_json::json!({at("link/project"): "TRUST_FOLDER"}),
+            vec!["mine"],
+        ),
+        (
+            serde_json::json!({own.clone(): "DO_NOT_TRUST", at("x"): "TRUST_PARENT"}),
+            vec!["guard", "mine"],
+        ),
+    ] {
+        common::write(home, ".gemini/trustedFolders.json", &record.to_string());
+        std::fs::remove_file(log).ok();
+        common::hookx_clean(project)
+            .args(route.split_whitespace().skip(1))
+            .current_dir(project)
+            .env("HOME", home)
+            .write_stdin(payload.to_string())
+            .assert()
+            .success();
+        assert_eq!(ran_sorted(log), ran, "{record}");
+    }
+}

@@ -422,6 +422,23 @@ impl TrustOff {
     }
 }
 
+/// `path` made absolute as Node's `path.resolve` makes it, from `cwd`: `.` and `..` taken
+/// out by their text, no link followed.
+fn resolved(cwd: &std::path::Path, path: &str) -> std::path::PathBuf {
+    use std::path::Component;
+    let mut out = std::path::PathBuf::new();
+    for part in cwd.join(path).components() {
+        match part {
+            Component::ParentDir => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 /// How an agent records the folders the user trusts.
 pub enum TrustRecord {
     /// `{KEY: [path, …]}` in `file`, under any of `keys` (the first the one the agent writes,
@@ -519,27 +536,31 @@ impl FolderTrust {
                 trust_parent,
                 ..
             } => {
-                let covering =
-                    value
-                        .as_object()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(|(path, level)| {
-                            let level = level.as_str()?;
-                            let path = std::path::Path::new(path);
-                            let base = match trust_parent.contains(&level) {
-                                true => path.parent()?,
-                                false => path,
-                            };
-                            folder
-                                .starts_with(base)
-                                .then(|| (base.components().count(), level))
-                        });
-                covering
-                    .max_by_key(|(depth, _)| *depth)
-                    .is_some_and(|(_, level)| {
-                        trust_folder.contains(&level) || trust_parent.contains(&level)
-                    })
+                // Bundle 0.61.0 `isPathTrusted`: of the entries covering the folder, the one
+                // whose path is the longest as written (made absolute) decides, the first of
+                // equals; the path it covers (a `TRUST_PARENT`'s parent) taken real where it
+                // exists. By depth, a deeper `DO_NOT_TRUST` outweighed a longer sibling's
+                // `TRUST_PARENT` Gemini goes by, and an entry written through a link covered
+                // nothing (attacks row 462).
+                let mut decides: Option<(usize, &str)> = None;
+                for (path, level) in value.as_object().into_iter().flatten() {
+                    let Some(level) = level.as_str() else {
+                        continue;
+                    };
+                    let path = resolved(folder, path);
+                    let base = match trust_parent.contains(&level) {
+                        true => path.parent().unwrap_or(&path),
+                        false => &path,
+                    };
+                    let base = base.canonicalize().unwrap_or_else(|_| base.to_path_buf());
+                    let length = path.as_os_str().to_string_lossy().encode_utf16().count();
+                    if folder.starts_with(&base) && decides.is_none_or(|(l, _)| length > l) {
+                        decides = Some((length, level));
+                    }
+                }
+                decides.is_some_and(|(_, level)| {
+                    trust_folder.contains(&level) || trust_parent.contains(&level)
+                })
             }
         }
     }
