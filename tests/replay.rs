@@ -693,3 +693,102 @@ fn every_answer_hookx_writes_is_a_form_its_client_was_seen_to_honour() {
         failures.join("\n")
     );
 }
+
+/// What a run-time claim would name one event by (task "claims"): the decoded kind, instant,
+/// session and tool call (canonical name and input), never the raw payload.
+fn claim_identity(stdin: &Value, host: Dialect, event: &str) -> Value {
+    let (e, _) = decode_event_as(stdin.to_string().as_bytes(), host, Some(event))
+        .unwrap_or_else(|err| panic!("{event}: {err}"));
+    let session = ["session_id", "sessionId", "conversation_id", "taskId"]
+        .iter()
+        .find_map(|k| e.fields.get(*k).cloned());
+    // The call ids the gate found: `tool_use_id` (Claude, Codex, Qwen; Cline's `tool_call.id`
+    // decodes to it), Qwen's `tool_call_id`.
+    let call: Vec<Value> = ["tool_use_id", "tool_call_id"]
+        .iter()
+        .filter_map(|k| e.fields.get(*k).cloned())
+        .collect();
+    json!({"kind": format!("{:?}", e.kind), "timestamp": e.timestamp.map(|t| t.timestamp_millis()),
+        "session": session, "call": call, "tool": e.tool.map(|t| json!([t.name, t.input]))})
+}
+
+/// The claim gate (each client's facts file, "Both scopes, one event"): every payload a client
+/// handed its user-scope hook and its project-scope hook for one event
+/// (`recorded/*/scopes/pairs.json`) decodes to one event; under Copilot, its own (camelCase)
+/// hook's payload and the `.claude/settings.json` hook's (`claude-…`, PascalCase) decode to one
+/// kind, instant, session and tool call. Two calls alike decode to two events where the client
+/// names the call (an id or a timestamp), to one where it does not (Droid, Auggie).
+#[test]
+fn both_scopes_decode_to_one_event() {
+    let mut hosts = Vec::new();
+    for dir in std::fs::read_dir(common::fixtures_dir().join("recorded")).unwrap() {
+        let path = dir.unwrap().path().join("scopes/pairs.json");
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            continue;
+        };
+        let doc: Value = serde_json::from_str(&text).unwrap();
+        let host = Dialect::named(doc["host"].as_str().unwrap()).unwrap();
+        let side = |key: &str| -> Vec<(String, Value)> {
+            doc[key]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| {
+                    let event = s["event"].as_str().unwrap();
+                    let name = event.trim_start_matches("claude-");
+                    (event.to_string(), claim_identity(&s["stdin"], host, name))
+                })
+                .collect()
+        };
+        let (user, project) = (side("user"), side("project"));
+        let nth = |seen: &[(String, Value)], event: &str| -> Vec<Value> {
+            seen.iter()
+                .filter(|(e, _)| e == event)
+                .map(|(_, v)| v.clone())
+                .collect()
+        };
+        for (event, _) in &project {
+            assert_eq!(
+                nth(&user, event),
+                nth(&project, event),
+                "{}: {event}",
+                path.display()
+            );
+        }
+        // Copilot's own hook and its Claude file's: one event in two shapes.
+        for (event, id) in user.iter().filter(|(e, _)| e.starts_with("claude-")) {
+            let own = user
+                .iter()
+                .filter(|(e, _)| !e.starts_with("claude-"))
+                .any(|(e, v)| e.starts_with(|c: char| c.is_ascii_lowercase()) && v == id);
+            assert!(own, "{}: {event} {id}: no camelCase twin", path.display());
+        }
+        // The two calls as the first hook name of the guard event to see them saw them.
+        let twice = |(_, v): &&(String, Value)| {
+            v["kind"] == "PreToolUse" && v["tool"].to_string().contains("twice-call")
+        };
+        let first = user.iter().find(twice).map(|(e, _)| e.clone());
+        let calls: Vec<&Value> = user
+            .iter()
+            .filter(twice)
+            .filter(|(e, _)| Some(e) == first.as_ref())
+            .map(|(_, v)| v)
+            .collect();
+        assert_eq!(calls.len(), 2, "{}: two calls alike", path.display());
+        let alike = !["droid", "augment"].contains(&host.name());
+        assert_eq!(
+            calls[0] != calls[1],
+            alike,
+            "{}: two calls alike name two events",
+            path.display()
+        );
+        hosts.push(host.name());
+    }
+    hosts.sort();
+    assert_eq!(
+        hosts,
+        [
+            "augment", "claude", "cline", "codex", "copilot", "droid", "gemini", "qwen"
+        ]
+    );
+}
