@@ -98,6 +98,24 @@ pub fn text(path: &Path, limit: u64) -> io::Result<String> {
         .map_err(|_| io::Error::new(io::ErrorKind::InvalidData, "is not valid UTF-8"))
 }
 
+/// What is at `path`, where hookx would write a file whole: `None` where nothing is, the text
+/// of a regular file, else an error saying what is there instead (a compiled hook, a script in
+/// another encoding, a folder, a link naming nothing). Read as "nothing there", a user's compiled
+/// hook under an event's name was replaced by a converted script (attacks row 480).
+pub fn existing_text(path: &Path, limit: u64) -> io::Result<Option<String>> {
+    match text(path, limit) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => match std::fs::symlink_metadata(path) {
+            Ok(_) => Err(io::Error::new(
+                io::ErrorKind::NotFound,
+                "is a symbolic link to nothing",
+            )),
+            Err(_) => Ok(None),
+        },
+        Err(e) => Err(e),
+    }
+}
+
 /// The first `limit` bytes of the regular file at `path` (all of a smaller one).
 pub fn head(path: &Path, limit: u64) -> io::Result<Vec<u8>> {
     let (file, meta) = open(path)?;

@@ -337,3 +337,131 @@ fn numbers_are_written_as_they_were_read() {
         );
     }
 }
+
+/// Hooks of the user's own under the names `convert --to cline --write` and `hookx sync` write
+/// in Cline's hook folder, which hookx cannot read as text: a compiled hook (Cline runs any
+/// executable named after the event, cline-facts), a script in another encoding, a link to a
+/// file not there (a generated script, not built in this checkout). Each is left as it is, and
+/// convert says so; read as nothing there, each was replaced by a converted script (attacks
+/// row 480). A name linked out of the project refuses the convert before any script is written.
+#[test]
+fn a_cline_hook_of_the_users_hookx_cannot_read_as_text_is_not_overwritten() {
+    let compiled: &[u8] = b"\x7fELF\x02\x01\x01\x00\xff\xfe\x00 a compiled hook";
+    let latin1: &[u8] = b"#!/bin/sh\n# caf\xe9\necho mine\n";
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let home = root.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    // A project whose Claude rule has `n` handlers, and the user's hooks under the names
+    // `names` (a compiled one, a link to nothing, a Latin-1 script, in turn).
+    let project = |name: &str, n: usize, names: &[&str]| {
+        let project = root.join(name);
+        let handlers: Vec<String> = (0..n)
+            .map(|i| format!(r#"{{"type": "command", "command": "echo {i}"}}"#))
+            .collect();
+        common::write(
+            &project,
+            ".claude/settings.json",
+            &format!(
+                r#"{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": [{}]}}]}}}}"#,
+                handlers.join(", ")
+            ),
+        );
+        let folder = project.join(".clinerules/hooks");
+        std::fs::create_dir_all(&folder).unwrap();
+        for (i, name) in names.iter().enumerate() {
+            match i {
+                0 => std::fs::write(folder.join(name), compiled).unwrap(),
+                1 => std::os::unix::fs::symlink(project.join("build/guard.sh"), folder.join(name))
+                    .unwrap(),
+                _ => std::fs::write(folder.join(name), latin1).unwrap(),
+            }
+        }
+        let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        let kept = move || {
+            for (i, name) in names.iter().enumerate() {
+                match i {
+                    0 => assert_eq!(std::fs::read(folder.join(name)).unwrap(), compiled),
+                    1 => assert!(std::fs::read_link(folder.join(name)).is_ok(), "{name}"),
+                    _ => assert_eq!(std::fs::read(folder.join(name)).unwrap(), latin1),
+                }
+            }
+        };
+        (project, kept)
+    };
+    let hookx = |project: &Path, args: &[&str]| {
+        let out = common::hookx()
+            .args(args)
+            .current_dir(project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+
+    let (converted, kept) = project(
+        "converted",
+        3,
+        &["PreToolUse", "PreToolUse.sh", "PreToolUse.bash"],
+    );
+    let (code, err) = hookx(
+        &converted,
+        &[
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "cline",
+            "--write",
+        ],
+    );
+    kept();
+    assert_eq!(code, Some(1), "{err}");
+    for (name, why) in [
+        ("PreToolUse", "is not valid UTF-8"),
+        ("PreToolUse.sh", "is a symbolic link to nothing"),
+        ("PreToolUse.bash", "is not valid UTF-8"),
+    ] {
+        assert!(
+            err.contains(&format!(
+                "hooks/{name}: a hook hookx convert did not write ({why})"
+            )),
+            "{name}: {err}"
+        );
+    }
+
+    let (synced, kept) = project("synced", 2, &["PreToolUse", "PreToolUse.sh"]);
+    // `--check` too: the plan had the user's hooks as nothing there, "stale" for ever.
+    for args in [
+        &["sync", "--init", "--to", "cline"][..],
+        &["sync"],
+        &["sync", "--check"],
+    ] {
+        let (code, err) = hookx(&synced, args);
+        assert_eq!(code, Some(0), "{err}");
+    }
+    kept();
+
+    let (outside, _) = project("outside", 2, &[]);
+    let folder = outside.join(".clinerules/hooks");
+    std::os::unix::fs::symlink(root.join("dotfiles/hook"), folder.join("PreToolUse.sh")).unwrap();
+    let (code, err) = hookx(
+        &outside,
+        &[
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "cline",
+            "--write",
+        ],
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("outside the project"), "{err}");
+    assert!(
+        !folder.join("PreToolUse").exists(),
+        "written before the refusal: {err}"
+    );
+}

@@ -908,6 +908,13 @@ pub fn convert_to_scripts(
         .iter()
         .map(|l| format!("{l}: {to} runs no more scripts of this event from one folder"))
         .collect();
+    // Every script's place is checked before any is written: a refusal after the first
+    // scripts left the folder half converted (attacks row 480).
+    if let (Some(dir), None) = (&dir, &opts.out) {
+        for (name, _) in &scripts {
+            default_target_stays_inside(opts, &dir.join(name))?;
+        }
+    }
     let mut shown = String::new();
     for (name, text) in &scripts {
         let Some(dir) = &dir else {
@@ -915,10 +922,16 @@ pub fn convert_to_scripts(
             continue;
         };
         let path = dir.join(name);
-        if opts.out.is_none() {
-            default_target_stays_inside(opts, &path)?;
-        }
-        let before = crate::read::text(&path, crate::read::MAX_FILE_BYTES).ok();
+        let before = match crate::read::existing_text(&path, crate::read::MAX_FILE_BYTES) {
+            Ok(before) => before,
+            Err(e) => {
+                refused.push(format!(
+                    "{}: a hook hookx convert did not write ({e}), not overwritten",
+                    path.display()
+                ));
+                continue;
+            }
+        };
         if before
             .as_deref()
             .is_some_and(|b| !config::scripts::is_converted(b))

@@ -1234,12 +1234,15 @@ fn scripts_plan(
         let shown = format!("{folder}{name}");
         stays_inside_unless_home(ctx, &shown)?;
         let path = target_path(ctx, &shown);
-        let before = crate::read::text(&path, crate::read::MAX_FILE_BYTES).ok();
+        // A script hookx did not write stays (convert says so too), one it cannot read as
+        // text among them (attacks row 480).
+        let Ok(before) = crate::read::existing_text(&path, crate::read::MAX_FILE_BYTES) else {
+            continue;
+        };
         if before
             .as_deref()
             .is_some_and(|b| !config::scripts::is_converted(b))
         {
-            // A script hookx did not write stays (convert says so too).
             continue;
         }
         if let Some(b) = before.as_deref()
