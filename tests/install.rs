@@ -3779,3 +3779,37 @@ fn a_cline_route_script_linked_in_from_dotfiles_is_re_pointed_through_the_link()
         }
     }
 }
+
+/// A hook file hookx would run under the host that does not parse (a trailing comma left by
+/// an edit): install routes none of its rules, and says where it fails; it said only "no
+/// gemini events to route: gemini runs every rule of this scope itself", and once the comma
+/// was fixed the guard ran nowhere under Gemini until install ran again (attacks row 483).
+#[test]
+fn install_names_a_hook_file_it_cannot_read_and_routes_nothing_of() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]},}"#,
+    );
+    let out = p
+        .hookx(&["install", "--host", "gemini", "--scope", "project"])
+        .success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains(
+            "warning: .claude/settings.json:1:106: invalid JSON: trailing comma: hookx cannot read \
+             it, so no route is made for its rules"
+        ),
+        "{err}"
+    );
+    // Once it reads, nothing is said of it.
+    p.write(
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#,
+    );
+    let out = p
+        .hookx(&["install", "--host", "gemini", "--scope", "project"])
+        .success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(!err.contains("cannot read"), "{err}");
+}

@@ -1280,6 +1280,26 @@ pub fn waiting_for_trust(ctx: &Context, host: Dialect) -> Vec<String> {
         .collect()
 }
 
+/// The hook files hookx would run under `host` that it cannot read (a trailing comma, no JSON),
+/// each with where it fails: no route is made for their rules, so once fixed they run nowhere
+/// under the host until install runs again. Install said only "no events to route: the host
+/// runs every rule itself" (attacks row 483).
+fn unreadable(ctx: &Context, host: Dialect) -> Vec<String> {
+    crate::discover::discover(ctx)
+        .iter()
+        .filter(|s| crate::discover::runner(host, s) == Runner::Hookx)
+        .filter_map(|s| {
+            Some(format!(
+                "{}:{}: hookx cannot read it, so no route is made for its rules; fix it (`hookx \
+                 validate {}`), then run install again",
+                s.display,
+                s.error_line()?,
+                s.display
+            ))
+        })
+        .collect()
+}
+
 /// `hookx install`, printing what it did.
 pub fn command(opts: &Options) -> Result<i32, Error> {
     let report = apply(opts)?;
@@ -1559,6 +1579,11 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         0 => Vec::new(),
         _ => waiting_for_trust(&opts.ctx, host),
     };
+    if !opts.uninstall {
+        for line in unreadable(&opts.ctx, host) {
+            errln!("warning: {line}");
+        }
+    }
     if !waiting.is_empty() {
         // The routes are in place, but hookx runs no untrusted file: until the user reviews
         // them, every routed event passes as if it had no hooks (a guard allows everything).
