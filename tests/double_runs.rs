@@ -1948,23 +1948,28 @@ fn a_project_install_routes_a_guard_whose_copy_codex_never_reviewed() {
 
 /// Attacks row 442: a copy in `.codex/hooks.json` the user reviewed in Codex, so that install
 /// left the event to Codex ("no codex events to route"), then converted again with hookx
-/// elsewhere: the copy's command changed, Codex skips it as changed since its review, without
-/// a word, and no route of hookx's takes the event: the guard ran nowhere. convert said
-/// nothing of it; it now says which handlers Codex skips and where their rules run meanwhile.
+/// elsewhere: the copy's command changed, Codex skipped it as changed since its review, without
+/// a word, and no route of hookx's took the event: the guard ran nowhere. A copy hookx writes
+/// again from a source trusted in hookx now keeps the review its previous bytes had (hookx
+/// moved, or the rule edited and trusted again); one never reviewed, or from a source not
+/// trusted as it is, gets none, and convert says Codex skips it and where its rule runs.
 #[test]
-fn convert_says_which_handlers_codex_skips_until_reviewed() {
+fn convert_keeps_codex_review_of_a_copy_it_rewrites_from_a_trusted_source() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().canonicalize().unwrap();
     let (project, home) = (root.join("project"), root.join("home"));
-    common::write(
-        &project,
-        ".claude/settings.json",
-        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": "./guard.sh"}]}]}})
-        .to_string(),
-    );
+    let source = |guard: &str| {
+        common::write(
+            &project,
+            ".claude/settings.json",
+            &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": guard}]}]}})
+            .to_string(),
+        );
+    };
+    source("./guard.sh");
     let trusted = format!(
-        "[projects.{:?}]\ntrust_level = \"trusted\"\n",
+        "# the user's\nmodel = \"o3\"\n\n[projects.{:?}]\ntrust_level = \"trusted\"\n",
         project.display().to_string()
     );
     common::write(&home, ".codex/config.toml", &trusted);
@@ -1979,7 +1984,12 @@ fn convert_says_which_handlers_codex_skips_until_reviewed() {
             .env("HOME", &home)
             .assert()
             .success();
-        String::from_utf8_lossy(&out.get_output().stderr).into_owned()
+        let out = out.get_output();
+        format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
     };
     hookx(&["trust", ".claude/settings.json"]);
     let convert = |with: &str| {
@@ -1993,42 +2003,92 @@ fn convert_says_which_handlers_codex_skips_until_reviewed() {
             with,
         ])
     };
-    let note = "note: Codex skips 1 handler(s) of .codex/hooks.json";
-    let said = convert(bin);
-    assert!(said.contains(note), "never reviewed:\n{said}");
     let path = project.join(".codex/hooks.json");
-    let hooks: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
-    let mut config = trusted;
-    for (key, hash) in hookx::dialect::codex::trust::records(&path, &hooks, &|_| true) {
-        config.push_str(&format!(
+    let config = home.join(".codex/config.toml");
+    // What Codex's review would need for the copies as they are now.
+    let records = || {
+        let hooks: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        hookx::dialect::codex::trust::records(&path, &hooks, &|_| true)
+    };
+    let reviewed = || {
+        let text = std::fs::read_to_string(&config).unwrap();
+        let all = records();
+        !all.is_empty()
+            && all.iter().all(|(key, hash)| {
+                hookx::dialect::codex::trust::recorded(&text, key).as_deref() == Some(hash)
+            })
+    };
+    let note = "Codex skips 1 handler(s) of .codex/hooks.json";
+    let kept = "kept Codex's review of 1 handler(s) of .codex/hooks.json";
+    let said = convert(bin);
+    assert!(
+        said.contains(note) && !said.contains(kept),
+        "never reviewed:\n{said}"
+    );
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), trusted);
+    // The user reviews the copy in Codex's `/hooks`.
+    let mut text = trusted.clone();
+    for (key, hash) in records() {
+        text.push_str(&format!(
             "\n[hooks.state.{key:?}]\ntrusted_hash = {hash:?}\n"
         ));
     }
-    common::write(&home, ".codex/config.toml", &config);
+    common::write(&home, ".codex/config.toml", &text);
     let said = convert(bin);
     assert!(!said.contains("Codex skips"), "reviewed:\n{said}");
+    // hookx moved: the copy's command changed, its review follows it.
     let said = convert(&moved.to_string_lossy());
-    assert!(said.contains(note), "changed since its review:\n{said}");
-    // `hookx sync` into Codex's file said "written" and "up to date" alone.
-    std::fs::remove_file(&path).unwrap();
-    hookx(&["sync", "--init", "--to", "codex"]);
-    let out = common::hookx_clean(&project)
-        .args(["sync"])
-        .current_dir(&project)
-        .env("HOME", &home)
-        .assert()
-        .success();
-    let out = out.get_output();
-    let said = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
     assert!(
-        said.contains("Codex skips 1 handler(s) of .codex/hooks.json"),
-        "{said}"
+        said.contains(kept) && !said.contains("Codex skips"),
+        "hookx moved:\n{said}"
     );
+    assert!(reviewed(), "{}", std::fs::read_to_string(&config).unwrap());
+    let now = std::fs::read_to_string(&config).unwrap();
+    assert!(now.starts_with(&trusted), "the user's keys kept:\n{now}");
+    // The rule edited in the source and trusted again in hookx: the same.
+    source("./guard.sh --strict");
+    hookx(&["trust", ".claude/settings.json"]);
+    let said = convert(bin);
+    assert!(said.contains(kept), "edited and trusted:\n{said}");
+    assert!(reviewed(), "{}", std::fs::read_to_string(&config).unwrap());
+    // Edited and not trusted in hookx: hookx vouches for nothing, Codex skips the copy.
+    source("./guard.sh --lax");
+    let said = convert(bin);
+    assert!(
+        said.contains(note) && !said.contains(kept),
+        "not trusted:\n{said}"
+    );
+    assert!(!reviewed());
+    // Trusted later: the copy's bytes now were never reviewed in Codex, and stay so.
+    hookx(&["trust", ".claude/settings.json"]);
+    let said = convert(&moved.to_string_lossy());
+    assert!(
+        said.contains(note) && !said.contains(kept),
+        "never reviewed:\n{said}"
+    );
+    assert!(!reviewed());
+    // `hookx sync` writes through convert's code: the same, and says it in its report.
+    std::fs::remove_file(&path).unwrap();
+    common::write(&home, ".codex/config.toml", &trusted);
+    hookx(&["sync", "--init", "--to", "codex"]);
+    let said = hookx(&["sync"]);
+    assert!(said.contains(note), "{said}");
+    let mut text = trusted.clone();
+    for (key, hash) in records() {
+        text.push_str(&format!(
+            "\n[hooks.state.{key:?}]\ntrusted_hash = {hash:?}\n"
+        ));
+    }
+    common::write(&home, ".codex/config.toml", &text);
+    source("./guard.sh --sync");
+    hookx(&["trust", ".claude/settings.json"]);
+    let said = hookx(&["sync"]);
+    assert!(
+        said.contains(kept) && !said.contains("Codex skips"),
+        "sync:\n{said}"
+    );
+    assert!(reviewed(), "{}", std::fs::read_to_string(&config).unwrap());
 }
 
 /// Attacks row 421: row 382's exec half (a converted copy of a team's wrapper that runs

@@ -1941,7 +1941,8 @@ fn hooks_json_forms_codex_refuses_whole() {
 /// neither the Claude file nor the other copies: each rule runs once per event, with Claude's
 /// payload. A personal Claude rule routed through hookx in the user scope
 /// ([`common::story_user_route`]) puts `hookx run` on every event with all the copies in sight:
-/// it runs that rule once per event and no copy.
+/// it runs that rule once per event and no copy. The copies, reviewed in Codex, are then
+/// converted again with hookx moved: convert keeps their reviews, and Codex runs them.
 fn migration_story_runs_each_rule_once() {
     let Some(l) = live("story", WRITE, |sb| {
         sb.trust_project();
@@ -1958,18 +1959,46 @@ fn migration_story_runs_each_rule_once() {
         let file = sb.path_of(HookFile::ProjectJson);
         let written: Value =
             serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-        let recorded =
-            std::fs::read_to_string(sb.home.join(".codex/config.toml")).unwrap_or_default();
+        // Written into the file now (the sandbox keeps it below the model settings), where
+        // the convert below reads the reviews.
+        let config = sb.home.join(".codex/config.toml");
+        let mut recorded = std::fs::read_to_string(&config).unwrap_or_default();
         for (key, hash) in client::trust_entries(&file, &written["hooks"]) {
             if recorded.contains(&format!("[hooks.state.{}]", json!(key))) {
                 continue;
             }
-            sb.user_config(&format!(
-                "[hooks.state.{}]\ntrusted_hash = {}\n\n",
+            recorded.push_str(&format!(
+                "\n[hooks.state.{}]\ntrusted_hash = {}\n",
                 json!(key),
                 json!(hash)
             ));
         }
+        std::fs::write(&config, recorded).unwrap();
+        // Then hookx moves (attacks row 442): the copies are converted again through another
+        // path to it, so their commands change. convert keeps the review of each (the source
+        // is trusted in hookx), and Codex runs them: each still once.
+        let moved = sb.home.join("bin/hookx");
+        std::fs::create_dir_all(moved.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_hookx"), &moved).unwrap();
+        let out = common::hookx_clean(&sb.project)
+            .env("HOME", &sb.home)
+            .args([
+                "convert",
+                ".claude/settings.json",
+                "--to",
+                "codex",
+                "--write",
+            ])
+            .args(["--hookx", &moved.to_string_lossy()])
+            .assert()
+            .success();
+        let said = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(
+            said.contains("kept Codex's review of 4 handler(s)"),
+            "{said}"
+        );
+        let rewritten = std::fs::read_to_string(&file).unwrap();
+        assert!(rewritten.contains(&*moved.to_string_lossy()), "{rewritten}");
     }) else {
         return;
     };
@@ -1990,6 +2019,25 @@ fn migration_story_runs_each_rule_once() {
     ];
     let (ok, what) = common::story_user_per_event(&l.sb.project, &once);
     c.that(ok, what);
+    // The rewritten copies are Codex's to run, by its own review (a route of hookx's would
+    // run their rules as well, so the runs above do not tell).
+    if let Some(bin) = client::binary() {
+        let inventory = l.sb.hook_inventory(&bin);
+        let copies: Vec<&Value> = inventory["hooks"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|h| {
+                h["command"].as_str().is_some_and(|c| {
+                    c.contains("/bin/hookx' exec ") || c.contains("/bin/hookx exec ")
+                })
+            })
+            .collect();
+        c.that(
+            copies.len() == 4 && copies.iter().all(|h| h["trustStatus"] == "trusted"),
+            format!("Codex lists the rewritten copies as {copies:?}"),
+        );
+    }
     c.done("story");
 }
 

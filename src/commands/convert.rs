@@ -490,11 +490,11 @@ fn convert_to(
             (None, None)
         }
         Some(path) => {
-            let (written, diff) = write_file(
+            let Wrote { written, diff, .. } = write_file(
                 opts,
                 merge,
                 conversion,
-                sources,
+                &written_from,
                 path,
                 before.clone(),
                 &text,
@@ -539,11 +539,11 @@ fn convert_to(
 }
 
 /// The input files of one `convert` run, for a target's write.
-struct Written<'a> {
-    sources: &'a [&'a str],
+pub struct Written<'a> {
+    pub sources: &'a [&'a str],
     /// Whether every input is trusted as it is and read as the agent's it was reviewed as
     /// ([`inputs_reviewed`]).
-    reviewed: bool,
+    pub reviewed: bool,
 }
 
 /// Whether every input is a hook file trusted with its content as it is, and read as the
@@ -584,11 +584,7 @@ fn trust_after_write(
     let Ok(after) = std::fs::read(path) else {
         return Ok(());
     };
-    let reviewed_runs = match opts.wrap {
-        true => crate::route::is_this_hookx(&opts.hookx),
-        false => conversion.losses.is_empty(),
-    };
-    if reviewed_runs
+    if reviewed_runs(opts, conversion)
         && inputs_reviewed
         && crate::trust::keep_trusted(&ctx, path, before.as_bytes(), &after)?
     {
@@ -612,6 +608,15 @@ fn trust_after_write(
     Ok(())
 }
 
+/// Whether the entries written run what was reviewed of their inputs: this hookx runs the
+/// wrapped ones, or the commands as written lose nothing.
+fn reviewed_runs(opts: &Options, conversion: &convert::Conversion) -> bool {
+    match opts.wrap {
+        true => crate::route::is_this_hookx(&opts.hookx),
+        false => conversion.losses.is_empty(),
+    }
+}
+
 /// After `--write` created `path`: it holds only copies of the inputs' rules, so where every
 /// input is trusted as it is and the entries run what was reviewed (as [`trust_after_write`]
 /// asks), it is trusted as hookx's output, as `hookx sync` trusts its targets. Left untrusted, a
@@ -628,10 +633,6 @@ fn trust_new_output(
     if to.scripts.is_some() || to.generated.is_some() || !inputs_reviewed {
         return Ok(());
     }
-    let reviewed_runs = match opts.wrap {
-        true => crate::route::is_this_hookx(&opts.hookx),
-        false => conversion.losses.is_empty(),
-    };
     let Ok(ctx) = crate::discover::Context::resolve(Some(&opts.project), None) else {
         return Ok(());
     };
@@ -641,7 +642,7 @@ fn trust_new_output(
     let (Some(id), Some(sha256)) = (found.identity(), found.sha256.clone()) else {
         return Ok(());
     };
-    if !reviewed_runs {
+    if !reviewed_runs(opts, conversion) {
         return Ok(());
     }
     let mut store = crate::trust::TrustStore::load(&ctx)?;
@@ -777,24 +778,12 @@ fn default_target_stays_inside(opts: &Options, path: &Path) -> Result<(), Error>
 fn copy_identity(handler: &serde_json::Value) -> Option<String> {
     let record = handler.get(config::MARKER)?;
     let field = |k: &str| record.get(k).map(|v| v.to_string());
-    let runs: serde_json::Map<String, serde_json::Value> = handler
-        .as_object()?
-        .iter()
-        .filter(|(k, _)| *k != config::MARKER)
-        .map(|(k, v)| {
-            let v = match v.as_str().and_then(convert::innermost) {
-                Some(inner) => serde_json::Value::from(inner.command),
-                None => v.clone(),
-            };
-            (k.clone(), v)
-        })
-        .collect();
     Some(format!(
         "{}\0{}\0{}\0{}",
         field("source")?,
         field("rule")?,
         field("index")?,
-        serde_json::Value::Object(runs)
+        convert::runs_of(handler)?
     ))
 }
 
@@ -806,11 +795,12 @@ pub fn write_file(
     opts: &Options,
     merge: bool,
     conversion: &convert::Conversion,
-    sources: &[&str],
+    from: &Written,
     path: &Path,
     before: Option<String>,
     text: &str,
-) -> Result<(Option<String>, Option<String>), Error> {
+) -> Result<Wrote, Error> {
+    let sources = from.sources;
     let sync = |current: Option<&str>| {
         config::merge::sync_text(path, &conversion.document, sources, current)
     };
@@ -821,7 +811,10 @@ pub fn write_file(
             .unified_diff()
             .header(&shown, &shown)
             .to_string();
-        return Ok((None, Some(diff)));
+        return Ok(Wrote {
+            diff: Some(diff),
+            ..Wrote::default()
+        });
     }
     if opts.strict && !conversion.losses.is_empty() {
         // --strict refuses a lossy result: the target stays as it was.
@@ -829,7 +822,7 @@ pub fn write_file(
             "not writing {}: the conversion loses something (--strict)",
             path.display()
         );
-        return Ok((None, None));
+        return Ok(Wrote::default());
     }
     // Under the writer's lock, from the file as it is then (another run may have written it
     // since it was read).
@@ -855,12 +848,31 @@ pub fn write_file(
         }
         Ok(config::update::Change::Write(now.clone()))
     })?;
-    // A handler the write moved keeps its agent's review (Codex keys it by place: row 285).
+    let mut kept_reviews = None;
+    // A handler the write moved keeps its agent's review (Codex keys it by place: row 285), and
+    // a copy it rewrote from trusted sources the review its previous bytes had (row 442).
     if outcome == config::update::Outcome::Written
         && let Ok(ctx) = crate::discover::Context::resolve(Some(&opts.project), None)
     {
         let to = conversion.document.dialect;
-        crate::route::review::follow(&ctx, to, path, was.as_deref(), Some(&now))?;
+        let sources: Vec<serde_json::Value> = sources
+            .iter()
+            .map(|s| config::merge::source_record(path, s).into())
+            .collect();
+        let vouched = crate::route::review::Vouched {
+            sources: &sources,
+            runs: convert::runs_of,
+        };
+        let vouched = (from.reviewed && reviewed_runs(opts, conversion)).then_some(&vouched);
+        let kept =
+            crate::route::review::follow(&ctx, to, path, (was.as_deref(), Some(&now)), vouched)?;
+        if kept > 0 {
+            let line = kept_review_line(&ctx, to, path, kept);
+            if !opts.json {
+                errln!("note: {line}");
+            }
+            kept_reviews = Some(line);
+        }
         // A copy the user turned off in the agent's own switch (Copilot's `disabledHooks`,
         // keyed by the entry) stays off when the write changes it (attacks row 360).
         if let Some(was) = &was {
@@ -876,10 +888,39 @@ pub fn write_file(
                     false => errln!("no hooks to write; {} not created", path.display()),
                 }
             }
-            Ok((None, None))
+            Ok(Wrote::default())
         }
-        _ => Ok((Some(path.display().to_string()), None)),
+        _ => Ok(Wrote {
+            written: Some(path.display().to_string()),
+            kept_reviews,
+            ..Wrote::default()
+        }),
     }
+}
+
+/// What [`write_file`] did: the path written, or the diff it would write, and what it said
+/// of the agent's reviews it kept.
+#[derive(Default)]
+pub struct Wrote {
+    pub written: Option<String>,
+    pub diff: Option<String>,
+    pub kept_reviews: Option<String>,
+}
+
+/// The sentence for the agent's reviews [`write_file`] kept for copies it rewrote.
+fn kept_review_line(
+    ctx: &crate::discover::Context,
+    to: Dialect,
+    path: &Path,
+    kept: usize,
+) -> String {
+    let display = to.def().display;
+    let shown = ctx.display(&std::fs::canonicalize(path).unwrap_or(path.to_path_buf()));
+    format!(
+        "kept {display}'s review of {kept} handler(s) of {shown} that hookx wrote again from \
+         sources trusted in hookx (the review their previous bytes had), so that {display} \
+         runs them"
+    )
 }
 
 /// [`convert_to`] for a dialect whose hooks are one script per event: the scripts are printed

@@ -925,7 +925,9 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             continue;
         }
         let copts = convert_options(ctx, &manifest, plan.spec);
-        let written = write_target(&copts, plan, &owned_refs)?;
+        let mut kept_reviews = None;
+        let reviewed = untrusted.is_empty() && misread.is_none();
+        let written = write_target(&copts, plan, &owned_refs, reviewed, &mut kept_reviews)?;
         let state = match (written, nothing, plan.removed) {
             (true, _, false) => "written",
             (false, true, false) => "nothing to write",
@@ -993,6 +995,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             store_changed |= changed;
             report.extend(line);
         }
+        report.extend(kept_reviews.map(|l| format!("  {l}")));
         // Copies the agent skips until its user reviews them (Codex, attacks row 442); the
         // reviews are each user's own, so `--check` (CI) leaves them out.
         if !plan.removed && !opts.check {
@@ -1367,8 +1370,16 @@ fn not_a_foreign_plugin(
 }
 
 /// Writes one target through `convert --write`'s code, and removes the files sync wrote
-/// that nothing makes any more; whether a byte changed.
-fn write_target(copts: &conv::Options, plan: &TargetPlan, owned: &[&str]) -> Result<bool, Error> {
+/// that nothing makes any more; whether a byte changed. `reviewed`: every source is trusted as
+/// it is and read as the agent's it was reviewed as; `kept_reviews` gets what the write said
+/// of the agent's reviews it kept for copies it rewrote.
+fn write_target(
+    copts: &conv::Options,
+    plan: &TargetPlan,
+    owned: &[&str],
+    reviewed: bool,
+    kept_reviews: &mut Option<String>,
+) -> Result<bool, Error> {
     let mut changed = false;
     for file in plan.files.iter().filter(|f| f.after.is_none()) {
         if file.before.is_some() {
@@ -1414,16 +1425,21 @@ fn write_target(copts: &conv::Options, plan: &TargetPlan, owned: &[&str]) -> Res
     let Some(file) = plan.files.first().filter(|f| f.after.is_some()) else {
         return Ok(changed);
     };
-    let (written, _) = conv::write_file(
+    let from = conv::Written {
+        sources: owned,
+        reviewed,
+    };
+    let wrote = conv::write_file(
         copts,
         copts.write,
         &plan.conversion,
-        owned,
+        &from,
         &file.path,
         file.before.clone(),
         file.after.as_deref().unwrap_or_default(),
     )?;
-    Ok(written.is_some())
+    *kept_reviews = wrote.kept_reviews;
+    Ok(wrote.written.is_some())
 }
 
 /// Each entry in `text` that names one of `sources` in its hookx record: its JSON pointer and

@@ -24,7 +24,7 @@ pub(crate) use category::{CategoryFire, RuleTools};
 pub use loss::Loss;
 pub use wrap::{
     NOT_INSTALLED, OutdatedGuard, Unwrapped, Wrapped, innermost, not_installed_guard,
-    outdated_guard, unwrapped, wrapped_command,
+    outdated_guard, runs_of, unwrapped, wrapped_command,
 };
 
 use crate::model::EventKind;

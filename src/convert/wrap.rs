@@ -507,6 +507,25 @@ pub fn innermost(line: &str) -> Option<Unwrapped> {
     Some(found)
 }
 
+/// What a converted handler (a JSON object) runs, whatever hookx wrote it with: its keys but
+/// hookx's provenance record, each string the innermost command of a `hookx exec` wrap. Equal
+/// for a copy written again by another hookx (`--hookx` moved), which runs what it ran.
+pub fn runs_of(handler: &serde_json::Value) -> Option<serde_json::Value> {
+    let runs = handler
+        .as_object()?
+        .iter()
+        .filter(|(k, _)| *k != crate::config::MARKER)
+        .map(|(k, v)| {
+            let v = match v.as_str().and_then(innermost) {
+                Some(inner) => serde_json::Value::from(inner.command),
+                None => v.clone(),
+            };
+            (k.clone(), v)
+        })
+        .collect();
+    Some(serde_json::Value::Object(runs))
+}
+
 /// The one word `text` is, unquoted; `None` unless it is exactly one word.
 pub(super) fn unwrapped_word(text: &str) -> Option<String> {
     let mut words = shell_words(text)?;

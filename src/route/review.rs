@@ -1,12 +1,14 @@
 //! A host that keys its review of a handler by the handler's place (Codex:
 //! `FILE:event:group:handler`, codex-facts) loses the review when one of hookx's writes moves
 //! the handler (a route or a stale copy taken out before it): the record moves with it
-//! (attacks rows 284, 285: a reviewed handler of the user's was skipped without a word).
+//! (attacks rows 284, 285: a reviewed handler of the user's was skipped without a word). A
+//! copy hookx wrote again from a source trusted in hookx keeps the review its previous bytes
+//! had (attacks row 442: hookx moved, the copy's command changed, and Codex skipped it).
 
 use crate::context::Context;
 use crate::error::Error;
 use crate::tables::Dialect;
-use crate::tables::RouteTrust;
+use crate::tables::{Record, RouteTrust};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -76,17 +78,94 @@ pub fn carried(
     (trust.set)(&(trust.unset)(text, &places)?, &reviews)
 }
 
+/// The copies of hookx's whose review a write keeps when it changes them: those whose
+/// provenance record names one of `sources` (trusted in hookx, the copies running what was
+/// reviewed there).
+pub struct Vouched<'a> {
+    pub sources: &'a [Value],
+    /// What a copy runs, whatever hookx wrote it with (convert's `runs_of`, given by the
+    /// caller: `convert` uses this module).
+    pub runs: fn(&Value) -> Option<Value>,
+}
+
+/// hookx's copies of the `vouched` sources that a write changed, each as its (key, value)
+/// before and after: paired first by what they run (hookx moved, the wrap changed), then by
+/// the rule and handler their record names (the rule edited in the source). Copies whose
+/// value stayed are [`moved`]'s.
+fn rewritten(
+    trust: &RouteTrust,
+    named: &Path,
+    (before, after): (Option<&str>, Option<&str>),
+    vouched: &Vouched,
+) -> Vec<(Record, Record)> {
+    let copies = |text: Option<&str>| {
+        let Some(value) = text.and_then(|t| serde_json::from_str::<Value>(t).ok()) else {
+            return Vec::new();
+        };
+        // `records` asks `is_route` once for each record it gives, in order.
+        let taken = std::cell::RefCell::new(Vec::new());
+        let records = (trust.records)(named, &value, &|handler| {
+            let copy = handler
+                .get(crate::config::MARKER)
+                .and_then(|m| m.get("source"))
+                .is_some_and(|s| vouched.sources.contains(s));
+            if copy {
+                taken.borrow_mut().push(handler.clone());
+            }
+            copy
+        });
+        records
+            .into_iter()
+            .zip(taken.into_inner())
+            .collect::<Vec<_>>()
+    };
+    let (was, now) = (copies(before), copies(after));
+    let source = |h: &Value| h.get(crate::config::MARKER)?.get("source").cloned();
+    let runs = |h: &Value| Some(serde_json::json!([source(h)?, (vouched.runs)(h)?]));
+    let place = |h: &Value| {
+        let record = h.get(crate::config::MARKER)?;
+        Some(serde_json::json!([
+            source(h)?,
+            record.get("rule")?,
+            record.get("index")?
+        ]))
+    };
+    let mut left: Vec<Option<&(Record, Value)>> = was.iter().map(Some).collect();
+    let mut paired: Vec<Option<Record>> = vec![None; now.len()];
+    for by in [&runs as &dyn Fn(&Value) -> Option<Value>, &place] {
+        for (i, (_, handler)) in now.iter().enumerate() {
+            let Some(id) = by(handler).filter(|_| paired[i].is_none()) else {
+                continue;
+            };
+            let at = left
+                .iter()
+                .position(|old| old.is_some_and(|(_, old)| by(old).as_ref() == Some(&id)));
+            paired[i] = at
+                .and_then(|j| left[j].take())
+                .map(|(record, _)| record.clone());
+        }
+    }
+    now.into_iter()
+        .zip(paired)
+        .filter_map(|((record, _), was)| Some((was?, record)))
+        .filter(|(was, now)| was.1 != now.1)
+        .collect()
+}
+
 /// After hookx wrote `host`'s hook file `path` from `before` to `after`: the reviews of the
-/// handlers it moved follow them.
+/// handlers it moved follow them, and a copy of the `vouched` sources (trusted in hookx, the
+/// copies running what was reviewed there) that it changed keeps the review its previous
+/// bytes had, at its new value: never a review of a copy that had none, or whose review no
+/// longer held. The number of reviews kept so.
 pub fn follow(
     ctx: &Context,
     host: Dialect,
     path: &Path,
-    before: Option<&str>,
-    after: Option<&str>,
-) -> Result<(), Error> {
+    (before, after): (Option<&str>, Option<&str>),
+    vouched: Option<&Vouched>,
+) -> Result<usize, Error> {
     let Some(trust) = &host.def().route_trust else {
-        return Ok(());
+        return Ok(0);
     };
     // Codex names a project's file by its real path, the user's below `$HOME` as set.
     let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
@@ -95,20 +174,42 @@ pub fn follow(
         false => path.canonicalize().unwrap_or_else(|_| path.clone()),
     };
     let moved = moved(trust, &named, before, after);
-    if moved.is_empty() {
-        return Ok(());
+    let mut rewritten = match vouched {
+        Some(vouched) => rewritten(trust, &named, (before, after), vouched),
+        None => Vec::new(),
+    };
+    rewritten.retain(|(_, now)| !moved.iter().any(|(_, to)| *to == now.0));
+    if moved.is_empty() && rewritten.is_empty() {
+        return Ok(0);
     }
     let file = review_file(ctx, host, trust, &path);
     let shown = ctx.display(&file);
+    let mut kept = 0;
     crate::config::update::update(&file, |current| {
         let Some(text) = current else {
             return Ok(crate::config::update::Change::Keep);
         };
-        let edited = carried(trust, text, &moved).map_err(|message| Error::Io {
-            path: shown.clone(),
-            message: format!("cannot move the reviews of the handlers hookx moved: {message}"),
-        })?;
+        let held: Vec<&(Record, Record)> = rewritten
+            .iter()
+            .filter(|(was, _)| (trust.recorded)(text, &was.0).as_deref() == Some(&was.1))
+            .collect();
+        // A record at a new place is of the handler there before (its `enabled = false` would
+        // turn the copy off, as in [`carried`]); at the same place, its line is replaced.
+        let places: Vec<String> = held
+            .iter()
+            .filter(|(was, now)| was.0 != now.0)
+            .map(|(_, now)| now.0.clone())
+            .collect();
+        let held: Vec<Record> = held.into_iter().map(|(_, now)| now.clone()).collect();
+        let edited = carried(trust, text, &moved)
+            .and_then(|text| (trust.unset)(&text, &places))
+            .and_then(|text| (trust.set)(&text, &held))
+            .map_err(|message| Error::Io {
+                path: shown.clone(),
+                message: format!("cannot move the reviews of the handlers hookx moved: {message}"),
+            })?;
+        kept = held.len();
         Ok(crate::config::update::Change::Write(edited))
     })?;
-    Ok(())
+    Ok(kept)
 }
