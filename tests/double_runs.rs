@@ -1944,6 +1944,36 @@ fn a_project_install_routes_a_guard_whose_copy_codex_never_reviewed() {
         .success();
     let ran = std::fs::read_to_string(&log).unwrap_or_default();
     assert_eq!(ran.lines().collect::<Vec<_>>(), ["guard"]);
+    // Attacks row 444: doctor counted the copy Codex skips as a rule firing nowhere (exit 5)
+    // though the route runs its rule: the guard fires, the copy is a warning, exit 0.
+    let doctor = |code: i32| {
+        let out = common::hookx_clean(&project)
+            .args(["doctor", "--host", "codex"])
+            .current_dir(&project)
+            .env("HOME", &home)
+            .assert()
+            .code(code);
+        String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+    };
+    let said = doctor(0);
+    assert!(said.contains("fires: codex (through hookx"), "{said}");
+    assert!(
+        said.contains("runner: hookx, from .claude/settings.json"),
+        "{said}"
+    );
+    // Without the route the guard runs nowhere under Codex, and doctor says so.
+    hookx(&[
+        "install",
+        "--host",
+        "codex",
+        "--scope",
+        "project",
+        "--hookx",
+        bin,
+        "--uninstall",
+    ]);
+    let said = doctor(5);
+    assert!(said.contains("1 rule fires under none"), "{said}");
 }
 
 /// Attacks row 442: a copy in `.codex/hooks.json` the user reviewed in Codex, so that install

@@ -145,17 +145,19 @@ pub fn diagnose(ctx: &Context, hosts: Hosts) -> Report {
         .count();
     let dropped: usize = files.iter().map(|f| f.problems.len()).sum();
     // A rule fires nowhere when it fires under none of the agents (blocked until its fix, or
-    // never); one the user turned off somewhere is meant not to.
+    // never); one the user turned off somewhere is meant not to. Under an agent whose plan
+    // gives a copy's rule another file's runner, the rule is that file's, counted there
+    // (attacks row 444: a copy Codex never reviewed, its rule run through hookx's route,
+    // failed CI).
     let never_fire = unreadable
         + dropped
         + files
             .iter()
             .flat_map(|f| &f.rules)
             .filter(|r| {
-                !r.hosts.is_empty()
-                    && r.hosts
-                        .iter()
-                        .all(|v| matches!(v.status, Status::Never | Status::Blocked))
+                let mut own = r.hosts.iter().filter(|v| !v.run_elsewhere).peekable();
+                own.peek().is_some()
+                    && own.all(|v| matches!(v.status, Status::Never | Status::Blocked))
             })
             .count();
     let trust: Vec<Finding> = refused
@@ -270,7 +272,12 @@ impl Doctor<'_> {
     /// The runner of `rule` of `source` (its first handler's) under `host`, by the plan,
     /// where it is not this copy (how this copy runs is said already): another file's copy,
     /// or nobody.
-    fn planned_runner(&self, source: &Source, rule: &Rule, host: Dialect) -> Option<String> {
+    fn planned_runner(
+        &self,
+        source: &Source,
+        rule: &Rule,
+        host: Dialect,
+    ) -> Option<&crate::plan::Runner> {
         use crate::plan::Runner;
         let plan = self.plans.iter().find(|p| p.host == host)?;
         let runner = plan.runner_for(source, rule, 0)?;
@@ -282,7 +289,7 @@ impl Doctor<'_> {
             {
                 None
             }
-            _ => Some(runner_text(runner)),
+            _ => Some(runner),
         }
     }
 }

@@ -113,6 +113,10 @@ pub struct Verdict {
     /// agent from one file, hookx from one copy, or nobody), where the plan has the rule.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub planned: Option<String>,
+    /// Whether that runner is another file's: the rule is that file's, which the count of
+    /// rules firing nowhere counts.
+    #[serde(skip)]
+    pub run_elsewhere: bool,
     pub findings: Vec<Finding>,
 }
 

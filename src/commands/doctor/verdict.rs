@@ -59,13 +59,16 @@ impl Doctor<'_> {
             true => Runs::Hookx,
             false => loading.runner,
         };
+        let planned = self.planned_runner(source, rule, host);
         let mut verdict = Verdict {
             host,
             status: loading.status,
             runner,
             payload: None,
             unrouted: Vec::new(),
-            planned: self.planned_runner(source, rule, host),
+            planned: planned.map(super::runner_text),
+            run_elsewhere: planned
+                .is_some_and(|r| !matches!(r, crate::plan::Runner::Nobody { .. })),
             findings: Vec::new(),
         };
         if loading.status == Status::Never {
