@@ -3725,7 +3725,9 @@ fn a_droid_route_its_hooks_file_hides_is_said_to_run_nowhere() {
 /// and linked back replaced the link with a plain file; the dotfiles copy kept the old hookx,
 /// which a re-link (or another machine) brings back. It is written through the link now, as
 /// other files are (row 292). A project's script linked out of the project is no file a
-/// project install writes: replaced by a plain file there, the file it named left alone.
+/// project install writes: replaced by a plain file there, the file it named left alone. The
+/// uninstall then removed the link and left the last route in the dotfiles copy; it empties
+/// that file now, the link kept.
 #[test]
 fn a_cline_route_script_linked_in_from_dotfiles_is_re_pointed_through_the_link() {
     // Each scope in a setup of its own: a user route takes the project's events too.
@@ -3776,6 +3778,53 @@ fn a_cline_route_script_linked_in_from_dotfiles_is_re_pointed_through_the_link()
                 !linked && moved_text.contains("/opt/a/hookx"),
                 "{scope}: {moved_text}"
             ),
+        }
+        // The uninstall removed the link and left the dotfiles copy holding the last route:
+        // now the link stays and the file it names routes nothing, as a JSON file behind a
+        // link is emptied (rows 280, 292); the next install takes it back.
+        hookx(&[
+            "install",
+            "--host",
+            "cline",
+            "--scope",
+            scope,
+            "--hookx",
+            "/opt/b/hookx",
+            "--uninstall",
+        ]);
+        let moved_text = std::fs::read_to_string(&moved).unwrap();
+        match scope {
+            "user" => {
+                let kept =
+                    std::fs::symlink_metadata(&script).is_ok_and(|m| m.file_type().is_symlink());
+                assert!(kept, "{scope}: the link removed");
+                assert!(!moved_text.contains("hookx run"), "{scope}: {moved_text}");
+                let listed = common::hookx_at(&project, &home, &["list", "--host", "cline"])
+                    .success()
+                    .get_output()
+                    .stdout
+                    .clone();
+                let listed = String::from_utf8_lossy(&listed);
+                // hookx reads no rule in the emptied script.
+                let line = listed
+                    .lines()
+                    .find(|l| l.contains("~/.cline/hooks/PreToolUse"));
+                assert!(
+                    line.is_some_and(|l| l.ends_with(" 0 handlers")),
+                    "{scope}: {listed}"
+                );
+                install("/opt/c/hookx");
+                assert!(
+                    std::fs::symlink_metadata(&script).is_ok_and(|m| m.file_type().is_symlink())
+                );
+                let moved_text = std::fs::read_to_string(&moved).unwrap();
+                assert!(moved_text.contains("/opt/c/hookx"), "{scope}: {moved_text}");
+            }
+            // The link out of the project was replaced in place; the file outside is left.
+            _ => {
+                assert!(std::fs::symlink_metadata(&script).is_err(), "{scope}");
+                assert!(moved_text.contains("/opt/a/hookx"), "{scope}: {moved_text}");
+            }
         }
     }
 }

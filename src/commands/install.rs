@@ -860,11 +860,20 @@ fn apply_scripts(opts: &Options, layout: &crate::tables::ScriptLayout) -> Result
         };
         let text = read_text(&path).unwrap_or_default();
         if scripts::is_route(&text) && !wanted.iter().any(|(_, n)| *n == name) {
-            if scripts::route_line(&text).is_none() {
+            if scripts::is_edited_route(&text) {
                 report.refused.push(edited_by_hand(&opts.ctx, &name, &path));
                 continue;
             }
-            std::fs::remove_file(&path).map_err(|e| io(&path, e))?;
+            // A script the user linked in keeps its link; the file it names routes nothing.
+            let linked = through_link(opts, &path);
+            if linked != path {
+                if text == scripts::emptied_route() {
+                    continue;
+                }
+                scripts::write_executable(&linked, &scripts::emptied_route())?;
+            } else {
+                std::fs::remove_file(&path).map_err(|e| io(&path, e))?;
+            }
             match opts.uninstall {
                 true => report.removed += 1,
                 false => report.dropped.push(name),
@@ -878,9 +887,7 @@ fn apply_scripts(opts: &Options, layout: &crate::tables::ScriptLayout) -> Result
                 scripts::route_script(&route_command(hookx.program(), host, event, opts.scope));
             match read_text(&path) {
                 Ok(current) if current == text && scripts::is_executable(&path) => {}
-                Ok(current)
-                    if scripts::is_route(&current) && scripts::route_line(&current).is_none() =>
-                {
+                Ok(current) if scripts::is_edited_route(&current) => {
                     report.refused.push(edited_by_hand(&opts.ctx, name, &path));
                     continue;
                 }
@@ -922,9 +929,10 @@ fn apply_scripts(opts: &Options, layout: &crate::tables::ScriptLayout) -> Result
     Ok(report)
 }
 
-/// Where install re-points the route script `path`: the file its link names, where the user
-/// linked it in (a dotfiles folder: a plain file in its place left the old route there for a
-/// re-link to bring back, attacks row 408), as [`config::update::update`] writes other files;
+/// Where install re-points or empties the route script `path`: the file its link names, where
+/// the user linked it in (a dotfiles folder: a plain file in its place, or the link removed,
+/// left the old route there for a re-link to bring back, attacks row 408), as
+/// [`config::update::update`] writes other files;
 /// but a project's script whose link leads out of the project is no file of the project's
 /// (a repository's link to the user's own route): `path` itself, the link replaced.
 fn through_link(opts: &Options, path: &Path) -> PathBuf {

@@ -107,6 +107,12 @@ pub fn read(
             diagnostics,
         };
     };
+    if text == emptied_route() {
+        return Parsed {
+            document,
+            diagnostics,
+        };
+    }
     if !layout.runs_unexecutable && !is_executable(path) {
         diagnostics.push(warn(
             format!("not executable: {} skips this hook", dialect.def().display),
@@ -223,6 +229,21 @@ pub fn is_route(text: &str) -> bool {
 fn wears(text: &str, mark: &str) -> bool {
     let mut lines = text.lines();
     lines.next() == Some("#!/bin/sh") && lines.next() == Some(mark)
+}
+
+/// A route script that routes nothing: what uninstall leaves in place of a route script the
+/// user linked in from elsewhere (a dotfiles folder), the link and the file it names kept, as
+/// for JSON files and whole files behind links (attacks rows 280, 292, 408: removing the link
+/// left the last route in the dotfiles copy, for a re-link to bring back). Cline runs it as a
+/// hook that answers nothing (an empty stdout is `{}`: Cline 3.0.65's `@cline/core`); hookx
+/// reads no rule in it, and the next install takes it back as its own.
+pub fn emptied_route() -> String {
+    format!("#!/bin/sh\n{ROUTE_MARK}\n")
+}
+
+/// Whether `text` is a route of hookx's the user edited: install leaves it as it is.
+pub fn is_edited_route(text: &str) -> bool {
+    is_route(text) && route_line(text).is_none() && text != emptied_route()
 }
 
 /// The one command line of a route script `hookx install` wrote, if it is one.
