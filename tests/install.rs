@@ -3653,8 +3653,8 @@ fn a_user_plugin_install_says_when_xdg_config_home_names_another_folder() {
 /// (else the legacy `hooks/hooks.json`) replaces that event of `settings.json`, hookx's route
 /// with it (droid-facts: binary 0.225.2 `{...settingsHooks, ...hooksFileHooks}`). install said
 /// it routed the event and doctor that the user's guard fired through hookx: Droid runs that
-/// route never. install, doctor and simulate now say so, through the run path's check
-/// (`dispatch::simulate::uncalled`).
+/// route never. install, doctor, simulate and list's plan now say so, through the run path's
+/// check (`dispatch::simulate::uncalled`).
 #[test]
 fn a_droid_route_its_hooks_file_hides_is_said_to_run_nowhere() {
     for hooks_file in [".factory/hooks.json", ".factory/hooks/hooks.json"] {
@@ -3701,6 +3701,14 @@ fn a_droid_route_its_hooks_file_hides_is_said_to_run_nowhere() {
             listed.contains(&format!(
                 "Droid runs none of its routes for PreToolUse ({hidden} beside it holds"
             )),
+            "{hooks_file}: {listed}"
+        );
+        // The plan's line for the guard said "hookx runs" it.
+        let plan = listed.split("plan (").nth(1).unwrap_or_default();
+        assert!(
+            plan.contains("nobody (hookx would run")
+                && plan.contains(&format!("~/{hooks_file} holds PreToolUse"))
+                && !plan.contains("hookx runs"),
             "{hooks_file}: {listed}"
         );
         let (out, err) = hookx(&[

@@ -461,12 +461,13 @@ fn plan_hosts(ctx: &discover::Context, sources: &[Source], host: Option<Dialect>
 
 /// The plan of each agent ([`crate::plan`]): one line per rule, naming who runs it, then
 /// what else runs it that hookx cannot stop and the copies hookx leaves out. `refused`: why an
-/// agent never calls hookx, refusing whole every file holding hookx's routes
-/// ([`crate::dispatch::gates::routes_refused_whole`], attacks row 210): a rule hookx would
-/// run runs nowhere there.
+/// agent never calls hookx for an event, refusing whole every file holding hookx's routes
+/// ([`crate::dispatch::gates::routes_refused_whole`], attacks row 210) or holding back every
+/// route it has for the event (a Droid `hooks.json` that replaces it, row 387): a rule hookx
+/// would run runs nowhere there.
 pub fn render_plan(
     plans: &[crate::plan::Plan],
-    refused: impl Fn(Dialect) -> Option<String>,
+    refused: impl Fn(Dialect, &str) -> Option<String>,
 ) -> String {
     if plans.iter().all(|p| p.rules().is_empty()) {
         return String::new();
@@ -477,7 +478,7 @@ pub fn render_plan(
         for rule in plan.rules() {
             let mut runner = rule.runner.to_string();
             if let crate::plan::Runner::Hookx { file } = &rule.runner
-                && let Some(why) = refused(plan.host)
+                && let Some(why) = refused(plan.host, &rule.event)
             {
                 runner = format!("nobody (hookx would run {file}, but {why})");
             }
@@ -575,8 +576,16 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         out!(
             "{}{}",
             render_text(&rows, &sources, &plugins, &store, opts.host.is_some()),
-            render_plan(&plans, |host| {
-                crate::dispatch::gates::routes_refused_whole(&sources, host).map(|(_, why)| why)
+            render_plan(&plans, |host, event| {
+                crate::dispatch::gates::routes_refused_whole(&sources, host)
+                    .map(|(_, why)| why)
+                    .or_else(|| {
+                        let event = crate::model::EventKind::from_name(event);
+                        let held = crate::dispatch::simulate::routes_held(
+                            &opts.ctx, &sources, host, &event,
+                        );
+                        held.ok().flatten()
+                    })
             })
         );
     }

@@ -403,6 +403,24 @@ pub fn uncalled(
     host: crate::tables::Dialect,
     event: &EventKind,
 ) -> Option<String> {
+    match routes_held(ctx, sources, host, event) {
+        Ok(None) => None,
+        Ok(Some(why)) => Some(why),
+        Err(NoRoute) => Some(no_route(host)),
+    }
+}
+
+/// There is no hookx route for the event in a file the host reads.
+pub struct NoRoute;
+
+/// [`uncalled`] where the host has a route for `event`: why it holds back every one (a file
+/// beside it hides the event, a gate, its own list), `None` when one is called.
+pub fn routes_held(
+    ctx: &crate::discover::Context,
+    sources: &[crate::discover::Source],
+    host: crate::tables::Dialect,
+    event: &EventKind,
+) -> Result<Option<String>, NoRoute> {
     let display = host.def().display;
     let mut held = None;
     // The host's own list of handlers it does not run, joined over its scopes (Gemini's
@@ -425,7 +443,10 @@ pub fn uncalled(
         let routed = crate::route::installed_plugin_routes(ctx, host, plugin)
             .iter()
             .any(|(name, _)| names.contains(&name.as_str()));
-        return (!routed).then(|| no_route(host));
+        return match routed {
+            true => Ok(None),
+            false => Err(NoRoute),
+        };
     }
     for source in sources {
         if crate::discover::runner(host, source) != crate::discover::Runner::Native {
@@ -492,10 +513,10 @@ pub fn uncalled(
                     review.why()
                 ));
             }
-            _ => return None,
+            _ => return Ok(None),
         }
     }
-    Some(held.unwrap_or_else(|| no_route(host)))
+    held.map(Some).ok_or(NoRoute)
 }
 
 /// Why a host with no hookx route for an event never calls hookx for it.
