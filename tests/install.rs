@@ -3646,6 +3646,25 @@ fn a_user_plugin_install_says_when_xdg_config_home_names_another_folder() {
             )),
             "{host}: {report}"
         );
+        // Doctor said why only as "no route": it names the variable now (row 388's leftover).
+        let below_home = format!("~/.config/{host}/plugin/hookx.js");
+        assert!(
+            report.contains(&format!(
+                "XDG_CONFIG_HOME is set, so {} reads its user hooks from {}, not {below_home}",
+                if host == "kilo" {
+                    "Kilo Code CLI"
+                } else {
+                    "OpenCode"
+                },
+                read_there.display()
+            )),
+            "{host}: {report}"
+        );
+        let (report, _) = hookx(&doctor, &home.join(".config"));
+        assert!(
+            !report.contains("XDG_CONFIG_HOME is set"),
+            "{host}: {report}"
+        );
     }
 }
 

@@ -329,6 +329,40 @@ impl Doctor<'_> {
         if let Some(stop) = discover::stopped_by_policy(self.sources, host) {
             policy.push(Finding::new(Level::Warning, stop.sentence(host), stop.fix));
         }
+        // The agent's folder variable names another folder: it reads its user hooks there,
+        // where doctor reads them too, and not hookx's install file below the home (attacks
+        // row 388: doctor said "no route" without naming the variable).
+        let rel = host.config().install_user;
+        let (read_there, below_home) = (self.ctx.agent_file(host, rel), self.ctx.home.join(rel));
+        if let Some(var) = host.def().home_var.as_ref()
+            && !crate::context::same_place(&read_there, &below_home)
+        {
+            let display = host.def().display;
+            let left = below_home.exists().then(|| {
+                format!(
+                    ", not {}, which is there: {display} does not run it while {} is set",
+                    self.ctx.display(&below_home),
+                    var.var
+                )
+            });
+            policy.push(Finding::new(
+                Level::Warning,
+                format!(
+                    "{} is set, so {display} reads its user hooks from {}{}",
+                    var.var,
+                    read_there.display(),
+                    left.as_deref().unwrap_or_default()
+                ),
+                left.map(|_| {
+                    format!(
+                        "move {} to {}, or unset {}",
+                        self.ctx.display(&below_home),
+                        read_there.display(),
+                        var.var
+                    )
+                }),
+            ));
+        }
         // A deny through a route that ends more than the call (Cline: the whole run).
         if let Some(effect) = host.config().scripts.and_then(|l| l.deny_effect)
             && self.routed(host, &EventKind::PreToolUse, &[])
