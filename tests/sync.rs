@@ -703,3 +703,49 @@ fn check_fails_on_a_synced_copy_the_target_turns_off() {
     let (code, out, err) = p.out(&["sync", "--check"]);
     assert_eq!(code, 0, "{out}{err}");
 }
+
+/// Attacks row 402's leftover: a target's whole-file switch (Gemini's `hooksConfig.enabled:
+/// false`, Claude's `disableAllHooks: true`) in the synced file turns every copy there off, for
+/// everyone who checks it out; `--check` passed ("up to date"). It fails now, naming the switch.
+#[test]
+fn check_fails_on_a_target_whose_own_switch_turns_its_hooks_off() {
+    let p = Project::new();
+    p.run(&["sync"]).success();
+    let gemini = ".gemini/settings.json";
+    let mut value: serde_json::Value = serde_json::from_str(&p.read(gemini)).unwrap();
+    value["hooksConfig"] = serde_json::json!({"enabled": false});
+    p.write(gemini, &serde_json::to_string_pretty(&value).unwrap());
+    let (code, out, err) = p.out(&["sync", "--check"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let said = format!("{out}{err}");
+    assert!(
+        said.contains(".gemini/settings.json: `hooksConfig.enabled` is false there, so Gemini runs none of its hooks, the 2 synced copies among them"),
+        "{said}"
+    );
+    value["hooksConfig"] = serde_json::json!({"enabled": true});
+    p.write(gemini, &serde_json::to_string_pretty(&value).unwrap());
+    let (code, out, err) = p.out(&["sync", "--check"]);
+    assert_eq!(code, 0, "{out}{err}");
+    // Claude's switch in a synced `.claude/settings.json`, the source a Gemini file.
+    let q = Project::new();
+    std::fs::remove_dir_all(q.project.join(".hookx")).unwrap();
+    std::fs::remove_dir_all(q.project.join(".claude")).unwrap();
+    q.write(
+        ".gemini/settings.json",
+        r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "./guard.sh"}]}]}}"#,
+    );
+    let source = q.project.join(".gemini/settings.json");
+    q.run(&["trust", &source.to_string_lossy()]).success();
+    q.run(&["sync", "--init", "--to", "claude"]).success();
+    q.run(&["sync"]).success();
+    let claude = ".claude/settings.json";
+    let mut value: serde_json::Value = serde_json::from_str(&q.read(claude)).unwrap();
+    value["disableAllHooks"] = serde_json::json!(true);
+    q.write(claude, &serde_json::to_string_pretty(&value).unwrap());
+    let (code, out, err) = q.out(&["sync", "--check"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        format!("{out}{err}").contains(".claude/settings.json: `disableAllHooks` is true there, so Claude runs none of its hooks, the 1 synced copy among them"),
+        "{out}{err}"
+    );
+}

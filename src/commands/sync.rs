@@ -867,7 +867,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             1 => ", 1 loss".into(),
             n => format!(", {n} losses"),
         };
-        let off_lines = copies_turned_off(plan);
+        let off_lines = copies_turned_off(ctx, plan);
         if opts.check || opts.dry_run {
             for file in plan.files.iter().filter(|f| f.after != f.before) {
                 out!("{}", diff(file));
@@ -1030,19 +1030,21 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
 /// A state in one or two words, for `--watch`'s line.
 /// The copies a target's own list of handlers the agent never runs names (Gemini's
 /// `hooksConfig.disabled`, which Gemini's `/hooks disable` writes into the project's file,
-/// the target itself: attacks row 402). sync keeps the list (row 329), and the file is as
-/// sync writes it, but the source's rule then runs nowhere under that agent, for everyone who
-/// checks the file out: `--check` fails on it.
-fn copies_turned_off(plan: &TargetPlan) -> Vec<String> {
-    let to = plan.spec.to;
-    let Some(off) = &to.def().disabled_handlers else {
-        return Vec::new();
-    };
-    let copy = |h: &Value| h.get(config::MARKER)?.get("source").map(|_| String::new());
+/// the target itself: attacks row 402), or its whole-file switch turns off ([`switched_off`]).
+/// sync keeps the list and the switch (row 329), and the file is as sync writes it, but the
+/// source's rule then runs nowhere under that agent, for everyone who checks the file out:
+/// `--check` fails on it.
+fn copies_turned_off(ctx: &Context, plan: &TargetPlan) -> Vec<String> {
     if plan.removed {
         return Vec::new();
     }
-    plan.files
+    let mut lines = switched_off(ctx, plan);
+    let to = plan.spec.to;
+    let Some(off) = &to.def().disabled_handlers else {
+        return lines;
+    };
+    let copy = |h: &Value| h.get(config::MARKER)?.get("source").map(|_| String::new());
+    lines.extend(plan.files
         .iter()
         .filter_map(|f| {
             let text = f.after.as_deref().or(f.before.as_deref())?;
@@ -1059,6 +1061,46 @@ fn copies_turned_off(plan: &TargetPlan) -> Vec<String> {
                     if labels.len() == 1 { "it" } else { "them" },
                     if labels.len() == 1 { "it" } else { "them" },
                     if labels.len() == 1 { "" } else { "s" },
+                )
+            })
+        }));
+    lines
+}
+
+/// The target files whose own whole-file switch turns every hook in them off (Claude's
+/// `disableAllHooks: true`, Gemini's `hooksConfig.enabled: false`, where the agent reads the
+/// switch in that file): each synced copy there runs nowhere under the agent, for everyone
+/// who checks the file out (attacks row 402's leftover), as with the list above.
+fn switched_off(ctx: &Context, plan: &TargetPlan) -> Vec<String> {
+    let to = plan.spec.to;
+    let Some(switch) = &to.def().kill_switch else {
+        return Vec::new();
+    };
+    let display = to.def().display;
+    plan.files
+        .iter()
+        .filter_map(|f| {
+            let text = f.after.as_deref().or(f.before.as_deref())?;
+            let found = discover::find(ctx, &f.path).ok()?;
+            if !switch.locations.contains(&found.location.id) {
+                return None;
+            }
+            let src = crate::source::SourceFile::new(f.shown.clone(), text);
+            let doc = config::read(&src, to).ok()?.document;
+            let copies = doc
+                .rules
+                .iter()
+                .flat_map(|r| &r.handlers)
+                .filter(|h| h.extra.get(MARKER).and_then(|m| m.get("source")).is_some())
+                .count();
+            (copies > 0 && switch.is_off(&doc)).then(|| {
+                format!(
+                    "  {}: `{}` is {} there, so {display} runs none of its hooks, the {copies} \
+                     synced cop{} among them: take the switch out, or the target out of {MANIFEST}",
+                    f.shown,
+                    switch.name(),
+                    switch.off,
+                    if copies == 1 { "y" } else { "ies" },
                 )
             })
         })
