@@ -867,7 +867,7 @@ fn apply_scripts(opts: &Options, layout: &crate::tables::ScriptLayout) -> Result
             // A script the user linked in keeps its link; the file it names routes nothing.
             let linked = through_link(opts, &path);
             if linked != path {
-                if text == scripts::emptied_route() {
+                if scripts::is_emptied_route(&text) {
                     continue;
                 }
                 scripts::write_executable(&linked, &scripts::emptied_route())?;

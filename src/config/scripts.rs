@@ -107,7 +107,7 @@ pub fn read(
             diagnostics,
         };
     };
-    if text == emptied_route() {
+    if is_emptied_route(text) {
         return Parsed {
             document,
             diagnostics,
@@ -241,9 +241,16 @@ pub fn emptied_route() -> String {
     format!("#!/bin/sh\n{ROUTE_MARK}\n")
 }
 
+/// Whether `text` is [`emptied_route`] (told without building it: every script read asks).
+pub fn is_emptied_route(text: &str) -> bool {
+    text.strip_prefix("#!/bin/sh\n")
+        .and_then(|rest| rest.strip_prefix(ROUTE_MARK))
+        == Some("\n")
+}
+
 /// Whether `text` is a route of hookx's the user edited: install leaves it as it is.
 pub fn is_edited_route(text: &str) -> bool {
-    is_route(text) && route_line(text).is_none() && text != emptied_route()
+    is_route(text) && route_line(text).is_none() && !is_emptied_route(text)
 }
 
 /// The one command line of a route script `hookx install` wrote, if it is one.
