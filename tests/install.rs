@@ -3889,3 +3889,41 @@ fn install_names_a_hook_file_it_cannot_read_and_routes_nothing_of() {
     let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
     assert!(!err.contains("cannot read"), "{err}");
 }
+
+/// Kiro's routes are a file hookx writes whole: a route the user turned off there (`"enabled":
+/// false` on the rule, kiro-facts) or described stays so when install re-points it (hookx moved);
+/// the re-point wrote the file anew and turned the route back on, as row 291 found for Gemini's
+/// list (attacks row 481).
+#[test]
+fn a_kiro_route_the_user_turned_off_stays_off_when_re_pointed() {
+    let p = Project::new();
+    let install = |hookx: &str| {
+        p.hookx(&[
+            "install", "--host", "kiro", "--scope", "project", "--hookx", hookx,
+        ])
+        .success();
+    };
+    install("/opt/a/hookx");
+    let path = ".kiro/hooks/hookx.json";
+    let mut routes = p.json(path);
+    for rule in routes["hooks"].as_array_mut().unwrap() {
+        rule["enabled"] = json!(false);
+        rule["description"] = json!("off while I try something");
+    }
+    p.write(path, &serde_json::to_string_pretty(&routes).unwrap());
+    install("/opt/b/hookx");
+    let routes = p.json(path);
+    let rules = routes["hooks"].as_array().unwrap();
+    assert!(!rules.is_empty(), "{routes:#}");
+    for rule in rules {
+        assert!(
+            rule["action"]["command"]
+                .as_str()
+                .unwrap()
+                .starts_with("/opt/b/hookx run --host kiro"),
+            "{routes:#}"
+        );
+        assert_eq!(rule["enabled"], json!(false), "{routes:#}");
+        assert_eq!(rule["description"], json!("off while I try something"));
+    }
+}

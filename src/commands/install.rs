@@ -1054,9 +1054,27 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
             report.deleted = matches!(change, Change::Delete);
             return Ok(change);
         };
+        // The routes as they are: a key the user put on one (Kiro's `enabled: false`, which
+        // turns it off, a `description`) stays through a re-point, as on a route in a JSON
+        // file; hookx's own keys are written anew (attacks row 481: the route turned back on).
+        let previous: Vec<Value> = current
+            .and_then(|text| {
+                let src = SourceFile::new(path.display().to_string(), text);
+                crate::config::syntax::parse_json(&src).ok()
+            })
+            .and_then(|value| value.get("hooks").and_then(Value::as_array).cloned())
+            .unwrap_or_default();
+        let keep_users_keys = |new: &mut serde_json::Map<String, Value>, old: Option<&Value>| {
+            for (key, value) in old.and_then(Value::as_object).into_iter().flatten() {
+                new.entry(key.clone()).or_insert_with(|| value.clone());
+            }
+        };
         let rules: Vec<Value> = needed
             .iter()
             .map(|event| {
+                let old = previous
+                    .iter()
+                    .find(|rule| rule[list.event_key].as_str() == Some(*event));
                 let command = route_command(hookx.program(), host, event, opts.scope);
                 let kind = host
                     .own_events()
@@ -1072,12 +1090,14 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
                             on_rule.push((key.to_string(), value));
                         }
                     }
+                    keep_users_keys(obj, old.map(|o| &o[list.handler_key]));
                 }
                 let mut rule = serde_json::Map::new();
                 rule.insert(list.name_key.into(), format!("hookx-{event}").into());
                 rule.insert(list.event_key.into(), (*event).into());
                 rule.insert(list.handler_key.into(), handler);
                 rule.extend(on_rule);
+                keep_users_keys(&mut rule, old);
                 Value::Object(rule)
             })
             .collect();
