@@ -2121,6 +2121,75 @@ fn convert_keeps_codex_review_of_a_copy_it_rewrites_from_a_trusted_source() {
     assert!(reviewed(), "{}", std::fs::read_to_string(&config).unwrap());
 }
 
+/// Row 442's fix from the other side: a rule taken out of the source moves the next one to
+/// its place (the provenance record's rule is a place). The copy of the rule taken out was
+/// reviewed in Codex, the next one's never; both edited and trusted again, convert must not
+/// hand the first copy's review to the second.
+#[test]
+fn convert_keeps_no_review_for_a_copy_that_moved_into_a_reviewed_copys_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    let source = |rules: serde_json::Value| {
+        common::write(
+            &project,
+            ".claude/settings.json",
+            &serde_json::json!({"hooks": {"PreToolUse": rules}}).to_string(),
+        );
+    };
+    let rule = |matcher: &str, command: &str| serde_json::json!({"matcher": matcher, "hooks": [{"type": "command", "command": command}]});
+    source(serde_json::json!([
+        rule("Bash", "./guard.sh"),
+        rule("Write", "./lint.sh")
+    ]));
+    let trusted = format!(
+        "[projects.{:?}]\ntrust_level = \"trusted\"\n",
+        project.display().to_string()
+    );
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let hookx = |args: &[&str]| {
+        let out = common::hookx_clean(&project)
+            .args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .assert()
+            .success();
+        String::from_utf8_lossy(&out.get_output().stderr).into_owned()
+    };
+    let convert = || {
+        hookx(&["trust", ".claude/settings.json"]);
+        hookx(&[
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "codex",
+            "--write",
+            "--hookx",
+            bin,
+        ])
+    };
+    convert();
+    // The user reviews the guard's copy only (the first group).
+    let path = project.join(".codex/hooks.json");
+    let hooks: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let records = hookx::dialect::codex::trust::records(&path, &hooks, &|_| true);
+    let (key, hash) = &records[0];
+    assert!(key.ends_with(":pre_tool_use:0:0"), "{records:?}");
+    let config = format!("{trusted}\n[hooks.state.{key:?}]\ntrusted_hash = {hash:?}\n");
+    common::write(&home, ".codex/config.toml", &config);
+    // The guard taken out, the lint edited: its copy takes the guard's place and key.
+    source(serde_json::json!([rule("Write", "./lint.sh --fix")]));
+    let said = convert();
+    assert!(
+        !said.contains("kept Codex's review")
+            && said.contains("Codex skips 1 handler(s) of .codex/hooks.json"),
+        "{said}"
+    );
+    let config = std::fs::read_to_string(home.join(".codex/config.toml")).unwrap();
+    assert!(config.contains(hash.as_str()), "{config}");
+}
+
 /// Attacks row 421: row 382's exec half (a converted copy of a team's wrapper that runs
 /// `hookx run` inside, run by Codex through `hookx exec`: exec marks no event, so the route
 /// inside runs the rules) beside a Codex route of hookx's for the same event, the copy reviewed

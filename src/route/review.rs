@@ -90,8 +90,10 @@ pub struct Vouched<'a> {
 
 /// hookx's copies of the `vouched` sources that a write changed, each as its (key, value)
 /// before and after: paired first by what they run (hookx moved, the wrap changed), then by
-/// the rule and handler their record names (the rule edited in the source). Copies whose
-/// value stayed are [`moved`]'s.
+/// the rule, handler and matcher their record names (the rule's command edited in the
+/// source; a rule taken out moves the next one to its place, and its copy, never reviewed,
+/// must not take the review of the one taken out: the matcher tells them apart where they
+/// differ). Copies whose value stayed are [`moved`]'s.
 fn rewritten(
     trust: &RouteTrust,
     named: &Path,
@@ -127,7 +129,8 @@ fn rewritten(
         Some(serde_json::json!([
             source(h)?,
             record.get("rule")?,
-            record.get("index")?
+            record.get("index")?,
+            record.get("matcher")
         ]))
     };
     let mut left: Vec<Option<&(Record, Value)>> = was.iter().map(Some).collect();
