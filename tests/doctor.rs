@@ -2265,3 +2265,43 @@ fn users_gemini_guard() -> World {
     );
     w
 }
+
+/// Attacks row 486: Gemini's own list of handlers it does not run (`hooksConfig.disabled`, by
+/// `name`, else command; Gemini 0.61.0 joins every scope's) against the handlers of its own
+/// files: doctor said a handler listed there "fires" natively. One listed by its command and
+/// one by its `name`, beside one not listed; and a rule all of whose handlers are listed is
+/// off as the user meant it (no rule "fires under none", exit 0).
+#[test]
+fn a_gemini_handler_gemini_lists_off_is_said_off() {
+    let w = World::new();
+    let handler = |line: &str, name: Option<&str>| match name {
+        Some(name) => json!({"type": "command", "command": line, "name": name}),
+        None => command(line),
+    };
+    w.write_json(
+        "home/.gemini/settings.json",
+        json!({
+            "hooks": {
+                "BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                    handler("./lint.sh", None), handler("./fmt.sh", Some("fmt")),
+                    handler("./guard.sh", None)]}],
+                "AfterTool": [{"hooks": [handler("./lint.sh", None)]}]
+            },
+            "hooksConfig": {"disabled": ["./lint.sh", "fmt"]}
+        }),
+    );
+    let (code, report) = w.doctor(Some("gemini"));
+    let before = verdict(&report, "~/.gemini/settings.json", "BeforeTool", "gemini");
+    assert_eq!(before["status"], "fires", "{before:#}");
+    assert!(
+        has(
+            before,
+            "2 of its 3 handlers are listed in `hooksConfig.disabled`",
+            None
+        ),
+        "{before:#}"
+    );
+    let after = verdict(&report, "~/.gemini/settings.json", "AfterTool", "gemini");
+    assert_eq!(after["status"], "off", "{after:#}");
+    assert_eq!(code, 0, "{report:#}");
+}

@@ -836,3 +836,41 @@ fn simulate_lists_no_codex_handler_codex_skips_as_run_natively() {
     assert!(!native("(echo switched-off)"), "{said}");
     assert!(!native("hookx exec --host codex --as claude"), "{said}");
 }
+
+/// Attacks row 486: simulate's part "run by gemini itself" ran the handlers Gemini's own list
+/// turns off (`hooksConfig.disabled`, by `name`, else command; Gemini 0.61.0, gemini-facts):
+/// they are held back with why, and the one not listed runs.
+#[test]
+fn simulate_runs_no_gemini_handler_gemini_lists_off() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&project).unwrap();
+    common::write(
+        &home,
+        ".gemini/settings.json",
+        &serde_json::json!({
+            "hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": "echo listed-by-command"},
+                {"type": "command", "command": "echo listed-by-name", "name": "n"},
+                {"type": "command", "command": "echo not-listed"}]}]},
+            "hooksConfig": {"disabled": ["echo listed-by-command", "n"]}
+        })
+        .to_string(),
+    );
+    let out = common::hookx()
+        .args(["simulate", "--host", "gemini", "--event", "BeforeTool"])
+        .args(["--tool", "run_shell_command", "--dry-run"])
+        .current_dir(&project)
+        .env("HOME", &home)
+        .env_remove("HOOKX_HOME")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("command: echo not-listed"), "{text}");
+    assert!(!text.contains("command: echo listed-by"), "{text}");
+    assert!(
+        text.contains("not run by gemini: it is turned off in `hooksConfig.disabled`"),
+        "{text}"
+    );
+}

@@ -22,6 +22,7 @@ pub fn native_runs(
     use crate::discover::{Runner, host_skips, runner, switched_keys};
     let mut rules = Vec::new();
     let switched = switched_keys(sources, host.dialect());
+    let listed = listed_off(sources, host.dialect());
     for source in sources.iter().filter(|s| {
         runner(host.dialect(), s) == Runner::Native
             && super::gates::file_gate(ctx, sources, host.dialect(), s).is_none()
@@ -31,12 +32,13 @@ pub fn native_runs(
         for rule in source.document().into_iter().flat_map(|d| &d.rules) {
             let mut as_run = rule.clone();
             as_run.flavor = host.dialect().native_flavor(rule.flavor);
-            // What its own setting lists (for hookx, or off by the user), or it leaves out for
-            // its timeout, or its user never reviewed or turned off (Codex: attacks row 441),
-            // it does not run.
+            // What its own setting lists (for hookx, or off by the user), or its own list of
+            // handlers turned off (Gemini: attacks row 486), or it leaves out for its timeout,
+            // or its user never reviewed or turned off (Codex: attacks row 441), it does not run.
             as_run.handlers = (rule.handlers.iter().enumerate())
                 .filter(|(i, h)| {
                     !host_skips(host.dialect(), &switched, source, rule, h)
+                        && !is_listed_off(host.dialect(), &listed, h)
                         && left_out(rule, *i).is_none()
                         && review.as_ref().is_none_or(|r| r.reviewed(rule, *i))
                 })
@@ -309,6 +311,7 @@ pub fn native_rules(
     let mut gated: Vec<(crate::tables::Rule, String)> = Vec::new();
     // Handlers the host's own setting lists it does not run (hookx runs those it was left).
     let switched = crate::discover::switched_keys(sources, host);
+    let listed = listed_off(sources, host);
     for source in sources {
         if crate::discover::runner(host, source) != crate::discover::Runner::Native {
             continue;
@@ -339,6 +342,10 @@ pub fn native_rules(
                         .filter(|r| !r.reviewed(rule, i))
                         .map(super::gates::Review::why)
                         .or_else(|| left_out(rule, i))
+                        .or_else(|| {
+                            is_listed_off(host, &listed, handler)
+                                .then(|| format!("it is turned off in {}", own_list(host)))
+                        })
                 });
                 match gate {
                     Some(reason) => {
@@ -423,14 +430,7 @@ pub fn routes_held(
 ) -> Result<Option<String>, NoRoute> {
     let display = host.def().display;
     let mut held = None;
-    // The host's own list of handlers it does not run, joined over its scopes (Gemini's
-    // `hooksConfig.disabled`; attacks rows 332, 334).
-    let also_off: Vec<String> = sources
-        .iter()
-        .filter(|s| s.dialect == host)
-        .filter_map(|s| crate::read::text(&s.path, crate::read::MAX_FILE_BYTES).ok())
-        .flat_map(|text| crate::route::disabled_labels(host, &text))
-        .collect();
+    let also_off = listed_off(sources, host);
     let names: Vec<&str> = host
         .own_events()
         .into_iter()
@@ -517,6 +517,38 @@ pub fn routes_held(
         }
     }
     held.map(Some).ok_or(NoRoute)
+}
+
+/// The host's own list of handlers it does not run, joined over its scopes (Gemini's
+/// `hooksConfig.disabled`, by `name`, else command; attacks rows 332, 334), from every file of
+/// the host's that `sources` holds: the host follows each it loads, trusted in hookx or not.
+pub fn listed_off(
+    sources: &[crate::discover::Source],
+    host: crate::tables::Dialect,
+) -> Vec<String> {
+    if host.def().disabled_handlers.is_none() {
+        return Vec::new();
+    }
+    sources
+        .iter()
+        .filter(|s| s.dialect == host)
+        .filter_map(|s| crate::read::text(&s.path, crate::read::MAX_FILE_BYTES).ok())
+        .flat_map(|text| crate::route::disabled_labels(host, &text))
+        .collect()
+}
+
+/// Whether `host`'s own list (`listed`, [`listed_off`]) turns `handler` off.
+pub fn is_listed_off(
+    host: crate::tables::Dialect,
+    listed: &[String],
+    handler: &crate::model::Handler,
+) -> bool {
+    let label = host
+        .def()
+        .disabled_handlers
+        .as_ref()
+        .and_then(|l| l.label(handler));
+    label.is_some_and(|label| listed.iter().any(|l| l == label))
 }
 
 /// Why a host with no hookx route for an event never calls hookx for it.

@@ -83,6 +83,37 @@ impl Doctor<'_> {
                     && !discover::is_switched_off(host, &keys, source, rule, h)
             })
             .count();
+        // Handlers of its own file the host's own list turns off (Gemini's
+        // `hooksConfig.disabled`): doctor said they fire (attacks row 486).
+        let listed = match loading.runner == Runs::Native && !left_to_hookx {
+            true => crate::dispatch::simulate::listed_off(self.sources, host),
+            false => Vec::new(),
+        };
+        let listed_off = (rule.handlers.iter())
+            .filter(|h| crate::dispatch::simulate::is_listed_off(host, &listed, h))
+            .count();
+        if listed_off > 0
+            && let Some(list) = &host.def().disabled_handlers
+        {
+            let said = format!(
+                "{listed_off} of its {} handlers {} listed in `{}.{}` (by `{}`, else command): {} \
+                 runs {} nowhere",
+                rule.handlers.len(),
+                if listed_off == 1 { "is" } else { "are" },
+                list.key,
+                list.inner,
+                list.label_key,
+                host.def().display,
+                if listed_off == 1 { "it" } else { "them" },
+            );
+            verdict.findings.push(Finding::new(Level::Note, said, None));
+            if listed_off == rule.handlers.len() {
+                // Off as the user meant it: not a rule that fires nowhere by a fault.
+                verdict.status = Status::Off;
+                verdict.unrouted.clear();
+                return verdict;
+            }
+        }
         if off_by_user > 0 {
             let setting = host.config().foreign_switches.iter().find_map(|s| s.hooks);
             let said = format!(
