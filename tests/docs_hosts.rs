@@ -2684,6 +2684,58 @@ fn stop_hooks_that_take_turns_to_block_stop_at_their_agents_cap_under_codex() {
         }
         assert_eq!(blocks, 8, "{second}: stops kept going in a row under Codex");
     }
+    // The two converted into Codex's own file, each run by its own `hookx exec`: a hook that
+    // lets a stop pass cannot tell whether the other blocked it.
+    let p = Project::new();
+    let hook = |name: &str| {
+        json!({"type": "command", "command": format!(
+            "grep -qx {name} turn && echo '{{\"decision\":\"block\",\"reason\":\"{name} again\"}}' || true"
+        )})
+    };
+    p.write(
+        ".claude/settings.json",
+        json!({"hooks": {"Stop": [{"hooks": [hook("tests"), hook("lint")]}]}}),
+    );
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let args = [
+        "convert",
+        ".claude/settings.json",
+        "--to",
+        "codex",
+        "--hookx",
+        bin,
+    ];
+    let (code, out, err) = p.hookx(&args, "");
+    assert_eq!(code, 0, "{err}");
+    let copies = json_of(&out)["hooks"]["Stop"][0]["hooks"].clone();
+    let lines: Vec<String> = copies
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["command"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    let mut blocked_stops = 0;
+    for round in 0..20 {
+        let turn = ["tests", "lint"][round % 2];
+        std::fs::write(p.project.join("turn"), format!("{turn}\n")).unwrap();
+        let stdin = recorded_stop(&p, "codex-0.171.0/agents.17.Stop.json", round > 0);
+        let mut blocked = false;
+        for line in &lines {
+            let out = assert_cmd::Command::new("sh")
+                .args(["-c", line])
+                .current_dir(&p.project)
+                .env_remove("HOOKX_HOME")
+                .env("HOME", &p.home)
+                .write_stdin(stdin.clone())
+                .output()
+                .unwrap();
+            let said = String::from_utf8_lossy(&out.stdout);
+            blocked |= !said.trim().is_empty();
+        }
+        blocked_stops += usize::from(blocked);
+    }
+    assert_eq!(blocked_stops, 8, "through exec: stops kept going in a row");
 }
 
 /// Row 306's leftovers. A stop whose payload names no session: on `d79a14b` every such session

@@ -10,7 +10,8 @@
 //! or for a payload that names no session, no count). An agent whose cap is one for every hook
 //! (Claude Code's, Qwen Code's: the stops in a row that any hook blocked) is counted so too:
 //! one count for every such hook, so that two hooks taking turns to block end as under their
-//! own agent (attacks row 460). A count starts again when the host says
+//! own agent (attacks row 460); where the host says whether a stop continues, only its word
+//! starts that count again, and its file stays until then. A count starts again when the host says
 //! the stop continues none
 //! ([`CONTINUATION`] `false`) and goes when the hook does not follow up; the file goes when no
 //! count is left in it. A count hookx cannot read or write never traps the agent: the
@@ -73,6 +74,12 @@ pub struct Counts {
     /// count shared by several hooks starts again only when none of them followed up.
     followed: BTreeSet<String>,
     passed: BTreeMap<String, bool>,
+    /// Whether the host says whether this stop continues one a hook blocked: a shared count
+    /// then starts again by the host's word alone (a stop that continues none reads it as 0),
+    /// not where a hook lets a stop pass, which cannot tell whether another, run by another
+    /// `hookx exec`, blocked it (attacks row 460: such a reset kept two converted copies taking
+    /// turns going without end).
+    host_says: bool,
 }
 
 impl Counts {
@@ -103,6 +110,10 @@ impl Counts {
             },
             followed: BTreeSet::new(),
             passed: BTreeMap::new(),
+            host_says: event
+                .fields
+                .get(CONTINUATION)
+                .is_some_and(Value::is_boolean),
         };
         let read = counts.read();
         let continues = event.fields.get(CONTINUATION) != Some(&Value::Bool(false));
@@ -135,6 +146,7 @@ impl Counts {
         if !one.block {
             // No follow-up: the next one starts a new row ([`Counts::finish`] for a shared one).
             match cap.spec.limit_key {
+                None if self.host_says => {}
                 None => {
                     self.passed.insert(cap.key.clone(), cap.stored);
                 }
