@@ -1539,6 +1539,84 @@ fn a_route_inside_a_hook_hookx_runs_stands_aside_for_the_same_event() {
     );
 }
 
+/// Attacks row 463: row 382's event mark (kind, session, tool) against two calls of one session
+/// and tool. Claude Code 2.1.332 resumes a session under its own id (binary: `--fork-session`,
+/// "When resuming, create a new session ID instead of reusing the original"), so a trusted
+/// PreToolUse hook that asks the session a second opinion (`claude -p --resume "$session_id"`)
+/// starts an agent whose own shell calls reach hookx's route below the hookx running that hook,
+/// with the same kind, session and tool: the route stood aside for a call no hookx above runs,
+/// and a Cursor guard that denies `rm` never saw it (the nested route answered nothing, exit 0).
+/// Stood for here by the hook running the route with the resumed agent's own call.
+#[test]
+fn a_route_below_a_hook_for_another_call_of_the_session_runs_the_rules() {
+    let root = tempfile::tempdir().unwrap();
+    let (home, project) = (root.path().join("home"), root.path().join("project"));
+    let log = project.join("ran.log");
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let call = |command: &str| {
+        serde_json::json!({"session_id": "s", "transcript_path": "/x", "cwd": project,
+            "hook_event_name": "BeforeTool", "tool_name": "run_shell_command",
+            "tool_input": {"command": command}})
+    };
+    let inner = common::write(
+        &project,
+        "resumed-call.json",
+        &call("rm -rf build").to_string(),
+    );
+    let answer = project.join("resumed-answer.json");
+    let hook = common::write(
+        &project,
+        "second-opinion.sh",
+        &format!(
+            "#!/bin/sh\ncat > /dev/null\n{bin} run --host gemini --event BeforeTool --home '{}' < '{}' > '{}'\n",
+            home.display(),
+            inner.display(),
+            answer.display()
+        ),
+    );
+    let guard = common::write(
+        &project,
+        "guard.sh",
+        &format!(
+            "#!/bin/sh\ncase \"$(cat)\" in *rm*) echo 'guard rm' >> '{0}'; echo '{{\"permission\":\"deny\"}}';; *) echo 'guard ls' >> '{0}';; esac\n",
+            log.display()
+        ),
+    );
+    for script in [&hook, &guard] {
+        std::fs::set_permissions(script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+    }
+    common::write(
+        &project,
+        ".claude/settings.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": hook}]}]}})
+        .to_string(),
+    );
+    common::write(
+        &project,
+        ".cursor/hooks.json",
+        &serde_json::json!({"version": 1, "hooks": {"beforeShellExecution": [
+            {"command": guard}]}})
+        .to_string(),
+    );
+    std::fs::create_dir_all(&home).unwrap();
+    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
+    common::hookx()
+        .args(["run", "--host", "gemini", "--event", "BeforeTool", "--home"])
+        .arg(&home)
+        .current_dir(&project)
+        .env("HOME", &home)
+        .env_remove("HOOKX_HOME")
+        .write_stdin(call("ls").to_string())
+        .assert()
+        .success();
+    assert_eq!(ran_sorted(&log), ["guard ls", "guard rm"]);
+    let said = std::fs::read_to_string(&answer).unwrap();
+    let said: serde_json::Value = serde_json::from_str(said.trim()).unwrap_or_default();
+    assert_eq!(said["decision"], "deny", "{said}");
+}
+
 /// Attacks row 385: Kiro runs the rules of both folders' files, so hookx's Kiro project route
 /// leaves an event to the user route (kiro-facts). The user route is a rule of hookx's
 /// `~/.kiro/hooks/hookx.json`, and Kiro's own keys on it narrow it as on any rule: turned off

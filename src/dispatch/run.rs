@@ -66,14 +66,24 @@ pub const DEPTH_VAR: &str = "HOOKX_DEPTH";
 /// else changes nothing.
 pub const EVENT_VAR: &str = "HOOKX_EVENT";
 
-/// What tells one event from another for [`EVENT_VAR`]: its kind, its session and its tool,
-/// as hookx reads them from any agent's payload. An agent a hook starts has a session of its
-/// own; a value hookx cannot tell the same in both payloads makes the route run (twice at
-/// worst, never zero).
+/// What tells one event from another for [`EVENT_VAR`]: its kind, its session, its tool and
+/// the tool's input (keys in order: a payload hookx gives a hook may order them otherwise), as
+/// hookx reads them from any agent's payload. An agent a hook starts has a session of its own,
+/// or the same one resumed (Claude Code's `--resume` keeps the id): its calls differ by their
+/// input, or are the very call again (attacks row 463: by kind, session and tool alone, a route
+/// below a hook stood aside for another call of the session, and its guards never ran). A value
+/// hookx cannot tell the same in both payloads makes the route run (twice at worst, never zero).
 pub fn event_mark(event: &Event) -> String {
-    let tool = event.tool.as_ref().map(|t| t.name.as_str());
+    let (tool, input) = match &event.tool {
+        Some(t) => {
+            let mut input = t.input.clone();
+            input.sort_all_objects();
+            (t.name.as_str(), input.to_string())
+        }
+        None => ("", String::new()),
+    };
     let session = event.field("session_id").unwrap_or_default();
-    let text = format!("{:?}\0{session}\0{}", event.kind, tool.unwrap_or_default());
+    let text = format!("{:?}\0{session}\0{tool}\0{input}", event.kind);
     crate::hash::sha256_hex(text.as_bytes())
 }
 
