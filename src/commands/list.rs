@@ -573,19 +573,26 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             }
         }
     } else {
+        let held = std::cell::RefCell::new(std::collections::HashMap::new());
         out!(
             "{}{}",
             render_text(&rows, &sources, &plugins, &store, opts.host.is_some()),
             render_plan(&plans, |host, event| {
-                crate::dispatch::gates::routes_refused_whole(&sources, host)
-                    .map(|(_, why)| why)
-                    .or_else(|| {
-                        let event = crate::model::EventKind::from_name(event);
-                        let held = crate::dispatch::simulate::routes_held(
-                            &opts.ctx, &sources, host, &event,
-                        );
-                        held.ok().flatten()
+                // Asked once per agent and event: each asking reads the agent's files.
+                held.borrow_mut()
+                    .entry((host, event.to_string()))
+                    .or_insert_with(|| {
+                        crate::dispatch::gates::routes_refused_whole(&sources, host)
+                            .map(|(_, why)| why)
+                            .or_else(|| {
+                                let event = crate::model::EventKind::from_name(event);
+                                let held = crate::dispatch::simulate::routes_held(
+                                    &opts.ctx, &sources, host, &event,
+                                );
+                                held.ok().flatten()
+                            })
                     })
+                    .clone()
             })
         );
     }
