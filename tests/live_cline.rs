@@ -798,7 +798,8 @@ fn routed_handlers_of_every_dialect_run_under_cline() {
 /// all the copies in sight: it runs that rule once and no copy.
 /// All of it twice, each in a fresh sandbox ([`common::story_targets`]): as above, and with the
 /// README's own conversion (Copilot, Gemini and Codex: no Cline copy, so hookx runs the Claude
-/// file through its project route, beside the user route).
+/// file through its project route, beside the user route). Beside them, the emptied route
+/// script an uninstall leaves behind a link (attacks row 408) changes nothing.
 fn migration_story_runs_each_rule_once() {
     let Some(bin) = cline() else { return };
     let mut failed = Vec::new();
@@ -821,6 +822,15 @@ fn migration_story_runs_each_rule_once() {
         }
         common::migration_story(&sb.project, &sb.home, &targets, "cline");
         common::story_user_route(&sb.project, &sb.home, "cline");
+        // What an uninstall leaves of a route script the user linked in (attacks row 408):
+        // Cline runs it with the event's other scripts, and it answers nothing.
+        let emptied = common::write(
+            &sb.home,
+            ".cline/hooks/PostToolUse.sh",
+            &hookx::config::scripts::emptied_route(),
+        );
+        let mode = std::os::unix::fs::PermissionsExt::from_mode(0o755);
+        std::fs::set_permissions(&emptied, mode).unwrap();
         let (first, _) = run_client(&bin, &sb, &model, "story", "cline-story");
         let (denied, stdout) = run_client(&bin, &sb, &model, "story-deny", "cline-story-deny");
         let dumps = sb.dumps();
