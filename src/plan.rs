@@ -546,7 +546,8 @@ pub fn plan_in(
 
 /// Why `host` runs no handler `index` of `rule` in its own file `source`, which a copy there
 /// must not stand in for: a project folder it does not trust (it loads none of the project's
-/// files), or a handler its user never reviewed or turned off (Codex: a copy `convert` wrote
+/// files), a handler its own list turns off (Gemini's `hooksConfig.disabled`, attacks row
+/// 466), or a handler its user never reviewed or turned off (Codex: a copy `convert` wrote
 /// has no review record). Each left the original to nobody once hookx read the host's own
 /// files for copies (attacks row 404, its fix attacked twice).
 fn skipped_by_host(
@@ -555,6 +556,7 @@ fn skipped_by_host(
 ) -> impl Fn(&Source, &Rule, usize) -> Option<String> + '_ {
     let gate = host.def().folder_trust.as_ref();
     let folder_trusted = std::cell::OnceCell::new();
+    let listed = std::cell::OnceCell::new();
     let unreviewed = unreviewed(ctx, host);
     move |s: &Source, rule: &Rule, index: usize| {
         if s.dialect != host {
@@ -570,8 +572,40 @@ fn skipped_by_host(
                 gate.describe()
             ));
         }
+        if let Some(handler) = rule.handlers.get(index)
+            && crate::dispatch::simulate::is_listed_off(
+                host,
+                listed.get_or_init(|| listed_off(ctx, host)),
+                handler,
+            )
+        {
+            return Some(format!(
+                "{} runs no handler its own list of those turned off names, and this entry of {} \
+                 is in it",
+                host.def().display,
+                s.display
+            ));
+        }
         unreviewed(s, rule, index)
     }
+}
+
+/// The labels `host`'s own list of handlers it does not run names in its user file (each place
+/// it may be read from, [`discover::host_state_files`]) and its project file, joined as the
+/// host joins its scopes' lists. Read whether hookx trusts the files or not: a list turns a
+/// copy off, so the original runs (twice at worst, never zero).
+fn listed_off(ctx: &discover::Context, host: Dialect) -> Vec<String> {
+    if host.def().disabled_handlers.is_none() {
+        return Vec::new();
+    }
+    let config = host.config();
+    let mut files = discover::host_state_files(ctx, host, config.install_user);
+    files.push(ctx.project.join(config.install_project));
+    files
+        .iter()
+        .filter_map(|f| crate::read::text(f, crate::read::MAX_FILE_BYTES).ok())
+        .flat_map(|text| crate::route::disabled_labels(host, &text))
+        .collect()
 }
 
 /// [`skipped_by_host`]'s second half: a handler of `host`'s own file its user never reviewed

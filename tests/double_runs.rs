@@ -2531,3 +2531,65 @@ fn geminis_record_decides_by_its_longest_entry_and_real_paths() {
         assert_eq!(ran_sorted(log), ran, "{record}");
     }
 }
+
+/// Attacks row 466: row 404's copy that stands in, turned off by the user in Gemini's own list
+/// (`hooksConfig.disabled`, which `/hooks disable` writes; Gemini joins the lists of every
+/// scope and runs no handler they name, gemini-facts, row 305): the guard's converted copy in
+/// `.gemini/settings.json` listed in the user's `~/.gemini/settings.json`, the folder trusted.
+/// Gemini skips the copy; the route took it as run ("gemini runs .gemini/settings.json; hookx
+/// skips .claude/settings.json") and skipped the original: the guard ran nowhere.
+#[test]
+fn a_copy_geminis_own_list_turns_off_does_not_take_the_guards_run() {
+    let w = GuardAndMine::new(true);
+    let (project, home, log) = (&w.project, &w.home, &w.log);
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let hookx = |args: &[&str]| w.hookx(args);
+    hookx(&[
+        "convert",
+        ".claude/settings.json",
+        "--to",
+        "gemini",
+        "--write",
+        "--hookx",
+        bin,
+    ]);
+    hookx(&[
+        "install", "--host", "gemini", "--scope", "user", "--hookx", bin,
+    ]);
+    common::write(
+        home,
+        ".gemini/trustedFolders.json",
+        &serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
+    );
+    let settings = home.join(".gemini/settings.json");
+    let found = routes(&settings, bin, "gemini", "BeforeTool");
+    let [route] = &found[..] else {
+        panic!("one user route: {found:?}");
+    };
+    let payload = serde_json::json!({"session_id": "s", "transcript_path": "/x", "cwd": project,
+        "hook_event_name": "BeforeTool", "timestamp": "2026-12-01T14:57:40.307Z",
+        "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
+    let fire = || {
+        std::fs::remove_file(log).ok();
+        common::hookx_clean(project)
+            .args(route.split_whitespace().skip(1))
+            .current_dir(project)
+            .env("HOME", home)
+            .write_stdin(payload.to_string())
+            .assert()
+            .success();
+        ran_sorted(log)
+    };
+    assert_eq!(fire(), ["mine"], "the copy on: Gemini runs it");
+    let copy: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(project.join(".gemini/settings.json")).unwrap(),
+    )
+    .unwrap();
+    let command = copy["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
+    assert!(command.as_str().unwrap().contains(" exec "), "{copy}");
+    let mut user: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    user["hooksConfig"] = serde_json::json!({"disabled": [command]});
+    std::fs::write(&settings, user.to_string()).unwrap();
+    assert_eq!(fire(), ["guard", "mine"], "the copy off in Gemini's list");
+}
