@@ -3665,6 +3665,21 @@ fn a_user_plugin_install_says_when_xdg_config_home_names_another_folder() {
             !report.contains("XDG_CONFIG_HOME is set"),
             "{host}: {report}"
         );
+        // With nothing below the home that the agent leaves out, the line is a note.
+        let below = home.join(format!(".config/{host}/plugin/hookx.js"));
+        std::fs::create_dir_all(read_there.parent().unwrap()).unwrap();
+        std::fs::rename(&below, &read_there).unwrap();
+        let (report, _) = hookx(&doctor, &elsewhere);
+        let said = format!(
+            "{host}: note: XDG_CONFIG_HOME is set, so {} reads its user hooks from {}\n",
+            if host == "kilo" {
+                "Kilo Code CLI"
+            } else {
+                "OpenCode"
+            },
+            read_there.display()
+        );
+        assert!(report.contains(&said), "{host}: {report}");
     }
 }
 

@@ -345,8 +345,13 @@ impl Doctor<'_> {
                     var.var
                 )
             });
+            // Said as a note where nothing below the home is left out.
+            let level = match left {
+                Some(_) => Level::Warning,
+                None => Level::Note,
+            };
             policy.push(Finding::new(
-                Level::Warning,
+                level,
                 format!(
                     "{} is set, so {display} reads its user hooks from {}{}",
                     var.var,
