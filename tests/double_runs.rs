@@ -2593,3 +2593,73 @@ fn a_copy_geminis_own_list_turns_off_does_not_take_the_guards_run() {
     std::fs::write(&settings, user.to_string()).unwrap();
     assert_eq!(fire(), ["guard", "mine"], "the copy off in Gemini's list");
 }
+
+/// Attacks row 463, the same command again: the resumed agent (row 463's test) runs the very
+/// command the outer call is held for, another call with another `tool_use_id` (Claude Code,
+/// Codex). Kind, session, tool and input alike, the route below stood aside and the guard never
+/// saw that call. A payload naming the same call id (or none, as one hookx hands a hook in a
+/// dialect without them) is still the same event.
+#[test]
+fn a_route_below_a_hook_for_the_same_command_called_again_runs_the_rules() {
+    let root = tempfile::tempdir().unwrap();
+    let (home, project) = (root.path().join("home"), root.path().join("project"));
+    let log = project.join("ran.log");
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let call = |id: &str| {
+        serde_json::json!({"session_id": "s", "transcript_path": "/x", "cwd": project,
+            "hook_event_name": "PreToolUse", "permission_mode": "default", "tool_name": "Bash",
+            "tool_input": {"command": "rm -rf build"}, "tool_use_id": id})
+    };
+    let inner = project.join("resumed-call.json");
+    let hook = common::write(
+        &project,
+        "second-opinion.sh",
+        &format!(
+            "#!/bin/sh\ncat > /dev/null\n{bin} run --host claude --event PreToolUse --home '{}' < '{}' > /dev/null\n",
+            home.display(),
+            inner.display(),
+        ),
+    );
+    let guard = common::write(
+        &project,
+        "guard.sh",
+        &format!(
+            "#!/bin/sh\ncat > /dev/null\necho guard >> '{}'\necho '{{\"permission\":\"deny\"}}'\n",
+            log.display()
+        ),
+    );
+    for script in [&hook, &guard] {
+        std::fs::set_permissions(script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+    }
+    common::write(
+        &project,
+        ".gemini/settings.json",
+        &serde_json::json!({"hooks": {"BeforeTool": [{"matcher": ".*", "hooks": [
+            {"type": "command", "command": hook}]}]}})
+        .to_string(),
+    );
+    common::write(
+        &project,
+        ".cursor/hooks.json",
+        &serde_json::json!({"version": 1, "hooks": {"beforeShellExecution": [
+            {"command": guard}]}})
+        .to_string(),
+    );
+    std::fs::create_dir_all(&home).unwrap();
+    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
+    for (inner_id, runs) in [("toolu_2", 2), ("toolu_1", 1), ("", 1)] {
+        std::fs::write(&inner, call(inner_id).to_string()).unwrap();
+        std::fs::remove_file(&log).ok();
+        common::hookx()
+            .args(["run", "--host", "claude", "--event", "PreToolUse", "--home"])
+            .arg(&home)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .write_stdin(call("toolu_1").to_string())
+            .assert()
+            .success();
+        assert_eq!(ran_sorted(&log).len(), runs, "inner call id {inner_id:?}");
+    }
+}

@@ -84,12 +84,29 @@ pub fn event_mark(event: &Event) -> String {
     };
     let session = event.field("session_id").unwrap_or_default();
     let text = format!("{:?}\0{session}\0{tool}\0{input}", event.kind);
-    crate::hash::sha256_hex(text.as_bytes())
+    let mark = crate::hash::sha256_hex(text.as_bytes());
+    match event.field(CALL_FIELD).filter(|call| !call.is_empty()) {
+        Some(call) => format!("{mark}:{}", crate::hash::sha256_hex(call.as_bytes())),
+        None => mark,
+    }
 }
+
+/// The id a payload gives each tool call (Claude's and Codex's): the same command run again
+/// in a resumed session is another call with another id (attacks row 463).
+const CALL_FIELD: &str = "tool_use_id";
 
 /// Whether this hookx runs below a hookx that runs the same event ([`EVENT_VAR`]).
 pub fn runs_below_same_event(event: &Event) -> bool {
-    depth() > 0 && std::env::var(EVENT_VAR).is_ok_and(|mark| mark == event_mark(event))
+    depth() > 0
+        && std::env::var(EVENT_VAR).is_ok_and(|above| same_event(&above, &event_mark(event)))
+}
+
+/// Whether two marks ([`event_mark`]) name one event: all but the call id alike, and no two
+/// different call ids (a payload hookx hands a hook in a dialect without them carries none).
+fn same_event(above: &str, here: &str) -> bool {
+    let (above, above_call) = above.split_once(':').unwrap_or((above, ""));
+    let (here, here_call) = here.split_once(':').unwrap_or((here, ""));
+    above == here && (above_call.is_empty() || here_call.is_empty() || above_call == here_call)
 }
 
 /// Every handler hookx runs is told the agent running it (a dialect name) in this variable,
