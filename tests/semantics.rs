@@ -470,6 +470,48 @@ fn a_kiro_ide_hooks_file_patterns_are_a_located_loss_in_a_v1_list() {
     assert!(said.contains("0 error(s), 0 warning(s)"), "{said}");
 }
 
+/// The IDE's spec-task triggers (`preTaskExecution`, `postTaskExecution`: the Kiro IDE writes
+/// them, victorrentea/petclinic `.kiro/hooks/post-task-review.kiro.hook` holds one) are read as
+/// the v1 list's `PreTaskExec` and `PostTaskExec`: they convert to a Kiro list, and a dialect
+/// with no such event reports the rule lost; no file holding one is refused.
+#[test]
+fn kiro_ide_spec_task_triggers_convert() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (file, trigger) in [
+        ("before.kiro.hook", "preTaskExecution"),
+        ("after.kiro.hook", "postTaskExecution"),
+    ] {
+        common::write(
+            tmp.path(),
+            &format!(".kiro/hooks/{file}"),
+            &format!(
+                r#"{{"enabled": true, "name": "review", "version": "1",
+                    "when": {{"type": "{trigger}"}},
+                    "then": {{"type": "runCommand", "command": "./review.sh"}}}}"#
+            ),
+        );
+    }
+    for (file, event) in [
+        ("before.kiro.hook", "PreTaskExec"),
+        ("after.kiro.hook", "PostTaskExec"),
+    ] {
+        let file = format!(".kiro/hooks/{file}");
+        let (doc, _) = convert(tmp.path(), &file, "kiro", "kiro", &["--no-wrap"]);
+        let rules = doc["hooks"].as_array().unwrap();
+        assert_eq!(rules.len(), 1, "{doc:#}");
+        assert_eq!(rules[0]["trigger"], event, "{doc:#}");
+        assert_eq!(rules[0]["action"]["command"], "./review.sh", "{doc:#}");
+
+        let (doc, report) = convert(tmp.path(), &file, "kiro", "claude", &[]);
+        assert_eq!(doc["hooks"], serde_json::json!({}), "{doc:#}");
+        let lost = losses(&report);
+        assert!(
+            lost.len() == 1 && lost[0].contains(&format!("`{event}`")),
+            "{lost:#?}"
+        );
+    }
+}
+
 /// Kiro's older forms convert like its v1 lists: `hooks` as a map of camelCase events in a
 /// Kiro CLI 2 agent config (its `timeout_ms` in seconds, an unknown event one located loss, the
 /// rest converted) and the IDE's one-rule `.kiro.hook` (its trigger, tools and action). Both

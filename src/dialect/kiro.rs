@@ -195,6 +195,10 @@ static OLDER: OlderForms = OlderForms {
         ("fileEdited", "PostFileSave"),
         ("fileCreated", "PostFileCreate"),
         ("fileDeleted", "PostFileDelete"),
+        // The spec-task triggers the IDE writes (victorrentea/petclinic's
+        // `post-task-review.kiro.hook`; corpus SOURCES.txt).
+        ("preTaskExecution", "PreTaskExec"),
+        ("postTaskExecution", "PostTaskExec"),
         ("userTriggered", "Manual"),
     ],
     single_actions: &[
