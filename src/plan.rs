@@ -188,7 +188,7 @@ enum Standing {
     /// runs it.
     Refused,
     /// The host reads its file but leaves this entry out
-    /// ([`crate::config::strict_load::left_out_by_timeout`]): nobody runs it, for `why`.
+    /// ([`crate::config::strict_load::left_out`]): nobody runs it, for `why`.
     LeftOut { why: String },
 }
 
@@ -695,13 +695,13 @@ fn plan_with(
     // once per file, and only of a file with a rule here.
     let mut raw: HashMap<*const Source, Option<serde_json::Value>> = HashMap::new();
     let mut left_out = |s: &Source, rule: &Rule, index: usize| -> Option<String> {
-        if s.dialect != host || !host.config().skips_entry_without_positive_timeout {
+        if s.dialect != host || !crate::config::strict_load::leaves_out_entries(host) {
             return None;
         }
         let raw = raw.entry(std::ptr::from_ref(s)).or_insert_with(|| {
             crate::config::strict_load::raw_if_entries_left_out(&s.path, s.dialect)
         });
-        let entry = crate::config::strict_load::left_out_by_timeout(rule, raw.as_ref()?)
+        let entry = crate::config::strict_load::left_out(rule, raw.as_ref()?)
             .into_iter()
             .find(|e| e.index == index)?;
         Some(format!(

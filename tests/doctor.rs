@@ -2305,3 +2305,48 @@ fn a_gemini_handler_gemini_lists_off_is_said_off() {
     assert_eq!(after["status"], "off", "{after:#}");
     assert_eq!(code, 0, "{report:#}");
 }
+
+/// Attacks row 489: Gemini CLI 0.61.0 loads no handler without a `type` (`validateHookConfig`,
+/// bundle read: a debug line, the rest of the file runs; gemini-facts). hookx read one as a
+/// command: validate only warned, list planned "gemini runs" it, doctor said it fires: a guard
+/// written so ran nowhere under Gemini, said to run. Now validate's error, list's "nobody" and
+/// doctor's "never" say Gemini's reading.
+#[test]
+fn a_gemini_handler_without_a_type_is_said_not_loaded() {
+    let w = World::new();
+    let settings = w.write_json(
+        "home/.gemini/settings.json",
+        json!({"hooks": {
+            "BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                {"command": "./guard.sh"}, command("./lint.sh")]}],
+            "AfterTool": [{"hooks": [{"command": "./log.sh"}]}]
+        }}),
+    );
+    let out = w.hookx(&["validate", settings.to_str().unwrap()]);
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("handler has no `type`; Gemini does not load this entry"),
+        "{text}"
+    );
+    let out = w.hookx(&["list", "--host", "gemini"]);
+    let list = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        list.contains("./guard.sh  nobody (Gemini does not load this entry of ~/.gemini/settings.json: it has no `type`"),
+        "{list}"
+    );
+    let (_, report) = w.doctor(Some("gemini"));
+    let after = verdict(&report, "~/.gemini/settings.json", "AfterTool", "gemini");
+    assert_eq!(after["status"], "never", "{after:#}");
+    let before = verdict(&report, "~/.gemini/settings.json", "BeforeTool", "gemini");
+    assert_eq!(before["status"], "fires", "{before:#}");
+    assert!(
+        has(
+            before,
+            "Gemini does not load its handler 1",
+            Some("\"type\": \"command\"")
+        ),
+        "{before:#}"
+    );
+}

@@ -266,12 +266,11 @@ pub fn refused_whole_text(src: &SourceFile, dialect: Dialect) -> Option<Diagnost
 }
 
 /// The file at `path` as JSON, as its agent reads it, where the agent leaves out single
-/// entries of its own files by their timeout
-/// ([`crate::tables::ConfigSpec::skips_entry_without_positive_timeout`]): what
-/// [`left_out_by_timeout`] reads (the model keeps no timeout it cannot read). `None` for
+/// entries of its own files ([`leaves_out_entries`]): what [`left_out`] reads (the model keeps
+/// no timeout it cannot read, nor whether a `type` was written). `None` for
 /// every other dialect, and for a file that does not read.
 pub fn raw_if_entries_left_out(path: &std::path::Path, dialect: Dialect) -> Option<Value> {
-    if !dialect.config().skips_entry_without_positive_timeout {
+    if !leaves_out_entries(dialect) {
         return None;
     }
     let src = SourceFile::read(path).ok()?;
@@ -279,39 +278,74 @@ pub fn raw_if_entries_left_out(path: &std::path::Path, dialect: Dialect) -> Opti
     syntax::parse_json_as(&src, syntax).ok()
 }
 
-/// One handler its own agent leaves out of its file for its timeout.
+/// Whether `dialect`'s agent leaves out single entries of its own files ([`left_out`]).
+pub fn leaves_out_entries(dialect: Dialect) -> bool {
+    let config = dialect.config();
+    config.skips_entry_without_positive_timeout || config.skips_entry_without_type
+}
+
+/// One handler its own agent leaves out of its file.
 pub struct LeftOut<'a> {
     /// Its place in the rule.
     pub index: usize,
-    /// The timeout's key, and its value as written.
-    pub key: &'static str,
-    pub value: &'a Value,
+    /// Why: the timeout's key and its value as written, or `None` for an entry without a
+    /// `type` or a command ([`crate::tables::ConfigSpec::skips_entry_without_type`]).
+    pub timeout: Option<(&'static str, &'a Value)>,
 }
 
 impl LeftOut<'_> {
     /// Why, as a sentence part: `` `"timeoutSec": 0` is no number of seconds above 0 ``.
     pub fn why(&self) -> String {
-        format!(
-            "`\"{}\": {}` is no number of seconds above 0",
-            self.key, self.value
-        )
+        match self.timeout {
+            Some((key, value)) => format!("`\"{key}\": {value}` is no number of seconds above 0"),
+            None => "it has no `type`, or no command".to_string(),
+        }
+    }
+
+    /// What to write instead.
+    pub fn fix(&self) -> String {
+        match self.timeout {
+            Some((key, _)) => {
+                format!("write a number of seconds above 0, or leave `\"{key}\"` out")
+            }
+            None => "write `\"type\": \"command\"` and its command".to_string(),
+        }
     }
 }
 
 /// The handlers of `rule` its own agent leaves out of `raw` (the file as JSON,
 /// [`raw_if_entries_left_out`]) for a timeout that is no number of seconds above 0
 /// ([`crate::tables::positive_seconds`]; Copilot CLI 1.0.102: `0`, `-1`, `"5"`, `null`,
-/// `true`). The one place that decides it: doctor, list's plan and simulate ask it.
-pub fn left_out_by_timeout<'a>(rule: &Rule, raw: &'a Value) -> Vec<LeftOut<'a>> {
+/// `true`), or for no `type` or command (Gemini CLI 0.61.0). The one place that decides it:
+/// doctor, list's plan and simulate ask it.
+pub fn left_out<'a>(rule: &Rule, raw: &'a Value) -> Vec<LeftOut<'a>> {
+    let config = rule.flavor.dialect().config();
     let key = rule
         .flavor
         .handler_key(crate::tables::HandlerField::Timeout)
         .unwrap_or("timeout");
     (0..rule.handlers.len())
         .filter_map(|index| {
-            let at = format!("{}/{}", rule.handler_pointer(index), escape(key));
-            let value = raw.pointer(&at)?;
-            (!crate::tables::positive_seconds(value)).then_some(LeftOut { index, key, value })
+            let handler = raw.pointer(&rule.handler_pointer(index))?;
+            let untyped = || {
+                handler.get("type").is_none()
+                    || (handler.get("type") == Some(&Value::from("command"))
+                        && handler
+                            .get("command")
+                            .is_none_or(|c| c.is_null() || c.as_str() == Some("")))
+            };
+            if config.skips_entry_without_type && untyped() {
+                return Some(LeftOut {
+                    index,
+                    timeout: None,
+                });
+            }
+            let value = handler.get(key)?;
+            (config.skips_entry_without_positive_timeout && !crate::tables::positive_seconds(value))
+                .then_some(LeftOut {
+                    index,
+                    timeout: Some((key, value)),
+                })
         })
         .collect()
 }

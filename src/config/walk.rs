@@ -964,7 +964,17 @@ impl Reader<'_> {
                 } else {
                     "prompt"
                 });
-        if handler_type.is_none() && spec.implied_type != Some(type_name_written) {
+        if handler_type.is_none() && spec.skips_entry_without_type {
+            // Its agent loads the rest of the file without it (attacks row 489).
+            self.error(
+                &pointer.to_string(),
+                format!(
+                    "handler has no `type`; {} does not load this entry (the rest of the file \
+                     runs), hookx reads it as `{type_name_written}`",
+                    self.dialect.def().display
+                ),
+            );
+        } else if handler_type.is_none() && spec.implied_type != Some(type_name_written) {
             self.warn(
                 &pointer.to_string(),
                 format!("handler has no `type`; read as `{type_name_written}`"),

@@ -334,6 +334,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_unit: crate::tables::TimeoutUnit::Millis,
     zero_timeout_is_none: false,
     skips_entry_without_positive_timeout: false,
+    skips_entry_without_type: false,
     timeout_numeric_strings: false,
     // Source 0.36.0: a rule's `metadata` adds payload keys (`includeConversationData`, …).
     kept_keys: &["metadata"],

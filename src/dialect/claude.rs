@@ -926,6 +926,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     skips_entry_without_positive_timeout: false,
+    skips_entry_without_type: false,
     timeout_numeric_strings: false,
     kept_keys: &[],
     scripts: None,

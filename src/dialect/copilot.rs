@@ -742,6 +742,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // `timeoutSec` (PascalCase `timeout`) is 0, -1, "5", null or true is not loaded; the
     // rest of the file runs. 0.5, 1.5 and 1e12 load and run.
     skips_entry_without_positive_timeout: true,
+    skips_entry_without_type: false,
     timeout_numeric_strings: false,
     kept_keys: &[],
     install_user: ".copilot/hooks/hookx.json",

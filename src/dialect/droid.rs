@@ -354,6 +354,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     skips_entry_without_positive_timeout: false,
+    skips_entry_without_type: false,
     timeout_numeric_strings: false,
     // Binary 0.225.2: a group's `commandRegex` narrows it to Execute calls whose command
     // matches; `hooksDisabled` and `showHookOutput` sit among the events. hookx keeps them

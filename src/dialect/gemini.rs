@@ -546,6 +546,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_unit: crate::tables::TimeoutUnit::Millis,
     zero_timeout_is_none: false,
     skips_entry_without_positive_timeout: false,
+    skips_entry_without_type: true,
     timeout_numeric_strings: false,
     // Labels (`name` also keys de-duplication and `hooksConfig.disabled`), and a definition's
     // `sequential` (its event's handlers run one after another; hookx runs them in parallel).

@@ -350,6 +350,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // "`0` disables" ([v3]): no timeout.
     zero_timeout_is_none: true,
     skips_entry_without_positive_timeout: false,
+    skips_entry_without_type: false,
     timeout_numeric_strings: false,
     // The rule's `name`, `description` and `enabled` (a disabled rule never runs).
     // `version`: an IDE hook's own (`"1.0.0"`), kept with its rule.

@@ -314,6 +314,7 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
         timeout_unit: crate::tables::TimeoutUnit::Seconds,
         zero_timeout_is_none: false,
         skips_entry_without_positive_timeout: false,
+        skips_entry_without_type: false,
         timeout_numeric_strings: false,
         kept_keys: &[],
         project_dir_variable: None,

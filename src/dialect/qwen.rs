@@ -464,6 +464,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_unit: crate::tables::TimeoutUnit::SecondsBelow(1000),
     zero_timeout_is_none: false,
     skips_entry_without_positive_timeout: false,
+    skips_entry_without_type: false,
     timeout_numeric_strings: true,
     kept_keys: &[],
     // Run 0.24.4: hooks get QWEN_PROJECT_DIR, CLAUDE_PROJECT_DIR and GEMINI_PROJECT_DIR, all

@@ -443,6 +443,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     skips_entry_without_positive_timeout: false,
+    skips_entry_without_type: false,
     timeout_numeric_strings: false,
     // "Whether to display the hook's stdout/stderr output on the user-facing Cascade UI".
     kept_keys: &["show_output"],

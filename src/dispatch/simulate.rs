@@ -380,7 +380,7 @@ pub fn native_rules(
 }
 
 /// Why `host` leaves out a handler of `source` (a rule, its place in it) for its timeout
-/// ([`crate::config::strict_load::left_out_by_timeout`]; only the host's own files).
+/// ([`crate::config::strict_load::left_out`]; only the host's own files).
 fn left_out_in(
     source: &crate::discover::Source,
     host: crate::tables::Dialect,
@@ -390,7 +390,7 @@ fn left_out_in(
         .flatten();
     move |rule, index| {
         let raw = raw.as_ref()?;
-        let entry = crate::config::strict_load::left_out_by_timeout(rule, raw)
+        let entry = crate::config::strict_load::left_out(rule, raw)
             .into_iter()
             .find(|e| e.index == index)?;
         Some(format!(

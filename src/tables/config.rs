@@ -178,6 +178,11 @@ pub struct ConfigSpec {
     /// and loads the rest of the file (Copilot CLI 1.0.102; a Claude file it drops whole for
     /// the same, [`FileDrop`]).
     pub skips_entry_without_positive_timeout: bool,
+    /// Whether the agent leaves out an entry of its own files that has no `type`, or a
+    /// `command` type with no command, and loads the rest of the file (Gemini CLI 0.61.0,
+    /// `validateHookConfig`: a debug line only; attacks row 489). hookx reads the first as a
+    /// command, and under other hosts runs it.
+    pub skips_entry_without_type: bool,
     /// Whether the agent reads a timeout written as a string as the number it spells (Qwen
     /// Code 0.24.4 `readCommandHookTimeout`: `Number(timeout)` of a string not blank).
     pub timeout_numeric_strings: bool,

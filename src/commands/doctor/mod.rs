@@ -407,7 +407,7 @@ impl Doctor<'_> {
                     .map(|l| {
                         let mut verdict = self.verdict(source, rule, l);
                         if verdict.runner == Runs::Native && l.host == source.dialect {
-                            left_out_by_timeout(&mut verdict, rule, raw.as_ref(), &source.display);
+                            left_out(&mut verdict, rule, raw.as_ref(), &source.display);
                         }
                         verdict
                     })
@@ -440,21 +440,16 @@ impl Doctor<'_> {
     }
 }
 
-/// The handlers of `rule` its own agent leaves out for a timeout that is no number of seconds
-/// above 0 ([`crate::tables::ConfigSpec::skips_entry_without_positive_timeout`]), read in the
+/// The handlers of `rule` its own agent leaves out ([`crate::config::strict_load::left_out`]:
+/// a timeout that is no number of seconds above 0, no `type`), read in the
 /// file as written (`raw`, `None` where the agent keeps them): said, and the rule never fires
 /// when it leaves out all of them.
 /// `file`: the source's name as the plan's runner gives it.
-fn left_out_by_timeout(
-    verdict: &mut Verdict,
-    rule: &Rule,
-    raw: Option<&serde_json::Value>,
-    file: &str,
-) {
+fn left_out(verdict: &mut Verdict, rule: &Rule, raw: Option<&serde_json::Value>, file: &str) {
     let Some(raw) = raw else {
         return;
     };
-    let left_out = crate::config::strict_load::left_out_by_timeout(rule, raw);
+    let left_out = crate::config::strict_load::left_out(rule, raw);
     let display = verdict.host.def().display;
     // The plan's runner for the rule (its first handler) says the same: said once, with the
     // fix, below.
@@ -478,10 +473,7 @@ fn left_out_by_timeout(
                 "{display} does not load {which}: {} (the rest of the file runs)",
                 entry.why()
             ),
-            Some(format!(
-                "write a number of seconds above 0, or leave `\"{}\"` out",
-                entry.key
-            )),
+            Some(entry.fix()),
         ));
     }
     if !left_out.is_empty()
