@@ -10,12 +10,12 @@
 //! or for a payload that names no session, no count). An agent whose cap is one for every hook
 //! (Claude Code's, Qwen Code's: the stops in a row that any hook blocked) is counted so too:
 //! one count for every such hook, so that two hooks taking turns to block end as under their
-//! own agent (attacks row 460); where the host says whether a stop continues, only its word
-//! starts that count again, and its file stays until then. A count starts again when the host says
-//! the stop continues none
-//! ([`CONTINUATION`] `false`) and goes when the hook does not follow up; the file goes when no
-//! count is left in it. A count hookx cannot read or write never traps the agent: the
-//! follow-up is then not passed on (the agent stops, as at the cap), and stderr says why.
+//! own agent (attacks row 460). A count starts again when the host says the stop continues
+//! none ([`CONTINUATION`] `false`); a hook's own count also goes when the hook does not follow
+//! up, a shared one only where the host says nothing of continuing and none of its hooks
+//! followed up; the file goes when no count is left in it. A count hookx cannot read or write
+//! never traps the agent: the follow-up is then not passed on (the agent stops, as at the
+//! cap), and stderr says why.
 
 use crate::model::{Event, Handler, Outcome};
 use crate::tables::{Flavor, FollowUpCap};

@@ -144,8 +144,8 @@ impl Review {
     }
 
     /// Whether the agent runs handler `index` of `rule`: its record is there (in each place)
-    /// and hashes what the file holds now. A handler the file's value does not show where the rule says is
-    /// taken as reviewed (nothing to compare).
+    /// and hashes what the file holds now. A handler the file's value does not show where the
+    /// rule says is taken as reviewed (nothing to compare).
     pub fn reviewed(&self, rule: &Rule, index: usize) -> bool {
         let Some(review) = self.host.def().route_trust.as_ref() else {
             return true;
