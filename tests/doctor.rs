@@ -2350,3 +2350,24 @@ fn a_gemini_handler_without_a_type_is_said_not_loaded() {
         "{before:#}"
     );
 }
+
+/// Attacks row 483's wording: a Claude file whose only fault is a raw tab inside a string (a
+/// command pasted from a terminal) does not parse for Claude Code; doctor blamed comments it
+/// does not have ("has comments, and Claude Code reads it as strict JSON"), since the reader
+/// that takes comments takes the tab too. A file with a comment is still said to have one.
+#[test]
+fn a_file_with_a_raw_tab_in_a_string_is_not_said_to_have_comments() {
+    let w = World::new();
+    for (text, said) in [
+        (
+            "{\"hooks\": {\"PreToolUse\": [{\"hooks\": [{\"type\": \"command\", \"command\": \"./guard.sh\t--strict\"}]}]}}",
+            "does not parse (",
+        ),
+        ("{\"hooks\": {} // mine\n}", "has comments, and Claude Code"),
+    ] {
+        w.write("project/.claude/settings.json", text);
+        let (_, report) = w.doctor(Some("claude"));
+        let claude = loading(&report, ".claude/settings.json", "claude");
+        assert!(has(claude, said, None), "{text:?}: {claude:#}");
+    }
+}

@@ -193,16 +193,21 @@ fn jsonc_error(src: &SourceFile, e: &jsonc_parser::errors::ParseError) -> Error 
 }
 
 /// Whether `text` is a JSON object once `//` and `/* */` comments are taken out (what agents
-/// that strip comments before `JSON.parse` accept; nothing else is tolerated).
+/// that strip comments before `JSON.parse` accept; nothing else is tolerated), and holds one:
+/// a file whose only fault is another (a raw tab in a string, which this reader takes) has no
+/// comments to blame (attacks row 483).
 pub fn is_object_with_comments(text: &str) -> bool {
-    let comments = jsonc_parser::ParseOptions {
-        allow_comments: true,
-        ..STRICT_JSONC
+    let object = |allow_comments| {
+        let options = jsonc_parser::ParseOptions {
+            allow_comments,
+            ..STRICT_JSONC
+        };
+        matches!(
+            jsonc_parser::parse_to_value(text, &options),
+            Ok(Some(jsonc_parser::JsonValue::Object(_)))
+        )
     };
-    matches!(
-        jsonc_parser::parse_to_value(text, &comments),
-        Ok(Some(jsonc_parser::JsonValue::Object(_)))
-    )
+    object(true) && !object(false)
 }
 
 /// Like [`parse_json`], but builds only part of the value: a top-level key is kept when
