@@ -2330,6 +2330,19 @@ fn a_gemini_handler_without_a_type_is_said_not_loaded() {
         text.contains("handler has no `type`; Gemini does not load this entry"),
         "{text}"
     );
+    // A `command` handler whose command is empty: Gemini discards it as well.
+    let empty = w.write_json(
+        "empty.json",
+        json!({"hooks": {"BeforeTool": [{"hooks": [command("")]}]}}),
+    );
+    let out = w.hookx(&["validate", "--from", "gemini", empty.to_str().unwrap()]);
+    let text =
+        String::from_utf8_lossy(&out.stdout).into_owned() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.contains("`command` is empty; Gemini does not load this entry"),
+        "{text}"
+    );
     let out = w.hookx(&["list", "--host", "gemini"]);
     let list = String::from_utf8_lossy(&out.stdout);
     assert!(

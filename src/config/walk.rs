@@ -993,6 +993,16 @@ impl Reader<'_> {
                         &pointer.to_string(),
                         format!("command handler has no command ({keys})"),
                     );
+                } else if spec.skips_entry_without_type && command.command.as_deref() == Some("") {
+                    // Its agent loads the rest of the file without it (attacks row 489).
+                    self.error(
+                        &pointer.to_string(),
+                        format!(
+                            "`command` is empty; {} does not load this entry (the rest of the \
+                             file runs)",
+                            self.dialect.def().display
+                        ),
+                    );
                 }
                 HandlerKind::Command(command)
             }
