@@ -6,6 +6,7 @@
 //! answers are merged back into the host's protocol.
 
 pub mod cache;
+pub mod claim;
 pub mod cli;
 pub mod commands;
 pub mod config;

@@ -29,6 +29,9 @@ pub struct HostEvent {
     /// itself, the flavour it reads their answers in ([`reader_of_route`]): the answer is
     /// written in it.
     pub read_as: Option<Flavor>,
+    /// Whether the payload carried the event's instant (else it is when hookx read it): one
+    /// of the fields that tell one call from another ([`crate::claim::event_id`]).
+    pub stamped: bool,
 }
 
 impl HostEvent {
@@ -151,6 +154,7 @@ pub fn decode_from(
     let (mut event, flavor) = decoded.swap_remove(primary);
     let also: Vec<Flavor> = decoded.into_iter().map(|(_, f)| f).collect();
     // Copilot handlers are promised a timestamp; a host that sends none fires the event now.
+    let stamped = event.timestamp.is_some();
     event.timestamp.get_or_insert_with(chrono::Utc::now);
     // An empty value names no folder (Cursor sends the handlers of Claude's files `"cwd": ""`,
     // attacks row 153): taken as one, every call failed closed.
@@ -180,6 +184,7 @@ pub fn decode_from(
         project,
         also,
         read_as,
+        stamped,
     })
 }
 

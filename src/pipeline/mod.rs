@@ -35,6 +35,7 @@ use crate::context::{Places, Vars};
 use crate::discover::{self, Context, EffectiveRule, Source};
 use crate::dispatch::run::{Dispatch, Limit};
 use crate::dispatch::simulate::{self, Verdict};
+use crate::claim;
 use crate::dispatch::{self, failure, host};
 use crate::error::Error;
 use crate::model::Event;
@@ -321,15 +322,16 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
     // (Copilot reads no `~/.claude/settings.json`).
     let dialect = sender.unwrap_or_else(|| hosted.host.dialect());
     if sender.is_none()
-        && (left_to_user_route(
-            &ctx,
-            dialect,
-            request.installed_in,
-            request.event.as_deref(),
-        ) || host::senders_own_route_answers(&ctx, dialect, &hosted.event.kind, &senders))
+        && host::senders_own_route_answers(&ctx, dialect, &hosted.event.kind, &senders)
     {
         return Ok(0);
     }
+    // Routed from both of the host's files: the host may run both routes for this call, and
+    // the first to claim it runs the rules (below), whichever the host runs.
+    let claims = sender.is_none()
+        && request.event.as_deref().is_some_and(|event| {
+            route::routed_in_both_scopes(&ctx.home, &ctx.project, dialect, event)
+        });
     // 2. discover: rules that cannot fire are not even built, decided by the matching
     // dispatch uses. Trust first: the record decides which files are parsed at all.
     let fires = |rules: &[Rule]| dispatch::select::can_fire(rules, &hosted.event);
@@ -378,7 +380,70 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         dispatch::run::route_limit(hosted.host, hosted.read_as, written),
     )
     .keeping_follow_up_caps(Ok(&ctx.home));
-    Ok(answer_in_time(plan, known, &hosted))
+    let held = match claims {
+        true => match claim(&ctx.home, &plan, &hosted) {
+            claim::Entry::Repeat(answer) => return Ok(repeat(&answer)),
+            claim::Entry::Claimed(held) => Some(held),
+            claim::Entry::Run => None,
+        },
+        false => None,
+    };
+    Ok(answer_in_time(plan, known, &hosted, held.as_ref()))
+}
+
+/// This route's claim of the event ([`crate::claim`]), bounded by its budget.
+fn claim(home: &Path, plan: &dispatch::run::Plan<'_>, hosted: &host::HostEvent) -> claim::Entry {
+    let flavor = hosted.answered_as().name();
+    let event = claim::event_id(&hosted.event, hosted.stamped, flavor, &hosted.project);
+    let route = claim::route_id(hosted.host.dialect().config().hook_dir_var);
+    let most = std::time::Duration::from_secs(crate::route::ROUTE_TIMEOUT);
+    let budget = plan.budget().unwrap_or(most);
+    let until = dispatch::run::started() + budget;
+    claim::enter(home, &event, &route, budget, until)
+}
+
+/// The claimer's answer said again by the route that matched its claim.
+fn repeat(answer: &claim::Answer) -> i32 {
+    use std::io::Write;
+    let _ = std::io::stdout().write_all(&answer.stdout);
+    let _ = std::io::stderr().write_all(&answer.stderr);
+    answer.code
+}
+
+/// What a route that matched the claim repeats of `dispatch`'s answer: only what blocks (a
+/// deny, an ask, a block, a stop), with its reasons; no context, no output.
+fn blocking_answer(dispatch: &Dispatch, hosted: &host::HostEvent) -> Option<claim::Answer> {
+    use crate::model::{Decision, Outcome};
+    let o = &dispatch.outcome;
+    let decision = o.decision.filter(|d| *d != Decision::Allow);
+    if !(o.block || o.stop || decision.is_some()) {
+        return None;
+    }
+    let kept = Outcome {
+        decision,
+        reasons: o.reasons.clone(),
+        block: o.block,
+        stop: o.stop,
+        stop_reason: o.stop_reason.clone(),
+        interrupt: o.interrupt,
+        ..Outcome::default()
+    };
+    let answer = crate::protocol::answer::encode_answer(hosted.host, &hosted.event, &kept);
+    let only = Dispatch {
+        runs: Vec::new(),
+        skipped: Vec::new(),
+        native: Vec::new(),
+        would_run: Vec::new(),
+        outcome: kept,
+        answer,
+    };
+    let answer = host_answer(&only, hosted);
+    let (stdout, stderr) = host::rendered(&answer, &[]);
+    Some(claim::Answer {
+        stdout: stdout.as_bytes().to_vec(),
+        stderr: stderr.into_bytes(),
+        code: answer.exit_code,
+    })
 }
 
 /// Steps 4 and 5 for `run`: the host's answer printed before its time limit. With several
@@ -391,7 +456,13 @@ fn answer_in_time(
     plan: dispatch::run::Plan<'_>,
     known: &failure::Context,
     hosted: &host::HostEvent,
+    held: Option<&claim::Held>,
 ) -> i32 {
+    let finish = |dispatch: &Dispatch| {
+        if let Some(held) = held {
+            held.finish(blocking_answer(dispatch, hosted).as_ref());
+        }
+    };
     // One handler is answered here, after it ends or is killed; where a kill would outlast the
     // host's limit, it is answered as two are, without waiting for the kill (attacks row 341).
     #[cfg(unix)]
@@ -419,6 +490,7 @@ fn answer_in_time(
             Split::Worker(answerer) => {
                 let mut answerer = Some(answerer);
                 let mut hand_over = |dispatch: &Dispatch| {
+                    finish(dispatch);
                     let (stdout, stderr, code) = rendered(dispatch, hosted);
                     if let Some(answerer) = answerer.take() {
                         answerer.answer(&Answer {
@@ -434,7 +506,9 @@ fn answer_in_time(
             Split::Unavailable => {}
         }
     }
-    answer(&plan.run(None), hosted)
+    let dispatch = plan.run(None);
+    finish(&dispatch);
+    answer(&dispatch, hosted)
 }
 
 /// The most the host's process waits past the worker's due time for its answer: the worker
@@ -594,33 +668,6 @@ fn simulated_event(request: &SimulateRequest, project: &Path) -> Result<Event, E
             &request.fields,
             &project.display().to_string(),
         ),
-    }
-}
-
-/// Whether this route leaves the event to the user's route (`hookx install` writes both where
-/// the host would run each): the folder of the host file whose route fired is the host's
-/// variable, else the project file's folder when the route says it is the project's.
-fn left_to_user_route(
-    ctx: &Context,
-    host: Dialect,
-    installed_in: Option<InstallScope>,
-    event: Option<&str>,
-) -> bool {
-    let hook_dir = host
-        .config()
-        .hook_dir_var
-        .and_then(std::env::var_os)
-        .map(PathBuf::from)
-        .or_else(|| {
-            let project = InstallScope::Project;
-            (installed_in == Some(project)).then(|| {
-                let file = route::target(&ctx.home, &ctx.project, host, project);
-                file.parent().map(Path::to_path_buf).unwrap_or(file)
-            })
-        });
-    match (hook_dir, event) {
-        (Some(dir), Some(event)) => route::left_to_user_route(&ctx.home, host, &dir, event),
-        _ => false,
     }
 }
 

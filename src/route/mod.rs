@@ -148,6 +148,36 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
         })
 }
 
+/// Whether hookx has a route for `event` in both of `host`'s files, the user's (where the host
+/// reads it) and the project's: the host may then run both for one call, and each claims the
+/// event ([`crate::claim`]): whichever reaches it first runs the rules, the other repeats its
+/// blocking answer. One route alone touches no claim. Remembered by each file's identity.
+pub fn routed_in_both_scopes(home: &Path, project: &Path, host: Dialect, event: &str) -> bool {
+    [InstallScope::Project, InstallScope::User]
+        .into_iter()
+        .all(|scope| routed_in(home, project, host, scope, event))
+}
+
+/// [`routed_in_both_scopes`] for one scope's file.
+fn routed_in(home: &Path, project: &Path, host: Dialect, scope: InstallScope, event: &str) -> bool {
+    let path = read_target(home, project, host, scope);
+    let Ok(meta) = std::fs::metadata(&path) else {
+        return false;
+    };
+    let routed = || !route_commands(home, &path, host, host, event, &[]).is_empty();
+    // A folder of scripts changes its scripts without changing itself: read each time.
+    if meta.is_dir() {
+        return routed();
+    }
+    let what = format!("routed\0{host:?}\0{scope:?}\0{event}\0{}", path.display());
+    if let Some(known) = crate::cache::recall(home, &what, &meta) {
+        return known;
+    }
+    let known = routed();
+    crate::cache::remember(home, &what, &path, &meta, known);
+    known
+}
+
 /// Every name `host` gives the event it calls `event` (Copilot's `preToolUse` and
 /// `PreToolUse`).
 fn event_names_of(host: Dialect, event: &str) -> Vec<&'static str> {

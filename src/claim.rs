@@ -1,0 +1,340 @@
+//! The run-time claim: when hookx is routed from both of a host's files (the user's and the
+//! project's), each route the host runs for one event claims it here, and only the first runs
+//! the rules. Decided from what actually ran, not by predicting which routes the host runs
+//! (every quirk a prediction missed lost a deny or ran a rule twice: attacks rows 385-388,
+//! 420, 425).
+//!
+//! A claim lives in the account's `~/.hookx/claims/`, one record file per event id
+//! ([`event_id`]) whose lines are the claims made for it (`ROUTE DEADLINE MATCHED`). Under an
+//! exclusive lock on that file, a route either matches the oldest unmatched claim of *another*
+//! route (a route never matches its own: two calls alike through one route both run) or adds
+//! its own. The claimer holds an exclusive lock on its run file while it runs the rules (the
+//! kernel lets go of it when the claimer dies) and writes its answer there when known, kept to
+//! what blocks (deny, ask, block, stop). The matcher waits, within its budget, for that answer
+//! and repeats it; where the claimer ended without one, or the budget is spent, it runs the
+//! rules itself. A store that cannot be used runs the rules: twice at worst, never zero.
+
+use crate::model::Event;
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Seek, SeekFrom, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// The fields that name one session, as hosts spell them after decoding.
+const SESSION_FIELDS: &[&str] = &["session_id", "sessionId", "conversation_id", "taskId"];
+
+/// The per-call ids the claim gate found in the payloads (Claude, Codex, Qwen, Cline's
+/// `tool_call.id` decoded to `tool_use_id`; Qwen's `tool_call_id`).
+const CALL_FIELDS: &[&str] = &["tool_use_id", "tool_call_id"];
+
+/// How long past its deadline a claim is kept: a matcher started late still finds it.
+const GRACE: Duration = Duration::from_secs(30);
+
+/// The most record files the store keeps; the oldest go first past it.
+const MAX_FILES: usize = 512;
+
+/// The event's identity, the same in every route the host runs for it: its kind, instant
+/// (where the payload `stamped` it), session, call id and tool call as decoded, the flavour it
+/// was read in and the project.
+pub fn event_id(event: &Event, stamped: bool, flavor: &str, project: &Path) -> String {
+    let session = SESSION_FIELDS.iter().find_map(|k| event.fields.get(*k));
+    let calls: Vec<_> = CALL_FIELDS.iter().map(|k| event.fields.get(*k)).collect();
+    let tool = event.tool.as_ref().map(|t| (&t.name, &t.input));
+    let text = serde_json::json!([
+        format!("{:?}", event.kind),
+        event.timestamp.filter(|_| stamped).map(|t| t.timestamp_millis()),
+        session,
+        calls,
+        tool,
+        flavor,
+        project.to_string_lossy(),
+    ]);
+    crate::hash::sha256_hex(text.to_string().as_bytes())
+}
+
+/// This route's identity: its whole command line and the hook folder the host named, if any
+/// (the user's route carries the user's route key; the project's does not).
+pub fn route_id(hook_dir_var: Option<&str>) -> String {
+    let mut text = String::new();
+    for arg in std::env::args_os() {
+        text.push_str(&arg.to_string_lossy());
+        text.push('\0');
+    }
+    if let Some(dir) = hook_dir_var.and_then(std::env::var_os) {
+        text.push_str(&dir.to_string_lossy());
+    }
+    crate::hash::sha256_hex(text.as_bytes())[..32].to_string()
+}
+
+/// What a route does with the event.
+pub enum Entry {
+    /// It claimed the event: it runs the rules, and [`Held::finish`]es with its answer.
+    Claimed(Held),
+    /// Another route ran it: this route says its blocking answer again.
+    Repeat(Answer),
+    /// It runs the rules without a claim (the store could not be used, or the claimer left
+    /// no answer).
+    Run,
+}
+
+/// An answer as printed: stdout, stderr and the exit code.
+#[derive(Debug, PartialEq)]
+pub struct Answer {
+    pub stdout: Vec<u8>,
+    pub stderr: Vec<u8>,
+    pub code: i32,
+}
+
+/// The claimer's hold on its run file: locked while this process (or the worker it splits
+/// into) lives.
+pub struct Held {
+    file: File,
+}
+
+impl Held {
+    /// Writes the answer the matcher repeats: `None` where nothing blocks (the matcher then
+    /// answers nothing). Best effort: a matcher that finds none runs the rules.
+    pub fn finish(&self, answer: Option<&Answer>) {
+        let mut bytes = b"done\n".to_vec();
+        if let Some(a) = answer {
+            bytes.extend(format!("{} {}\n", a.code, a.stdout.len()).as_bytes());
+            bytes.extend(&a.stdout);
+            bytes.extend(&a.stderr);
+        }
+        let mut file = &self.file;
+        let _ = file.set_len(0);
+        let _ = file.seek(SeekFrom::Start(0));
+        let _ = file.write_all(&bytes);
+    }
+}
+
+/// The store's folder below the account's home.
+fn store(home: &Path) -> PathBuf {
+    home.join(".hookx").join("claims")
+}
+
+fn now_ms() -> u128 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis())
+}
+
+/// Claims `event` for `route`, or matches another route's claim of it and waits for its
+/// answer until `until`. `budget`: how long this route may take, which bounds its claim.
+pub fn enter(home: &Path, event: &str, route: &str, budget: Duration, until: Instant) -> Entry {
+    match decide(home, event, route, budget) {
+        Ok(Decided::Claimed(held)) => Entry::Claimed(held),
+        Ok(Decided::Matched(run)) => wait(&run, until).map_or(Entry::Run, Entry::Repeat),
+        Err(_) => Entry::Run,
+    }
+}
+
+enum Decided {
+    Claimed(Held),
+    Matched(PathBuf),
+}
+
+/// One claim line: the route, its deadline (ms since the epoch), whether a route matched it.
+struct Line {
+    route: String,
+    deadline: u128,
+    matched: bool,
+}
+
+fn decide(home: &Path, event: &str, route: &str, budget: Duration) -> std::io::Result<Decided> {
+    let dir = store(home);
+    std::fs::create_dir_all(&dir)?;
+    let record = dir.join(event);
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&record)?;
+    file.lock()?;
+    let mut text = String::new();
+    file.read_to_string(&mut text)?;
+    let now = now_ms();
+    let mut lines: Vec<Line> = text
+        .lines()
+        .filter_map(|l| {
+            let mut words = l.split(' ');
+            let line = Line {
+                route: words.next()?.to_string(),
+                deadline: words.next()?.parse().ok()?,
+                matched: words.next()? == "1",
+            };
+            (line.deadline + GRACE.as_millis() > now).then_some(line)
+        })
+        .collect();
+    let found = lines
+        .iter()
+        .position(|l| !l.matched && l.route != route)
+        .map(|at| (at, run_file(&dir, event, &lines[at].route, lines[at].deadline)));
+    let decided = match found {
+        Some((at, run)) => {
+            lines[at].matched = true;
+            Decided::Matched(run)
+        }
+        None => {
+            let deadline = now + budget.as_millis();
+            let run = File::create(run_file(&dir, event, route, deadline))?;
+            run.lock()?;
+            lines.push(Line {
+                route: route.to_string(),
+                deadline,
+                matched: false,
+            });
+            Decided::Claimed(Held { file: run })
+        }
+    };
+    let text: String = lines
+        .iter()
+        .map(|l| format!("{} {} {}\n", l.route, l.deadline, u8::from(l.matched)))
+        .collect();
+    file.set_len(0)?;
+    file.seek(SeekFrom::Start(0))?;
+    file.write_all(text.as_bytes())?;
+    drop(file);
+    if matches!(decided, Decided::Claimed(_)) {
+        collect(&dir);
+    }
+    Ok(decided)
+}
+
+fn run_file(dir: &Path, event: &str, route: &str, deadline: u128) -> PathBuf {
+    dir.join(format!("{event}.{route}.{deadline}.run"))
+}
+
+/// The claimer's answer, once its run file holds one; `None` where it ended without one or
+/// `until` passed first.
+fn wait(run: &Path, until: Instant) -> Option<Answer> {
+    let file = File::open(run).ok()?;
+    loop {
+        if let Some(answer) = read_answer(run) {
+            return Some(answer);
+        }
+        // The claimer gone (its lock let go) and no answer: it died before one.
+        if file.try_lock_shared().is_ok() {
+            return read_answer(run);
+        }
+        if Instant::now() >= until {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// The answer the claimer wrote (nothing blocking: an empty one), if it wrote one.
+fn read_answer(run: &Path) -> Option<Answer> {
+    let bytes = std::fs::read(run).ok()?;
+    let rest = bytes.strip_prefix(b"done\n")?;
+    if rest.is_empty() {
+        return Some(Answer {
+            stdout: Vec::new(),
+            stderr: Vec::new(),
+            code: 0,
+        });
+    }
+    let end = rest.iter().position(|b| *b == b'\n')?;
+    let head = std::str::from_utf8(&rest[..end]).ok()?;
+    let (code, len) = head.split_once(' ')?;
+    let (code, len): (i32, usize) = (code.parse().ok()?, len.parse().ok()?);
+    let body = &rest[end + 1..];
+    let stdout = body.get(..len)?.to_vec();
+    let stderr = body[len..].to_vec();
+    Some(Answer {
+        stdout,
+        stderr,
+        code,
+    })
+}
+
+/// Removes the store's files past their time, and the oldest past [`MAX_FILES`].
+fn collect(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let keep = Duration::from_secs(24 * 3600);
+    let mut files: Vec<(SystemTime, PathBuf)> = entries
+        .flatten()
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    let now = SystemTime::now();
+    files.retain(|(at, path)| {
+        let old = now.duration_since(*at).is_ok_and(|age| age > keep);
+        if old {
+            let _ = std::fs::remove_file(path);
+        }
+        !old
+    });
+    if files.len() > MAX_FILES {
+        files.sort();
+        for (_, path) in &files[..files.len() - MAX_FILES] {
+            let _ = std::fs::remove_file(path);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn far() -> Instant {
+        Instant::now() + Duration::from_secs(5)
+    }
+
+    #[test]
+    fn a_route_never_matches_its_own_claim() {
+        let home = tempfile::tempdir().unwrap();
+        let budget = Duration::from_secs(60);
+        let a = enter(home.path(), "e", "a", budget, far());
+        let again = enter(home.path(), "e", "a", budget, far());
+        assert!(matches!(a, Entry::Claimed(_)));
+        assert!(matches!(again, Entry::Claimed(_)));
+    }
+
+    #[test]
+    fn another_route_repeats_the_claimers_answer() {
+        let home = tempfile::tempdir().unwrap();
+        let budget = Duration::from_secs(60);
+        let Entry::Claimed(held) = enter(home.path(), "e", "a", budget, far()) else {
+            panic!("not claimed");
+        };
+        let deny = Answer {
+            stdout: b"{\"deny\":1}\n".to_vec(),
+            stderr: b"why".to_vec(),
+            code: 2,
+        };
+        held.finish(Some(&deny));
+        let Entry::Repeat(again) = enter(home.path(), "e", "b", budget, far()) else {
+            panic!("not matched");
+        };
+        assert_eq!(again, deny);
+        // Matched once: a third route claims anew.
+        assert!(matches!(
+            enter(home.path(), "e", "c", budget, far()),
+            Entry::Claimed(_)
+        ));
+    }
+
+    #[test]
+    fn a_claimer_gone_without_an_answer_leaves_the_rules_to_the_matcher() {
+        let home = tempfile::tempdir().unwrap();
+        let budget = Duration::from_secs(60);
+        let held = enter(home.path(), "e", "a", budget, far());
+        drop(held);
+        assert!(matches!(
+            enter(home.path(), "e", "b", budget, far()),
+            Entry::Run
+        ));
+    }
+
+    #[test]
+    fn an_unusable_store_runs_the_rules() {
+        let home = tempfile::tempdir().unwrap();
+        std::fs::write(home.path().join(".hookx"), "a file, not a folder").unwrap();
+        let entry = enter(home.path(), "e", "a", Duration::from_secs(1), far());
+        assert!(matches!(entry, Entry::Run));
+    }
+}
