@@ -1,0 +1,245 @@
+//! The run-time claim (`hookx::claim`): hookx routed from both of Claude's files, the user's
+//! and the project's; whichever route reaches a call first runs the rules, the other repeats
+//! its deny. Each rule runs once per call, whatever order the routes run in, and at least once
+//! whatever happens to the first.
+#![cfg(unix)]
+
+mod common;
+
+use std::io::Write;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+
+/// A project and a home with hookx installed in both of Claude's files, and one guard that
+/// logs each run, waits for `release` to exist (where the test says so) and denies.
+struct Both {
+    _tmp: tempfile::TempDir,
+    project: PathBuf,
+    home: PathBuf,
+    log: PathBuf,
+    release: PathBuf,
+    user: String,
+    project_route: String,
+}
+
+const REASON: &str = "R-CLAIM-GUARD";
+
+fn both(wait_for_release: bool) -> Both {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let (log, release) = (root.join("ran.log"), root.join("release"));
+    let wait = match wait_for_release {
+        true => format!("while [ ! -e '{}' ]; do sleep 0.01; done; ", release.display()),
+        false => String::new(),
+    };
+    let guard = format!(
+        "echo guard >> '{}'; {wait}echo {REASON} >&2; exit 2",
+        log.display()
+    );
+    let rule = serde_json::json!({"hooks": {"PreToolUse": [
+        {"hooks": [{"type": "command", "command": guard}]}]}});
+    // Files Claude does not read itself: hookx runs them. Each scope's route routes its own
+    // rules' events: the user has a rule of the event too, which logs.
+    common::write(&project, ".bricks/hooks.json", &rule.to_string());
+    let mine = format!("echo user >> '{}'", log.display());
+    let rule = serde_json::json!({"hooks": {"PreToolUse": [
+        {"hooks": [{"type": "command", "command": mine}]}]}});
+    common::write(&home, ".bricks-project-desktop/hooks.json", &rule.to_string());
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
+    for scope in ["project", "user"] {
+        common::hookx_at(
+            &project,
+            &home,
+            &["install", "--host", "claude", "--scope", scope, "--hookx", bin],
+        )
+        .success();
+    }
+    let route = |file: &Path| -> String {
+        let text = std::fs::read_to_string(file).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        value["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let user = route(&home.join(".claude/settings.json"));
+    let project_route = route(&project.join(".claude/settings.json"));
+    assert_ne!(user, project_route);
+    Both {
+        _tmp: tmp,
+        project,
+        home,
+        log,
+        release,
+        user,
+        project_route,
+    }
+}
+
+impl Both {
+    /// A Bash call as Claude sends it to both routes: one `tool_use_id` per call.
+    fn payload(&self, call: &str) -> String {
+        serde_json::json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl",
+            "cwd": self.project, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": "rm -rf build"}, "tool_use_id": call})
+        .to_string()
+    }
+
+    /// Starts `route` as Claude does, in a process group of its own, `payload` on its stdin.
+    fn start(&self, route: &str, payload: &str) -> Child {
+        let mut child = Command::new("sh")
+            .args(["-c", route])
+            .current_dir(&self.project)
+            .env("HOME", &self.home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("HOOKX_HOST")
+            .env_remove("HOOKX_DEPTH")
+            .process_group(0)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(payload.as_bytes())
+            .unwrap();
+        child
+    }
+
+    fn fire(&self, route: &str, payload: &str) -> Output {
+        self.start(route, payload).wait_with_output().unwrap()
+    }
+
+    /// How often the guard started.
+    fn runs(&self) -> usize {
+        std::fs::read_to_string(&self.log)
+            .unwrap_or_default()
+            .lines()
+            .filter(|l| *l == "guard")
+            .count()
+    }
+
+    /// Waits until the guard has started `n` times (the test's event, not a timer), while
+    /// one of `routes` still runs.
+    fn wait_runs(&self, n: usize, routes: &mut [&mut Child]) {
+        while self.runs() < n {
+            let running = routes.iter_mut().any(|c| c.try_wait().unwrap().is_none());
+            assert!(running || self.runs() >= n, "the routes ended, the guard ran {}", self.runs());
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+}
+
+/// Whether Claude reads `out` as a deny with the guard's reason.
+fn denies(out: &Output) -> bool {
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    out.status.code() == Some(0)
+        && stdout.contains(r#""permissionDecision":"deny""#)
+        && stdout.contains(REASON)
+}
+
+#[test]
+fn both_routes_in_either_order_run_the_guard_once_and_both_deny() {
+    for user_first in [true, false] {
+        let both = both(false);
+        let payload = both.payload("toolu_01");
+        let order = match user_first {
+            true => [&both.user, &both.project_route],
+            false => [&both.project_route, &both.user],
+        };
+        let outs: Vec<Output> = order.iter().map(|r| both.fire(r, &payload)).collect();
+        assert_eq!(both.runs(), 1, "user first: {user_first}");
+        for out in &outs {
+            assert!(denies(out), "user first: {user_first}: {out:?}");
+        }
+    }
+}
+
+#[test]
+fn both_routes_started_together_run_the_guard_once_and_both_deny() {
+    let both = both(true);
+    let payload = both.payload("toolu_01");
+    let mut first = both.start(&both.user, &payload);
+    let mut second = both.start(&both.project_route, &payload);
+    // One route claimed the call and runs the guard; the other waits on the claim.
+    both.wait_runs(1, &mut [&mut first, &mut second]);
+    std::fs::write(&both.release, "").unwrap();
+    let outs = [
+        first.wait_with_output().unwrap(),
+        second.wait_with_output().unwrap(),
+    ];
+    assert_eq!(both.runs(), 1);
+    for out in &outs {
+        assert!(denies(out), "{out:?}");
+    }
+}
+
+#[test]
+fn a_claimer_killed_mid_run_leaves_the_deny_to_the_other_route() {
+    let both = both(true);
+    let payload = both.payload("toolu_01");
+    let mut claimer = both.start(&both.user, &payload);
+    both.wait_runs(1, &mut [&mut claimer]);
+    let mut matcher = both.start(&both.project_route, &payload);
+    // Killed as a host kills a hook past its timeout: the whole group, no chance to answer.
+    rustix::process::kill_process_group(
+        rustix::process::Pid::from_child(&claimer),
+        rustix::process::Signal::KILL,
+    )
+    .unwrap();
+    let _ = claimer.wait_with_output();
+    // The matcher finds the claimer gone without an answer: it runs the guard itself.
+    both.wait_runs(2, &mut [&mut matcher]);
+    std::fs::write(&both.release, "").unwrap();
+    let out = matcher.wait_with_output().unwrap();
+    assert!(denies(&out), "{out:?}");
+}
+
+#[test]
+fn two_calls_alike_through_one_route_both_run_the_guard() {
+    let both = both(false);
+    let payload = both.payload("toolu_01");
+    for _ in 0..2 {
+        assert!(denies(&both.fire(&both.user, &payload)));
+    }
+    assert_eq!(both.runs(), 2);
+}
+
+#[test]
+fn two_calls_each_run_the_guard_once_through_both_routes() {
+    let both = both(false);
+    for call in ["toolu_01", "toolu_02"] {
+        let payload = both.payload(call);
+        assert!(denies(&both.fire(&both.user, &payload)));
+        assert!(denies(&both.fire(&both.project_route, &payload)));
+    }
+    assert_eq!(both.runs(), 2);
+}
+
+#[test]
+fn a_claim_store_that_cannot_be_written_runs_the_guard_in_both_routes() {
+    let both = both(false);
+    common::write(&both.home, ".hookx/claims", "a file where the store's folder goes");
+    let payload = both.payload("toolu_01");
+    for route in [&both.user, &both.project_route] {
+        assert!(denies(&both.fire(route, &payload)));
+    }
+    assert_eq!(both.runs(), 2);
+}
+
+#[test]
+fn one_route_alone_touches_no_claim() {
+    let both = both(false);
+    std::fs::remove_file(both.project.join(".claude/settings.json")).unwrap();
+    assert!(denies(&both.fire(&both.user, &both.payload("toolu_01"))));
+    assert_eq!(both.runs(), 1);
+    assert!(!both.home.join(".hookx/claims").exists());
+}
