@@ -9,8 +9,8 @@
 //! exclusive lock on that file, a route either matches the oldest unmatched claim of *another*
 //! route (a route never matches its own: two calls alike through one route both run) or adds
 //! its own. The claimer holds an exclusive lock on its run file while it runs the rules (the
-//! kernel lets go of it when the claimer dies) and writes its answer there when known, kept to
-//! what blocks (deny, ask, block, stop). The matcher waits, within its budget, for that answer
+//! kernel lets go of it when the claimer dies) and leaves its answer beside it when known, kept
+//! to what blocks (deny, ask, block, stop). The matcher waits, within its budget, for that answer
 //! and repeats it; where the claimer ended without one, or the budget is spent, it runs the
 //! rules itself. A store that cannot be used runs the rules: twice at worst, never zero.
 
@@ -42,7 +42,10 @@ pub fn event_id(event: &Event, stamped: bool, flavor: &str, project: &Path) -> S
     let tool = event.tool.as_ref().map(|t| (&t.name, &t.input));
     let text = serde_json::json!([
         format!("{:?}", event.kind),
-        event.timestamp.filter(|_| stamped).map(|t| t.timestamp_millis()),
+        event
+            .timestamp
+            .filter(|_| stamped)
+            .map(|t| t.timestamp_millis()),
         session,
         calls,
         tool,
@@ -88,24 +91,32 @@ pub struct Answer {
 /// The claimer's hold on its run file: locked while this process (or the worker it splits
 /// into) lives.
 pub struct Held {
-    file: File,
+    _lock: File,
+    run: PathBuf,
 }
 
 impl Held {
     /// Writes the answer the matcher repeats: `None` where nothing blocks (the matcher then
-    /// answers nothing). Best effort: a matcher that finds none runs the rules.
+    /// answers nothing). Whole or not at all (renamed into place); best effort: a matcher that
+    /// finds none runs the rules.
     pub fn finish(&self, answer: Option<&Answer>) {
-        let mut bytes = b"done\n".to_vec();
+        let mut bytes = Vec::new();
         if let Some(a) = answer {
             bytes.extend(format!("{} {}\n", a.code, a.stdout.len()).as_bytes());
             bytes.extend(&a.stdout);
             bytes.extend(&a.stderr);
         }
-        let mut file = &self.file;
-        let _ = file.set_len(0);
-        let _ = file.seek(SeekFrom::Start(0));
-        let _ = file.write_all(&bytes);
+        let done = done_file(&self.run);
+        let part = done.with_extension("part");
+        if std::fs::write(&part, bytes).is_ok() {
+            let _ = std::fs::rename(&part, &done);
+        }
     }
+}
+
+/// Where the claimer of `run` leaves its answer.
+fn done_file(run: &Path) -> PathBuf {
+    run.with_extension("done")
 }
 
 /// The store's folder below the account's home.
@@ -170,7 +181,12 @@ fn decide(home: &Path, event: &str, route: &str, budget: Duration) -> std::io::R
     let found = lines
         .iter()
         .position(|l| !l.matched && l.route != route)
-        .map(|at| (at, run_file(&dir, event, &lines[at].route, lines[at].deadline)));
+        .map(|at| {
+            (
+                at,
+                run_file(&dir, event, &lines[at].route, lines[at].deadline),
+            )
+        });
     let decided = match found {
         Some((at, run)) => {
             lines[at].matched = true;
@@ -178,14 +194,15 @@ fn decide(home: &Path, event: &str, route: &str, budget: Duration) -> std::io::R
         }
         None => {
             let deadline = now + budget.as_millis();
-            let run = File::create(run_file(&dir, event, route, deadline))?;
-            run.lock()?;
+            let run = run_file(&dir, event, route, deadline);
+            let lock = File::create(&run)?;
+            lock.lock()?;
             lines.push(Line {
                 route: route.to_string(),
                 deadline,
                 matched: false,
             });
-            Decided::Claimed(Held { file: run })
+            Decided::Claimed(Held { _lock: lock, run })
         }
     };
     let text: String = lines
@@ -227,25 +244,22 @@ fn wait(run: &Path, until: Instant) -> Option<Answer> {
 
 /// The answer the claimer wrote (nothing blocking: an empty one), if it wrote one.
 fn read_answer(run: &Path) -> Option<Answer> {
-    let bytes = std::fs::read(run).ok()?;
-    let rest = bytes.strip_prefix(b"done\n")?;
-    if rest.is_empty() {
-        return Some(Answer {
-            stdout: Vec::new(),
-            stderr: Vec::new(),
-            code: 0,
-        });
+    let bytes = std::fs::read(done_file(run)).ok()?;
+    let empty = || Answer {
+        stdout: Vec::new(),
+        stderr: Vec::new(),
+        code: 0,
+    };
+    if bytes.is_empty() {
+        return Some(empty());
     }
-    let end = rest.iter().position(|b| *b == b'\n')?;
-    let head = std::str::from_utf8(&rest[..end]).ok()?;
-    let (code, len) = head.split_once(' ')?;
+    let end = bytes.iter().position(|b| *b == b'\n')?;
+    let (code, len) = std::str::from_utf8(&bytes[..end]).ok()?.split_once(' ')?;
     let (code, len): (i32, usize) = (code.parse().ok()?, len.parse().ok()?);
-    let body = &rest[end + 1..];
-    let stdout = body.get(..len)?.to_vec();
-    let stderr = body[len..].to_vec();
+    let body = &bytes[end + 1..];
     Some(Answer {
-        stdout,
-        stderr,
+        stdout: body.get(..len)?.to_vec(),
+        stderr: body.get(len..)?.to_vec(),
         code,
     })
 }
@@ -255,7 +269,7 @@ fn collect(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
-    let keep = Duration::from_secs(24 * 3600);
+    let keep = Duration::from_secs(3600);
     let mut files: Vec<(SystemTime, PathBuf)> = entries
         .flatten()
         .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))

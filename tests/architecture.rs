@@ -59,7 +59,7 @@ const FLOORS: &[(&str, &[&str])] = &[
         "engine",
         &[
             "config", "context", "protocol", "discover", "convert", "dispatch", "cache", "plugins",
-            "trust", "warned", "route", "pipeline", "plan",
+            "trust", "warned", "route", "pipeline", "plan", "claim",
         ],
     ),
     ("commands", &["commands", "cli"]),

@@ -33,7 +33,10 @@ fn both(wait_for_release: bool) -> Both {
     std::fs::create_dir_all(&home).unwrap();
     let (log, release) = (root.join("ran.log"), root.join("release"));
     let wait = match wait_for_release {
-        true => format!("while [ ! -e '{}' ]; do sleep 0.01; done; ", release.display()),
+        true => format!(
+            "while [ ! -e '{}' ]; do sleep 0.01; done; ",
+            release.display()
+        ),
         false => String::new(),
     };
     let guard = format!(
@@ -48,14 +51,20 @@ fn both(wait_for_release: bool) -> Both {
     let mine = format!("echo user >> '{}'", log.display());
     let rule = serde_json::json!({"hooks": {"PreToolUse": [
         {"hooks": [{"type": "command", "command": mine}]}]}});
-    common::write(&home, ".bricks-project-desktop/hooks.json", &rule.to_string());
+    common::write(
+        &home,
+        ".bricks-project-desktop/hooks.json",
+        &rule.to_string(),
+    );
     let bin = env!("CARGO_BIN_EXE_hookx");
     common::hookx_at(&project, &home, &["trust", "--yes"]).success();
     for scope in ["project", "user"] {
         common::hookx_at(
             &project,
             &home,
-            &["install", "--host", "claude", "--scope", scope, "--hookx", bin],
+            &[
+                "install", "--host", "claude", "--scope", scope, "--hookx", bin,
+            ],
         )
         .success();
     }
@@ -132,7 +141,11 @@ impl Both {
     fn wait_runs(&self, n: usize, routes: &mut [&mut Child]) {
         while self.runs() < n {
             let running = routes.iter_mut().any(|c| c.try_wait().unwrap().is_none());
-            assert!(running || self.runs() >= n, "the routes ended, the guard ran {}", self.runs());
+            assert!(
+                running || self.runs() >= n,
+                "the routes ended, the guard ran {}",
+                self.runs()
+            );
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
     }
@@ -227,7 +240,11 @@ fn two_calls_each_run_the_guard_once_through_both_routes() {
 #[test]
 fn a_claim_store_that_cannot_be_written_runs_the_guard_in_both_routes() {
     let both = both(false);
-    common::write(&both.home, ".hookx/claims", "a file where the store's folder goes");
+    common::write(
+        &both.home,
+        ".hookx/claims",
+        "a file where the store's folder goes",
+    );
     let payload = both.payload("toolu_01");
     for route in [&both.user, &both.project_route] {
         assert!(denies(&both.fire(route, &payload)));

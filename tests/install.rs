@@ -1834,7 +1834,8 @@ fn codex_trust_refuses_a_config_that_is_not_toml() {
 }
 
 /// A project with hookx routed for `host` in both scopes (this very hookx, so the user route
-/// can run), and only a trusted Gemini guard in the home on `tool` that logs each run.
+/// can run), a trusted Gemini guard in the home on `tool` that logs each run, and a quiet copy
+/// of it in the project, so that the project's install routes the event too.
 fn routed_in_both_scopes(host: &str, tool: &str) -> (Project, PathBuf) {
     let p = Project::new();
     // Only the guard: another rule's deny would leave it unwaited for.
@@ -1856,6 +1857,12 @@ fn routed_in_both_scopes(host: &str, tool: &str) -> (Project, PathBuf) {
         ),
     };
     common::write(&p.home, file, &rules.to_string());
+    // A rule of the project's on the event too, that logs nothing: the project's install
+    // routes the event, as the agent then runs both routes.
+    let quiet = rules
+        .to_string()
+        .replace(&format!("echo ran >> '{}'", log.display()), "true");
+    p.write(file, &quiet);
     p.hookx(&["trust", "--yes"]).success();
     let bin = env!("CARGO_BIN_EXE_hookx");
     for scope in ["project", "user"] {
@@ -1863,6 +1870,21 @@ fn routed_in_both_scopes(host: &str, tool: &str) -> (Project, PathBuf) {
             .success();
     }
     (p, log)
+}
+
+/// Fires the user's route of `host` (with the user's route key), then the project's, for one
+/// PreToolUse of `tool`, as an agent that runs both: how many times the guard ran. The two
+/// claim the call ([`hookx::claim`]): once.
+fn fire_both_routes(
+    p: &Project,
+    log: &Path,
+    host: &str,
+    tool: &str,
+    var: Option<(&str, &Path)>,
+) -> usize {
+    let key = std::fs::read_to_string(p.home.join(".hookx/route-key")).unwrap();
+    fire_route(p, host, tool, var, &["--route-key", key.trim()]);
+    fire_project_route(p, log, host, tool, var)
 }
 
 /// Fires the project route of `host` (`--installed-in project`) for a PreToolUse of `tool`,
@@ -1875,6 +1897,18 @@ fn fire_project_route(
     tool: &str,
     var: Option<(&str, &Path)>,
 ) -> usize {
+    fire_route(p, host, tool, var, &["--installed-in", "project"]);
+    let ran = std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .count();
+    let _ = std::fs::remove_file(log);
+    ran
+}
+
+/// Fires a route of `host` (`run --host HOST --event EVENT`, then `args`) for a PreToolUse of
+/// `tool`, with the agent's folder variable `var` set as given.
+fn fire_route(p: &Project, host: &str, tool: &str, var: Option<(&str, &Path)>, args: &[&str]) {
     // The host's own name of the event, as its route says it.
     let event = match host {
         "gemini" => "BeforeTool",
@@ -1890,7 +1924,7 @@ fn fire_project_route(
     };
     let mut cmd = assert_cmd::Command::cargo_bin("hookx").unwrap();
     cmd.args(["run", "--host", host, "--event", event])
-        .args(["--installed-in", "project"])
+        .args(args)
         .args(["--home".as_ref(), p.home.as_os_str()])
         .env("HOME", &p.home)
         .env("CLAUDE_PROJECT_DIR", &p.project)
@@ -1907,12 +1941,6 @@ fn fire_project_route(
         cmd.env(name, dir);
     }
     cmd.write_stdin(payload.to_string()).assert().success();
-    let ran = std::fs::read_to_string(log)
-        .unwrap_or_default()
-        .lines()
-        .count();
-    let _ = std::fs::remove_file(log);
-    ran
 }
 
 /// Edits the JSON file at `path` with `edit`.
@@ -1930,7 +1958,9 @@ fn edit_json(path: &Path, edit: impl FnOnce(&mut Value)) {
 fn a_project_route_does_not_leave_an_event_to_a_user_route_claude_refuses() {
     let (p, log) = routed_in_both_scopes("claude", "run_shell_command");
     let fire = || fire_project_route(&p, &log, "claude", "Bash", None);
-    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    // The agent runs both routes: the first to claim the call runs the guard, once.
+    let both = || fire_both_routes(&p, &log, "claude", "Bash", None);
+    assert_eq!(both(), 1, "both routes fire: the guard runs once");
     edit_json(&p.home.join(".claude/settings.json"), |v| {
         v["cleanupPeriodDays"] = json!("30")
     });
@@ -1967,15 +1997,16 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_below_another_config_
 fn folder_variable_moves_the_user_route(host: &str, var: &str, dir: &str) {
     let (p, log) = routed_in_both_scopes(host, "run_shell_command");
     let fire = |d: Option<&Path>| fire_project_route(&p, &log, host, "Bash", d.map(|d| (var, d)));
+    let both = |d: Option<&Path>| fire_both_routes(&p, &log, host, "Bash", d.map(|d| (var, d)));
     assert_eq!(
-        fire(None),
-        0,
-        "{host}: the project route leaves it to the user's"
+        both(None),
+        1,
+        "{host}: both routes fire: the guard runs once"
     );
     assert_eq!(
-        fire(Some(&p.home.join(dir))),
-        0,
-        "{host}: {var} naming ~/{dir}"
+        both(Some(&p.home.join(dir))),
+        1,
+        "{host}: {var} naming ~/{dir}: both routes fire, the guard runs once"
     );
     let elsewhere = p.root.join("agent-work");
     std::fs::create_dir_all(&elsewhere).unwrap();
@@ -1994,7 +2025,9 @@ fn folder_variable_moves_the_user_route(host: &str, var: &str, dir: &str) {
 fn a_project_route_does_not_leave_an_event_to_a_user_route_reading_another_home() {
     let (p, log) = routed_in_both_scopes("claude", "run_shell_command");
     let fire = || fire_project_route(&p, &log, "claude", "Bash", None);
-    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    // The agent runs both routes: the first to claim the call runs the guard, once.
+    let both = || fire_both_routes(&p, &log, "claude", "Bash", None);
+    assert_eq!(both(), 1, "both routes fire: the guard runs once");
     let user = p.home.join(".claude/settings.json");
     let elsewhere = p.root.join("other-home");
     std::fs::create_dir_all(&elsewhere).unwrap();
@@ -2007,7 +2040,9 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_reading_another_home(
         (format!("--home={}", p.home.display()), 0),
     ] {
         std::fs::write(&user, line.replace(event, &format!("{event} {home}"))).unwrap();
-        assert_eq!(fire(), ran, "the user route says {home}");
+        // 0: the agent runs the user route too, and both fire; else the project's alone.
+        let runs = if ran == 0 { both() } else { fire() };
+        assert_eq!(runs, 1, "the user route says {home}");
     }
 }
 
@@ -2019,7 +2054,9 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_reading_another_home(
 fn a_project_route_does_not_leave_an_event_to_a_user_route_with_a_shorter_timeout() {
     let (p, log) = routed_in_both_scopes("claude", "run_shell_command");
     let fire = || fire_project_route(&p, &log, "claude", "Bash", None);
-    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    // The agent runs both routes: the first to claim the call runs the guard, once.
+    let both = || fire_both_routes(&p, &log, "claude", "Bash", None);
+    assert_eq!(both(), 1, "both routes fire: the guard runs once");
     let user = p.home.join(".claude/settings.json");
     for (timeout, ran) in [
         (json!(30), 1),
@@ -2030,7 +2067,9 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_with_a_shorter_timeou
         edit_json(&user, |v| {
             v["hooks"]["PreToolUse"][0]["hooks"][0]["timeout"] = timeout.clone()
         });
-        assert_eq!(fire(), ran, "the user route's timeout {timeout}");
+        // 0: the agent runs the user route too, and both fire; else the project's alone.
+        let runs = if ran == 0 { both() } else { fire() };
+        assert_eq!(runs, 1, "the user route's timeout {timeout}");
     }
 }
 
@@ -2042,7 +2081,9 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_with_a_shorter_timeou
 fn a_project_route_line_in_the_users_file_is_no_user_route() {
     let (p, log) = routed_in_both_scopes("claude", "run_shell_command");
     let fire = || fire_project_route(&p, &log, "claude", "Bash", None);
-    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    // The agent runs both routes: the first to claim the call runs the guard, once.
+    let both = || fire_both_routes(&p, &log, "claude", "Bash", None);
+    assert_eq!(both(), 1, "both routes fire: the guard runs once");
     // The line install writes into a project's file, with this hookx and home.
     let user = p.home.join(".claude/settings.json");
     let route: Value = serde_json::from_str(&std::fs::read_to_string(&user).unwrap()).unwrap();
@@ -2074,7 +2115,9 @@ fn a_project_route_line_in_the_users_file_is_no_user_route() {
 fn a_project_route_does_not_leave_an_event_to_a_user_route_codex_has_no_review_of() {
     let (p, log) = routed_in_both_scopes("codex", "run_shell_command");
     let fire = || fire_project_route(&p, &log, "codex", "Bash", None);
-    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    // The agent runs both routes: the first to claim the call runs the guard, once.
+    let both = || fire_both_routes(&p, &log, "codex", "Bash", None);
+    assert_eq!(both(), 1, "both routes fire: the guard runs once");
     edit_json(&p.home.join(".codex/hooks.json"), |v| {
         let own = json!({"hooks": [{"type": "command", "command": "true"}]});
         v["hooks"]["PreToolUse"]
@@ -2097,7 +2140,9 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_codex_has_no_review_o
 fn a_project_route_does_not_leave_an_event_to_a_user_route_codex_has_turned_off() {
     let (p, log) = routed_in_both_scopes("codex", "run_shell_command");
     let fire = || fire_project_route(&p, &log, "codex", "Bash", None);
-    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    // The agent runs both routes: the first to claim the call runs the guard, once.
+    let both = || fire_both_routes(&p, &log, "codex", "Bash", None);
+    assert_eq!(both(), 1, "both routes fire: the guard runs once");
     let config = p.home.join(".codex/config.toml");
     let text = std::fs::read_to_string(&config).unwrap();
     let user = p.home.join(".codex/hooks.json");
@@ -2147,7 +2192,9 @@ fn a_second_install_says_a_route_the_user_turned_off_in_codex_stays_off() {
 fn a_project_route_does_not_leave_an_event_to_a_user_route_gemini_has_turned_off() {
     let (p, log) = routed_in_both_scopes("gemini", "Bash");
     let fire = || fire_project_route(&p, &log, "gemini", "run_shell_command", None);
-    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    // The agent runs both routes: the first to claim the call runs the guard, once.
+    let both = || fire_both_routes(&p, &log, "gemini", "run_shell_command", None);
+    assert_eq!(both(), 1, "both routes fire: the guard runs once");
     let user = p.home.join(".gemini/settings.json");
     let route: Value = serde_json::from_str(&std::fs::read_to_string(&user).unwrap()).unwrap();
     let line = route["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
@@ -2176,7 +2223,9 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_gemini_has_turned_off
 fn a_project_route_does_not_leave_an_event_to_a_user_route_with_a_matcher_of_the_users() {
     let (p, log) = routed_in_both_scopes("claude", "write_file");
     let fire = || fire_project_route(&p, &log, "claude", "Write", None);
-    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    // The agent runs both routes: the first to claim the call runs the guard, once.
+    let both = || fire_both_routes(&p, &log, "claude", "Write", None);
+    assert_eq!(both(), 1, "both routes fire: the guard runs once");
     let user = p.home.join(".claude/settings.json");
     for matcher in ["*", "", "Bash"] {
         edit_json(&user, |v| {
@@ -2187,9 +2236,11 @@ fn a_project_route_does_not_leave_an_event_to_a_user_route_with_a_matcher_of_the
                 1,
                 "Claude runs the user route on Bash only: the project route dispatches",
             ),
-            _ => (0, "it matches every tool: left to the user's"),
+            _ => (0, "it matches every tool: the agent runs both routes"),
         };
-        assert_eq!(fire(), ran, "{matcher:?}: {why}");
+        // 0: the agent runs the user route too, and both fire; else the project's alone.
+        let runs = if ran == 0 { both() } else { fire() };
+        assert_eq!(runs, 1, "{matcher:?}: {why}");
     }
     // A condition of the user's on the route's handler narrows it as well; `async` has Claude
     // not wait for its answer.
@@ -2278,12 +2329,12 @@ fn a_droid_project_route_leaves_an_event_to_the_users_route() {
             key(&p.home)
         )
     );
+    // The agent runs both routes: the first to claim the call runs the guard, once.
     assert_eq!(
-        fire(&project_args),
-        0,
-        "the project route leaves it to the user's"
+        fire(&project_args[..5]) + fire(&project_args),
+        1,
+        "both routes fire: the guard runs once"
     );
-    assert_eq!(fire(&project_args[..5]), 1, "the user route dispatches");
     // A user route whose hookx is gone (uninstalled, moved) exits 127, a non-blocking error:
     // the project route does not leave the event to it, and doctor says it cannot run.
     for missing in [HOOKX, "hookx-that-is-on-no-path"] {
@@ -3413,7 +3464,9 @@ fn an_install_with_nothing_to_route_makes_no_folder() {
 fn a_project_route_does_not_leave_an_event_to_a_commented_user_route_copilot_has_turned_off() {
     let (p, log) = routed_in_both_scopes("copilot", "run_shell_command");
     let fire = || fire_project_route(&p, &log, "copilot", "Bash", None);
-    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    // The agent runs both routes: the first to claim the call runs the guard, once.
+    let both = || fire_both_routes(&p, &log, "copilot", "Bash", None);
+    assert_eq!(both(), 1, "both routes fire: the guard runs once");
     let user = p.home.join(".copilot/hooks/hookx.json");
     let mut entry = serde_json::from_str::<Value>(&std::fs::read_to_string(&user).unwrap())
         .unwrap()["hooks"]["preToolUse"][0]
@@ -3435,7 +3488,11 @@ fn a_project_route_does_not_leave_an_event_to_a_commented_user_route_copilot_has
     let key = hookx::hash::sha256_hex(format!("preToolUse\0{}", Value::Object(kept)).as_bytes());
     entry["comment"] = json!("hookx's route: do not edit");
     edit_json(&user, |v| v["hooks"]["preToolUse"][0] = entry.clone());
-    assert_eq!(fire(), 0, "commented, not listed: the route still runs");
+    assert_eq!(
+        both(),
+        1,
+        "commented, not listed: the route still runs, once between both"
+    );
     common::write(
         &p.home,
         ".copilot/settings.json",
@@ -3457,7 +3514,9 @@ fn a_project_route_does_not_leave_an_event_to_a_commented_user_route_copilot_has
 fn a_project_route_does_not_leave_an_event_to_a_user_route_the_workspace_list_turns_off() {
     let (p, log) = routed_in_both_scopes("gemini", "Bash");
     let fire = || fire_project_route(&p, &log, "gemini", "run_shell_command", None);
-    assert_eq!(fire(), 0, "the project route leaves it to the user's");
+    // The agent runs both routes: the first to claim the call runs the guard, once.
+    let both = || fire_both_routes(&p, &log, "gemini", "run_shell_command", None);
+    assert_eq!(both(), 1, "both routes fire: the guard runs once");
     let user = p.home.join(".gemini/settings.json");
     let route: Value = serde_json::from_str(&std::fs::read_to_string(&user).unwrap()).unwrap();
     let line = route["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();

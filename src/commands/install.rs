@@ -393,8 +393,8 @@ fn switch_owners(opts: &Options) -> Option<Vec<String>> {
 /// (the one `--scope user` writes) routing their events while any project's keys are
 /// recorded: a byte-identical handler in a project without a route would otherwise run
 /// nowhere. Once no project's keys are, it routes only what the home's files need, and goes
-/// with the file when install created it. A project route leaves every event the user route
-/// takes to it ([`crate::route::left_to_user_route`]): nothing runs twice.
+/// with the file when install created it. Where both routes fire for one call, they claim it
+/// ([`crate::claim`]): nothing runs twice.
 fn user_route_for_switch(
     opts: &Options,
     served: &[&'static str],

@@ -5,7 +5,9 @@
 //!    `protocol::payload::decode_event_as`) reads the host's payload into a canonical
 //!    [`Event`] and finds the project. `simulate` decodes a payload file the same way, or builds
 //!    the event ([`simulate::synthetic_event`]). `run` answers nothing when the event is not
-//!    this route's to answer ([`host::another_agent_runs_route`], `left_to_user_route`).
+//!    this route's to answer ([`host::another_agent_runs_route`]); routed from both of the host's
+//!    files, the route claims the event first ([`crate::claim`]), and the route that comes
+//!    second repeats the first's deny.
 //! 2. discover: [`discover::Context::resolve`], the trust record ([`TrustStore`]), then
 //!    [`discover::discover_firing`] (`run`: rules that cannot fire are not even built) or
 //!    [`discover::discover_for_event`] (`simulate`) finds the hook files of project and home;
@@ -31,11 +33,11 @@
 
 mod guard;
 
+use crate::claim;
 use crate::context::{Places, Vars};
 use crate::discover::{self, Context, EffectiveRule, Source};
 use crate::dispatch::run::{Dispatch, Limit};
 use crate::dispatch::simulate::{self, Verdict};
-use crate::claim;
 use crate::dispatch::{self, failure, host};
 use crate::error::Error;
 use crate::model::Event;

@@ -91,8 +91,9 @@ pub fn user_route_answers(
         .any(|(_, name, _)| left_to_user_route(home, host, dir, name))
 }
 
-/// Whether the route that fired from the folder `hook_dir` must leave `event` to the user's
-/// route. A host runs both routes when the user and the project route are installed (an agent
+/// Whether the user's route answers `event` for a route that fired from the folder `hook_dir`
+/// (a prediction: `hookx run` claims the event instead, [`crate::claim`]; kept for a route
+/// inside a handler `exec` runs, [`user_route_answers`]). A host runs both routes when the user and the project route are installed (an agent
 /// that runs identical commands once, Claude say, too: the user route carries the user's key,
 /// [`route_key`]); only the user's route dispatches then, so that no handler runs twice. The user's route takes the event only where it can run: its
 /// program (and, for a host of scripts, the script) exists and may be executed
@@ -164,7 +165,7 @@ fn routed_in(home: &Path, project: &Path, host: Dialect, scope: InstallScope, ev
     let Ok(meta) = std::fs::metadata(&path) else {
         return false;
     };
-    let routed = || !route_commands(home, &path, host, host, event, &[]).is_empty();
+    let routed = || !routes_of(home, &path, host, host, event, &[], true).is_empty();
     // A folder of scripts changes its scripts without changing itself: read each time.
     if meta.is_dir() {
         return routed();
@@ -446,6 +447,20 @@ fn route_commands(
     event: &str,
     also_off: &[String],
 ) -> Vec<String> {
+    routes_of(home, user, host, route_host, event, also_off, false)
+}
+
+/// [`route_commands`]; `any`: every route line of the event, also one turned off or narrowed
+/// to some calls (it may still fire for one).
+fn routes_of(
+    home: &Path,
+    user: &Path,
+    host: Dialect,
+    route_host: Dialect,
+    event: &str,
+    also_off: &[String],
+    any: bool,
+) -> Vec<String> {
     // A host of hook scripts: the user's route is a script under one of the event's names
     // (install takes the next when a script of the user's holds the event's: attacks row 403).
     if let Some(layout) = host.config().scripts {
@@ -475,7 +490,7 @@ fn route_commands(
         // A rule the user turned off, narrowed to some tools or given a shorter timeout (Kiro:
         // `"timeout": 0` turns it off) is no route for every call (attacks row 385).
         let runs = |rule: &serde_json::Value| {
-            rule.get(list.enabled_key) != Some(&serde_json::Value::Bool(false))
+            any || rule.get(list.enabled_key) != Some(&serde_json::Value::Bool(false))
                 && every_call(rule, host)
                 && !shorter_timeout(rule, host, event)
         };
@@ -483,7 +498,7 @@ fn route_commands(
     }
     json_routes(home, user, &text, host, route_host, event, also_off)
         .into_iter()
-        .filter(|r| r.every_call && !r.off)
+        .filter(|r| any || (r.every_call && !r.off))
         .map(|r| r.line)
         .collect()
 }

@@ -450,7 +450,7 @@ impl Doctor<'_> {
     /// The timeout the routes that would run `rule` under `host` carry, in milliseconds, and
     /// the file saying it, where the user made it shorter than install writes (attacks row
     /// 223): the longest of the user's and the project's route, as the host runs both then
-    /// ([`crate::route::left_to_user_route`] leaves nothing to a route cut off sooner).
+    /// ([`crate::claim`]: a route whose claimer was cut off sooner runs the rules itself).
     fn written_route(&self, host: Dialect, rule: &Rule) -> Option<(u64, String)> {
         let (home, project) = (&self.ctx.home, &self.ctx.project);
         let written = |scope| {
