@@ -324,7 +324,12 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
     // (Copilot reads no `~/.claude/settings.json`).
     let dialect = sender.unwrap_or_else(|| hosted.host.dialect());
     if sender.is_none()
-        && host::senders_own_route_answers(&ctx, dialect, &hosted.event.kind, &senders)
+        && (left_to_another_hosts_user_route(
+            &ctx,
+            dialect,
+            request.installed_in,
+            request.event.as_deref(),
+        ) || host::senders_own_route_answers(&ctx, dialect, &hosted.event.kind, &senders))
     {
         return Ok(0);
     }
@@ -670,6 +675,35 @@ fn simulated_event(request: &SimulateRequest, project: &Path) -> Result<Event, E
             &request.fields,
             &project.display().to_string(),
         ),
+    }
+}
+
+/// Whether this route leaves the event to another host's user route that this host runs as
+/// its own (attacks row 310): the folder of the host file whose route fired is the host's
+/// variable, else the project file's folder when the route says it is the project's.
+fn left_to_another_hosts_user_route(
+    ctx: &Context,
+    host: Dialect,
+    installed_in: Option<InstallScope>,
+    event: Option<&str>,
+) -> bool {
+    let hook_dir = host
+        .config()
+        .hook_dir_var
+        .and_then(std::env::var_os)
+        .map(PathBuf::from)
+        .or_else(|| {
+            let project = InstallScope::Project;
+            (installed_in == Some(project)).then(|| {
+                let file = route::target(&ctx.home, &ctx.project, host, project);
+                file.parent().map(Path::to_path_buf).unwrap_or(file)
+            })
+        });
+    match (hook_dir, event) {
+        (Some(dir), Some(event)) => {
+            route::left_to_another_hosts_user_route(&ctx.home, host, &dir, event)
+        }
+        _ => false,
     }
 }
 

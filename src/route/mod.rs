@@ -101,6 +101,29 @@ pub fn user_route_answers(
 /// event's guards would run nowhere. An unreadable user file changes nothing. The user's route
 /// is looked for below `home`.
 pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &str) -> bool {
+    left_to_a_user_route(home, host, hook_dir, event, true)
+}
+
+/// [`left_to_user_route`]'s half that `hookx run` still predicts: another host's user route
+/// beside this host's user file, which this host runs as its own (attacks row 310). Two hosts'
+/// routes make no claim between them ([`crate::claim`] is between one host's two routes).
+pub fn left_to_another_hosts_user_route(
+    home: &Path,
+    host: Dialect,
+    hook_dir: &Path,
+    event: &str,
+) -> bool {
+    left_to_a_user_route(home, host, hook_dir, event, false)
+}
+
+/// [`left_to_user_route`]; `own`: the host's own user route counts too.
+fn left_to_a_user_route(
+    home: &Path,
+    host: Dialect,
+    hook_dir: &Path,
+    event: &str,
+    own: bool,
+) -> bool {
     // The user's `target`: only the home is needed for it.
     let user = home.join(host.config().install_user);
     let Some(user_dir) = user.parent() else {
@@ -126,6 +149,7 @@ pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &s
         .unwrap_or_default();
     let routes = match event_hidden(home, host, event) {
         Some(_) => Vec::new(),
+        None if !own => Vec::new(),
         None => answering_routes(home, &user, host, event, &listed),
     };
     if !routes.is_empty() && reviewed(home, &user, host, &routes) && !refused_whole(&user, host) {
