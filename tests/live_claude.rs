@@ -2416,7 +2416,8 @@ fn both_scopes_get_one_event() {
 /// variable is set, not from `~/.claude/settings.json` (attacks row 220). hookx installed for
 /// Claude in both scopes (a rule of the user's, the project's trusted Gemini guard): with the variable naming another
 /// folder, the user route below the home never runs, so the project route must not leave it
-/// the event (before: the guard ran nowhere and the Bash call went through).
+/// the event (before: the guard ran nowhere and the Bash call went through). Both routes
+/// running, they claim the call at run time, and the first runs the guard.
 fn claude_config_dir_and_the_project_route() {
     let Some(bin) = client_or_skip("claude_config_dir_and_the_project_route") else {
         return;
@@ -2472,6 +2473,13 @@ fn claude_config_dir_and_the_project_route() {
                 "CLAUDE_CONFIG_DIR {dir:?}: the guard ran {ran} times, denied {denied}\n{}",
                 run.describe()
             ),
+        );
+        // Where Claude runs both routes, they claimed the call (`hookx::claim`); where it runs
+        // the project's alone (the user file elsewhere), no claim was made.
+        let claimed = world.home.join(".hookx/claims").is_dir();
+        c.check(
+            claimed == (dir != Some("claude-work")),
+            format!("CLAUDE_CONFIG_DIR {dir:?}: a claim made: {claimed}"),
         );
     }
     c.finish("claude_config_dir_and_the_project_route", "");
