@@ -48,6 +48,9 @@ pub struct Dispatch {
     pub would_run: Vec<WouldRun>,
     pub outcome: Outcome,
     pub answer: HostAnswer,
+    /// A handler did not answer within the budget: the answer stands in for its (the failure
+    /// policy's), and a route that matched this one's claim runs the rules itself.
+    pub cut_short: bool,
 }
 
 /// The environment variable that counts how many hookx dispatches run one inside the other:
@@ -417,6 +420,7 @@ impl Plan<'_> {
             would_run,
             answer: encode_answer(self.host, self.event, &outcome),
             outcome,
+            cut_short: false,
         }
     }
 
@@ -598,7 +602,8 @@ impl Plan<'_> {
                 )),
             }
         }
-        if !late.is_empty()
+        let cut_short = !late.is_empty();
+        if cut_short
             && matches!(
                 limit,
                 Limit::Route | Limit::RouteWritten(_) | Limit::RouteWithin(_)
@@ -626,6 +631,7 @@ impl Plan<'_> {
             would_run: Vec::new(),
             outcome,
             answer: answered,
+            cut_short,
         };
         if let Some(answer) = answer.as_mut() {
             answer(&dispatch);

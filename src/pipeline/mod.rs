@@ -443,6 +443,7 @@ fn blocking_answer(dispatch: &Dispatch, hosted: &host::HostEvent) -> Option<clai
         would_run: Vec::new(),
         outcome: kept,
         answer,
+        cut_short: false,
     };
     let answer = host_answer(&only, hosted);
     let (stdout, stderr) = host::rendered(&answer, &[]);
@@ -465,8 +466,10 @@ fn answer_in_time(
     hosted: &host::HostEvent,
     held: Option<&claim::Held>,
 ) -> i32 {
+    // An answer cut short by the budget is none to repeat: the matcher runs the rules itself
+    // once this route has ended (a user route the user cut to 4 s, attacks row 342).
     let finish = |dispatch: &Dispatch| {
-        if let Some(held) = held {
+        if let Some(held) = held.filter(|_| !dispatch.cut_short) {
             held.finish(blocking_answer(dispatch, hosted).as_ref());
         }
     };
