@@ -106,6 +106,16 @@ fn a_claude_file_copilot_drops_runs_through_hookx_and_every_command_says_where()
         "{install}"
     );
     assert!(!home.join(".copilot/settings.json").exists(), "{install}");
+    // Copilot reads hookx's route in `.github/hooks` only in a folder it trusts (copilot-facts,
+    // run 1.0.102): the user trusts this one, as its first interactive session asks.
+    write(
+        &home,
+        ".copilot/config.json",
+        &format!(
+            "{{\"trustedFolders\": [{}]}}",
+            Value::from(project.to_str().unwrap())
+        ),
+    );
     let (all, list) = trust_and_plan_all(&project, &home, |l| {
         l.contains("hookx runs .claude/settings.json")
     });
