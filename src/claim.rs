@@ -156,12 +156,14 @@ fn decide(home: &Path, event: &str, route: &str, budget: Duration) -> std::io::R
     let dir = store(home);
     std::fs::create_dir_all(&dir)?;
     let record = dir.join(event);
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&record)?;
+    let mut file = regular(
+        OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false),
+        &record,
+    )?;
     file.lock()?;
     let mut text = String::new();
     file.read_to_string(&mut text)?;
@@ -195,7 +197,10 @@ fn decide(home: &Path, event: &str, route: &str, budget: Duration) -> std::io::R
         None => {
             let deadline = now + budget.as_millis();
             let run = run_file(&dir, event, route, deadline);
-            let lock = File::create(&run)?;
+            let lock = regular(
+                OpenOptions::new().write(true).create(true).truncate(true),
+                &run,
+            )?;
             lock.lock()?;
             lines.push(Line {
                 route: route.to_string(),
@@ -219,6 +224,25 @@ fn decide(home: &Path, event: &str, route: &str, budget: Duration) -> std::io::R
     Ok(decided)
 }
 
+/// Opens `path` with `options` without waiting on it and without following a link, and only
+/// as a regular file: a FIFO put in the store's place would hold `hookx run` until the host
+/// gives up (issue 23's bounded reads), so anything else is an error and the rules run.
+fn regular(options: &mut OpenOptions, path: &Path) -> std::io::Result<File> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOFOLLOW | libc::O_NOCTTY);
+    }
+    let file = options.open(path)?;
+    if !file.metadata()?.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    Ok(file)
+}
+
 fn run_file(dir: &Path, event: &str, route: &str, deadline: u128) -> PathBuf {
     dir.join(format!("{event}.{route}.{deadline}.run"))
 }
@@ -226,7 +250,7 @@ fn run_file(dir: &Path, event: &str, route: &str, deadline: u128) -> PathBuf {
 /// The claimer's answer, once its run file holds one; `None` where it ended without one or
 /// `until` passed first.
 fn wait(run: &Path, until: Instant) -> Option<Answer> {
-    let file = File::open(run).ok()?;
+    let file = regular(OpenOptions::new().read(true), run).ok()?;
     loop {
         if let Some(answer) = read_answer(run) {
             return Some(answer);
@@ -244,7 +268,7 @@ fn wait(run: &Path, until: Instant) -> Option<Answer> {
 
 /// The answer the claimer wrote (nothing blocking: an empty one), if it wrote one.
 fn read_answer(run: &Path) -> Option<Answer> {
-    let bytes = std::fs::read(done_file(run)).ok()?;
+    let bytes = crate::read::bytes(&done_file(run), crate::read::MAX_FILE_BYTES).ok()?;
     let empty = || Answer {
         stdout: Vec::new(),
         stderr: Vec::new(),
@@ -340,6 +364,39 @@ mod tests {
         drop(held);
         assert!(matches!(
             enter(home.path(), "e", "b", budget, far()),
+            Entry::Run
+        ));
+    }
+
+    /// A FIFO in place of a claim record, or of a claimer's run file: no wait, the rules run.
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_in_the_store_runs_the_rules_without_waiting() {
+        let home = tempfile::tempdir().unwrap();
+        let dir = store(home.path());
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = |path: &Path| {
+            let status = std::process::Command::new("mkfifo").arg(path).status();
+            assert!(status.unwrap().success());
+        };
+        fifo(&dir.join("e"));
+        let budget = Duration::from_secs(60);
+        assert!(matches!(
+            enter(home.path(), "e", "a", budget, far()),
+            Entry::Run
+        ));
+        // A claim whose run and answer files are FIFOs: the matcher neither waits on them
+        // nor takes them for an answer.
+        let Entry::Claimed(held) = enter(home.path(), "f", "a", budget, far()) else {
+            panic!("not claimed");
+        };
+        let run = held.run.clone();
+        drop(held);
+        std::fs::remove_file(&run).unwrap();
+        fifo(&run);
+        fifo(&done_file(&run));
+        assert!(matches!(
+            enter(home.path(), "f", "b", budget, far()),
             Entry::Run
         ));
     }
