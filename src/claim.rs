@@ -33,6 +33,11 @@ const GRACE: Duration = Duration::from_secs(30);
 /// The most record files the store keeps; the oldest go first past it.
 const MAX_FILES: usize = 512;
 
+/// The longest a route waits for a record's lock. A route holds it only while it reads and
+/// writes a few lines; one held longer has a holder that may never let go (a route stopped
+/// by SIGSTOP in that instant, any process of the account), and the route runs the rules.
+const LOCK_WAIT: Duration = Duration::from_millis(500);
+
 /// The event's identity, the same in every route the host runs for it: its kind, instant
 /// (where the payload `stamped` it), session, call id and tool call as decoded, the flavour it
 /// was read in and the project.
@@ -164,7 +169,7 @@ fn decide(home: &Path, event: &str, route: &str, budget: Duration) -> std::io::R
             .truncate(false),
         &record,
     )?;
-    file.lock()?;
+    lock_briefly(&file)?;
     let mut text = String::new();
     file.read_to_string(&mut text)?;
     let now = now_ms();
@@ -201,7 +206,7 @@ fn decide(home: &Path, event: &str, route: &str, budget: Duration) -> std::io::R
                 OpenOptions::new().write(true).create(true).truncate(true),
                 &run,
             )?;
-            lock.lock()?;
+            lock.try_lock()?;
             lines.push(Line {
                 route: route.to_string(),
                 deadline,
@@ -241,6 +246,20 @@ fn regular(options: &mut OpenOptions, path: &Path) -> std::io::Result<File> {
         ));
     }
     Ok(file)
+}
+
+/// Locks `file` within [`LOCK_WAIT`], or fails (attacks row 500: a record locked by a stopped
+/// route held the other until the host gave up, its deny lost).
+fn lock_briefly(file: &File) -> std::io::Result<()> {
+    let until = Instant::now() + LOCK_WAIT;
+    loop {
+        match file.try_lock() {
+            Err(std::fs::TryLockError::WouldBlock) if Instant::now() < until => {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            locked => return locked.map_err(Into::into),
+        }
+    }
 }
 
 fn run_file(dir: &Path, event: &str, route: &str, deadline: u128) -> PathBuf {

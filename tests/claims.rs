@@ -260,3 +260,28 @@ fn one_route_alone_touches_no_claim() {
     assert_eq!(both.runs(), 1);
     assert!(!both.home.join(".hookx/claims").exists());
 }
+
+/// Attacks row 500: a claim record locked by a process that never lets go (a route stopped by
+/// SIGSTOP in the instant it held it, or any process of the account) held the other route on
+/// the lock until the host gave up, and the deny was lost. The route runs the rules instead.
+#[test]
+fn a_claim_record_locked_by_a_stopped_process_runs_the_guard() {
+    let both = both(false);
+    let payload = both.payload("toolu_01");
+    assert!(denies(&both.fire(&both.user, &payload)));
+    // The call's record: the store's one file without an extension (the others are the
+    // claimer's run and answer files).
+    let store = both.home.join(".hookx/claims");
+    let records: Vec<PathBuf> = std::fs::read_dir(&store)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_none())
+        .collect();
+    assert_eq!(records.len(), 1, "{records:?}");
+    let holder = std::fs::File::open(&records[0]).unwrap();
+    holder.lock().unwrap();
+    let out = both.fire(&both.project_route, &payload);
+    drop(holder);
+    assert!(denies(&out), "{out:?}");
+    assert_eq!(both.runs(), 2);
+}
