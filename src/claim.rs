@@ -200,12 +200,13 @@ fn decide(home: &Path, event: &str, route: &str, budget: Duration) -> std::io::R
             Decided::Matched(run)
         }
         None => {
-            let deadline = now + budget.as_millis();
-            let run = run_file(&dir, event, route, deadline);
-            let lock = regular(
-                OpenOptions::new().write(true).create(true).truncate(true),
-                &run,
-            )?;
+            // After this route's other claims of the event: each has a run file of its own.
+            let after = lines
+                .iter()
+                .filter(|l| l.route == route)
+                .map(|l| l.deadline + 1);
+            let deadline = after.fold(now + budget.as_millis(), u128::max);
+            let (deadline, run, lock) = new_run_file(&dir, event, route, deadline)?;
             lock.try_lock()?;
             lines.push(Line {
                 route: route.to_string(),
@@ -260,6 +261,26 @@ fn lock_briefly(file: &File) -> std::io::Result<()> {
             locked => return locked.map_err(Into::into),
         }
     }
+}
+
+/// A run file of this claim's own, its deadline moved on by a millisecond where one is there
+/// already (attacks row 501: two calls alike through one route in one millisecond, as Droid
+/// sends parallel ones, shared a run file, the second truncating the first's and waiting on
+/// its lock while holding the record's).
+fn new_run_file(
+    dir: &Path,
+    event: &str,
+    route: &str,
+    mut deadline: u128,
+) -> std::io::Result<(u128, PathBuf, File)> {
+    for _ in 0..64 {
+        let run = run_file(dir, event, route, deadline);
+        match regular(OpenOptions::new().write(true).create_new(true), &run) {
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => deadline += 1,
+            opened => return Ok((deadline, run, opened?)),
+        }
+    }
+    Err(std::io::ErrorKind::AlreadyExists.into())
 }
 
 fn run_file(dir: &Path, event: &str, route: &str, deadline: u128) -> PathBuf {
@@ -349,6 +370,18 @@ mod tests {
         let again = enter(home.path(), "e", "a", budget, far());
         assert!(matches!(a, Entry::Claimed(_)));
         assert!(matches!(again, Entry::Claimed(_)));
+    }
+
+    /// Attacks row 501: claims of one route in one millisecond each get a run file of their
+    /// own (a hundred claims made in a loop share milliseconds).
+    #[test]
+    fn a_routes_claims_held_together_are_all_claims() {
+        let home = tempfile::tempdir().unwrap();
+        let budget = Duration::from_secs(60);
+        let held: Vec<Entry> = (0..100)
+            .map(|_| enter(home.path(), "e", "a", budget, far()))
+            .collect();
+        assert!(held.iter().all(|e| matches!(e, Entry::Claimed(_))));
     }
 
     #[test]
