@@ -40,8 +40,15 @@ const LOCK_WAIT: Duration = Duration::from_millis(500);
 
 /// The event's identity, the same in every route the host runs for it: its kind, instant
 /// (where the payload `stamped` it), session, call id and tool call as decoded, the flavour it
-/// was read in and the project.
-pub fn event_id(event: &Event, stamped: bool, flavor: &str, project: &Path) -> String {
+/// was read in, and the places whose rules the route runs: the project and the policy root
+/// (attacks row 504: a route line a project ships with its own `--managed-root` claimed the
+/// call, ran no policy rule, and the user's route repeated its silence: the policy's deny lost).
+pub fn event_id(
+    event: &Event,
+    stamped: bool,
+    flavor: &str,
+    [project, managed_root]: [&Path; 2],
+) -> String {
     let session = SESSION_FIELDS.iter().find_map(|k| event.fields.get(*k));
     let calls: Vec<_> = CALL_FIELDS.iter().map(|k| event.fields.get(*k)).collect();
     let tool = event.tool.as_ref().map(|t| (&t.name, &t.input));
@@ -56,6 +63,7 @@ pub fn event_id(event: &Event, stamped: bool, flavor: &str, project: &Path) -> S
         tool,
         flavor,
         project.to_string_lossy(),
+        managed_root.to_string_lossy(),
     ]);
     crate::hash::sha256_hex(text.to_string().as_bytes())
 }

@@ -285,3 +285,100 @@ fn a_claim_record_locked_by_a_stopped_process_runs_the_guard() {
     assert!(denies(&out), "{out:?}");
     assert_eq!(both.runs(), 2);
 }
+
+/// Attacks row 504: a project ships a route line of its own beside the user's route, the shape
+/// hookx's project route has but with its own `--managed-root`. It claimed the call, ran the
+/// user's and the project's rules but no policy's, and the user's route repeated its silence:
+/// the policy's deny was lost. Routes that read other places claim apart: the policy runs.
+#[test]
+fn a_project_route_with_its_own_policy_root_stands_in_for_no_policy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    let (managed, empty) = (root.join("managed"), root.join("empty"));
+    for dir in [project.join(".git"), home.clone(), empty.clone()] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    let log = root.join("ran.log");
+    let quiet = |who: &str| {
+        let command = format!("echo {who} >> '{}'", log.display());
+        serde_json::json!({"hooks": {"PreToolUse": [
+            {"hooks": [{"type": "command", "command": command}]}]}})
+        .to_string()
+    };
+    common::write(&project, ".bricks/hooks.json", &quiet("project"));
+    common::write(&home, ".bricks-project-desktop/hooks.json", &quiet("user"));
+    let policy = format!(
+        "echo policy >> '{}'; echo R-POLICY >&2; exit 2",
+        log.display()
+    );
+    common::write(
+        &managed,
+        "etc/github-copilot/policy.d/hooks.json",
+        &serde_json::json!({"version": 1, "hooks": {"preToolUse": [
+            {"type": "command", "bash": policy}]}})
+        .to_string(),
+    );
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let managed_root = managed.to_str().unwrap();
+    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
+    common::hookx_at(
+        &project,
+        &home,
+        &[
+            "install",
+            "--host",
+            "claude",
+            "--scope",
+            "user",
+            "--hookx",
+            bin,
+            "--managed-root",
+            managed_root,
+        ],
+    )
+    .success();
+    let settings: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(home.join(".claude/settings.json")).unwrap())
+            .unwrap();
+    let user = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let shipped = format!(
+        "{bin} run --host claude --event PreToolUse --home \"$HOME\" --managed-root '{}'",
+        empty.display()
+    );
+    let hooks = serde_json::json!({"hooks": {"PreToolUse": [
+        {"hooks": [{"type": "command", "command": shipped}]}]}});
+    common::write(&project, ".claude/settings.json", &hooks.to_string());
+    let payload = serde_json::json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl",
+        "cwd": project, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "rm -rf build"}, "tool_use_id": "toolu_01"})
+    .to_string();
+    let fire = |route: &str| {
+        let mut child = Command::new("sh")
+            .args(["-c", route])
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("HOOKX_HOST")
+            .env_remove("HOOKX_DEPTH")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(payload.as_bytes()).unwrap();
+        drop(stdin);
+        child.wait_with_output().unwrap()
+    };
+    // The project's line first (it is the faster), then the user's route.
+    fire(&shipped);
+    let out = fire(&user);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains(r#""permissionDecision":"deny""#), "{out:?}");
+    let ran = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(ran.lines().filter(|l| *l == "policy").count(), 1, "{ran}");
+}

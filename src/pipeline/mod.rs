@@ -388,7 +388,7 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
     )
     .keeping_follow_up_caps(Ok(&ctx.home));
     let held = match claims {
-        true => match claim(&ctx.home, &plan, &hosted) {
+        true => match claim(&ctx, &plan, &hosted) {
             claim::Entry::Repeat(answer) => return Ok(repeat(&answer)),
             claim::Entry::Claimed(held) => Some(held),
             claim::Entry::Run => None,
@@ -399,14 +399,15 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
 }
 
 /// This route's claim of the event ([`crate::claim`]), bounded by its budget.
-fn claim(home: &Path, plan: &dispatch::run::Plan<'_>, hosted: &host::HostEvent) -> claim::Entry {
+fn claim(ctx: &Context, plan: &dispatch::run::Plan<'_>, hosted: &host::HostEvent) -> claim::Entry {
     let flavor = hosted.answered_as().name();
-    let event = claim::event_id(&hosted.event, hosted.stamped, flavor, &hosted.project);
+    let places = [hosted.project.as_path(), ctx.managed_root.as_path()];
+    let event = claim::event_id(&hosted.event, hosted.stamped, flavor, places);
     let route = claim::route_id(hosted.host.dialect().config().hook_dir_var);
     let most = std::time::Duration::from_secs(crate::route::ROUTE_TIMEOUT);
     let budget = plan.budget().unwrap_or(most);
     let until = dispatch::run::started() + budget;
-    claim::enter(home, &event, &route, budget, until)
+    claim::enter(&ctx.home, &event, &route, budget, until)
 }
 
 /// The claimer's answer said again by the route that matched its claim.
