@@ -933,17 +933,7 @@ fn both_scopes_get_one_event() {
     }
     let (out, _) = run_client(&bin, &sb, &model, "twice", "scopes");
     let dumps = sb.dumps();
-    let side = |project: bool| -> Vec<(String, serde_json::Value)> {
-        dumps
-            .iter()
-            .filter(|d| d.label.starts_with("project-") == project)
-            .map(|d| {
-                let event = d.label.trim_start_matches("project-").to_string();
-                (event, d.stdin.clone())
-            })
-            .collect()
-    };
-    let (user, project) = (side(false), side(true));
+    let (user, project) = scopes::sides(dumps.iter().map(|d| (d.label.as_str(), &d.stdin)));
     let mut failed = Vec::new();
     let problems = scopes::pairing(&user, &project, &[]);
     if !problems.is_empty() || user.is_empty() {

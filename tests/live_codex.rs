@@ -2155,17 +2155,7 @@ fn both_scopes_get_one_event() {
         return;
     };
     let mut c = Checks::default();
-    let side = |project: bool| -> Vec<(String, Value)> {
-        l.dumps
-            .iter()
-            .filter(|d| d.label.starts_with("project-") == project)
-            .map(|d| {
-                let event = d.label.trim_start_matches("project-").to_string();
-                (event, d.stdin.clone())
-            })
-            .collect()
-    };
-    let (user, project) = (side(false), side(true));
+    let (user, project) = scopes::sides(l.dumps.iter().map(|d| (d.label.as_str(), &d.stdin)));
     let problems = scopes::pairing(&user, &project, &[]);
     c.that(
         problems.is_empty() && !user.is_empty(),

@@ -7,6 +7,24 @@
 use serde_json::Value;
 use std::collections::BTreeMap;
 
+/// What one scope's recorders saw: `(event, stdin)` in firing order.
+#[allow(dead_code)] // Claude's and Copilot's suites record their own sides
+pub type Seen = Vec<(String, Value)>;
+
+/// The user's and the project's `(event, stdin)` in firing order, from recorders labelled by
+/// their event, the project's with the prefix `project-`.
+#[allow(dead_code)] // Claude's and Copilot's suites record their own sides
+pub fn sides<'a>(labelled: impl Iterator<Item = (&'a str, &'a Value)>) -> (Seen, Seen) {
+    let (mut user, mut project) = (Vec::new(), Vec::new());
+    for (label, stdin) in labelled {
+        match label.strip_prefix("project-") {
+            Some(event) => project.push((event.to_string(), stdin.clone())),
+            None => user.push((label.to_string(), stdin.clone())),
+        }
+    }
+    (user, project)
+}
+
 /// Problems with the pairing of `user`'s and `project`'s payloads, each `(event, stdin)` in
 /// firing order; empty when every event fired as often in each scope and the n-th payload of
 /// an event is the same in both, leaving out the top-level keys in `per_hook`.
