@@ -1539,6 +1539,40 @@ fn a_route_inside_a_hook_hookx_runs_stands_aside_for_the_same_event() {
     );
 }
 
+/// A project whose `host_file` runs the hook script `hook` (name, text) for `event` (`matcher`)
+/// beside a Cursor guard (`guard.sh`, text `guard`) on `beforeShellExecution`, every file
+/// trusted: rows 463's tests of a route run below a hook.
+fn hook_beside_a_cursor_guard(
+    project: &Path,
+    home: &Path,
+    hook: (&str, &str),
+    guard: &str,
+    (host_file, event, matcher): (&str, &str, &str),
+) {
+    let hook = common::write(project, hook.0, hook.1);
+    let guard = common::write(project, "guard.sh", guard);
+    for script in [&hook, &guard] {
+        std::fs::set_permissions(script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+    }
+    common::write(
+        project,
+        host_file,
+        &serde_json::json!({"hooks": {event: [{"matcher": matcher, "hooks": [
+            {"type": "command", "command": hook}]}]}})
+        .to_string(),
+    );
+    common::write(
+        project,
+        ".cursor/hooks.json",
+        &serde_json::json!({"version": 1, "hooks": {"beforeShellExecution": [
+            {"command": guard}]}})
+        .to_string(),
+    );
+    std::fs::create_dir_all(home).unwrap();
+    common::hookx_at(project, home, &["trust", "--yes"]).success();
+}
+
 /// Attacks row 463: row 382's event mark (kind, session, tool) against two calls of one session
 /// and tool. Claude Code 2.1.332 resumes a session under its own id (binary: `--fork-session`,
 /// "When resuming, create a new session ID instead of reusing the original"), so a trusted
@@ -1564,44 +1598,24 @@ fn a_route_below_a_hook_for_another_call_of_the_session_runs_the_rules() {
         &call("rm -rf build").to_string(),
     );
     let answer = project.join("resumed-answer.json");
-    let hook = common::write(
+    hook_beside_a_cursor_guard(
         &project,
-        "second-opinion.sh",
-        &format!(
-            "#!/bin/sh\ncat > /dev/null\n{bin} run --host gemini --event BeforeTool --home '{}' < '{}' > '{}'\n",
-            home.display(),
-            inner.display(),
-            answer.display()
+        &home,
+        (
+            "second-opinion.sh",
+            &format!(
+                "#!/bin/sh\ncat > /dev/null\n{bin} run --host gemini --event BeforeTool --home '{}' < '{}' > '{}'\n",
+                home.display(),
+                inner.display(),
+                answer.display()
+            ),
         ),
-    );
-    let guard = common::write(
-        &project,
-        "guard.sh",
         &format!(
             "#!/bin/sh\ncase \"$(cat)\" in *rm*) echo 'guard rm' >> '{0}'; echo '{{\"permission\":\"deny\"}}';; *) echo 'guard ls' >> '{0}';; esac\n",
             log.display()
         ),
+        (".claude/settings.json", "PreToolUse", "Bash"),
     );
-    for script in [&hook, &guard] {
-        std::fs::set_permissions(script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-            .unwrap();
-    }
-    common::write(
-        &project,
-        ".claude/settings.json",
-        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": hook}]}]}})
-        .to_string(),
-    );
-    common::write(
-        &project,
-        ".cursor/hooks.json",
-        &serde_json::json!({"version": 1, "hooks": {"beforeShellExecution": [
-            {"command": guard}]}})
-        .to_string(),
-    );
-    std::fs::create_dir_all(&home).unwrap();
-    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
     common::hookx()
         .args(["run", "--host", "gemini", "--event", "BeforeTool", "--home"])
         .arg(&home)
@@ -2611,43 +2625,23 @@ fn a_route_below_a_hook_for_the_same_command_called_again_runs_the_rules() {
             "tool_input": {"command": "rm -rf build"}, "tool_use_id": id})
     };
     let inner = project.join("resumed-call.json");
-    let hook = common::write(
+    hook_beside_a_cursor_guard(
         &project,
-        "second-opinion.sh",
-        &format!(
-            "#!/bin/sh\ncat > /dev/null\n{bin} run --host claude --event PreToolUse --home '{}' < '{}' > /dev/null\n",
-            home.display(),
-            inner.display(),
+        &home,
+        (
+            "second-opinion.sh",
+            &format!(
+                "#!/bin/sh\ncat > /dev/null\n{bin} run --host claude --event PreToolUse --home '{}' < '{}' > /dev/null\n",
+                home.display(),
+                inner.display(),
+            ),
         ),
-    );
-    let guard = common::write(
-        &project,
-        "guard.sh",
         &format!(
             "#!/bin/sh\ncat > /dev/null\necho guard >> '{}'\necho '{{\"permission\":\"deny\"}}'\n",
             log.display()
         ),
+        (".gemini/settings.json", "BeforeTool", ".*"),
     );
-    for script in [&hook, &guard] {
-        std::fs::set_permissions(script, std::os::unix::fs::PermissionsExt::from_mode(0o755))
-            .unwrap();
-    }
-    common::write(
-        &project,
-        ".gemini/settings.json",
-        &serde_json::json!({"hooks": {"BeforeTool": [{"matcher": ".*", "hooks": [
-            {"type": "command", "command": hook}]}]}})
-        .to_string(),
-    );
-    common::write(
-        &project,
-        ".cursor/hooks.json",
-        &serde_json::json!({"version": 1, "hooks": {"beforeShellExecution": [
-            {"command": guard}]}})
-        .to_string(),
-    );
-    std::fs::create_dir_all(&home).unwrap();
-    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
     for (inner_id, runs) in [("toolu_2", 2), ("toolu_1", 1), ("", 1)] {
         std::fs::write(&inner, call(inner_id).to_string()).unwrap();
         std::fs::remove_file(&log).ok();
