@@ -24,8 +24,9 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 const SESSION_FIELDS: &[&str] = &["session_id", "sessionId", "conversation_id", "taskId"];
 
 /// The per-call ids the claim gate found in the payloads (Claude, Codex, Qwen, Cline's
-/// `tool_call.id` decoded to `tool_use_id`; Qwen's `tool_call_id`).
-const CALL_FIELDS: &[&str] = &["tool_use_id", "tool_call_id"];
+/// `tool_call.id` decoded to `tool_use_id`; Qwen's `tool_call_id`), and the subagent's (attacks
+/// row 508: two of Claude's subagents ending together, one id, one's block lost).
+const CALL_FIELDS: &[&str] = &["tool_use_id", "tool_call_id", "agent_id"];
 
 /// How long past its deadline a claim is kept: a matcher started late still finds it.
 const GRACE: Duration = Duration::from_secs(30);

@@ -382,3 +382,130 @@ fn a_project_route_with_its_own_policy_root_stands_in_for_no_policy() {
     let ran = std::fs::read_to_string(&log).unwrap();
     assert_eq!(ran.lines().filter(|l| *l == "policy").count(), 1, "{ran}");
 }
+
+/// Attacks row 508: two subagents of one session end together (Claude's SubagentStop, one per
+/// `agent_id`, no call id). Their routes computed one id, so a route of one subagent's stop
+/// could match the claim of the other's: in the order below, the first subagent's rules ran
+/// in neither of its routes, both repeated the second's answer, and its block was lost.
+#[test]
+fn two_subagents_ending_together_each_run_their_rules() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let (log, release) = (root.join("ran.log"), root.join("release"));
+    // Blocks the stop of agent `a-one` only; waits for `release` either way.
+    let guard = format!(
+        "p=$(cat); case \"$p\" in *a-one*) who=one;; *) who=two;; esac; \
+         echo $who >> '{}'; while [ ! -e '{}' ]; do sleep 0.01; done; \
+         if [ $who = one ]; then echo R-ONE >&2; exit 2; fi",
+        log.display(),
+        release.display()
+    );
+    let rule = |command: &str| {
+        serde_json::json!({"hooks": {"SubagentStop": [
+            {"hooks": [{"type": "command", "command": command}]}]}})
+        .to_string()
+    };
+    // Droid's files, which Claude does not read and hookx runs: their exit 2 blocks the stop.
+    common::write(&project, ".factory/settings.json", &rule(&guard));
+    common::write(&home, ".factory/settings.json", &rule("true"));
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
+    for scope in ["project", "user"] {
+        let args = [
+            "install", "--host", "claude", "--scope", scope, "--hookx", bin,
+        ];
+        common::hookx_at(&project, &home, &args).success();
+    }
+    let route = |file: &Path| -> String {
+        let text = std::fs::read_to_string(file).unwrap();
+        let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+        value["hooks"]["SubagentStop"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let user = route(&home.join(".claude/settings.json"));
+    let project_route = route(&project.join(".claude/settings.json"));
+    let payload = |agent: &str| {
+        serde_json::json!({"session_id": "s1", "transcript_path": "/tmp/t.jsonl",
+            "cwd": project, "prompt_id": "p1", "permission_mode": "default",
+            "agent_id": agent, "agent_type": "general-purpose",
+            "hook_event_name": "SubagentStop", "stop_hook_active": false,
+            "agent_transcript_path": format!("/tmp/agent-{agent}.jsonl"),
+            "last_assistant_message": "done"})
+        .to_string()
+    };
+    let start = |route: &str, payload: &str| {
+        let mut child = Command::new("sh")
+            .args(["-c", route])
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("HOOKX_HOST")
+            .env_remove("HOOKX_DEPTH")
+            .process_group(0)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all(payload.as_bytes()).unwrap();
+        drop(stdin);
+        child
+    };
+    // How many routes have settled: each either matched a claim (its record's `1`) or
+    // started the guard (a line of the log).
+    let settled = || {
+        let matched: usize = std::fs::read_dir(home.join(".hookx/claims"))
+            .map(|dir| {
+                dir.flatten()
+                    .filter(|e| e.path().extension().is_none())
+                    .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
+                    .map(|t| t.lines().filter(|l| l.ends_with(" 1")).count())
+                    .sum()
+            })
+            .unwrap_or(0);
+        matched
+            + std::fs::read_to_string(&log)
+                .unwrap_or_default()
+                .lines()
+                .count()
+    };
+    let (one, two) = (payload("a-one"), payload("a-two"));
+    let mut routes: Vec<Child> = Vec::new();
+    for (n, (route, payload)) in [
+        (&user, &two),
+        (&project_route, &one),
+        (&project_route, &two),
+        (&user, &one),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        routes.push(start(route, payload));
+        while settled() < n + 1 {
+            for child in &mut routes {
+                assert!(child.try_wait().unwrap().is_none(), "a route ended early");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+    }
+    std::fs::write(&release, "").unwrap();
+    let outs: Vec<Output> = routes
+        .into_iter()
+        .map(|c| c.wait_with_output().unwrap())
+        .collect();
+    let ran = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(ran.lines().filter(|l| *l == "one").count(), 1, "{ran}");
+    for out in [&outs[1], &outs[3]] {
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains("block") && stdout.contains("R-ONE"),
+            "{out:?}"
+        );
+    }
+}
