@@ -24,9 +24,10 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 const SESSION_FIELDS: &[&str] = &["session_id", "sessionId", "conversation_id", "taskId"];
 
 /// The per-call ids the claim gate found in the payloads (Claude, Codex, Qwen, Cline's
-/// `tool_call.id` decoded to `tool_use_id`; Qwen's `tool_call_id`), and the subagent's (attacks
-/// row 508: two of Claude's subagents ending together, one id, one's block lost).
-const CALL_FIELDS: &[&str] = &["tool_use_id", "tool_call_id", "agent_id"];
+/// `tool_call.id` decoded to `tool_use_id`; Qwen's `tool_call_id`), and the subagent's, as
+/// hosts spell it (attacks rows 508, 509: two of Claude's subagents ending together, one id,
+/// one's block lost; Copilot's own flavour keeps `agentId`).
+const CALL_FIELDS: &[&str] = &["tool_use_id", "tool_call_id", "agent_id", "agentId"];
 
 /// How long past its deadline a claim is kept: a matcher started late still finds it.
 const GRACE: Duration = Duration::from_secs(30);
@@ -391,6 +392,25 @@ mod tests {
             .map(|_| enter(home.path(), "e", "a", budget, far()))
             .collect();
         assert!(held.iter().all(|e| matches!(e, Entry::Claimed(_))));
+    }
+
+    /// Attacks row 509: two subagents' stops of one session, stamped in one millisecond, as
+    /// each host spells the subagent's id (Copilot's own flavour: `agentId`), are two events.
+    #[test]
+    fn two_subagents_stops_are_two_events_in_every_spelling() {
+        for key in ["agent_id", "agentId"] {
+            let stop = |agent: &str| Event {
+                kind: crate::model::EventKind::SubagentStop,
+                timestamp: None,
+                tool: None,
+                fields: serde_json::json!({"sessionId": "s1", key: agent})
+                    .as_object()
+                    .unwrap()
+                    .clone(),
+            };
+            let id = |agent| event_id(&stop(agent), false, "f", [Path::new("/p"), Path::new("/")]);
+            assert_ne!(id("a-one"), id("a-two"), "{key}");
+        }
     }
 
     #[test]
