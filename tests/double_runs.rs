@@ -1331,6 +1331,17 @@ impl GuardAndMine {
     }
 
     /// `hookx ARGS…` in the project as the user of the home; it must succeed.
+    /// The project's Claude file converted into `.gemini/settings.json` (`convert --write`,
+    /// trusted as its output) and hookx's Gemini user route installed.
+    fn converted_to_gemini_beside_the_user_route(&self) {
+        let bin = env!("CARGO_BIN_EXE_hookx");
+        let to_gemini = [".claude/settings.json", "--to", "gemini", "--write"];
+        self.hookx(&[&["convert"][..], &to_gemini, &["--hookx", bin]].concat());
+        self.hookx(&[
+            "install", "--host", "gemini", "--scope", "user", "--hookx", bin,
+        ]);
+    }
+
     fn hookx(&self, args: &[&str]) -> assert_cmd::assert::Assert {
         common::hookx_clean(&self.project)
             .args(args)
@@ -2411,19 +2422,7 @@ fn geminis_own_folder_trust_switches_decide_whether_its_copy_stands_in() {
     let w = GuardAndMine::new(true);
     let (project, home, log) = (&w.project, &w.home, &w.log);
     let bin = env!("CARGO_BIN_EXE_hookx");
-    let hookx = |args: &[&str]| w.hookx(args);
-    hookx(&[
-        "convert",
-        ".claude/settings.json",
-        "--to",
-        "gemini",
-        "--write",
-        "--hookx",
-        bin,
-    ]);
-    hookx(&[
-        "install", "--host", "gemini", "--scope", "user", "--hookx", bin,
-    ]);
+    w.converted_to_gemini_beside_the_user_route();
     let settings = home.join(".gemini/settings.json");
     let mut value: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
@@ -2491,19 +2490,7 @@ fn geminis_record_decides_by_its_longest_entry_and_real_paths() {
     let (project, home, log) = (&w.project, &w.home, &w.log);
     let root = project.parent().unwrap();
     let bin = env!("CARGO_BIN_EXE_hookx");
-    let hookx = |args: &[&str]| w.hookx(args);
-    hookx(&[
-        "convert",
-        ".claude/settings.json",
-        "--to",
-        "gemini",
-        "--write",
-        "--hookx",
-        bin,
-    ]);
-    hookx(&[
-        "install", "--host", "gemini", "--scope", "user", "--hookx", bin,
-    ]);
+    w.converted_to_gemini_beside_the_user_route();
     let found = routes(
         &home.join(".gemini/settings.json"),
         bin,
@@ -2557,19 +2544,7 @@ fn a_copy_geminis_own_list_turns_off_does_not_take_the_guards_run() {
     let w = GuardAndMine::new(true);
     let (project, home, log) = (&w.project, &w.home, &w.log);
     let bin = env!("CARGO_BIN_EXE_hookx");
-    let hookx = |args: &[&str]| w.hookx(args);
-    hookx(&[
-        "convert",
-        ".claude/settings.json",
-        "--to",
-        "gemini",
-        "--write",
-        "--hookx",
-        bin,
-    ]);
-    hookx(&[
-        "install", "--host", "gemini", "--scope", "user", "--hookx", bin,
-    ]);
+    w.converted_to_gemini_beside_the_user_route();
     common::write(
         home,
         ".gemini/trustedFolders.json",
