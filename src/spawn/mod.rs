@@ -366,41 +366,50 @@ pub fn kill_live_groups() {
     }
 }
 
-/// Handlers being started right now: a termination signal then waits for their groups to be
-/// registered (see [`spawn_live`]), else it would find a running handler unregistered.
+/// Processes being started right now (a handler, or the worker): a termination signal then
+/// waits until they are recorded (see [`holding_termination`]), else it would miss one running.
 static SPAWNING: AtomicUsize = AtomicUsize::new(0);
 /// A termination signal held back while [`SPAWNING`] was not 0; 0 when none.
 static DEFERRED: AtomicI32 = AtomicI32::new(0);
 
-/// Starts a handler's shell and registers its group in [`LIVE_GROUPS`], holding back a host's
-/// termination signal between the two: the shell may already run (and start children) before
-/// the group is registered, and a signal then would leave them running.
-fn spawn_live(cmd: &mut Command) -> io::Result<(std::process::Child, LiveGroup)> {
+/// Runs `start`, which starts a process and records it where [`terminate`] finds it, holding
+/// back a host's termination signal until it returns: the process may already run (and start
+/// children) before it is recorded, and a signal then would leave them running.
+fn holding_termination<T>(start: impl FnOnce() -> T) -> T {
     SPAWNING.fetch_add(1, Ordering::SeqCst);
-    let spawned = cmd.spawn().map(|child| {
-        spawn_test_delay();
-        let live = LiveGroup::register(child.id());
-        (child, live)
-    });
+    let started = start();
     if SPAWNING.fetch_sub(1, Ordering::SeqCst) == 1 {
         let signal = DEFERRED.swap(0, Ordering::SeqCst);
         if signal != 0 {
             terminate(signal);
         }
     }
-    spawned
+    started
 }
 
-/// Debug builds only: `HOOKX_TEST_SPAWN_DELAY_MS` widens the window between a handler's start
-/// and its registration, so that a test can send its signal there.
-fn spawn_test_delay() {
+/// Starts a handler's shell and registers its group in [`LIVE_GROUPS`], holding back a host's
+/// termination signal between the two.
+fn spawn_live(cmd: &mut Command) -> io::Result<(std::process::Child, LiveGroup)> {
+    holding_termination(|| {
+        cmd.spawn().map(|child| {
+            test_delay("HOOKX_TEST_SPAWN_DELAY_MS");
+            let live = LiveGroup::register(child.id());
+            (child, live)
+        })
+    })
+}
+
+/// Debug builds only: the variable `var` (milliseconds) widens a window a signal can fall
+/// into, so that a test can send its signal there: `HOOKX_TEST_SPAWN_DELAY_MS` between a
+/// handler's start and its registration, `HOOKX_TEST_SPLIT_DELAY_MS` between the worker's start
+/// and its recording.
+fn test_delay(var: &str) {
     #[cfg(debug_assertions)]
-    if let Some(ms) = std::env::var("HOOKX_TEST_SPAWN_DELAY_MS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-    {
+    if let Some(ms) = std::env::var(var).ok().and_then(|v| v.parse().ok()) {
         std::thread::sleep(Duration::from_millis(ms));
     }
+    #[cfg(not(debug_assertions))]
+    let _ = var;
 }
 
 /// The worker of a split hookx ([`split`]), while the process the host started waits for its

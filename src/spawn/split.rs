@@ -96,9 +96,20 @@ pub fn split(bound: Option<Instant>) -> Split {
     let Some((read, write)) = pipe() else {
         return Split::Unavailable;
     };
-    // SAFETY: the child goes on as a copy of this (main) thread alone; see the module for why
-    // what it does after is safe.
-    match unsafe { libc::fork() } {
+    // A host's signal before the worker is recorded would leave it running its handlers
+    // (seen under load: the worker had started both before this process ran again). The worker
+    // starts with the count copied, and lets go of it on its own.
+    let forked = super::holding_termination(|| {
+        // SAFETY: the child goes on as a copy of this (main) thread alone; see the module for
+        // why what it does after is safe.
+        let pid = unsafe { libc::fork() };
+        if pid > 0 {
+            super::test_delay("HOOKX_TEST_SPLIT_DELAY_MS");
+            WORKER.store(pid, Ordering::SeqCst);
+        }
+        pid
+    });
+    match forked {
         -1 => Split::Unavailable,
         0 => {
             drop(read);
@@ -111,7 +122,6 @@ pub fn split(bound: Option<Instant>) -> Split {
         }
         pid => {
             drop(write);
-            WORKER.store(pid, Ordering::SeqCst);
             let answer = receive(&read, bound);
             if answer.is_none() {
                 // Past the bound, or it died: whatever it still runs is stopped.
