@@ -374,11 +374,6 @@ fn a_host_killing_hookx_before_it_recorded_its_worker_kills_the_handlers() {
     host_kills_hookx_running_two_sleepers(&[("HOOKX_TEST_SPLIT_DELAY_MS", "4000")]);
 }
 
-/// How soon a killed hookx's handlers must be gone: well before the worker's own budget (from
-/// Claude's 60 s limit) would end them anyway, which let a lost kill pass unseen.
-#[cfg(target_os = "linux")]
-const KILLED_WITHIN: Duration = Duration::from_secs(20);
-
 #[cfg(target_os = "linux")]
 fn host_kills_hookx_running_two_sleepers(env: &[(&str, &str)]) {
     let s = Setup::new();
@@ -386,7 +381,7 @@ fn host_kills_hookx_running_two_sleepers(env: &[(&str, &str)]) {
     kill(child.id() as i32, rustix::process::Signal::TERM);
     let _ = child.wait();
     for pid in sleepers {
-        let gone = common::exits_within(pid, KILLED_WITHIN);
+        let gone = common::exits_within(pid, common::KILLED_WITHIN);
         if !gone {
             kill(pid, rustix::process::Signal::KILL);
         }

@@ -178,7 +178,7 @@ fn sleeper_script(pid_file: &Path) -> String {
 /// Whether `pid` exits, woken by its exit (a pidfd), not by a guess at the machine's speed;
 /// [`HARD_LIMIT`] only bounds how long a failure takes to report.
 fn gone_soon(pid: i32) -> bool {
-    common::exits_within(pid, HARD_LIMIT)
+    common::exits_within(pid, common::KILLED_WITHIN)
 }
 
 /// `hookx exec --host claude --as claude -- SCRIPT` started in `dir` and handed a Claude

@@ -158,6 +158,11 @@ pub fn hookx_as_account_at(
         .assert()
 }
 
+/// How soon a process hookx was told to kill (its host killed hookx, or its timeout passed)
+/// must be gone: seconds for a kill that takes milliseconds, and well before hookx's own budget
+/// (from a host's 60 s limit) would end it anyway, which let a lost kill pass unseen.
+pub const KILLED_WITHIN: std::time::Duration = std::time::Duration::from_secs(20);
+
 /// Waits for process `pid` (any process, not only a child) to exit, woken by the kernel
 /// through a pidfd, for at most `bound`: an event, not a guess at how long the machine takes.
 /// `bound` only limits how long a failing test takes.
