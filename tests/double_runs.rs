@@ -2583,6 +2583,93 @@ fn a_copy_geminis_own_list_turns_off_does_not_take_the_guards_run() {
     assert_eq!(fire(), ["guard", "mine"], "the copy off in Gemini's list");
 }
 
+/// Attacks row 466's leftover: Gemini joins the `hooksConfig.disabled` lists of its system
+/// settings (`/etc/gemini-cli/settings.json`) and system defaults (`system-defaults.json`
+/// beside them) with the user's and the project's (source 0.61.0, gemini-facts, row 305). A
+/// copy listed off only there stood in for the guard all the same: the guard ran nowhere under
+/// Gemini. A system file someone other than root could have written is skipped by Gemini
+/// (`live_gemini::system_settings_others_could_write_are_skipped`): its list turns nothing off.
+#[test]
+fn a_copy_geminis_system_list_turns_off_does_not_take_the_guards_run() {
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let Some(base) = [target, Path::new("/run")]
+        .into_iter()
+        .find(|b| root_owned_path(b))
+    else {
+        eprintln!("skip: Gemini CLI reads system settings only on a path that only root can write");
+        return;
+    };
+    for (file, root_owns, runs) in [
+        ("settings.json", true, &["guard", "mine"][..]),
+        ("system-defaults.json", true, &["guard", "mine"]),
+        ("settings.json", false, &["mine"]),
+    ] {
+        let w = GuardAndMine::new(true);
+        let (project, home, log) = (&w.project, &w.home, &w.log);
+        let bin = env!("CARGO_BIN_EXE_hookx");
+        w.converted_to_gemini_beside_the_user_route();
+        common::write(
+            home,
+            ".gemini/trustedFolders.json",
+            &serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
+        );
+        let found = routes(
+            &home.join(".gemini/settings.json"),
+            bin,
+            "gemini",
+            "BeforeTool",
+        );
+        let [route] = &found[..] else {
+            panic!("one user route: {found:?}");
+        };
+        let managed = tempfile::tempdir_in(base).unwrap();
+        let payload = serde_json::json!({"session_id": "s", "transcript_path": "/x",
+            "cwd": project, "hook_event_name": "BeforeTool",
+            "timestamp": "2026-12-01T14:57:40.307Z", "tool_name": "run_shell_command",
+            "tool_input": {"command": "ls"}});
+        let fire = || {
+            std::fs::remove_file(log).ok();
+            common::hookx_clean(project)
+                .args(route.split_whitespace().skip(1))
+                .arg("--managed-root")
+                .arg(managed.path())
+                .current_dir(project)
+                .env("HOME", home)
+                .write_stdin(payload.to_string())
+                .assert()
+                .success();
+            ran_sorted(log)
+        };
+        assert_eq!(fire(), ["mine"], "the copy on: Gemini runs it");
+        let copy: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(project.join(".gemini/settings.json")).unwrap(),
+        )
+        .unwrap();
+        let command = &copy["hooks"]["BeforeTool"][0]["hooks"][0]["command"];
+        let system = common::write(
+            managed.path(),
+            &format!("etc/gemini-cli/{file}"),
+            &serde_json::json!({"hooksConfig": {"disabled": [command]}}).to_string(),
+        );
+        if !root_owns {
+            std::os::unix::fs::chown(&system, Some(1000), Some(1000)).unwrap();
+        }
+        assert_eq!(
+            fire(),
+            runs,
+            "the copy in the list of {file}, root's: {root_owns}"
+        );
+    }
+}
+
+/// Whether `dir` and every folder above it are root's and not writable by group or others:
+/// where Gemini CLI reads a system settings file.
+fn root_owned_path(dir: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    dir.ancestors()
+        .all(|d| std::fs::metadata(d).is_ok_and(|m| m.uid() == 0 && m.mode() & 0o022 == 0))
+}
+
 /// Attacks row 463, the same command again: the resumed agent (row 463's test) runs the very
 /// command the outer call is held for, another call with another `tool_use_id` (Claude Code,
 /// Codex). Kind, session, tool and input alike, the route below stood aside and the guard never
