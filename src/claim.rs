@@ -11,8 +11,8 @@
 //! its own. The claimer holds an exclusive lock on its run file while it runs the rules (the
 //! kernel lets go of it when the claimer dies) and leaves its answer beside it when known, kept
 //! to what blocks (deny, ask, block, stop). The matcher waits, within its budget, for that answer
-//! and repeats it; where the claimer ended without one, or the budget is spent, it runs the
-//! rules itself. A store that cannot be used runs the rules: twice at worst, never zero.
+//! and repeats it; where the claimer ended without one, is stopped, or the budget is spent, it
+//! runs the rules itself. A store that cannot be used runs the rules: twice at worst, never zero.
 
 use crate::model::Event;
 use std::fs::{File, OpenOptions};
@@ -104,13 +104,19 @@ pub struct Answer {
 }
 
 /// The claimer's hold on its run file: locked while this process (or the worker it splits
-/// into) lives.
+/// into) lives. The file names the processes that run the rules, one pid a line.
 pub struct Held {
-    _lock: File,
+    lock: File,
     run: PathBuf,
 }
 
 impl Held {
+    /// Names this process (the worker a claimer split into) in the run file beside the
+    /// claimer: a matcher sees it stopped too.
+    pub fn runs_here(&self) {
+        let _ = (&self.lock).write_all(format!("{}\n", std::process::id()).as_bytes());
+    }
+
     /// Writes the answer the matcher repeats: `None` where nothing blocks (the matcher then
     /// answers nothing). Whole or not at all (renamed into place); best effort: a matcher that
     /// finds none runs the rules.
@@ -218,12 +224,14 @@ fn decide(home: &Path, event: &str, route: &str, budget: Duration) -> std::io::R
             let deadline = after.fold(now + budget.as_millis(), u128::max);
             let (deadline, run, lock) = new_run_file(&dir, event, route, deadline)?;
             lock.try_lock()?;
+            let held = Held { lock, run };
+            held.runs_here();
             lines.push(Line {
                 route: route.to_string(),
                 deadline,
                 matched: false,
             });
-            Decided::Claimed(Held { _lock: lock, run })
+            Decided::Claimed(held)
         }
     };
     let text: String = lines
@@ -297,10 +305,10 @@ fn run_file(dir: &Path, event: &str, route: &str, deadline: u128) -> PathBuf {
     dir.join(format!("{event}.{route}.{deadline}.run"))
 }
 
-/// The claimer's answer, once its run file holds one; `None` where it ended without one or
-/// `until` passed first.
+/// The claimer's answer, once its run file holds one; `None` where it ended without one, is
+/// stopped, or `until` passed first.
 fn wait(run: &Path, until: Instant) -> Option<Answer> {
-    let file = regular(OpenOptions::new().read(true), run).ok()?;
+    let mut file = regular(OpenOptions::new().read(true), run).ok()?;
     loop {
         if let Some(answer) = read_answer(run) {
             return Some(answer);
@@ -309,11 +317,34 @@ fn wait(run: &Path, until: Instant) -> Option<Answer> {
         if file.try_lock_shared().is_ok() {
             return read_answer(run);
         }
-        if Instant::now() >= until {
+        if Instant::now() >= until || stopped(&mut file) {
             return None;
         }
         std::thread::sleep(Duration::from_millis(2));
     }
+}
+
+/// Whether a process the run file names is stopped (SIGSTOP, a debugger, a terminal's
+/// Ctrl-Z: state `T` or `t` in `/proc/PID/stat`). Such a claimer holds its lock and answers
+/// nothing until someone continues it, so the matcher runs the rules at once rather than
+/// wait out its budget and fail closed (attacks row 502). Twice at worst: once continued, the
+/// claimer runs them too. Where there is no `/proc`, none is seen stopped.
+fn stopped(run: &mut File) -> bool {
+    let mut pids = String::new();
+    if run.seek(SeekFrom::Start(0)).is_err() || run.read_to_string(&mut pids).is_err() {
+        return false;
+    }
+    pids.lines()
+        .filter_map(|l| l.parse::<u32>().ok())
+        .any(|pid| {
+            let stat = std::fs::read(format!("/proc/{pid}/stat")).unwrap_or_default();
+            // The state follows the command's name, which is in parentheses and may hold any.
+            let state = stat
+                .iter()
+                .rposition(|b| *b == b')')
+                .and_then(|at| stat.get(at + 2));
+            matches!(state, Some(b'T' | b't'))
+        })
 }
 
 /// The answer the claimer wrote (nothing blocking: an empty one), if it wrote one.

@@ -101,8 +101,14 @@ impl Both {
 
     /// Starts `route` as Claude does, in a process group of its own, `payload` on its stdin.
     fn start(&self, route: &str, payload: &str) -> Child {
+        self.start_with(route, payload, &[])
+    }
+
+    /// [`Both::start`] with `env` set besides.
+    fn start_with(&self, route: &str, payload: &str, env: &[(&str, &str)]) -> Child {
         let mut child = Command::new("sh")
             .args(["-c", route])
+            .envs(env.iter().copied())
             .current_dir(&self.project)
             .env("HOME", &self.home)
             .env_remove("HOOKX_HOME")
@@ -213,6 +219,29 @@ fn a_claimer_killed_mid_run_leaves_the_deny_to_the_other_route() {
     both.wait_runs(2, &mut [&mut matcher]);
     std::fs::write(&both.release, "").unwrap();
     let out = matcher.wait_with_output().unwrap();
+    assert!(denies(&out), "{out:?}");
+}
+
+/// Attacks row 502: a claimer stopped mid-run (SIGSTOP to its group, as a terminal's Ctrl-Z or
+/// a debugger) holds its claim and answers nothing. The matcher waited out its budget and then
+/// failed closed (a deny without the guard's reason, for any call). It runs the guard at once.
+#[test]
+fn a_stopped_claimer_leaves_the_rules_to_the_other_route_at_once() {
+    use rustix::process::{Pid, Signal, kill_process_group};
+    let both = both(true);
+    let payload = both.payload("toolu_01");
+    let mut claimer = both.start(&both.user, &payload);
+    both.wait_runs(1, &mut [&mut claimer]);
+    let group = Pid::from_child(&claimer);
+    kill_process_group(group, Signal::STOP).unwrap();
+    // A limit the test can wait out where the matcher waits for the stopped claimer.
+    let limit = [("HOOKX_TEST_HOST_LIMIT_MS", "10000")];
+    let mut matcher = both.start_with(&both.project_route, &payload, &limit);
+    both.wait_runs(2, &mut [&mut matcher]);
+    std::fs::write(&both.release, "").unwrap();
+    let out = matcher.wait_with_output().unwrap();
+    kill_process_group(group, Signal::KILL).unwrap();
+    let _ = claimer.wait_with_output();
     assert!(denies(&out), "{out:?}");
 }
 

@@ -499,6 +499,9 @@ fn answer_in_time(
                 return host::print(&known.answer(why), &[]);
             }
             Split::Worker(answerer) => {
+                if let Some(held) = held {
+                    held.runs_here();
+                }
                 let mut answerer = Some(answerer);
                 let mut hand_over = |dispatch: &Dispatch| {
                     finish(dispatch);
