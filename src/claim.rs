@@ -32,6 +32,11 @@ const CALL_FIELDS: &[&str] = &["tool_use_id", "tool_call_id", "agent_id", "agent
 /// How long past its deadline a claim is kept: a matcher started late still finds it.
 const GRACE: Duration = Duration::from_secs(30);
 
+/// How far past now a claim's deadline can be: the longest budget, and the grace. A line
+/// later than that was written before the clock was set back, and is as good as gone (attacks
+/// row 511: kept live as long as the clock went back, a stale claim stood for a later call).
+const HORIZON: Duration = Duration::from_secs(crate::tables::ROUTE_TIMEOUT + GRACE.as_secs());
+
 /// The most record files the store keeps; the oldest go first past it.
 const MAX_FILES: usize = 512;
 
@@ -198,7 +203,8 @@ fn decide(home: &Path, event: &str, route: &str, budget: Duration) -> std::io::R
                 deadline: words.next()?.parse().ok()?,
                 matched: words.next()? == "1",
             };
-            (line.deadline + GRACE.as_millis() > now).then_some(line)
+            (line.deadline + GRACE.as_millis() > now && line.deadline <= now + HORIZON.as_millis())
+                .then_some(line)
         })
         .collect();
     let found = lines
@@ -381,7 +387,11 @@ fn collect(dir: &Path) {
         .collect();
     let now = SystemTime::now();
     files.retain(|(at, path)| {
-        let old = now.duration_since(*at).is_ok_and(|age| age > keep);
+        // A time ahead of the clock was written before it was set back: kept, it would be
+        // the newest, and each new claim's files the first to go (attacks row 512).
+        let old = now
+            .duration_since(*at)
+            .map_or_else(|ahead| ahead.duration() > GRACE, |age| age > keep);
         if old {
             let _ = std::fs::remove_file(path);
         }
@@ -464,6 +474,31 @@ mod tests {
         // Matched once: a third route claims anew.
         assert!(matches!(
             enter(home.path(), "e", "c", budget, far()),
+            Entry::Claimed(_)
+        ));
+    }
+
+    /// Attacks row 511: a claim whose deadline is further ahead than any budget reaches was
+    /// made before the clock was set back; it is not matched, its answer not repeated.
+    #[test]
+    fn a_claim_from_before_the_clock_went_back_is_not_matched() {
+        let home = tempfile::tempdir().unwrap();
+        let budget = Duration::from_secs(60);
+        let Entry::Claimed(held) = enter(home.path(), "e", "a", budget, far()) else {
+            panic!("not claimed");
+        };
+        held.finish(None);
+        let run = held.run.clone();
+        drop(held);
+        // The same claim, as the record holds it with the clock an hour behind.
+        let dir = store(home.path());
+        let ahead = now_ms() + 3_600_000;
+        let moved = run_file(&dir, "e", "a", ahead);
+        std::fs::rename(&run, &moved).unwrap();
+        std::fs::rename(done_file(&run), done_file(&moved)).unwrap();
+        std::fs::write(dir.join("e"), format!("a {ahead} 0\n")).unwrap();
+        assert!(matches!(
+            enter(home.path(), "e", "b", budget, far()),
             Entry::Claimed(_)
         ));
     }

@@ -245,6 +245,26 @@ fn a_stopped_claimer_leaves_the_rules_to_the_other_route_at_once() {
     assert!(denies(&out), "{out:?}");
 }
 
+/// Attacks row 512: the store full of files dated ahead of the clock (written before it was
+/// set back). Kept as the newest, they made each new claim's files the first `collect` took
+/// past its 512: the matcher found no claim and ran the guard again.
+#[test]
+fn files_dated_ahead_of_the_clock_do_not_crowd_out_a_claim() {
+    let both = both(false);
+    let store = both.home.join(".hookx/claims");
+    std::fs::create_dir_all(&store).unwrap();
+    let ahead = std::time::SystemTime::now() + std::time::Duration::from_secs(3600);
+    for n in 0..600 {
+        let file = std::fs::File::create(store.join(format!("old{n}"))).unwrap();
+        file.set_modified(ahead).unwrap();
+    }
+    let payload = both.payload("toolu_01");
+    for route in [&both.user, &both.project_route] {
+        assert!(denies(&both.fire(route, &payload)));
+    }
+    assert_eq!(both.runs(), 1);
+}
+
 #[test]
 fn two_calls_alike_through_one_route_both_run_the_guard() {
     let both = both(false);
