@@ -24,7 +24,8 @@ pub struct Context {
     /// (`HOOKX_HOME` moves what hookx reads and keeps, not where an agent looks).
     pub agents_home: PathBuf,
     /// The agents' own folder variables set for a command the user runs
-    /// ([`crate::tables::HomeVar`]: `$CODEX_HOME`, …), with their values.
+    /// ([`crate::tables::HomeVar`]: `$CODEX_HOME`, …), and those naming a folder record
+    /// (`$GEMINI_CLI_TRUSTED_FOLDERS_PATH`), with their values.
     pub agent_vars: Vec<(&'static str, PathBuf)>,
 }
 
@@ -151,11 +152,21 @@ impl Context {
         let agent_vars = match user {
             // The plugin hosts' too (`XDG_CONFIG_HOME`: install's warning, doctor's routes,
             // attacks row 388).
+            // And the variables naming a folder record itself (Gemini's
+            // `GEMINI_CLI_TRUSTED_FOLDERS_PATH`, [`Context::agent_file`]).
             true => Dialect::all()
                 .iter()
                 .chain(Dialect::write_only())
-                .filter_map(|d| d.def().home_var.as_ref())
-                .filter_map(|v| Some((v.var, absolute(&env_path(v.var)?))))
+                .flat_map(|d| {
+                    let record = d.def().folder_trust.as_ref().and_then(|t| t.record_var);
+                    d.def()
+                        .home_var
+                        .as_ref()
+                        .map(|v| v.var)
+                        .into_iter()
+                        .chain(record)
+                })
+                .filter_map(|var| Some((var, absolute(&env_path(var)?))))
                 .collect(),
             false => Vec::new(),
         };
@@ -189,8 +200,16 @@ impl Context {
 
     /// Where `dialect` itself reads its file `rel` (`.codex/config.toml`) below the home: below
     /// its folder variable when that is set ([`crate::tables::HomeVar`]), else below the home
-    /// the agents read ([`Context::agents_home`]).
+    /// the agents read ([`Context::agents_home`]); its folder record where the variable naming
+    /// that file is set ([`crate::tables::FolderTrust::record_var`]).
     pub fn agent_file(&self, dialect: Dialect, rel: &str) -> PathBuf {
+        if let Some(trust) = dialect.def().folder_trust.as_ref()
+            && trust.record.file() == rel
+            && let Some((_, value)) =
+                (self.agent_vars.iter()).find(|(v, _)| trust.record_var == Some(*v))
+        {
+            return value.clone();
+        }
         if let Some(var) = dialect.def().home_var.as_ref()
             && let Some((_, value)) = self.agent_vars.iter().find(|(v, _)| *v == var.var)
         {

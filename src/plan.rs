@@ -569,7 +569,7 @@ fn skipped_by_host(
                 "{} reads {} only in a trusted folder, and this project is not in {}",
                 host.def().display,
                 s.display,
-                gate.describe()
+                discover::folder_record(ctx, host, gate)
             ));
         }
         if let Some(handler) = rule.handlers.get(index)

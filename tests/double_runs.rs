@@ -2670,6 +2670,78 @@ fn root_owned_path(dir: &Path) -> bool {
         .all(|d| std::fs::metadata(d).is_ok_and(|m| m.uid() == 0 && m.mode() & 0o022 == 0))
 }
 
+/// Row 462's leftover: Gemini CLI reads its folder record where
+/// `$GEMINI_CLI_TRUSTED_FOLDERS_PATH` names it, in place of `~/.gemini/trustedFolders.json`
+/// (bundle 0.61.0, `Storage.getTrustedFoldersPath`). The commands a user types read it there, as
+/// the Gemini started from the same shell does: `list` said the route runs the guard while that
+/// Gemini runs the copy. `hookx run` takes no place from it (a project may set any variable for
+/// the host's hooks): where only the record the variable names trusts the folder, the route
+/// runs the guard beside the copy, twice at worst; where that record does not, Gemini registers
+/// no hook at all (row 462), so the route never fires.
+#[test]
+fn geminis_record_where_its_variable_names_it_is_read_by_the_users_commands_only() {
+    let w = GuardAndMine::new(true);
+    let (project, home, log) = (&w.project, &w.home, &w.log);
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    w.converted_to_gemini_beside_the_user_route();
+    let record = common::write(
+        home,
+        "elsewhere/folders.json",
+        &serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
+    );
+    let var = "GEMINI_CLI_TRUSTED_FOLDERS_PATH";
+    let list = |set: bool| {
+        let mut cmd = common::hookx_clean(project);
+        cmd.args(["list", "--host", "gemini"]).env("HOME", home);
+        if set {
+            cmd.env(var, &record);
+        }
+        let out = cmd.assert().success();
+        String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+    };
+    let runs = "gemini runs .gemini/settings.json; hookx skips .claude/settings.json";
+    assert!(!list(false).contains(runs), "no record below the home");
+    let said = list(true);
+    assert!(said.contains(runs), "{said}");
+    // Doctor names the record Gemini reads.
+    let empty = common::write(home, "elsewhere/none.json", "{}");
+    let doctor = common::hookx_clean(project)
+        .args(["doctor", "--host", "gemini"])
+        .env("HOME", home)
+        .env(var, &empty)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&doctor.stdout);
+    assert!(
+        said.contains("this project is not in ~/elsewhere/none.json"),
+        "{said}"
+    );
+    let found = routes(
+        &home.join(".gemini/settings.json"),
+        bin,
+        "gemini",
+        "BeforeTool",
+    );
+    let [route] = &found[..] else {
+        panic!("one user route: {found:?}");
+    };
+    let payload = serde_json::json!({"session_id": "s", "transcript_path": "/x", "cwd": project,
+        "hook_event_name": "BeforeTool", "timestamp": "2026-12-01T14:57:40.307Z",
+        "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
+    common::hookx_clean(project)
+        .args(route.split_whitespace().skip(1))
+        .env("HOME", home)
+        .env(var, &record)
+        .write_stdin(payload.to_string())
+        .assert()
+        .success();
+    assert_eq!(
+        ran_sorted(log),
+        ["guard", "mine"],
+        "the route reads no record from it"
+    );
+}
+
 /// Attacks row 463, the same command again: the resumed agent (row 463's test) runs the very
 /// command the outer call is held for, another call with another `tool_use_id` (Claude Code,
 /// Codex). Kind, session, tool and input alike, the route below stood aside and the guard never

@@ -1566,7 +1566,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
                 "note: {} reads {} only in a folder the user trusted, and {} does not trust {}: {}",
                 host.def().product,
                 host.config().install_project,
-                trust.describe(),
+                crate::discover::folder_record(&opts.ctx, host, trust),
                 crate::diag::visible(&project.display().to_string()),
                 trust.fix
             );

@@ -423,6 +423,7 @@ pub static DEF: DialectDef = DialectDef {
             key: "trust_level",
             trusted: "trusted",
         },
+        record_var: None,
         trust_vars: &[],
         distrust_vars: &[],
         off_setting: None,

@@ -651,6 +651,7 @@ pub static DEF: DialectDef = DialectDef {
             keys: &["trustedFolders", "trusted_folders"],
             json: crate::tables::JsonSyntax::JSONC,
         },
+        record_var: None,
         trust_vars: &[
             ("COPILOT_ALLOW_ALL", "true"),
             ("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true"),

@@ -430,6 +430,9 @@ pub static DEF: DialectDef = DialectDef {
                 ..crate::tables::JsonSyntax::STRICT
             },
         },
+        // Bundle 0.61.0 `Storage.getTrustedFoldersPath`: the variable's file, else the one
+        // below the home (conformance/attacks row 462's leftover).
+        record_var: Some("GEMINI_CLI_TRUSTED_FOLDERS_PATH"),
         trust_vars: &[("GEMINI_CLI_TRUST_WORKSPACE", "true")],
         // Bundle 0.61.0 `checkPathTrust`: `GEMINI_RESTRICTED_MODE=true` or
         // `GEMINI_CLI_TRUST_WORKSPACE=false` distrust every folder first; with

@@ -57,6 +57,6 @@ pub use walk::{
     has_copies,
 };
 pub use who_runs::{
-    Runner, folder_trusted, host_state_files, is_native, location_runner, moved_from_hookx,
-    needed_for_run, needs_trust, read_for_copies, runner,
+    Runner, folder_record, folder_trusted, host_state_files, is_native, location_runner,
+    moved_from_hookx, needed_for_run, needs_trust, read_for_copies, runner,
 };

@@ -181,10 +181,26 @@ pub fn host_state_files(
 ) -> Vec<std::path::PathBuf> {
     let mut each = vec![ctx.agent_file(host, rel)];
     let moved = crate::route::hosts_own_file(&ctx.agents_home, host, rel);
-    if !each.contains(&moved) {
+    // A command the user types already reads where the variables it was given say.
+    if each[0] == ctx.agents_home.join(rel) && !each.contains(&moved) {
         each.push(moved);
     }
     each
+}
+
+/// Where `host`'s folder record is, for messages: its file where the agent started from this
+/// command's shell reads it ([`crate::context::Context::agent_file`]).
+pub fn folder_record(
+    ctx: &crate::context::Context,
+    host: Dialect,
+    gate: &crate::tables::FolderTrust,
+) -> String {
+    let file = gate.record.file();
+    let at = ctx.agent_file(host, file);
+    match at == ctx.agents_home.join(file) {
+        true => gate.describe(&format!("~/{file}")),
+        false => gate.describe(&ctx.display(&at)),
+    }
 }
 
 /// Whether `host` trusts the project folder: its record says so (read where the agent reads
@@ -192,6 +208,13 @@ pub fn host_state_files(
 /// (`FolderTrust::off_setting`), or a variable that trusts it is set
 /// (`FolderTrust::trust_vars`); a variable that distrusts it (`FolderTrust::distrust_vars`)
 /// outweighs them all, as in Gemini CLI (attacks row 422).
+///
+/// A variable naming the record itself (`FolderTrust::record_var`) is read for the commands a
+/// user types only: `hookx run` takes no place from a variable a project could set for the
+/// host's hooks (issue 23 item 4). Where only the record it names trusts the folder, the route
+/// runs the original beside the host's copy: twice at worst; Gemini CLI registers no hook at
+/// all in a folder it does not trust (attacks row 462), so a record there that distrusts it
+/// never leaves a guard to nobody.
 pub fn folder_trusted(
     ctx: &crate::context::Context,
     host: Dialect,

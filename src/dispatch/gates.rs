@@ -64,7 +64,7 @@ pub fn file_gate(
     {
         return Some(format!(
             "{display} reads it only in a trusted folder, and this project is not in {}: {}",
-            gate.describe(),
+            crate::discover::folder_record(ctx, host, gate),
             gate.untrusted
         ));
     }

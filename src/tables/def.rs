@@ -380,6 +380,11 @@ pub struct FolderTrust {
     pub locations: &'static [&'static str],
     /// The file below the home that records trusted folders, and how.
     pub record: TrustRecord,
+    /// A variable naming the record's file itself, in place of the one below the home (Gemini
+    /// CLI's `GEMINI_CLI_TRUSTED_FOLDERS_PATH`). Read for the commands a user types only
+    /// ([`crate::context::Context::agent_file`]), as the agent started from the same shell
+    /// reads it; never by `hookx run` ([`crate::discover::folder_trusted`] says why).
+    pub record_var: Option<&'static str>,
     /// Variables that trust the folder when set to the value given (`KEY=true`), as the user
     /// running the agent may set them.
     pub trust_vars: &'static [(&'static str, &'static str)],
@@ -470,13 +475,25 @@ pub enum TrustRecord {
     },
 }
 
+impl TrustRecord {
+    /// The record's file, below the home.
+    pub fn file(&self) -> &'static str {
+        match self {
+            TrustRecord::List { file, .. }
+            | TrustRecord::Levels { file, .. }
+            | TrustRecord::TomlTable { file, .. } => file,
+        }
+    }
+}
+
 impl FolderTrust {
-    /// Where the record is, for messages: `~/.copilot/config.json` `trustedFolders`.
-    pub fn describe(&self) -> String {
+    /// Where the record is, for messages, its file shown as `file`: `~/.copilot/config.json`
+    /// `trustedFolders`.
+    pub fn describe(&self, file: &str) -> String {
         match self.record {
-            TrustRecord::List { file, keys, .. } => format!("~/{file} `{}`", keys[0]),
-            TrustRecord::Levels { file, .. } => format!("~/{file}"),
-            TrustRecord::TomlTable { file, table, .. } => format!("~/{file} `[{table}]`"),
+            TrustRecord::List { keys, .. } => format!("{file} `{}`", keys[0]),
+            TrustRecord::Levels { .. } => file.to_string(),
+            TrustRecord::TomlTable { table, .. } => format!("{file} `[{table}]`"),
         }
     }
 
@@ -491,12 +508,8 @@ impl FolderTrust {
         json: fn(&str, crate::tables::JsonSyntax) -> Option<serde_json::Value>,
     ) -> bool {
         use serde_json::Value;
-        let file = match self.record {
-            TrustRecord::List { file, .. }
-            | TrustRecord::Levels { file, .. }
-            | TrustRecord::TomlTable { file, .. } => file,
-        };
-        let Ok(text) = crate::read::text(&place(file), crate::read::MAX_FILE_BYTES) else {
+        let Ok(text) = crate::read::text(&place(self.record.file()), crate::read::MAX_FILE_BYTES)
+        else {
             return false;
         };
         if let TrustRecord::TomlTable {

@@ -437,7 +437,7 @@ impl Doctor<'_> {
                         Level::Warning,
                         format!(
                             "{display} reads it only in a trusted folder, and this project is not in {}: {}",
-                            gate.describe(),
+                            crate::discover::folder_record(self.ctx, host, gate),
                             gate.untrusted
                         ),
                         Some(gate.fix.to_string()),
