@@ -4001,3 +4001,35 @@ fn a_kiro_route_the_user_turned_off_stays_off_when_re_pointed() {
         assert_eq!(rule["description"], json!("off while I try something"));
     }
 }
+
+/// Row 481's leftover: a Kiro route whose `timeout` the user raised is set back to hookx's by a
+/// re-point (`hookx run` answers within its own), as on a JSON route, but without the warning
+/// JSON routes get (attacks row 342): said now, with what was found and what hookx writes.
+#[test]
+fn a_kiro_route_timeout_set_back_by_a_re_point_is_said() {
+    let p = Project::new();
+    let install = |hookx: &str| {
+        let out = p
+            .hookx(&[
+                "install", "--host", "kiro", "--scope", "project", "--hookx", hookx,
+            ])
+            .success();
+        String::from_utf8_lossy(&out.get_output().stderr).into_owned()
+    };
+    install("/opt/a/hookx");
+    let path = ".kiro/hooks/hookx.json";
+    let mut routes = p.json(path);
+    let ours = routes["hooks"][0]["timeout"].clone();
+    let event = routes["hooks"][0]["trigger"].as_str().unwrap().to_string();
+    routes["hooks"][0]["timeout"] = json!(900);
+    p.write(path, &serde_json::to_string_pretty(&routes).unwrap());
+    let err = install("/opt/b/hookx");
+    assert_eq!(p.json(path)["hooks"][0]["timeout"], ours);
+    assert!(
+        err.contains(&format!(
+            "warning: set `timeout` on hookx's routes in {path} back to hookx's: {event} 900 \
+             (hookx writes {ours})"
+        )),
+        "{err}"
+    );
+}

@@ -18,7 +18,8 @@ use crate::error::Error;
 use crate::model::EventKind;
 use crate::route::{
     Created, InstallScope, Tally, Timeouts, created_file, events_path, fresh_text, install_text,
-    is_hookx_handler, is_own_route, layout, route_command, routes_in_list, target, uninstall_text,
+    is_hookx_handler, is_own_route, layout, route_command, route_timeout, routes_in_list, target,
+    uninstall_text,
 };
 use crate::shell::shell_quote;
 use crate::source::SourceFile;
@@ -1069,6 +1070,7 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
                 new.entry(key.clone()).or_insert_with(|| value.clone());
             }
         };
+        let mut timeouts = Vec::new();
         let rules: Vec<Value> = needed
             .iter()
             .map(|event| {
@@ -1092,6 +1094,14 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
                     }
                     keep_users_keys(obj, old.map(|o| &o[list.handler_key]));
                 }
+                // Hookx's timeout is written anew, and another one there said, as on a JSON
+                // route (attacks row 481's leftover: a raised one was set back silently).
+                if let Some((key, ours)) = route_timeout(host, &kind)
+                    && let Some(found) = old.and_then(|o| o.get(key))
+                    && *found != ours
+                {
+                    timeouts.push((event.to_string(), found.clone(), ours, false));
+                }
                 let mut rule = serde_json::Map::new();
                 rule.insert(list.name_key.into(), format!("hookx-{event}").into());
                 rule.insert(list.event_key.into(), (*event).into());
@@ -1113,6 +1123,7 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
             .cloned()
             .collect();
         report.routes = rules.len();
+        report.timeouts = timeouts;
         report.command = format!("{} run --host {}", shell_quote(&hookx.hookx), host.name());
         if rules.is_empty() {
             let change = match current {

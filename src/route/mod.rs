@@ -33,7 +33,7 @@ pub use entry::{
 pub use file::{Created, is_own_route};
 pub(crate) use file::{
     Tally, Timeouts, created_file, events_path, fresh_text, install_text, layout, own_route_events,
-    routes_in_list, uninstall_text,
+    route_timeout, routes_in_list, uninstall_text,
 };
 pub use plugin::{
     PluginFile, converted_document, installed_plugin_routes, is_own_plugin, plugin_files,
