@@ -1403,3 +1403,40 @@ fn trust_review_says_what_a_projects_settings_turn_off_of_the_users_hooks() {
         "{review:?}"
     );
 }
+
+/// Attacks row 520: a payload whose session id holds a NUL (`"a\u0000b"`): hookx hands a
+/// Gemini, Qwen, Bricks or Auggie handler its session in a variable (`GEMINI_SESSION_ID`), and
+/// no process can be started with a NUL in its environment. A trusted Gemini guard run under
+/// Claude must still deny (before: "hook could not start", a non-blocking error, the call let
+/// through).
+#[test]
+fn a_session_id_no_variable_can_hold_loses_no_deny() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    write(
+        &project,
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": ".*", "hooks": [{"type": "command",
+            "command": "echo '{\"decision\":\"deny\",\"reason\":\"R-GEMINI-GUARD\"}'"}]}]}})
+        .to_string(),
+    );
+    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
+    for session in ["a\u{0}b", "s1"] {
+        let payload = json!({
+            "session_id": session, "transcript_path": "/dev/null", "cwd": project,
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": "ls"}, "tool_use_id": "t1",
+        });
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(["run", "--host", "claude", "--event", "PreToolUse", "--home"])
+            .arg(&home)
+            .env("HOME", &home)
+            .write_stdin(payload.to_string());
+        let ran = ran(&mut cmd);
+        assert_eq!(ran.code, Some(0), "{ran:?}");
+        assert_claude_denied(&ran, "R-GEMINI-GUARD");
+    }
+}

@@ -535,7 +535,9 @@ pub fn encode_event(event: &Event, flavor: Flavor) -> Value {
 }
 
 /// The environment variables a handler of `flavor` expects, beyond those it inherits.
-/// `hook_dir` is the folder of the handler's hook file, where known.
+/// `hook_dir` is the folder of the handler's hook file, where known. A value no variable can
+/// hold (a session id with a NUL, from the payload) is left out: no process starts with it,
+/// and a guard that could not start lost its deny (attacks row 520); its payload still has it.
 pub fn handler_env(
     event: &Event,
     flavor: Flavor,
@@ -554,7 +556,7 @@ pub fn handler_env(
                 EnvValue::EventName => event_name(t, &event.kind),
                 EnvValue::Literal(s) => (*s).to_string(),
             };
-            Some(((*name).to_string(), value))
+            Some(((*name).to_string(), value)).filter(|(_, v)| !v.contains('\0'))
         })
         .collect()
 }
