@@ -1440,3 +1440,56 @@ fn a_session_id_no_variable_can_hold_loses_no_deny() {
         assert_claude_denied(&ran, "R-GEMINI-GUARD");
     }
 }
+
+/// Attacks row 521: Codex started in a folder below the project (`codex exec -C sub`, a user in
+/// `src/`) loads the project's `.codex/hooks.json` from the repository's root, where hookx's
+/// project route is, and hands hooks `"cwd"` = the folder it started in; it sets no project
+/// variable (run 0.171.0: `live_codex::a_session_started_in_a_subfolder_runs_the_projects_guard`).
+/// The route must run the project's guards, found from the root (before: hookx took the
+/// subfolder for the project, found no hook file there, and the call ran).
+#[test]
+fn a_codex_session_started_below_the_project_runs_its_guards() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::create_dir_all(project.join("src/deeper")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    write(
+        &project,
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+            "command": "echo R-PROJECT-GUARD >&2; exit 2"}]}]}})
+        .to_string(),
+    );
+    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
+    // A nested repository is a project of its own, as Codex finds it (its nearest `.git`).
+    let nested = project.join("vendor/lib");
+    std::fs::create_dir_all(nested.join(".git")).unwrap();
+    for (cwd, denies) in [
+        (project.join("src/deeper"), true),
+        (project.join("src"), true),
+        (project.clone(), true),
+        (nested, false),
+    ] {
+        let payload = json!({
+            "session_id": "s", "turn_id": "t", "transcript_path": null, "cwd": cwd,
+            "hook_event_name": "PreToolUse", "model": "gpt-5.5",
+            "permission_mode": "bypassPermissions", "tool_name": "Bash",
+            "tool_input": {"command": "ls"}, "tool_use_id": "call_1",
+        });
+        let mut cmd = common::hookx_clean(&cwd);
+        cmd.args(["run", "--host", "codex", "--event", "PreToolUse", "--home"])
+            .arg(&home)
+            .env("HOME", &home)
+            .write_stdin(payload.to_string());
+        let ran = ran(&mut cmd);
+        assert_eq!(ran.code, Some(0), "{ran:?}");
+        assert_eq!(
+            ran.stdout.contains("R-PROJECT-GUARD"),
+            denies,
+            "{}: {ran:?}",
+            cwd.display()
+        );
+    }
+}

@@ -64,6 +64,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .collect();
     }
     match name {
+        "subfolder" => vec![shell("echo sub-call"), Step::Text("subfolder done")],
         "twice" => vec![
             shell("echo twice-call"),
             shell("echo twice-call"),
@@ -2131,8 +2132,58 @@ fn main() -> std::process::ExitCode {
             a_cursor_stop_hook_that_always_follows_up_ends_under_codex,
             a_claude_stop_hook_that_always_blocks_ends_under_codex,
             both_scopes_get_one_event,
+            a_session_started_in_a_subfolder_runs_the_projects_guard,
         ],
     )
+}
+
+/// Attacks row 521: Codex started in a folder below the project (`codex exec -C sub`, or a
+/// user in `src/`) loads the project's `.codex/hooks.json` from the repository root and hands
+/// hooks `cwd` = the folder it was started in (it sets no project variable). hookx's project
+/// route there must still run the project's guard (a trusted Claude rule Codex does not read).
+fn a_session_started_in_a_subfolder_runs_the_projects_guard() {
+    let Some(l) = live("subfolder", &["-s", "workspace-write", "-C", "sub"], |sb| {
+        sb.trust_project();
+        std::fs::create_dir_all(sb.project.join("sub")).unwrap();
+        let group =
+            |label: &str| json!([{"hooks": [{"type": "command", "command": sb.dumper(label)}]}]);
+        sb.write(
+            "project/.claude/settings.json",
+            &client::pretty(&json!({"hooks": {"PreToolUse": group("claude-pre")}})),
+        );
+        sb.answer("claude-pre", "a", "sub-call",
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-SUB-DENY"}}"#, "", 0);
+        // A rule of the user's own, which the project route runs too: it shows the route ran.
+        sb.write(
+            "home/.claude/settings.json",
+            &client::pretty(&json!({"hooks": {"PreToolUse": group("user-pre")}})),
+        );
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    // The route ran (the user's rule, once), handed Codex's `cwd`: the subfolder.
+    let users: Vec<&str> = l
+        .dumps
+        .iter()
+        .filter(|d| d.label == "user-pre")
+        .filter_map(|d| d.stdin["cwd"].as_str())
+        .collect();
+    c.that(
+        matches!(users[..], [cwd] if cwd.ends_with("/project/sub")),
+        format!("the user's rule ran once, told the subfolder: {users:?}"),
+    );
+    let denied = l.tool_result("subfolder", "sub-call");
+    c.that(
+        denied.contains("R-SUB-DENY"),
+        format!(
+            "the project's guard denies the call of a session started below the project: {denied}\n{}",
+            l.out.stderr
+        ),
+    );
+    c.done("subfolder");
 }
 
 /// The claim gate (task "claims"): a recorder on every event in the user's

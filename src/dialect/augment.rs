@@ -107,6 +107,7 @@ pub static TABLES: Tables = Tables {
     // Source 0.36.0: `Sao=6e4` ms for every hook; only command handlers.
     default_timeout: [60, 60, 60],
     project_dir_var: Some("AUGMENT_PROJECT_DIR"),
+    project_root_markers: &[],
     // Source 0.36.0 (`I7n`): "Executing N hooks in parallel".
     parallel: true,
     first_deny_stops_the_rest: false,

@@ -67,6 +67,7 @@ pub static TABLES: Tables = Tables {
     // Source 3.0.65: tool hooks are killed after 120 s; the others are not waited for.
     default_timeout: [120, 120, 120],
     project_dir_var: None,
+    project_root_markers: &[],
     // Source 3.0.65: the scripts of one event run one after another, every answer merged.
     parallel: false,
     first_deny_stops_the_rest: false,

@@ -78,6 +78,10 @@ pub static TABLES: Tables = Tables {
     // Prompt and agent handlers are skipped (list): only the command default applies.
     default_timeout: [600, 600, 600],
     project_dir_var: None,
+    // Started below the project (`-C sub`), it reads the project's `.codex/` at the nearest
+    // `.git` above and sends that folder as `cwd` (its `project_root_markers` default; run
+    // 0.171.0, attacks row 521).
+    project_root_markers: &[".git"],
     parallel: true,
     first_deny_stops_the_rest: false,
     handler_types: &["command"],

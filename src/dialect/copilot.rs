@@ -87,6 +87,7 @@ pub static TABLES: Tables = Tables {
     timestamp: TimestampForm::EpochMillis,
     default_timeout: [30, 30, 30],
     project_dir_var: Some("COPILOT_PROJECT_DIR"),
+    project_root_markers: &[],
     parallel: false,
     // Run 1.0.102: a deny ends the preToolUse chain; later handlers never start.
     first_deny_stops_the_rest: true,
@@ -305,6 +306,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     timestamp: TimestampForm::Iso8601,
     default_timeout: [30, 30, 30],
     project_dir_var: Some("COPILOT_PROJECT_DIR"),
+    project_root_markers: &[],
     parallel: false,
     // Run 1.0.102: a deny ends the preToolUse chain; later handlers never start.
     first_deny_stops_the_rest: true,

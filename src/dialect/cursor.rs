@@ -68,6 +68,7 @@ macro_rules! cursor_tables {
             // Unit and default are not documented; hookx takes seconds, Claude's prompt default.
             default_timeout: [60, 30, 60],
             project_dir_var: None,
+            project_root_markers: &[],
             parallel: true,
             first_deny_stops_the_rest: false,
             handler_types: &["command", "prompt"],

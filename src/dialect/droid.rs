@@ -77,6 +77,7 @@ pub static TABLES: Tables = Tables {
     // Binary 0.225.2: "default (60s)"; only command handlers.
     default_timeout: [60, 60, 60],
     project_dir_var: Some("FACTORY_PROJECT_DIR"),
+    project_root_markers: &[],
     // Docs: matching hooks run in parallel.
     parallel: true,
     first_deny_stops_the_rest: false,

@@ -93,6 +93,7 @@ pub static TABLES: Tables = Tables {
     // 60000 ms (source).
     default_timeout: [60, 60, 60],
     project_dir_var: Some("GEMINI_PROJECT_DIR"),
+    project_root_markers: &[],
     // In parallel unless a matching definition says `sequential: true`.
     parallel: true,
     first_deny_stops_the_rest: false,

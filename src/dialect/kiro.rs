@@ -97,6 +97,7 @@ pub static TABLES: Tables = Tables {
     // "`timeout` (seconds, default 60, `0` disables)": `0` is `ConfigSpec::zero_timeout_is_none`.
     default_timeout: [60, 60, 60],
     project_dir_var: None,
+    project_root_markers: &[],
     // Not documented.
     parallel: false,
     first_deny_stops_the_rest: false,

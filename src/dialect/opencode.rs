@@ -176,6 +176,7 @@ pub(crate) const fn engine_tables(me: &Engine, dialect: Dialect) -> Tables {
         // A plugin hook has no timeout of its own (awaited without one): the plugin's limit.
         default_timeout: [600, 600, 600],
         project_dir_var: None,
+        project_root_markers: &[],
         // Each plugin's hook is awaited in turn (plugins in loading order).
         parallel: false,
         first_deny_stops_the_rest: true,

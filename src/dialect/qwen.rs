@@ -99,6 +99,7 @@ pub static TABLES: Tables = Tables {
     // milliseconds), no agent handlers.
     default_timeout: [60, 30, 30],
     project_dir_var: Some("QWEN_PROJECT_DIR"),
+    project_root_markers: &[],
     // Parallel unless a group says `sequential: true`.
     parallel: true,
     first_deny_stops_the_rest: false,

@@ -67,6 +67,7 @@ pub static TABLES: Tables = Tables {
     // "Timeout in seconds (default: 30)".
     default_timeout: [30, 30, 30],
     project_dir_var: None,
+    project_root_markers: &[],
     // Not stated; "the most restrictive decision wins" either way.
     parallel: false,
     first_deny_stops_the_rest: false,

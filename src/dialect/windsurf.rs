@@ -82,6 +82,7 @@ macro_rules! windsurf_tables {
             // Neither a timeout key nor a default is documented: hookx assumes 30 s.
             default_timeout: [30, 30, 30],
             project_dir_var: None,
+            project_root_markers: &[],
             // "all hooks will execute in order: system → user → workspace".
             parallel: false,
             first_deny_stops_the_rest: false,

@@ -172,8 +172,9 @@ pub fn decode_from(
                 .field("cwd")
                 .filter(|c| !c.is_empty())
                 .map(PathBuf::from)
+                .or_else(|| std::env::current_dir().ok())
+                .map(|cwd| project_at_or_above(cwd, flavor.tables().project_root_markers))
         })
-        .or_else(|| std::env::current_dir().ok())
         .unwrap_or_else(|| PathBuf::from("."));
     // Handlers run elsewhere (their `cwd`) and are told this path: it must not be relative.
     let project = std::path::absolute(&project).unwrap_or(project);
@@ -186,6 +187,25 @@ pub fn decode_from(
         read_as,
         stamped,
     })
+}
+
+/// The project an agent that sets no project variable runs from `cwd`: the nearest folder at
+/// or above it holding one of `markers` (Codex's `.git`: started below the project, it reads
+/// the project's files from there, attacks row 521), else `cwd` itself.
+fn project_at_or_above(cwd: PathBuf, markers: &[&str]) -> PathBuf {
+    if markers.is_empty() {
+        return cwd;
+    }
+    let cwd = std::path::absolute(&cwd).unwrap_or(cwd);
+    let found = cwd
+        .ancestors()
+        .find(|dir| {
+            markers
+                .iter()
+                .any(|m| dir.join(m).symlink_metadata().is_ok())
+        })
+        .map(Path::to_path_buf);
+    found.unwrap_or(cwd)
 }
 
 /// The answer to `answer`'s outcome that every agent of `hosted` reads as meant, when the

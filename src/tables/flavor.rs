@@ -150,6 +150,10 @@ pub struct Tables {
     pub default_timeout: [u64; 3],
     /// Environment variable that holds the project directory, if the dialect sets one.
     pub project_dir_var: Option<&'static str>,
+    /// Where it sets none: the names (`.git`) whose folder, the nearest at or above the
+    /// payload's `cwd`, is the project the agent read its files from (Codex's
+    /// `project_root_markers`); empty: the `cwd` is the project.
+    pub project_root_markers: &'static [&'static str],
     /// Whether several matching handlers run in parallel (else in order).
     pub parallel: bool,
     /// Whether, running in order, the first handler that denies stops the ones after it.
