@@ -874,3 +874,56 @@ fn simulate_runs_no_gemini_handler_gemini_lists_off() {
         "{text}"
     );
 }
+
+/// Row 486's leftover: `list --host gemini` showed the handlers a Gemini file lists off in
+/// `hooksConfig.disabled` as run natively where hookx does not trust the file (its selection
+/// followed only trusted lists, for what hookx runs), while Gemini follows every list it loads
+/// and simulate, doctor and list's own plan said they run nowhere. Trusted or not, they are
+/// not rows now; under another host, an untrusted list still turns nothing off.
+#[test]
+fn list_shows_no_gemini_handler_gemini_lists_off_trusted_or_not() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&project).unwrap();
+    let file = common::write(
+        &home,
+        ".gemini/settings.json",
+        &serde_json::json!({
+            "hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": "echo listed-by-command"},
+                {"type": "command", "command": "echo listed-by-name", "name": "n"},
+                {"type": "command", "command": "echo not-listed"}]}]},
+            "hooksConfig": {"disabled": ["echo listed-by-command", "n"]}
+        })
+        .to_string(),
+    );
+    let hookx = |args: &[&str]| {
+        let out = common::hookx()
+            .args(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        out.stdout
+    };
+    let listed = |host: &str| -> Vec<String> {
+        let rows: serde_json::Value =
+            serde_json::from_slice(&hookx(&["list", "--host", host, "--format", "json"])).unwrap();
+        rows.as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["handler"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(listed("gemini"), ["echo not-listed"], "untrusted");
+    assert_eq!(
+        listed("claude").len(),
+        3,
+        "an untrusted list under another host"
+    );
+    hookx(&["trust", &file.to_string_lossy()]);
+    assert_eq!(listed("gemini"), ["echo not-listed"], "trusted");
+}

@@ -39,6 +39,7 @@ pub fn effective_rules<'a>(sources: &'a [Source], store: &TrustStore) -> Vec<Eff
     select(
         sources,
         store,
+        None,
         &[Pass::output(Source::is_loaded_by_its_agent)],
     )
 }
@@ -55,6 +56,7 @@ pub fn host_rules<'a>(
     select(
         sources,
         store,
+        Some(host),
         &[
             Pass::output(|s| allowed(s) && runner(host, s) == Runner::Native),
             Pass::output(|s| {
@@ -99,6 +101,7 @@ pub fn dispatch_rules<'a>(
     select(
         sources,
         store,
+        None,
         &[
             Pass::only(|s| native(s) && s.dialect != host, &switched),
             Pass::only(native, &switched),
@@ -139,17 +142,19 @@ impl<'f> Pass<'f> {
 }
 
 /// Runs the passes in order over the sources no earlier pass took, de-duplicating across all
-/// of them; the result is in discovery order.
+/// of them; the result is in discovery order. `host`: the host the rules play out under, whose
+/// own lists of handlers it does not run count trusted or not ([`disabled_labels`]).
 fn select<'a>(
     sources: &'a [Source],
     store: &TrustStore,
+    host: Option<Dialect>,
     passes: &[Pass<'_>],
 ) -> Vec<EffectiveRule<'a>> {
     let switches: Vec<&Source> = Dialect::all()
         .iter()
         .filter_map(|d| hooks_disabled(sources, *d, store))
         .collect();
-    let disabled = disabled_labels(sources, store);
+    let disabled = disabled_labels(sources, store, host);
     let mut taken = vec![false; sources.len()];
     // Keys borrow from the sources: de-duplicating allocates nothing per handler.
     let handlers = sources
@@ -236,14 +241,21 @@ fn select<'a>(
 }
 
 /// The handlers each dialect's disabled list names ([`crate::tables::DisabledHandlers`]), from
-/// the trusted files of its locations.
-fn disabled_labels<'a>(sources: &'a [Source], store: &TrustStore) -> HashSet<(Dialect, &'a str)> {
+/// the trusted files of its locations: an untrusted file's list turns no handler hookx runs
+/// off. Under `host`, its own lists count trusted or not, as the host follows every list it
+/// loads, for the handlers of its own dialect, which it runs itself (attacks row 486's
+/// leftover: `list` showed them run).
+fn disabled_labels<'a>(
+    sources: &'a [Source],
+    store: &TrustStore,
+    host: Option<Dialect>,
+) -> HashSet<(Dialect, &'a str)> {
     sources
         .iter()
         .filter_map(|s| {
             let list = s.dialect.def().disabled_handlers.as_ref()?;
-            let listed =
-                list.locations.contains(&s.location.id) && store.state(s) == TrustState::Trusted;
+            let listed = list.locations.contains(&s.location.id)
+                && (host == Some(s.dialect) || store.state(s) == TrustState::Trusted);
             Some((s, list, s.document().filter(|_| listed)?))
         })
         .flat_map(|(s, list, doc)| list.labels(&doc.extra).map(move |l| (s.dialect, l)))
