@@ -1060,6 +1060,88 @@ fn the_last_codex_uninstall_leaves_no_empty_review_file() {
     assert!(!p.home.join(".codex").exists());
 }
 
+/// Attacks row 540: the user put a guard of theirs in front of hookx's route line
+/// (`./my-guard.sh && hookx run …`, in the entry install marked). A re-point (hookx moved) wrote
+/// the route line anew over it, and an uninstall took the entry away: the user's guard, a deny
+/// the host runs natively, went without a word. As a Cline route script edited by hand (row
+/// 328), the entry is left as it is and said; hookx's review of it is not recorded (Codex): it
+/// runs a line nobody reviewed.
+#[test]
+fn a_route_the_user_edited_keeps_their_line_through_a_re_point_and_an_uninstall() {
+    for host in ["gemini", "claude", "codex"] {
+        let p = Project::new();
+        common::write(
+            &p.project,
+            ".gemini/guard.json",
+            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+                "hooks": [{"type": "command", "command": "/bin/true"}]}]}})
+            .to_string(),
+        );
+        p.write(
+            ".claude/settings.json",
+            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+                "hooks": [{"type": "command", "command": "/bin/true"}]}]}})
+            .to_string(),
+        );
+        let install = |hookx: &str, more: &[&str]| {
+            let mut args = vec![
+                "install", "--host", host, "--scope", "user", "--hookx", hookx,
+            ];
+            args.extend_from_slice(more);
+            p.hookx(&args).success()
+        };
+        let file = p.home.join(match host {
+            "gemini" => ".gemini/settings.json",
+            "claude" => ".claude/settings.json",
+            _ => ".codex/hooks.json",
+        });
+        let event = match host {
+            "gemini" => "BeforeTool",
+            _ => "PreToolUse",
+        };
+        let read =
+            || -> Value { serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap() };
+        install("/opt/a/hookx", &[]);
+        let mut settings = read();
+        let line = settings["hooks"][event][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(line.starts_with("/opt/a/hookx run"), "{host}: {line}");
+        let edited = format!("./my-guard.sh && {line}");
+        settings["hooks"][event][0]["hooks"][0]["command"] = json!(edited);
+        std::fs::write(&file, settings.to_string()).unwrap();
+        let mine = settings["hooks"][event].clone();
+        // Codex's review of the route (install's record, of the line it wrote).
+        let review = || {
+            let text =
+                std::fs::read_to_string(p.home.join(".codex/config.toml")).unwrap_or_default();
+            text.split("\n\n")
+                .find(|record| record.contains(":pre_tool_use:0:0\""))
+                .map(str::to_string)
+        };
+        let reviewed = review();
+        let out = install("/opt/b/hookx", &[]).get_output().stderr.clone();
+        let said = String::from_utf8_lossy(&out);
+        assert_eq!(read()["hooks"][event], mine, "{host}: {said}");
+        assert!(
+            said.contains("edited by hand, left as it is"),
+            "{host}: {said}"
+        );
+        assert_eq!(review(), reviewed, "no review recorded of the user's line");
+        let out = install("/opt/b/hookx", &["--uninstall"])
+            .get_output()
+            .stderr
+            .clone();
+        let said = String::from_utf8_lossy(&out);
+        assert_eq!(read()["hooks"], json!({ event: mine }), "{host}: {said}");
+        assert!(
+            said.contains("edited by hand, left as it is"),
+            "{host}: {said}"
+        );
+    }
+}
+
 /// Attacks row 291: the user turned hookx's Gemini route off in Gemini's own list
 /// (`hooksConfig.disabled`, by its command); install re-pointing the route (hookx elsewhere)
 /// changed the command, the list kept the old one, and Gemini ran the route again. Row 322: the

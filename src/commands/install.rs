@@ -504,6 +504,12 @@ fn write_routes(
                     timeouts,
                     &mut tally,
                 );
+                report.refused.extend(
+                    tally
+                        .edited
+                        .iter()
+                        .map(|event| edited_by_hand(&opts.ctx, event, &path)),
+                );
                 report.take(tally);
                 report.command =
                     format!("{} run --host {}", shell_quote(&hookx.hookx), host.name());
@@ -511,7 +517,13 @@ fn write_routes(
             }
             None => {
                 let created;
-                (report.removed, created) = uninstall_text(&mut text, &events, host);
+                let mut edited = Vec::new();
+                (report.removed, created) = uninstall_text(&mut text, &events, host, &mut edited);
+                report.refused.extend(
+                    edited
+                        .iter()
+                        .map(|event| edited_by_hand(&opts.ctx, event, &path)),
+                );
                 if created >= Created::File
                     && text.as_str() == fresh
                     && !crate::config::update::linked_in(root, &path)
@@ -795,7 +807,8 @@ fn set_hook_switch(
 
 /// A route script that holds lines besides hookx's (a guard of the user's before its `exec`:
 /// the host runs one script per event) is left as it is, and said (attacks row 328: it was
-/// written anew, or deleted, without a word).
+/// written anew, or deleted, without a word); so is a route entry whose line the user edited
+/// (row 540; `name`: the event).
 fn edited_by_hand(ctx: &Context, name: &str, path: &Path) -> String {
     format!(
         "{name}: {} is hookx's route edited by hand, left as it is: move your lines out of it (or delete it), then run install again",

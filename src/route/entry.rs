@@ -283,9 +283,9 @@ fn route_of<'a>(mut words: impl Iterator<Item = &'a str>) -> Option<(String, Str
 /// The host of a command line that is exactly one [`route_command`] wrote, whatever program
 /// it names: `PROGRAM run --host HOST`, then `--event EVENT` and `--installed-in project` where
 /// install wrote them, and nothing else (no other command, operator, wrapper or option). Only
-/// such a line, or an entry carrying install's marker, is an entry install may edit or remove
-/// ([`super::file`]); a line of the user's own that merely runs a route among other things
-/// (`./guard.sh && hookx run …`) is the user's.
+/// such a line is one install may edit or remove ([`super::file`]); a line of the user's own
+/// that merely runs a route among other things (`./guard.sh && hookx run …`) is the user's,
+/// also in an entry carrying install's marker (attacks row 540).
 pub(super) fn written_route_host(command: &str) -> Option<String> {
     if !command.contains("--host") {
         return None;

@@ -208,22 +208,33 @@ fn find_handlers(
     found
 }
 
-/// Whether a handler object is a route `install` wrote: it carries install's provenance record
-/// (`"hookx": {"created": "folder" | "file" | "entry"}`, [`Created`]), or, written before
-/// install marked every entry, its command line is exactly one install writes (`PROGRAM run
-/// --host HOST --event EVENT` and nothing else). Not a handler whose command merely contains a
-/// route: that is the user's.
+/// Whether one of an event's `entries` is a route of `host` the user edited ([`is_edited_route`]).
+fn has_edited_route(entries: &[Value], host: Dialect) -> bool {
+    !find_handlers(entries, |h| is_edited_route(h, host)).is_empty()
+}
+
+/// Whether a handler object is a route `install` wrote: its command line is exactly one
+/// install writes (`PROGRAM run --host HOST --event EVENT` and nothing else), and where it
+/// carries install's provenance record (`"hookx": {"created": "folder" | "file" | "entry"}`,
+/// [`Created`]) that record is one install writes. Not a handler whose command merely contains
+/// a route: that is the user's, also in an entry install marked ([`is_edited_route`]).
 pub fn is_own_route(handler: &Value) -> bool {
-    if handler.get(config::MARKER).is_some() {
-        return Created::of(handler).is_some();
-    }
-    COMMAND_KEYS.iter().any(|k| {
+    let written = COMMAND_KEYS.iter().any(|k| {
         handler
             .get(*k)
             .and_then(Value::as_str)
             .and_then(written_route_host)
             .is_some()
-    })
+    });
+    written && (handler.get(config::MARKER).is_none() || Created::of(handler).is_some())
+}
+
+/// Whether `handler` is a route install wrote for `host` whose line the user edited around it
+/// (`./my-guard.sh && hookx run …` in the entry install marked): a line of the user's runs in
+/// it, so install neither re-points nor removes it, and records no review of it (attacks row
+/// 540: a re-point wrote the route line over the user's guard, an uninstall took it away).
+fn is_edited_route(handler: &Value, host: Dialect) -> bool {
+    Created::of(handler).is_some() && routing_key(handler, host).is_some() && !is_own_route(handler)
 }
 
 /// What install created along with a routing entry, as the entry's provenance record says:
@@ -381,6 +392,8 @@ pub(crate) struct Tally {
     pub removed: usize,
     /// Events whose route was removed because no rule needs it any more.
     pub dropped: Vec<String>,
+    /// Events whose route the user edited by hand ([`is_edited_route`]), left as it is.
+    pub edited: Vec<String>,
     /// Events whose route had another timeout than install writes (one the user cut, or an
     /// older hookx wrote): the event, the timeout found, install's, and whether it was kept.
     pub timeouts: Vec<(String, Value, Value, bool)>,
@@ -430,6 +443,9 @@ pub(crate) fn install_text(
             let Some(entries) = entries_of(text, &list) else {
                 continue;
             };
+            if has_edited_route(&entries, host) {
+                tally.edited.push(name.to_string());
+            }
             let routes = find_routes(&entries, host);
             if routes.is_empty() {
                 continue;
@@ -459,6 +475,13 @@ pub(crate) fn install_text(
             continue;
         };
         let routes = find_routes(&entries, host);
+        if has_edited_route(&entries, host) {
+            // The user's edited route carries the event; a route of install's beside it would
+            // run the dispatcher twice.
+            tally.edited.push(name.to_string());
+            tally.removed += remove_routes(text, &list, &entries, &routes);
+            continue;
+        }
         let Some(&(first, inner)) = routes.first() else {
             if text
                 .push(&list, &new_entry(host, &kind, command, created))
@@ -544,11 +567,12 @@ fn keep_label(
 }
 
 /// Removes every routing entry of `host`: how many, and the most one said install created
-/// with it.
+/// with it; the events whose route the user edited by hand, left, go to `edited`.
 pub(crate) fn uninstall_text(
     text: &mut JsonText,
     events: &[Seg],
     host: Dialect,
+    edited: &mut Vec<String>,
 ) -> (usize, Created) {
     let Some(Value::Object(names)) = text.value(events) else {
         return (0, Created::Entry);
@@ -560,6 +584,9 @@ pub(crate) fn uninstall_text(
         let Some(entries) = entries_of(text, &list) else {
             continue;
         };
+        if has_edited_route(&entries, host) {
+            edited.push(name.clone());
+        }
         let routes = find_routes(&entries, host);
         if routes.is_empty() {
             continue;

@@ -7,11 +7,12 @@
 //! - Does this handler run a route? Any command line that runs `hookx run --host HOST`,
 //!   whatever the user wrapped it in ([`is_hookx_entry`], [`is_hookx_handler`]): discovery
 //!   never dispatches it (that would recurse) and convert does not copy it.
-//! - Did install write this entry? Only an entry carrying install's provenance record
-//!   (`"hookx": {"created": …}`, [`crate::config::MARKER`]), or one whose command line is
-//!   exactly one install writes ([`is_own_route`]): install re-points those in place instead
-//!   of adding more, uninstall removes exactly them, and install records the host's review of
-//!   exactly them. A line of the user's own that merely contains a route is left alone.
+//! - Did install write this entry? Only one whose command line is exactly one install writes,
+//!   carrying install's provenance record (`"hookx": {"created": …}`,
+//!   [`crate::config::MARKER`]) or written before there was one ([`is_own_route`]): install
+//!   re-points those in place instead of adding more, uninstall removes exactly them, and
+//!   install records the host's review of exactly them. A line of the user's own that merely
+//!   contains a route is left alone, also where the user edited it into install's entry.
 //!
 //! `entry` recognises and writes the command line; `file` finds, adds and removes the entries
 //! in a host's file; `switch` keeps the host setting that leaves handlers to the routes.
