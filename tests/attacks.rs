@@ -1441,14 +1441,17 @@ fn a_session_id_no_variable_can_hold_loses_no_deny() {
     }
 }
 
-/// Attacks row 521: Codex started in a folder below the project (`codex exec -C sub`, a user in
-/// `src/`) loads the project's `.codex/hooks.json` from the repository's root, where hookx's
-/// project route is, and hands hooks `"cwd"` = the folder it started in; it sets no project
-/// variable (run 0.171.0: `live_codex::a_session_started_in_a_subfolder_runs_the_projects_guard`).
-/// The route must run the project's guards, found from the root (before: hookx took the
-/// subfolder for the project, found no hook file there, and the call ran).
+/// Attacks rows 521 and 522: Codex started in a folder below the project (`codex exec -C sub`,
+/// a user in `src/`) loads the project's `.codex/hooks.json` from the repository's root, where
+/// hookx's project route is, and hands hooks `"cwd"` = the folder it started in; it sets no
+/// project variable (run 0.171.0:
+/// `live_codex::a_session_started_in_a_subfolder_runs_the_projects_guard`). OpenCode does the
+/// same with hookx's plugin, whose payload's `cwd` is the plugin's `directory` (run 1.18.33:
+/// `live_opencode::opencode_started_below_the_project`). The route must run the project's
+/// guards, found from the root (before: hookx took the subfolder for the project, found no
+/// hook file there, and the call ran).
 #[test]
-fn a_codex_session_started_below_the_project_runs_its_guards() {
+fn a_session_started_below_the_project_runs_its_guards() {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().canonicalize().unwrap();
     let (project, home) = (root.join("project"), root.join("home"));
@@ -1463,33 +1466,45 @@ fn a_codex_session_started_below_the_project_runs_its_guards() {
         .to_string(),
     );
     common::hookx_at(&project, &home, &["trust", "--yes"]).success();
-    // A nested repository is a project of its own, as Codex finds it (its nearest `.git`).
+    // A nested repository is a project of its own, as the agents find it (its nearest `.git`).
     let nested = project.join("vendor/lib");
     std::fs::create_dir_all(nested.join(".git")).unwrap();
-    for (cwd, denies) in [
-        (project.join("src/deeper"), true),
-        (project.join("src"), true),
-        (project.clone(), true),
-        (nested, false),
-    ] {
-        let payload = json!({
-            "session_id": "s", "turn_id": "t", "transcript_path": null, "cwd": cwd,
+    // Each agent's payload as it sends it (Codex's recorded shape; hookx's OpenCode plugin's).
+    let codex = |cwd: &Path| {
+        json!({"session_id": "s", "turn_id": "t", "transcript_path": null, "cwd": cwd,
             "hook_event_name": "PreToolUse", "model": "gpt-5.5",
             "permission_mode": "bypassPermissions", "tool_name": "Bash",
-            "tool_input": {"command": "ls"}, "tool_use_id": "call_1",
-        });
-        let mut cmd = common::hookx_clean(&cwd);
-        cmd.args(["run", "--host", "codex", "--event", "PreToolUse", "--home"])
-            .arg(&home)
-            .env("HOME", &home)
-            .write_stdin(payload.to_string());
-        let ran = ran(&mut cmd);
-        assert_eq!(ran.code, Some(0), "{ran:?}");
-        assert_eq!(
-            ran.stdout.contains("R-PROJECT-GUARD"),
-            denies,
-            "{}: {ran:?}",
-            cwd.display()
-        );
+            "tool_input": {"command": "ls"}, "tool_use_id": "call_1"})
+    };
+    let opencode = |cwd: &Path| {
+        json!({"hook_event_name": "tool.execute.before", "session_id": "ses_1", "cwd": cwd,
+            "tool_name": "bash", "tool_input": {"command": "ls"}, "tool_use_id": "call_1"})
+    };
+    type Payload<'a> = &'a dyn Fn(&Path) -> Value;
+    let hosts: [(&str, &str, Payload); 2] = [
+        ("codex", "PreToolUse", &codex),
+        ("opencode", "tool.execute.before", &opencode),
+    ];
+    for (host, event, payload) in hosts {
+        for (cwd, denies) in [
+            (project.join("src/deeper"), true),
+            (project.join("src"), true),
+            (project.clone(), true),
+            (nested.clone(), false),
+        ] {
+            let mut cmd = common::hookx_clean(&cwd);
+            cmd.args(["run", "--host", host, "--event", event, "--home"])
+                .arg(&home)
+                .env("HOME", &home)
+                .write_stdin(payload(&cwd).to_string());
+            let ran = ran(&mut cmd);
+            assert_eq!(ran.code, Some(0), "{host}: {ran:?}");
+            assert_eq!(
+                ran.stdout.contains("R-PROJECT-GUARD"),
+                denies,
+                "{host} in {}: {ran:?}",
+                cwd.display()
+            );
+        }
     }
 }

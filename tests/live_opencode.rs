@@ -72,6 +72,10 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("ground done"),
         ],
         "one" => vec![bash("echo one > one.txt"), Step::Text("one done")],
+        "below" => vec![
+            bash("echo below > below.txt #claude"),
+            Step::Text("below done"),
+        ],
         "routed" => vec![
             bash("rm -rf / #claude"),
             bash("rm -rf / #copilot"),
@@ -520,6 +524,62 @@ esac"#;
     assert!(!sb.project.join("copilot-original.txt").exists());
 }
 
+/// Attacks row 522 (row 521 under OpenCode): OpenCode started in a folder below the project
+/// loads hookx's plugin from the project's `.opencode/plugin/` and hands it `directory` = the
+/// folder it started in. The project's trusted Claude guard must still deny.
+fn opencode_started_below_the_project() {
+    let Some(bin) = client::binary(Client::OpenCode) else {
+        return;
+    };
+    let sb = Sandbox::new(Client::OpenCode);
+    let guard = r#"input=$(cat); case "$input" in
+  *'#claude'*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"CLAUDE-GUARD: not below"}}' ;;
+esac"#;
+    sb.write(
+        "project/.claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": guard}]}]}})
+        .to_string(),
+    );
+    // A rule of the user's own, which the plugin's route runs too: it shows the route ran.
+    let log = sb.root.join("user-rule.log");
+    sb.write(
+        "home/.claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+            "command": format!("jq -r .cwd >> '{}'", log.display())}]}]}})
+        .to_string(),
+    );
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    common::hookx_at(
+        &sb.project,
+        &sb.home,
+        &["install", "--host", "opencode", "--hookx", hookx],
+    )
+    .success();
+    common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+    let sub = sb.project.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    *sb.started_in.borrow_mut() = Some(sub.clone());
+    let model = FakeModel::start_concurrent(scripts, sb.project.display().to_string());
+    let out = sb.run(&bin, model.port, "SCENARIO:below go", &[]);
+    assert_eq!(out.status, Some(0), "{}\n{}", out.stdout, out.stderr);
+    let messages = tool_messages(&model, "below");
+    let told = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(
+        told.trim(),
+        sub.display().to_string(),
+        "the route ran once, told the folder OpenCode started in"
+    );
+    assert!(
+        messages
+            .first()
+            .is_some_and(|m| m.contains("CLAUDE-GUARD: not below")),
+        "{messages:?}\n{}",
+        out.stderr
+    );
+    assert!(!sub.join("below.txt").exists() && !sb.project.join("below.txt").exists());
+}
+
 fn opencode_routed_guards_and_rewrite() {
     routed(Client::OpenCode);
 }
@@ -713,6 +773,7 @@ fn main() -> std::process::ExitCode {
             kilo_routed_guards_and_rewrite,
             migration_story_runs_each_rule_once,
             opencode_plugin_emptied_through_a_link,
+            opencode_started_below_the_project,
         ],
     )
 }

@@ -176,7 +176,10 @@ pub(crate) const fn engine_tables(me: &Engine, dialect: Dialect) -> Tables {
         // A plugin hook has no timeout of its own (awaited without one): the plugin's limit.
         default_timeout: [600, 600, 600],
         project_dir_var: None,
-        project_root_markers: &[],
+        // Started below the project, it loads the project's plugin (its `.opencode/` up to the
+        // git worktree) and hands it `directory` = where it started (run 1.18.33, attacks row
+        // 522).
+        project_root_markers: &[".git"],
         // Each plugin's hook is awaited in turn (plugins in loading order).
         parallel: false,
         first_deny_stops_the_rest: true,

@@ -120,6 +120,8 @@ pub struct Sandbox {
     pub root: PathBuf,
     pub home: PathBuf,
     pub project: PathBuf,
+    /// Where the client is started: the project, unless a test sets a folder below it.
+    pub started_in: std::cell::RefCell<Option<PathBuf>>,
 }
 
 pub struct Outcome {
@@ -151,6 +153,7 @@ impl Sandbox {
             root,
             home,
             project,
+            started_in: Default::default(),
         }
     }
 
@@ -264,8 +267,9 @@ impl Sandbox {
             // Kilo auto-rejects permission asks in `run` unless told to act alone.
             cmd.arg("--auto");
         }
+        let started_in = self.started_in.borrow().clone();
         cmd.arg(prompt)
-            .current_dir(&self.project)
+            .current_dir(started_in.as_ref().unwrap_or(&self.project))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
