@@ -2742,6 +2742,70 @@ fn geminis_record_where_its_variable_names_it_is_read_by_the_users_commands_only
     );
 }
 
+/// Row 489's leftover, the forms Gemini's settings schema refuses but Gemini CLI 0.61.0 still
+/// loads (its schema check only warns, `loadSettings`): a `hooksConfig.disabled` that is a lone
+/// string is merged into the defaults' empty list as a one-item list (`mergeRecursively`,
+/// union), and a handler's label is `name || command` (`getHookName`), so a `name` of `""`
+/// gives way to the command. hookx read neither list: the copy Gemini turned off stood in
+/// for the guard, which ran nowhere under Gemini.
+#[test]
+fn a_copy_gemini_lists_off_in_forms_its_schema_refuses_does_not_take_the_guards_run() {
+    for case in ["a lone string", "an empty name"] {
+        let w = GuardAndMine::new(true);
+        let (project, home, log) = (&w.project, &w.home, &w.log);
+        let bin = env!("CARGO_BIN_EXE_hookx");
+        w.converted_to_gemini_beside_the_user_route();
+        common::write(
+            home,
+            ".gemini/trustedFolders.json",
+            &serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
+        );
+        let settings = home.join(".gemini/settings.json");
+        let found = routes(&settings, bin, "gemini", "BeforeTool");
+        let [route] = &found[..] else {
+            panic!("one user route: {found:?}");
+        };
+        let payload = serde_json::json!({"session_id": "s", "transcript_path": "/x",
+            "cwd": project, "hook_event_name": "BeforeTool",
+            "timestamp": "2026-12-01T14:57:40.307Z", "tool_name": "run_shell_command",
+            "tool_input": {"command": "ls"}});
+        let fire = || {
+            std::fs::remove_file(log).ok();
+            common::hookx_clean(project)
+                .args(route.split_whitespace().skip(1))
+                .env("HOME", home)
+                .write_stdin(payload.to_string())
+                .assert()
+                .success();
+            ran_sorted(log)
+        };
+        assert_eq!(fire(), ["mine"], "{case}: the copy on, Gemini runs it");
+        let copy_path = project.join(".gemini/settings.json");
+        let mut copy: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&copy_path).unwrap()).unwrap();
+        let command = copy["hooks"]["BeforeTool"][0]["hooks"][0]["command"].clone();
+        let listed = match case {
+            "a lone string" => command,
+            _ => {
+                copy["hooks"]["BeforeTool"][0]["hooks"][0]["name"] = serde_json::json!("");
+                std::fs::write(&copy_path, copy.to_string()).unwrap();
+                w.hookx(&["trust", &copy_path.to_string_lossy()]);
+                assert_eq!(fire(), ["mine"], "{case}: named, not listed");
+                serde_json::json!([command])
+            }
+        };
+        let mut user: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+        user["hooksConfig"] = serde_json::json!({ "disabled": listed });
+        std::fs::write(&settings, user.to_string()).unwrap();
+        assert_eq!(
+            fire(),
+            ["guard", "mine"],
+            "{case}: the copy off in Gemini's list"
+        );
+    }
+}
+
 /// Attacks row 463, the same command again: the resumed agent (row 463's test) runs the very
 /// command the outer call is held for, another call with another `tool_use_id` (Claude Code,
 /// Codex). Kind, session, tool and input alike, the route below stood aside and the guard never

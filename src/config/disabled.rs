@@ -62,10 +62,9 @@ fn collect(
     match value {
         Value::Object(map) => {
             if let Some(id) = identity(value) {
-                let label = map
-                    .get(off.label_key)
-                    .or_else(|| map.get("command"))
-                    .and_then(Value::as_str);
+                let label = off.named(map.get(off.label_key), || {
+                    map.get("command").and_then(Value::as_str)
+                });
                 if let Some(label) = label {
                     out.push((id, label.to_string()));
                 }

@@ -218,27 +218,47 @@ pub struct DisabledHandlers {
 }
 
 impl DisabledHandlers {
-    /// The labels a file's top-level keys list.
+    /// The labels a file's top-level keys list. A lone string is a list of one: Gemini CLI
+    /// 0.61.0 merges each scope's value into its defaults' empty list (`mergeRecursively`,
+    /// union, a value that is no list taken as one item) and warns of the schema only (attacks
+    /// row 489's leftover: read as no list, the copy it turned off stood in for the guard).
     pub fn labels<'a>(
         &self,
         top: &'a serde_json::Map<String, serde_json::Value>,
     ) -> impl Iterator<Item = &'a str> {
-        top.get(self.key)
-            .and_then(|v| v.get(self.inner))
-            .and_then(serde_json::Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(serde_json::Value::as_str)
+        let listed = top.get(self.key).and_then(|v| v.get(self.inner));
+        let items = match listed {
+            Some(serde_json::Value::Array(items)) => items.as_slice(),
+            Some(one) => std::slice::from_ref(one),
+            None => &[],
+        };
+        items.iter().filter_map(serde_json::Value::as_str)
     }
 
     /// A handler's label: its `label_key`, else its command line.
     pub fn label<'a>(&self, handler: &'a crate::model::Handler) -> Option<&'a str> {
-        if let Some(label) = handler.extra.get(self.label_key).and_then(|v| v.as_str()) {
-            return Some(label);
-        }
-        match &handler.kind {
+        let command = || match &handler.kind {
             crate::model::HandlerKind::Command(c) => c.unix_line(),
             _ => None,
+        };
+        self.named(handler.extra.get(self.label_key), command)
+    }
+
+    /// The label of a handler whose `label_key` holds `name`, `command` giving its command line,
+    /// as Gemini CLI 0.61.0 takes it (`getHookName`: `name || command`): a `name` JavaScript
+    /// takes for false (`""`, `0`, `false`, `null`) gives way to the command, and one that is
+    /// no string is no label a list of strings names.
+    pub fn named<'a>(
+        &self,
+        name: Option<&'a serde_json::Value>,
+        command: impl FnOnce() -> Option<&'a str>,
+    ) -> Option<&'a str> {
+        use serde_json::Value;
+        match name {
+            Some(Value::String(name)) if !name.is_empty() => Some(name),
+            None | Some(Value::Null | Value::Bool(false) | Value::String(_)) => command(),
+            Some(Value::Number(n)) if n.as_f64() == Some(0.0) => command(),
+            Some(_) => None,
         }
     }
 }
