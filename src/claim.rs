@@ -113,6 +113,8 @@ pub struct Answer {
 pub struct Held {
     lock: File,
     run: PathBuf,
+    route: String,
+    deadline: u128,
 }
 
 impl Held {
@@ -124,19 +126,44 @@ impl Held {
 
     /// Writes the answer the matcher repeats: `None` where nothing blocks (the matcher then
     /// answers nothing). Whole or not at all (renamed into place); best effort: a matcher that
-    /// finds none runs the rules.
-    pub fn finish(&self, answer: Option<&Answer>) {
+    /// finds none runs the rules. `rewritten`: the id of the event with the input this route
+    /// answered, where it rewrote it, which a host that passes the rewrite on gives the next
+    /// route (attacks row 506): the claim is made under it too, its answer already there.
+    pub fn finish(&self, answer: Option<&Answer>, rewritten: Option<&str>) {
         let mut bytes = Vec::new();
         if let Some(a) = answer {
             bytes.extend(format!("{} {}\n", a.code, a.stdout.len()).as_bytes());
             bytes.extend(&a.stdout);
             bytes.extend(&a.stderr);
         }
-        let done = done_file(&self.run);
-        let part = done.with_extension("part");
-        if std::fs::write(&part, bytes).is_ok() {
-            let _ = std::fs::rename(&part, &done);
+        write_answer(&self.run, &bytes);
+        if let Some(event) = rewritten {
+            let _ = self.claim_answered(event, &bytes);
         }
+    }
+
+    /// This route's claim of `event` as well, answered with `bytes` before it is recorded.
+    fn claim_answered(&self, event: &str, bytes: &[u8]) -> std::io::Result<()> {
+        let dir = self.run.parent().unwrap_or(Path::new("."));
+        let mut record = open_record(&dir.join(event))?;
+        let mut lines = live_lines(&mut record)?;
+        let (deadline, run, _) = new_run_file(dir, event, &self.route, self.deadline)?;
+        write_answer(&run, bytes);
+        lines.push(Line {
+            route: self.route.clone(),
+            deadline,
+            matched: false,
+        });
+        write_lines(&mut record, &lines)
+    }
+}
+
+/// Writes `bytes` as the answer of the claimer of `run`, whole or not at all.
+fn write_answer(run: &Path, bytes: &[u8]) {
+    let done = done_file(run);
+    let part = done.with_extension("part");
+    if std::fs::write(&part, bytes).is_ok() {
+        let _ = std::fs::rename(&part, &done);
     }
 }
 
@@ -178,23 +205,26 @@ struct Line {
     matched: bool,
 }
 
-fn decide(home: &Path, event: &str, route: &str, budget: Duration) -> std::io::Result<Decided> {
-    let dir = store(home);
-    std::fs::create_dir_all(&dir)?;
-    let record = dir.join(event);
-    let mut file = regular(
+/// The record of an event's claims, opened and locked ([`lock_briefly`]).
+fn open_record(record: &Path) -> std::io::Result<File> {
+    let file = regular(
         OpenOptions::new()
             .read(true)
             .write(true)
             .create(true)
             .truncate(false),
-        &record,
+        record,
     )?;
     lock_briefly(&file)?;
+    Ok(file)
+}
+
+/// The record's claims still live.
+fn live_lines(file: &mut File) -> std::io::Result<Vec<Line>> {
     let mut text = String::new();
     file.read_to_string(&mut text)?;
     let now = now_ms();
-    let mut lines: Vec<Line> = text
+    Ok(text
         .lines()
         .filter_map(|l| {
             let mut words = l.split(' ');
@@ -206,7 +236,26 @@ fn decide(home: &Path, event: &str, route: &str, budget: Duration) -> std::io::R
             (line.deadline + GRACE.as_millis() > now && line.deadline <= now + HORIZON.as_millis())
                 .then_some(line)
         })
+        .collect())
+}
+
+/// Writes `lines` over the record.
+fn write_lines(file: &mut File, lines: &[Line]) -> std::io::Result<()> {
+    let text: String = lines
+        .iter()
+        .map(|l| format!("{} {} {}\n", l.route, l.deadline, u8::from(l.matched)))
         .collect();
+    file.set_len(0)?;
+    file.seek(SeekFrom::Start(0))?;
+    file.write_all(text.as_bytes())
+}
+
+fn decide(home: &Path, event: &str, route: &str, budget: Duration) -> std::io::Result<Decided> {
+    let dir = store(home);
+    std::fs::create_dir_all(&dir)?;
+    let mut file = open_record(&dir.join(event))?;
+    let mut lines = live_lines(&mut file)?;
+    let now = now_ms();
     let found = lines
         .iter()
         .position(|l| !l.matched && l.route != route)
@@ -230,7 +279,12 @@ fn decide(home: &Path, event: &str, route: &str, budget: Duration) -> std::io::R
             let deadline = after.fold(now + budget.as_millis(), u128::max);
             let (deadline, run, lock) = new_run_file(&dir, event, route, deadline)?;
             lock.try_lock()?;
-            let held = Held { lock, run };
+            let held = Held {
+                lock,
+                run,
+                route: route.to_string(),
+                deadline,
+            };
             held.runs_here();
             lines.push(Line {
                 route: route.to_string(),
@@ -240,13 +294,7 @@ fn decide(home: &Path, event: &str, route: &str, budget: Duration) -> std::io::R
             Decided::Claimed(held)
         }
     };
-    let text: String = lines
-        .iter()
-        .map(|l| format!("{} {} {}\n", l.route, l.deadline, u8::from(l.matched)))
-        .collect();
-    file.set_len(0)?;
-    file.seek(SeekFrom::Start(0))?;
-    file.write_all(text.as_bytes())?;
+    write_lines(&mut file, &lines)?;
     drop(file);
     if matches!(decided, Decided::Claimed(_)) {
         collect(&dir);
@@ -466,7 +514,7 @@ mod tests {
             stderr: b"why".to_vec(),
             code: 2,
         };
-        held.finish(Some(&deny));
+        held.finish(Some(&deny), None);
         let Entry::Repeat(again) = enter(home.path(), "e", "b", budget, far()) else {
             panic!("not matched");
         };
@@ -487,7 +535,7 @@ mod tests {
         let Entry::Claimed(held) = enter(home.path(), "e", "a", budget, far()) else {
             panic!("not claimed");
         };
-        held.finish(None);
+        held.finish(None, None);
         let run = held.run.clone();
         drop(held);
         // The same claim, as the record holds it with the clock an hour behind.

@@ -11,8 +11,9 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
-/// A project and a home with hookx installed in both of Claude's files, and one guard that
-/// logs each run, waits for `release` to exist (where the test says so) and denies.
+/// A project and a home with hookx installed in both of a host's files (Claude's, unless the
+/// test says), and one guard that logs each run, waits for `release` to exist (where the test
+/// says so) and denies.
 struct Both {
     _tmp: tempfile::TempDir,
     project: PathBuf,
@@ -26,28 +27,46 @@ struct Both {
 const REASON: &str = "R-CLAIM-GUARD";
 
 fn both(wait_for_release: bool) -> Both {
+    both_under(
+        "claude",
+        "PreToolUse",
+        ".bricks/hooks.json",
+        |log, release| {
+            let wait = match wait_for_release {
+                true => format!(
+                    "while [ ! -e '{}' ]; do sleep 0.01; done; ",
+                    release.display()
+                ),
+                false => String::new(),
+            };
+            format!(
+                "echo guard >> '{}'; {wait}echo {REASON} >&2; exit 2",
+                log.display()
+            )
+        },
+    )
+}
+
+/// [`both`] under `host`, whose files route `event`, with the guard `guard(log, release)` in
+/// the project's `rule_file` (Claude's hook file, which the host does not read itself).
+fn both_under(
+    host: &str,
+    event: &str,
+    rule_file: &str,
+    guard: impl FnOnce(&Path, &Path) -> String,
+) -> Both {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().canonicalize().unwrap();
     let (project, home) = (root.join("project"), root.join("home"));
     std::fs::create_dir_all(project.join(".git")).unwrap();
     std::fs::create_dir_all(&home).unwrap();
     let (log, release) = (root.join("ran.log"), root.join("release"));
-    let wait = match wait_for_release {
-        true => format!(
-            "while [ ! -e '{}' ]; do sleep 0.01; done; ",
-            release.display()
-        ),
-        false => String::new(),
-    };
-    let guard = format!(
-        "echo guard >> '{}'; {wait}echo {REASON} >&2; exit 2",
-        log.display()
-    );
+    let guard = guard(&log, &release);
     let rule = serde_json::json!({"hooks": {"PreToolUse": [
         {"hooks": [{"type": "command", "command": guard}]}]}});
     // Files Claude does not read itself: hookx runs them. Each scope's route routes its own
     // rules' events: the user has a rule of the event too, which logs.
-    common::write(&project, ".bricks/hooks.json", &rule.to_string());
+    common::write(&project, rule_file, &rule.to_string());
     let mine = format!("echo user >> '{}'", log.display());
     let rule = serde_json::json!({"hooks": {"PreToolUse": [
         {"hooks": [{"type": "command", "command": mine}]}]}});
@@ -62,22 +81,21 @@ fn both(wait_for_release: bool) -> Both {
         common::hookx_at(
             &project,
             &home,
-            &[
-                "install", "--host", "claude", "--scope", scope, "--hookx", bin,
-            ],
+            &["install", "--host", host, "--scope", scope, "--hookx", bin],
         )
         .success();
     }
     let route = |file: &Path| -> String {
         let text = std::fs::read_to_string(file).unwrap();
         let value: serde_json::Value = serde_json::from_str(&text).unwrap();
-        value["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        value["hooks"][event][0]["hooks"][0]["command"]
             .as_str()
             .unwrap()
             .to_string()
     };
-    let user = route(&home.join(".claude/settings.json"));
-    let project_route = route(&project.join(".claude/settings.json"));
+    let file = format!(".{host}/settings.json");
+    let user = route(&home.join(&file));
+    let project_route = route(&project.join(&file));
     assert_ne!(user, project_route);
     Both {
         _tmp: tmp,
@@ -263,6 +281,43 @@ fn files_dated_ahead_of_the_clock_do_not_crowd_out_a_claim() {
         assert!(denies(&both.fire(route, &payload)));
     }
     assert_eq!(both.runs(), 1);
+}
+
+/// Attacks rows 506, 514: Gemini's `sequential` chain runs the user's file, then the project's,
+/// and hands the project's route the user route's rewritten `tool_input` (bundle 0.61.0,
+/// `applyHookOutputToInput`: `{...tool_input, ...answered}`). The two routes computed two ids:
+/// the rewriting rule ran again on the rewritten input. The claimer claims the rewritten call
+/// too.
+#[test]
+fn gemini_sequential_hands_the_rewritten_call_to_a_route_that_repeats() {
+    let both = both_under("gemini", "BeforeTool", ".claude/settings.json", |log, _| {
+        let rewrite = serde_json::json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": "allow", "updatedInput": {"command": "rm -rf build/tmp"}}});
+        format!("echo guard >> '{}'; echo '{rewrite}'", log.display())
+    });
+    // Gemini runs the project's hooks only in a folder it trusts.
+    let trusted = serde_json::json!({ both.project.to_str().unwrap(): "TRUST_FOLDER" });
+    common::write(
+        &both.home,
+        ".gemini/trustedFolders.json",
+        &trusted.to_string(),
+    );
+    let call = serde_json::json!({"session_id": "s1", "transcript_path": "/tmp/t.json",
+        "cwd": both.project, "hook_event_name": "BeforeTool",
+        "timestamp": "2026-12-06T05:00:00.000Z", "tool_name": "run_shell_command",
+        "tool_input": {"command": "rm -rf build"}});
+    let first = both.fire(&both.user, &call.to_string());
+    let answer: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
+    let rewritten = &answer["hookSpecificOutput"]["tool_input"];
+    assert_eq!(rewritten["command"], "rm -rf build/tmp", "{first:?}");
+    // The next route's payload as Gemini builds it.
+    let mut next = call.clone();
+    for (key, value) in rewritten.as_object().unwrap() {
+        next["tool_input"][key] = value.clone();
+    }
+    let second = both.fire(&both.project_route, &next.to_string());
+    assert!(second.status.success(), "{second:?}");
+    assert_eq!(both.runs(), 1, "{second:?}");
 }
 
 #[test]

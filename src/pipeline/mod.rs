@@ -387,22 +387,54 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         dispatch::run::route_limit(hosted.host, hosted.read_as, written),
     )
     .keeping_follow_up_caps(Ok(&ctx.home));
-    let held = match claims {
+    let claimed = match claims {
         true => match claim(&ctx, &plan, &hosted) {
             claim::Entry::Repeat(answer) => return Ok(repeat(&answer)),
-            claim::Entry::Claimed(held) => Some(held),
+            claim::Entry::Claimed(held) => Some(Claim {
+                held,
+                managed_root: &ctx.managed_root,
+            }),
             claim::Entry::Run => None,
         },
         false => None,
     };
-    Ok(answer_in_time(plan, known, &hosted, held.as_ref()))
+    Ok(answer_in_time(plan, known, &hosted, claimed.as_ref()))
+}
+
+/// This route's claim of the event, and the policy root its id names.
+struct Claim<'a> {
+    held: claim::Held,
+    managed_root: &'a Path,
+}
+
+/// `event`'s id ([`claim::event_id`]) as `hosted` was read, under `managed_root`'s policy.
+fn event_id(hosted: &host::HostEvent, managed_root: &Path, event: &Event) -> String {
+    let flavor = hosted.answered_as().name();
+    let places = [hosted.project.as_path(), managed_root];
+    claim::event_id(event, hosted.stamped, flavor, places)
+}
+
+/// The id of the event a host that passes a rewrite on gives the next route: the call with
+/// the input this route answered (Gemini's `sequential` chain hands the project's route the
+/// user route's rewritten `tool_input`, bundle 0.61.0 `applyHookOutputToInput`: attacks rows
+/// 506, 514). `None` where the answer rewrites nothing.
+fn rewritten_id(
+    dispatch: &Dispatch,
+    hosted: &host::HostEvent,
+    managed_root: &Path,
+) -> Option<String> {
+    let o = &dispatch.outcome;
+    let deny = o.decision == Some(crate::model::Decision::Deny);
+    let input = o.updated_input.as_ref().filter(|_| !deny)?;
+    let mut event = hosted.event.clone();
+    let tool = event.tool.as_mut().filter(|t| t.input != *input)?;
+    tool.input = input.clone();
+    Some(event_id(hosted, managed_root, &event))
 }
 
 /// This route's claim of the event ([`crate::claim`]), bounded by its budget.
 fn claim(ctx: &Context, plan: &dispatch::run::Plan<'_>, hosted: &host::HostEvent) -> claim::Entry {
-    let flavor = hosted.answered_as().name();
-    let places = [hosted.project.as_path(), ctx.managed_root.as_path()];
-    let event = claim::event_id(&hosted.event, hosted.stamped, flavor, places);
+    let event = event_id(hosted, &ctx.managed_root, &hosted.event);
     let route = claim::route_id(hosted.host.dialect().config().hook_dir_var);
     let most = std::time::Duration::from_secs(crate::route::ROUTE_TIMEOUT);
     let budget = plan.budget().unwrap_or(most);
@@ -465,13 +497,17 @@ fn answer_in_time(
     plan: dispatch::run::Plan<'_>,
     known: &failure::Context,
     hosted: &host::HostEvent,
-    held: Option<&claim::Held>,
+    claimed: Option<&Claim<'_>>,
 ) -> i32 {
     // An answer cut short by the budget is none to repeat: the matcher runs the rules itself
     // once this route has ended (a user route the user cut to 4 s, attacks row 342).
     let finish = |dispatch: &Dispatch| {
-        if let Some(held) = held.filter(|_| !dispatch.cut_short) {
-            held.finish(blocking_answer(dispatch, hosted).as_ref());
+        if let Some(c) = claimed.filter(|_| !dispatch.cut_short) {
+            let rewritten = rewritten_id(dispatch, hosted, c.managed_root);
+            c.held.finish(
+                blocking_answer(dispatch, hosted).as_ref(),
+                rewritten.as_deref(),
+            );
         }
     };
     // One handler is answered here, after it ends or is killed; where a kill would outlast the
@@ -499,8 +535,8 @@ fn answer_in_time(
                 return host::print(&known.answer(why), &[]);
             }
             Split::Worker(answerer) => {
-                if let Some(held) = held {
-                    held.runs_here();
+                if let Some(c) = claimed {
+                    c.held.runs_here();
                 }
                 let mut answerer = Some(answerer);
                 let mut hand_over = |dispatch: &Dispatch| {
