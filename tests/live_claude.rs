@@ -2324,8 +2324,61 @@ fn main() -> std::process::ExitCode {
             a_user_route_the_user_runs_once,
             a_route_the_user_shortened,
             both_scopes_get_one_event,
+            a_session_started_below_the_project,
         ],
     )
+}
+
+/// Attacks row 523 (rows 521, 522 under Claude Code): Claude started in a folder below the
+/// project (a repository), hookx installed in the project's `.claude/settings.json`, the
+/// project's trusted Gemini guard beside it. Where the route runs, the guard denies. Claude
+/// Code 2.1.332 reads `sub/.claude/settings.json` and the root's `settings.local.json`, not the
+/// root's `settings.json`: the route does not run, as no hook of that file does (nothing found).
+fn a_session_started_below_the_project() {
+    let Some(bin) = client_or_skip("a_session_started_below_the_project") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    // A repository, whose root an agent could take for the project.
+    let git = std::process::Command::new("git")
+        .args(["init", "-q"])
+        .current_dir(&world.project)
+        .status();
+    assert!(git.is_ok_and(|s| s.success()));
+    let log = world.dump.join("guard.log");
+    let gemini = world.project.join(".gemini/settings.json");
+    write_json(
+        &gemini,
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": format!("echo ran >> '{}'; echo USER-GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}}),
+    );
+    hookx_cmd(&world, &["trust", gemini.to_str().unwrap()]);
+    hookx_cmd(
+        &world,
+        &["install", "--host", "claude", "--scope", "project"],
+    );
+    let sub = world.project.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    let run = client::run_in(
+        &bin,
+        &world,
+        &sub,
+        model.port,
+        "SCRIPT:once run one command",
+        &["--dangerously-skip-permissions"],
+        &[],
+    );
+    let denied = Seen::new(&model).any("USER-GUARD-SAYS-NO");
+    let routed = run
+        .debug_log
+        .contains("hookx run --host claude --event PreToolUse");
+    let ran_call = sub.join("once.txt").exists() || world.project.join("once.txt").exists();
+    assert!(
+        denied != ran_call && (denied || !routed),
+        "the route ran ({routed}) and the call ran ({ran_call})\n{}",
+        run.describe()
+    );
 }
 
 /// The claim gate (task "claims"): a recorder in the user's `~/.claude/settings.json` and one

@@ -258,6 +258,19 @@ pub fn run_env(
     extra: &[&str],
     env: &[(&str, &str)],
 ) -> Run {
+    run_in(bin, world, &world.project, port, prompt, extra, env)
+}
+
+/// [`run_env`] started in `dir` (a folder below the project) instead of the project.
+pub fn run_in(
+    bin: &Path,
+    world: &World,
+    dir: &Path,
+    port: u16,
+    prompt: &str,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> Run {
     static RUNS: AtomicUsize = AtomicUsize::new(0);
     let debug = world.dump.join(format!(
         "debug-{}.log",
@@ -267,7 +280,7 @@ pub fn run_env(
     cmd.env_clear()
         .envs(base_env(world, port))
         .envs(env.iter().copied())
-        .current_dir(&world.project)
+        .current_dir(dir)
         .args(["-p", prompt, "--output-format", "stream-json", "--verbose"])
         .arg("--include-hook-events")
         .arg("--debug-file")
