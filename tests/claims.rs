@@ -320,6 +320,77 @@ fn gemini_sequential_hands_the_rewritten_call_to_a_route_that_repeats() {
     assert_eq!(both.runs(), 1, "{second:?}");
 }
 
+/// The matcher repeats what blocks of the claimer's answer, byte for byte, in every form a
+/// rule gives it that Claude reads; what blocks nothing (a rewrite, context) it leaves to the
+/// claimer's answer, which the host applies (attacks row 515).
+#[test]
+fn the_matcher_repeats_each_blocking_answer_form_as_the_rules_gave_it() {
+    let deny = |reason: Option<&str>| {
+        let mut out = serde_json::json!({"hookSpecificOutput": {
+            "hookEventName": "PreToolUse", "permissionDecision": "deny"}});
+        if let Some(r) = reason {
+            out["hookSpecificOutput"]["permissionDecisionReason"] = r.into();
+        }
+        format!("echo '{out}'")
+    };
+    let ask = r#"echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse",
+        "permissionDecision": "ask", "permissionDecisionReason": "R-ASK"}}'"#;
+    let stop = r#"echo '{"continue": false, "stopReason": "R-STOP"}'"#;
+    let rewrite = r#"echo '{"hookSpecificOutput": {"hookEventName": "PreToolUse",
+        "permissionDecision": "allow", "updatedInput": {"command": "rm -rf build/tmp"},
+        "additionalContext": "R-CONTEXT"}}'"#;
+    // (form, the rule's command, the file it is in, whether the matcher says it again): a
+    // file whose dialect reads the form (Droid's reads `continue`, the Bricks one rewrites).
+    let (bricks, droid) = (".bricks/hooks.json", ".factory/settings.json");
+    let forms = [
+        (
+            "exit 2 with stderr",
+            "echo R-EXIT2 >&2; exit 2".into(),
+            bricks,
+            true,
+        ),
+        (
+            "JSON deny with a reason",
+            deny(Some("R-DENY")),
+            bricks,
+            true,
+        ),
+        ("JSON deny without a reason", deny(None), bricks, true),
+        ("ask", ask.into(), bricks, true),
+        ("continue false with a stopReason", stop.into(), droid, true),
+        ("a rewrite with context", rewrite.into(), bricks, false),
+    ];
+    for (form, command, file, repeated) in forms {
+        let both = both_under("claude", "PreToolUse", file, |log, _| {
+            format!("echo guard >> '{}'; {command}", log.display())
+        });
+        let payload = both.payload("toolu_01");
+        let claimer = both.fire(&both.user, &payload);
+        let matcher = both.fire(&both.project_route, &payload);
+        assert_eq!(both.runs(), 1, "{form}");
+        assert!(!claimer.stdout.is_empty(), "{form}: {claimer:?}");
+        // What Claude reads: stdout, the exit code, and stderr at exit 2 (at exit 0 it holds
+        // the claimer's notes, such as a handler still running when the deny came).
+        let said = |out: &Output| {
+            let code = out.status.code();
+            let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+            let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+            (
+                code,
+                stdout,
+                stderr
+                    .chars()
+                    .filter(|_| code == Some(2))
+                    .collect::<String>(),
+            )
+        };
+        match repeated {
+            true => assert_eq!(said(&matcher), said(&claimer), "{form}"),
+            false => assert_eq!(said(&matcher), (Some(0), "".into(), "".into()), "{form}"),
+        }
+    }
+}
+
 #[test]
 fn two_calls_alike_through_one_route_both_run_the_guard() {
     let both = both(false);
