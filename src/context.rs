@@ -27,6 +27,9 @@ pub struct Context {
     /// ([`crate::tables::HomeVar`]: `$CODEX_HOME`, …), and those naming a folder record
     /// (`$GEMINI_CLI_TRUSTED_FOLDERS_PATH`), with their values.
     pub agent_vars: Vec<(&'static str, PathBuf)>,
+    /// Which variables placed it: a command the user runs, or `run`/`exec` started by an
+    /// agent, where a variable may have been set for the hooks only.
+    pub vars: Vars,
 }
 
 /// Moves the root the agents' policy folders are looked for under (default `/`), for the
@@ -75,6 +78,7 @@ impl Context {
             home,
             managed_root: PathBuf::from("/"),
             agent_vars: Vec::new(),
+            vars: Vars::User,
         }
     }
 
@@ -176,6 +180,7 @@ impl Context {
             managed_root,
             agents_home,
             agent_vars,
+            vars,
         })
     }
 

@@ -2806,6 +2806,55 @@ fn a_copy_gemini_lists_off_in_forms_its_schema_refuses_does_not_take_the_guards_
     }
 }
 
+/// Found in the leftovers pass (2026-12-06), beside row 462's: Gemini CLI's `--skip-trust` sets
+/// `GEMINI_CLI_TRUST_WORKSPACE=true` after the settings were read as untrusted (bundle 0.61.0;
+/// `live_gemini::skip_trust_drops_project_hooks`: user hooks run, project hooks do not), and its
+/// hooks inherit it. The route took the variable for Gemini trusting the folder: the copy in
+/// `.gemini/settings.json`, which Gemini never loaded, stood in for the guard, which ran
+/// nowhere. On the run path a trusting variable is no proof (set before the start, Gemini does
+/// load the copy: twice at worst); the record still decides.
+#[test]
+fn a_variable_that_trusts_the_folder_does_not_let_a_copy_gemini_never_loaded_stand_in() {
+    let w = GuardAndMine::new(true);
+    let (project, home, log) = (&w.project, &w.home, &w.log);
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    w.converted_to_gemini_beside_the_user_route();
+    let found = routes(
+        &home.join(".gemini/settings.json"),
+        bin,
+        "gemini",
+        "BeforeTool",
+    );
+    let [route] = &found[..] else {
+        panic!("one user route: {found:?}");
+    };
+    let payload = serde_json::json!({"session_id": "s", "transcript_path": "/x", "cwd": project,
+        "hook_event_name": "BeforeTool", "timestamp": "2026-12-01T14:57:40.307Z",
+        "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
+    let fire = || {
+        std::fs::remove_file(log).ok();
+        common::hookx_clean(project)
+            .args(route.split_whitespace().skip(1))
+            .env("HOME", home)
+            .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
+            .write_stdin(payload.to_string())
+            .assert()
+            .success();
+        ran_sorted(log)
+    };
+    assert_eq!(fire(), ["guard", "mine"], "no record trusts the folder");
+    common::write(
+        home,
+        ".gemini/trustedFolders.json",
+        &serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
+    );
+    assert_eq!(
+        fire(),
+        ["mine"],
+        "the record trusts it: Gemini runs the copy"
+    );
+}
+
 /// Attacks row 463, the same command again: the resumed agent (row 463's test) runs the very
 /// command the outer call is held for, another call with another `tool_use_id` (Claude Code,
 /// Codex). Kind, session, tool and input alike, the route below stood aside and the guard never

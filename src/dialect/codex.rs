@@ -429,6 +429,7 @@ pub static DEF: DialectDef = DialectDef {
         },
         record_var: None,
         trust_vars: &[],
+        set_after_load: &[],
         distrust_vars: &[],
         off_setting: None,
         fix: "run `codex exec --trust` once in the project (or accept the trust prompt of `codex`)",

@@ -658,6 +658,7 @@ pub static DEF: DialectDef = DialectDef {
             ("COPILOT_ALLOW_ALL", "true"),
             ("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true"),
         ],
+        set_after_load: &[],
         distrust_vars: &[],
         off_setting: None,
         fix: "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true copilot -p …  (or trust the folder \

@@ -440,6 +440,10 @@ pub static DEF: DialectDef = DialectDef {
         // `security.folderTrust.enabled` false (user settings) every folder is trusted (attacks
         // row 422: hookx took such a folder as untrusted, and a converted copy Gemini runs did not
         // stand in for its original, which the route ran too; gemini-facts "Folder trust").
+        // Bundle 0.61.0: `--skip-trust` sets it after the settings were read as untrusted
+        // (`live_gemini::skip_trust_drops_project_hooks`: user hooks run, project hooks do
+        // not), and the hooks inherit it.
+        set_after_load: &["GEMINI_CLI_TRUST_WORKSPACE"],
         distrust_vars: &[
             ("GEMINI_RESTRICTED_MODE", "true"),
             ("GEMINI_CLI_TRUST_WORKSPACE", "false"),

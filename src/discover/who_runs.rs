@@ -205,9 +205,10 @@ pub fn folder_record(
 
 /// Whether `host` trusts the project folder: its record says so (read where the agent reads
 /// it, each place [`host_state_files`] gives), its own setting turns folder trust off
-/// (`FolderTrust::off_setting`), or a variable that trusts it is set
-/// (`FolderTrust::trust_vars`); a variable that distrusts it (`FolderTrust::distrust_vars`)
-/// outweighs them all, as in Gemini CLI (attacks row 422).
+/// (`FolderTrust::off_setting`), or a variable that trusts it is set (`FolderTrust::trust_vars`;
+/// on the run path not one the agent sets itself, `FolderTrust::set_after_load`); a variable
+/// that distrusts it
+/// (`FolderTrust::distrust_vars`) outweighs them all, as in Gemini CLI (attacks row 422).
 ///
 /// A variable naming the record itself (`FolderTrust::record_var`) is read for the commands a
 /// user types only: `hookx run` takes no place from a variable a project could set for the
@@ -241,5 +242,16 @@ pub fn folder_trusted(
             .is_some_and(|off| off.is_off(place, json))
             || gate.trusts(place, project, json)
     };
-    set(gate.trust_vars) || (trusted_at(0) && trusted_at(1))
+    // On the run path a variable the agent sets after reading its settings is no proof (Gemini
+    // CLI's `--skip-trust`, the project's file not loaded): taken for trust, a copy there stood
+    // in for a guard that then ran nowhere.
+    let proves = |(var, _): &&(&str, &str)| {
+        ctx.vars == crate::context::Vars::User || !gate.set_after_load.contains(var)
+    };
+    let trusting = gate
+        .trust_vars
+        .iter()
+        .filter(proves)
+        .any(|(var, value)| std::env::var(var).is_ok_and(|v| v == *value));
+    trusting || (trusted_at(0) && trusted_at(1))
 }

@@ -408,6 +408,10 @@ pub struct FolderTrust {
     /// Variables that trust the folder when set to the value given (`KEY=true`), as the user
     /// running the agent may set them.
     pub trust_vars: &'static [(&'static str, &'static str)],
+    /// Those of `trust_vars` the agent itself sets after it read its settings as untrusted
+    /// (Gemini CLI's `--skip-trust`), its project hooks not loaded: in a hook's environment no
+    /// proof of trust, so `hookx run` goes by the record ([`crate::discover::folder_trusted`]).
+    pub set_after_load: &'static [&'static str],
     /// Variables that distrust the folder when set to the value given, whatever the record
     /// and `trust_vars` say (Gemini CLI's restricted mode).
     pub distrust_vars: &'static [(&'static str, &'static str)],
