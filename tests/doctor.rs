@@ -2384,3 +2384,35 @@ fn a_file_with_a_raw_tab_in_a_string_is_not_said_to_have_comments() {
         assert!(has(claude, said, None), "{text:?}: {claude:#}");
     }
 }
+
+/// Kiro's `Manual` trigger (docs: kiro.dev/docs/cli/v3/hooks, "User-triggered on demand", no
+/// matcher, cannot block): doctor said "fires" as of any event; it fires only when the user
+/// starts it. A lowercase `manual` is no trigger Kiro documents (they are PascalCase): doctor
+/// now names the one meant.
+#[test]
+fn a_kiro_manual_trigger_is_said_to_fire_only_by_hand() {
+    let w = World::new();
+    let rule = |trigger: &str| {
+        json!({"name": trigger, "trigger": trigger,
+            "action": {"type": "command", "command": "./review.sh"}})
+    };
+    w.write_json(
+        "project/.kiro/hooks/review.json",
+        json!({"version": "v1", "hooks": [rule("Manual"), rule("manual")]}),
+    );
+    let (_, report) = w.doctor(Some("kiro"));
+    let file = ".kiro/hooks/review.json";
+    let by_hand = verdict(&report, file, "Manual", "kiro");
+    assert_eq!(by_hand["status"], "fires", "{by_hand:#}");
+    assert!(
+        has(by_hand, "fires only when the user starts it", None),
+        "{:?}",
+        findings(by_hand)
+    );
+    let lower = verdict(&report, file, "manual", "kiro");
+    assert!(
+        has(lower, "", Some("rename the key `manual` to `Manual`")),
+        "{:?}",
+        findings(lower)
+    );
+}

@@ -162,6 +162,8 @@ static RULES: RuleList = RuleList {
         "PostTaskExec",
         "Manual",
     ],
+    // Docs [v3] (kiro-facts): `Manual` is "User-triggered on demand", no matcher, cannot block.
+    by_hand: &["Manual"],
     older: Some(&OLDER),
 };
 

@@ -232,6 +232,9 @@ pub struct RuleList {
     /// unknown events by that name without a warning, kept on round trip, and reported lost
     /// when converted away.
     pub other_events: &'static [&'static str],
+    /// Those of `other_events` no event of a session fires, only a person starting the rule
+    /// (Kiro's `Manual`): doctor says so rather than a bare "fires".
+    pub by_hand: &'static [&'static str],
     /// The agent's older forms of the same rules, read (never written): a file in one of
     /// them converts like a list.
     pub older: Option<&'static OlderForms>,

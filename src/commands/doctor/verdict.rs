@@ -225,16 +225,23 @@ impl Doctor<'_> {
         // An event only the file's agent fires (Kiro's `PostFileSave`): there it fires as the
         // agent reads it; under any other host, never.
         let agent_only = match event {
-            EventKind::Other(key) => {
-                let config = source.dialect.config();
-                config.other_events.contains(&key.as_str())
-                    || config
-                        .rule_list
-                        .is_some_and(|list| list.other_events.contains(&key.as_str()))
-            }
+            EventKind::Other(key) => agent_only_events(source.dialect).any(|e| e == key),
             _ => false,
         };
         if agent_only && native {
+            let list = source.dialect.config().rule_list;
+            if let EventKind::Other(key) = event
+                && list.is_some_and(|l| l.by_hand.contains(&key.as_str()))
+            {
+                verdict.findings.push(Finding::new(
+                    Level::Note,
+                    format!(
+                        "`{key}` fires only when the user starts it in {display}: no event of a \
+                         session fires it, and it cannot block"
+                    ),
+                    None,
+                ));
+            }
             return verdict;
         }
         if agent_only {
@@ -253,6 +260,7 @@ impl Doctor<'_> {
         }
         if let EventKind::Other(key) = event {
             let fix = closest_event(key, rule.flavor)
+                .or_else(|| agent_only_events(source.dialect).find(|e| e.eq_ignore_ascii_case(key)))
                 .map(|name| format!("rename the key `{key}` to `{name}`"));
             never(
                 &mut verdict,
@@ -497,6 +505,14 @@ fn command_handler(line: &str) -> crate::model::Handler {
 
 /// The event name an unknown key most likely meant: one of its own flavour's (same casing),
 /// else any of its dialect's.
+/// The events only `dialect` fires, which hookx has no canonical name for (Kiro's
+/// `PostFileSave`).
+fn agent_only_events(dialect: Dialect) -> impl Iterator<Item = &'static str> {
+    let config = dialect.config();
+    let list = config.rule_list.map_or(&[][..], |l| l.other_events);
+    config.other_events.iter().chain(list).copied()
+}
+
 fn closest_event(key: &str, flavor: Flavor) -> Option<&'static str> {
     flavor
         .tables()
