@@ -2411,7 +2411,12 @@ fn a_kiro_manual_trigger_is_said_to_fire_only_by_hand() {
     );
     let lower = verdict(&report, file, "manual", "kiro");
     assert!(
-        has(lower, "", Some("rename the key `manual` to `Manual`")),
+        has(
+            lower,
+            "`manual` is no kiro event its documents name: take it as never firing (what the \
+             agent does with it is not known: no client checked)",
+            Some("rename the key `manual` to `Manual`")
+        ),
         "{:?}",
         findings(lower)
     );

@@ -266,10 +266,19 @@ impl Doctor<'_> {
                 &mut verdict,
                 Finding::new(
                     Level::Error,
-                    format!(
-                        "`{key}` is no {} event: the agent skips it (at most a debug-log line)",
-                        rule.flavor.name()
-                    ),
+                    // Of an agent no client here runs, its documents only: they name no such
+                    // event, and what it does with one is not known.
+                    match rule.flavor.tables().verified_with {
+                        Some(_) => format!(
+                            "`{key}` is no {} event: the agent skips it (at most a debug-log line)",
+                            rule.flavor.name()
+                        ),
+                        None => format!(
+                            "`{key}` is no {} event its documents name: take it as never firing \
+                             (what the agent does with it is not known: no client checked)",
+                            rule.flavor.name()
+                        ),
+                    },
                     fix,
                 ),
             );
