@@ -1226,10 +1226,23 @@ fn a_folder_record_gemini_cannot_read_trusts_nothing() {
 
 /// Trust: `--skip-trust` lets `-p` run in an untrusted folder, but the project's settings were
 /// already read as untrusted: user hooks run, project hooks do not (and nothing is warned of or
-/// acknowledged). Also: AfterAgent exit 2 with stderr continues the turn like a JSON block.
+/// acknowledged), and the hooks inherit the `GEMINI_CLI_TRUST_WORKSPACE=true` it sets: no proof
+/// of trust on hookx's run path (`double_runs::a_variable_that_trusts_the_folder_does_not_let_a_
+/// copy_gemini_never_loaded_stand_in`). Also: AfterAgent exit 2 with stderr continues the turn
+/// like a JSON block.
 fn skip_trust_drops_project_hooks() {
     let Some(l) = live("skiptrust", &["--skip-trust"], &[], |sb| {
-        sb.user_settings(Value::Object(record_everything(sb, "")));
+        let mut user = record_everything(sb, "");
+        // What the hooks inherit: the variable `--skip-trust` set after the settings were read.
+        let probe = format!(
+            "printf %s \"$GEMINI_CLI_TRUST_WORKSPACE\" > {}/trust-var.txt",
+            sb.root.display()
+        );
+        user["SessionStart"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"hooks": [{"type": "command", "command": probe}]}));
+        sb.user_settings(Value::Object(user));
         sb.project_settings(Value::Object(record_everything(sb, "project-")));
         let once = r#""stop_hook_active":false"#;
         sb.answer("AfterAgent", "a", once, "", "STOP-EXIT2", 2);
@@ -1242,6 +1255,11 @@ fn skip_trust_drops_project_hooks() {
         format!("exit {:?}: {}", l.out.status, l.out.stderr),
     );
     c.that(l.count("SessionStart") == 1, "user hooks run");
+    let inherited = std::fs::read_to_string(l.sb.root.join("trust-var.txt")).unwrap_or_default();
+    c.that(
+        inherited == "true",
+        format!("the hooks get GEMINI_CLI_TRUST_WORKSPACE=true: {inherited:?}"),
+    );
     c.that(
         !l.labels().iter().any(|l| l.starts_with("project-")),
         format!("no project hook: {:?}", l.labels()),
