@@ -15,19 +15,11 @@
 //! runs the rules itself. A store that cannot be used runs the rules: twice at worst, never zero.
 
 use crate::model::Event;
+use crate::model::event::SESSION_ID;
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
-
-/// The fields that name one session, as hosts spell them after decoding.
-const SESSION_FIELDS: &[&str] = &["session_id", "sessionId", "conversation_id", "taskId"];
-
-/// The per-call ids the claim gate found in the payloads (Claude, Codex, Qwen, Cline's
-/// `tool_call.id` decoded to `tool_use_id`; Qwen's `tool_call_id`), and the subagent's, as
-/// hosts spell it (attacks rows 508, 509: two of Claude's subagents ending together, one id,
-/// one's block lost; Copilot's own flavour keeps `agentId`).
-const CALL_FIELDS: &[&str] = &["tool_use_id", "tool_call_id", "agent_id", "agentId"];
 
 /// How long past its deadline a claim is kept: a matcher started late still finds it.
 const GRACE: Duration = Duration::from_secs(30);
@@ -45,29 +37,35 @@ const MAX_FILES: usize = 512;
 /// by SIGSTOP in that instant, any process of the account), and the route runs the rules.
 const LOCK_WAIT: Duration = Duration::from_millis(500);
 
-/// The event's identity, the same in every route the host runs for it: its kind, instant
-/// (where the payload `stamped` it), session, call id and tool call as decoded, the flavour it
-/// was read in, and the places whose rules the route runs: the project and the policy root
-/// (attacks row 504: a route line a project ships with its own `--managed-root` claimed the
-/// call, ran no policy rule, and the user's route repeated its silence: the policy's deny lost).
+/// What tells the event from another, the same in every route the host runs for it: its
+/// kind, instant (where the payload `stamped` it), session, call and subagent ids (in
+/// `call_keys`, the flavour's it was read in) and tool call as decoded.
+pub fn identity(event: &Event, call_keys: &[&str], stamped: bool) -> serde_json::Value {
+    let session = event.fields.get(SESSION_ID);
+    let calls: Vec<_> = call_keys.iter().map(|k| event.fields.get(*k)).collect();
+    let tool = event.tool.as_ref().map(|t| (&t.name, &t.input));
+    serde_json::json!({
+        "kind": format!("{:?}", event.kind),
+        "timestamp": event.timestamp.filter(|_| stamped).map(|t| t.timestamp_millis()),
+        "session": session,
+        "calls": calls,
+        "tool": tool,
+    })
+}
+
+/// The event's id: its [`identity`], the flavour it is answered in, and the places whose rules
+/// the route runs: the project and the policy root (attacks row 504: a route line a project
+/// ships with its own `--managed-root` claimed the call, ran no policy rule, and the user's
+/// route repeated its silence: the policy's deny lost).
 pub fn event_id(
     event: &Event,
+    call_keys: &[&str],
     stamped: bool,
     flavor: &str,
     [project, managed_root]: [&Path; 2],
 ) -> String {
-    let session = SESSION_FIELDS.iter().find_map(|k| event.fields.get(*k));
-    let calls: Vec<_> = CALL_FIELDS.iter().map(|k| event.fields.get(*k)).collect();
-    let tool = event.tool.as_ref().map(|t| (&t.name, &t.input));
     let text = serde_json::json!([
-        format!("{:?}", event.kind),
-        event
-            .timestamp
-            .filter(|_| stamped)
-            .map(|t| t.timestamp_millis()),
-        session,
-        calls,
-        tool,
+        identity(event, call_keys, stamped),
         flavor,
         project.to_string_lossy(),
         managed_root.to_string_lossy(),
@@ -484,21 +482,34 @@ mod tests {
     }
 
     /// Attacks row 509: two subagents' stops of one session, stamped in one millisecond, as
-    /// each host spells the subagent's id (Copilot's own flavour: `agentId`), are two events.
+    /// each host spells the subagent's id (Copilot's own flavour: `agentId`, decoded to
+    /// `agent_id`), are two events.
     #[test]
     fn two_subagents_stops_are_two_events_in_every_spelling() {
-        for key in ["agent_id", "agentId"] {
-            let stop = |agent: &str| Event {
-                kind: crate::model::EventKind::SubagentStop,
-                timestamp: None,
-                tool: None,
-                fields: serde_json::json!({"sessionId": "s1", key: agent})
-                    .as_object()
-                    .unwrap()
-                    .clone(),
+        use crate::protocol::payload::decode_event_as;
+        use crate::tables::Dialect;
+        let stops = [
+            (
+                "claude",
+                "SubagentStop",
+                r#"{"session_id": "s1", "agent_id": "AGENT"}"#,
+            ),
+            (
+                "copilot",
+                "subagentStop",
+                r#"{"sessionId": "s1", "timestamp": 1796103458392, "agentId": "AGENT"}"#,
+            ),
+        ];
+        for (host, event, payload) in stops {
+            let id = |agent: &str| {
+                let payload = payload.replace("AGENT", agent);
+                let host = Dialect::named(host).unwrap();
+                let (stop, flavor) =
+                    decode_event_as(payload.as_bytes(), host, Some(event)).unwrap();
+                let keys = flavor.tables().protocol.call_keys;
+                event_id(&stop, keys, true, "f", [Path::new("/p"), Path::new("/")])
             };
-            let id = |agent| event_id(&stop(agent), false, "f", [Path::new("/p"), Path::new("/")]);
-            assert_ne!(id("a-one"), id("a-two"), "{key}");
+            assert_ne!(id("a-one"), id("a-two"), "{host}");
         }
     }
 

@@ -28,7 +28,8 @@
 
 // The table types the owned-strings check reads: the one place to change when they move
 // (to `hookx::tables`).
-use hookx::tables::{Dialect, Flavor, Pattern, TrustRecord};
+use hookx::protocol::canonical_key;
+use hookx::tables::{CANONICAL_CALL_KEYS, Dialect, Flavor, Pattern, TrustRecord};
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use std::path::{Path, PathBuf};
@@ -1285,6 +1286,63 @@ fn shared_code_names_no_dialect() {
     );
 }
 
+/// An agent's own spellings of payload keys, from the tables: every key a flavour's payloads
+/// carry (`payload_keys`, `key_renames`) that decoding renames (`sessionId`, `taskId`,
+/// `conversation_id`, `agentId`), and every id a flavour's `call_keys` keeps under a name of
+/// its own (Qwen's `tool_call_id`). The canonical names they decode to are Claude's, which
+/// shared code may name; plain words (`output`) are left out, as in [`owned`].
+fn payload_spellings() -> BTreeSet<&'static str> {
+    let mut out = BTreeSet::new();
+    for &f in Flavor::all() {
+        let t = f.tables();
+        let sent = t.payload_keys.iter().flat_map(|(_, keys)| keys.iter());
+        let renamed = t.key_renames.iter().map(|(_, native)| native);
+        out.extend(
+            sent.chain(renamed)
+                .filter(|k| canonical_key(t, k) != **k)
+                .copied(),
+        );
+        let own = t.protocol.call_keys.iter();
+        out.extend(own.filter(|k| !CANONICAL_CALL_KEYS.contains(k)).copied());
+    }
+    out.retain(|k| words(k).len() > 1);
+    out
+}
+
+/// A string literal in `toks` that is one of `spellings`.
+fn spellings_in(toks: &[Tok], spellings: &BTreeSet<&str>) -> Vec<String> {
+    toks.iter()
+        .filter(|t| t.kind == Kind::Str && spellings.contains(t.text.as_str()))
+        .map(|t| format!("line {}: \"{}\"", t.line, t.text))
+        .collect()
+}
+
+/// Shared code reads decoded payloads by canonical names and the tables' own: an agent's
+/// spelling written into it (the run-time claim's session and call fields were, until the
+/// tables held them) holds for that agent alone, and does not follow a change of the tables.
+#[test]
+fn shared_code_reads_no_agents_payload_spelling() {
+    let spellings = payload_spellings();
+    let krate = the_crate();
+    let mut report = Vec::new();
+    for f in &krate.files {
+        if f.module
+            .first()
+            .is_some_and(|m| DIALECT_HOMES.contains(&m.as_str()))
+        {
+            continue;
+        }
+        for v in spellings_in(&f.toks, &spellings) {
+            report.push(format!("src/{}: {v}", f.rel));
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "shared code reads an agent's spelling of a payload key; name it in the tables:\n{}",
+        report.join("\n")
+    );
+}
+
 #[test]
 fn each_module_uses_only_its_floor_and_below() {
     for (k, (_, ms)) in FLOORS.iter().enumerate() {
@@ -1408,6 +1466,27 @@ fn g() -> &'static str {{ "{name}" }}
     let found = violations(&nested, &owned);
     assert_eq!(found.len(), 2, "{found:?}");
     assert!(found[0].starts_with("line 4: ") && found[1].starts_with("line 8: "));
+}
+
+/// (a2) The claim's field lists as they were, in shared code: the agents' spellings are
+/// caught, the canonical names they decode to are not.
+#[test]
+fn probe_an_agents_payload_spelling_is_caught() {
+    let text = r#"
+const SESSION_FIELDS: &[&str] = &["session_id", "sessionId", "conversation_id", "taskId"];
+const CALL_FIELDS: &[&str] = &["tool_use_id", "tool_call_id", "agent_id", "agentId"];
+"#;
+    let found = spellings_in(&production(&lex(text)).0, &payload_spellings());
+    assert_eq!(
+        found,
+        [
+            "line 2: \"sessionId\"",
+            "line 2: \"conversation_id\"",
+            "line 2: \"taskId\"",
+            "line 3: \"tool_call_id\"",
+            "line 3: \"agentId\"",
+        ]
+    );
 }
 
 /// (b) A file in `model` using `dialect`.

@@ -694,22 +694,56 @@ fn every_answer_hookx_writes_is_a_form_its_client_was_seen_to_honour() {
     );
 }
 
-/// What a run-time claim would name one event by (task "claims"): the decoded kind, instant,
-/// session and tool call (canonical name and input), never the raw payload.
+/// What a run-time claim names one event by ([`hookx::claim::identity`]): the decoded kind,
+/// instant, session, call and subagent ids and tool call, never the raw payload.
 fn claim_identity(stdin: &Value, host: Dialect, event: &str) -> Value {
-    let (e, _) = decode_event_as(stdin.to_string().as_bytes(), host, Some(event))
+    let (e, flavor) = decode_event_as(stdin.to_string().as_bytes(), host, Some(event))
         .unwrap_or_else(|err| panic!("{event}: {err}"));
-    let session = ["session_id", "sessionId", "conversation_id", "taskId"]
-        .iter()
-        .find_map(|k| e.fields.get(*k).cloned());
-    // The call ids the gate found: `tool_use_id` (Claude, Codex, Qwen; Cline's `tool_call.id`
-    // decodes to it), Qwen's `tool_call_id`.
-    let call: Vec<Value> = ["tool_use_id", "tool_call_id"]
-        .iter()
-        .filter_map(|k| e.fields.get(*k).cloned())
-        .collect();
-    json!({"kind": format!("{:?}", e.kind), "timestamp": e.timestamp.map(|t| t.timestamp_millis()),
-        "session": session, "call": call, "tool": e.tool.map(|t| json!([t.name, t.input]))})
+    let stamped = e.timestamp.is_some();
+    hookx::claim::identity(&e, flavor.tables().protocol.call_keys, stamped)
+}
+
+/// The spellings, as the clients send them, of the fields that name a session, a tool call or
+/// a subagent.
+const ID_SPELLINGS: &[&str] = &[
+    "session_id",
+    "sessionId",
+    "conversation_id",
+    "taskId",
+    "trajectory_id",
+    "tool_use_id",
+    "tool_call_id",
+    "agent_id",
+    "agentId",
+];
+
+/// Every id a payload carries, in any spelling, is part of the claim's identity (decoded to
+/// its canonical name, or kept in the flavour's `call_keys`): two events that differ by one
+/// alone are two events (attacks rows 463, 508, 509). Each recorded and documented payload,
+/// with each such top-level field given another value, must name another event.
+#[test]
+fn every_id_a_payload_carries_tells_its_event_apart() {
+    let mut failures = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for r in recorded() {
+        let stdin: Value = serde_json::from_str(&r.stdin).unwrap();
+        let identity = |stdin: &Value| claim_identity(stdin, r.host, &r.event);
+        let before = identity(&stdin);
+        for (key, value) in stdin.as_object().unwrap() {
+            if !value.is_string() || !ID_SPELLINGS.contains(&key.as_str()) {
+                continue;
+            }
+            let mut other = stdin.clone();
+            other[key] = Value::from(format!("{}-other", value.as_str().unwrap()));
+            seen.insert(format!("{}: {key}", r.flavor.name()));
+            if identity(&other) == before {
+                failures.push(format!("{}: `{key}` is not part of it", r.path.display()));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // The one spelling no decoding makes canonical, held in its flavour's table.
+    assert!(seen.contains("qwen: tool_call_id"), "{seen:?}");
 }
 
 /// The claim gate (each client's facts file, "Both scopes, one event"): every payload a client

@@ -974,7 +974,8 @@ static PLUGINS: PluginSpec = PluginSpec {
 pub(crate) mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
+        AnswerField as F, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, Exit2, ExitCodes,
+        ProtocolTables, Slot, Writes,
     };
 
     const HSO: &str = "hookSpecificOutput";
@@ -1007,6 +1008,7 @@ pub(crate) mod protocol_rows {
         event_key_only: None,
         event_shapes: &[],
         verbatim_keys: &[],
+        call_keys: CANONICAL_CALL_KEYS,
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
         mcp_context_key: None,

@@ -594,7 +594,8 @@ mod reshape {
 mod protocol_rows {
     use crate::model::EventKind;
     use crate::tables::{
-        AnswerField as F, ArgsForm, EnvValue, ExitCodes, ProtocolTables, Reshape, Slot, Writes,
+        AnswerField as F, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, ExitCodes, ProtocolTables,
+        Reshape, Slot, Writes,
     };
 
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
@@ -620,6 +621,7 @@ mod protocol_rows {
         event_shapes: &[],
         // Snake_case keys it sends as they are.
         verbatim_keys: &["agent_id", "parent_agent_id"],
+        call_keys: CANONICAL_CALL_KEYS,
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
         mcp_context_key: None,

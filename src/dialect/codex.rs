@@ -1033,7 +1033,8 @@ pub mod trust {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, ArgsForm, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
+        AnswerField as F, ArgsForm, CANONICAL_CALL_KEYS, Exit2, ExitCodes, ProtocolTables, Slot,
+        Writes,
     };
 
     const HSO: &str = "hookSpecificOutput";
@@ -1060,6 +1061,7 @@ mod protocol_rows {
         event_key_only: None,
         event_shapes: &[],
         verbatim_keys: &[],
+        call_keys: CANONICAL_CALL_KEYS,
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
         mcp_context_key: None,

@@ -947,7 +947,8 @@ static DISABLED_HOOKS: crate::tables::HookSwitch = crate::tables::HookSwitch {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
+        AnswerField as F, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, Exit2, ExitCodes,
+        ProtocolTables, Slot, Writes,
     };
 
     const HSO: &str = "hookSpecificOutput";
@@ -1033,6 +1034,7 @@ mod protocol_rows {
         ],
         // `stop_hook_active` stays snake_case in camelCase payloads (run 1.0.102).
         verbatim_keys: &["notification_type", "stop_hook_active"],
+        call_keys: CANONICAL_CALL_KEYS,
         // An object since 1.0.x (run 1.0.102); a JSON string in older versions (seed).
         tool_args: ArgsForm::ObjectOrString,
         tool_result_keys: Some(("resultType", "textResultForLlm")),
@@ -1080,6 +1082,7 @@ mod protocol_rows {
         event_key_only: None,
         event_shapes: &[],
         verbatim_keys: &[],
+        call_keys: CANONICAL_CALL_KEYS,
         tool_args: ArgsForm::ObjectOrString,
         tool_result_keys: Some(("result_type", "text_result_for_llm")),
         mcp_context_key: None,

@@ -418,7 +418,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, ArgsForm, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
+        AnswerField as F, ArgsForm, CANONICAL_CALL_KEYS, Exit2, ExitCodes, ProtocolTables, Slot,
+        Writes,
     };
 
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
@@ -453,6 +454,7 @@ mod protocol_rows {
         reason_alone_is_context: false,
         event_shapes: &[],
         verbatim_keys: &[],
+        call_keys: CANONICAL_CALL_KEYS,
         tool_args: ArgsForm::ObjectOrString,
         tool_result_keys: None,
         env: &[],

@@ -578,7 +578,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
+        AnswerField as F, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, Exit2, ExitCodes,
+        ProtocolTables, Slot, Writes,
     };
 
     const HSO: &str = "hookSpecificOutput";
@@ -603,6 +604,7 @@ mod protocol_rows {
         event_key_only: None,
         event_shapes: &[],
         verbatim_keys: &[],
+        call_keys: CANONICAL_CALL_KEYS,
         tool_args: ArgsForm::Object,
         // `tool_response {llmContent, returnDisplay, error?}` is passed on as it is.
         tool_result_keys: None,

@@ -397,7 +397,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
 /// Run-time protocol rows: exit codes and plain stdout only ("No JSON answer is documented").
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
-    use crate::tables::{ArgsForm, Exit2, ExitCodes, ProtocolTables};
+    use crate::tables::{ArgsForm, CANONICAL_CALL_KEYS, Exit2, ExitCodes, ProtocolTables};
 
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
 
@@ -413,6 +413,7 @@ mod protocol_rows {
         ]),
         event_shapes: &[],
         verbatim_keys: &[],
+        call_keys: CANONICAL_CALL_KEYS,
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
         mcp_context_key: None,

@@ -363,7 +363,8 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
 pub(crate) mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, ArgsForm, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
+        AnswerField as F, ArgsForm, CANONICAL_CALL_KEYS, Exit2, ExitCodes, ProtocolTables, Slot,
+        Writes,
     };
 
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
@@ -374,6 +375,7 @@ pub(crate) mod protocol_rows {
         event_key_only: None,
         event_shapes: &[],
         verbatim_keys: &[],
+        call_keys: CANONICAL_CALL_KEYS,
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
         mcp_context_key: None,

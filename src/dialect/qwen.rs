@@ -602,6 +602,9 @@ mod protocol_rows {
         event_key_only: None,
         event_shapes: &[],
         verbatim_keys: &[],
+        // A tool call's payload carries `tool_call_id` beside `tool_use_id`, another value
+        // (0.24.4's recordings): both are part of the id.
+        call_keys: &["tool_use_id", "tool_call_id", "agent_id"],
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
         env: &[

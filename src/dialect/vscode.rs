@@ -266,7 +266,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, ArgsForm, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
+        AnswerField as F, ArgsForm, CANONICAL_CALL_KEYS, Exit2, ExitCodes, ProtocolTables, Slot,
+        Writes,
     };
 
     const HSO: &str = "hookSpecificOutput";
@@ -295,6 +296,7 @@ mod protocol_rows {
         reason_alone_is_context: false,
         event_shapes: &[],
         verbatim_keys: &[],
+        call_keys: CANONICAL_CALL_KEYS,
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
         env: &[],

@@ -480,7 +480,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
 /// Run-time protocol rows: exit codes only (docs, "Exit Codes").
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
-    use crate::tables::{ArgsForm, Exit2, ExitCodes, Nested, ProtocolTables};
+    use crate::tables::{ArgsForm, CANONICAL_CALL_KEYS, Exit2, ExitCodes, Nested, ProtocolTables};
 
     /// "Only pre-hooks (pre_read_code, pre_write_code, pre_run_command, pre_mcp_tool_use) can
     /// block actions using exit code 2"; `pre_user_prompt` blocks the prompt the same way
@@ -507,6 +507,7 @@ mod protocol_rows {
             reason_alone_is_context: false,
             event_shapes: &[],
             verbatim_keys: &[],
+            call_keys: CANONICAL_CALL_KEYS,
             tool_args: ArgsForm::Nested(nested),
             tool_result_keys: None,
             env: &[],

@@ -3,6 +3,7 @@
 
 use super::select::{Selected, select};
 use crate::discover::Source;
+use crate::model::event::{SESSION_ID, TOOL_USE_ID};
 use crate::model::{Event, EventKind, Handler, HandlerKind, Outcome};
 use crate::protocol::answer::{HostAnswer, decode_answer, encode_answer};
 use crate::protocol::payload::{encode_event, handler_env};
@@ -85,18 +86,15 @@ pub fn event_mark(event: &Event) -> String {
         }
         None => ("", String::new()),
     };
-    let session = event.field("session_id").unwrap_or_default();
+    let session = event.field(SESSION_ID).unwrap_or_default();
     let text = format!("{:?}\0{session}\0{tool}\0{input}", event.kind);
     let mark = crate::hash::sha256_hex(text.as_bytes());
-    match event.field(CALL_FIELD).filter(|call| !call.is_empty()) {
+    // The canonical call id only: the hookx above may have read another agent's payload.
+    match event.field(TOOL_USE_ID).filter(|call| !call.is_empty()) {
         Some(call) => format!("{mark}:{}", crate::hash::sha256_hex(call.as_bytes())),
         None => mark,
     }
 }
-
-/// The id a payload gives each tool call (Claude's and Codex's): the same command run again
-/// in a resumed session is another call with another id (attacks row 463).
-const CALL_FIELD: &str = "tool_use_id";
 
 /// Whether this hookx runs below a hookx that runs the same event ([`EVENT_VAR`]).
 pub fn runs_below_same_event(event: &Event) -> bool {

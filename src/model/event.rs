@@ -18,6 +18,14 @@ pub struct Event {
     pub fields: Map<String, Value>,
 }
 
+/// The canonical name of the field that names the event's session.
+pub const SESSION_ID: &str = "session_id";
+/// The canonical name of the field that names one tool call (Claude's, Codex's): the same
+/// command run again is another call with another id.
+pub const TOOL_USE_ID: &str = "tool_use_id";
+/// The canonical name of the field that names the subagent an event is of.
+pub const AGENT_ID: &str = "agent_id";
+
 /// The tool call of a tool event.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ToolCall {

@@ -411,7 +411,8 @@ struct Claim<'a> {
 fn event_id(hosted: &host::HostEvent, managed_root: &Path, event: &Event) -> String {
     let flavor = hosted.answered_as().name();
     let places = [hosted.project.as_path(), managed_root];
-    claim::event_id(event, hosted.stamped, flavor, places)
+    let keys = hosted.host.tables().protocol.call_keys;
+    claim::event_id(event, keys, hosted.stamped, flavor, places)
 }
 
 /// The id of the event a host that passes a rewrite on gives the next route: the call with

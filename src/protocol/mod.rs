@@ -77,7 +77,7 @@ pub(crate) fn event_name(tables: &Tables, kind: &EventKind) -> String {
 }
 
 /// The canonical (snake_case) key of a native payload key.
-pub(crate) fn canonical_key(tables: &Tables, key: &str) -> String {
+pub fn canonical_key(tables: &Tables, key: &str) -> String {
     if let Some((canonical, _)) = tables.key_renames.iter().find(|(_, n)| *n == key) {
         return (*canonical).to_string();
     }

@@ -2,6 +2,7 @@
 //! and cased, what environment its handlers get, and how its exit codes and answer fields are
 //! read, as data read by `crate::protocol`.
 
+use crate::model::event::{AGENT_ID, TOOL_USE_ID};
 use crate::model::{Decision, EventKind};
 
 /// The protocol half of a flavour's tables.
@@ -18,6 +19,10 @@ pub struct ProtocolTables {
     /// Keys written as they are whatever the key case (Copilot's camelCase notification
     /// payload has snake_case `notification_type`).
     pub verbatim_keys: &'static [&'static str],
+    /// The decoded fields that name one tool call or one subagent, each part of an event's
+    /// identity ([`crate::claim::identity`]): [`CANONICAL_CALL_KEYS`], and any id the flavour's
+    /// payloads keep under a name of their own.
+    pub call_keys: &'static [&'static str],
     pub tool_args: ArgsForm,
     /// Native keys (result type, text) of the tool-result envelope; `None`: the tool response is
     /// passed on as the tool returned it.
@@ -75,6 +80,10 @@ pub struct ProtocolTables {
     /// ([`crate::tables::RouteSpec::limit`]).
     pub hook_budget: &'static [(EventKind, u64, Option<&'static str>)],
 }
+
+/// The canonical fields that name one tool call and one subagent (attacks rows 463, 508), which
+/// most flavours decode theirs to.
+pub const CANONICAL_CALL_KEYS: &[&str] = &[TOOL_USE_ID, AGENT_ID];
 
 /// See [`ProtocolTables::reshape`]. The flat form has the agent's own key case and names.
 #[derive(Clone, Copy)]
