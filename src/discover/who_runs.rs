@@ -207,15 +207,15 @@ pub fn folder_record(
 /// it, each place [`host_state_files`] gives), its own setting turns folder trust off
 /// (`FolderTrust::off_setting`), or a variable that trusts it is set (`FolderTrust::trust_vars`;
 /// on the run path not one the agent sets itself, `FolderTrust::set_after_load`); a variable
-/// that distrusts it
-/// (`FolderTrust::distrust_vars`) outweighs them all, as in Gemini CLI (attacks row 422).
+/// that distrusts it (`FolderTrust::distrust_vars`) outweighs them all, as in Gemini CLI
+/// (attacks row 422).
 ///
 /// A variable naming the record itself (`FolderTrust::record_var`) is read for the commands a
 /// user types only: `hookx run` takes no place from a variable a project could set for the
 /// host's hooks (issue 23 item 4). Where only the record it names trusts the folder, the route
-/// runs the original beside the host's copy: twice at worst; Gemini CLI registers no hook at
-/// all in a folder it does not trust (attacks row 462), so a record there that distrusts it
-/// never leaves a guard to nobody.
+/// runs the original beside the host's copy: twice at worst; in a folder it does not trust,
+/// Gemini CLI registers no hook at all (attacks row 462) or, under `--skip-trust`, no project
+/// hook, so a record there that distrusts it never leaves a guard to nobody.
 pub fn folder_trusted(
     ctx: &crate::context::Context,
     host: Dialect,
