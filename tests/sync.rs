@@ -377,6 +377,26 @@ fn a_bad_manifest_is_an_error_naming_its_line() {
     assert!(err.contains("also a source"), "{err}");
 }
 
+/// Attacks rows 543 and 544: a manifest naming one source twice (`.claude/settings.json` and
+/// `./.claude/settings.json`) wrote each rule twice into every target; two targets naming one
+/// file (Gemini's project file, and Qwen's `out` there) wrote it in turn, the second taking
+/// the first's copies out: Gemini's copy of the guard was gone after every sync, and `--check`
+/// failed for ever. Each is refused, naming the line, nothing written.
+#[test]
+fn a_manifest_naming_one_file_twice_is_refused() {
+    for manifest in [
+        "version = 1\nsources = [\".claude/settings.json\", \"./.claude/settings.json\"]\n[targets.gemini]\n",
+        "version = 1\nsources = [\".claude/settings.json\"]\n[targets.gemini]\n[targets.qwen]\nout = \".gemini/settings.json\"\n",
+    ] {
+        let p = Project::new();
+        p.write(".hookx/sync.toml", manifest);
+        let (code, _, err) = p.out(&["sync"]);
+        assert_ne!(code, 0, "{manifest}: {err}");
+        assert!(err.contains("twice"), "{manifest}: {err}");
+        assert!(!p.project.join(".gemini").exists(), "{manifest}: {err}");
+    }
+}
+
 #[test]
 fn watch_syncs_again_when_a_source_changes() {
     let p = Project::new();

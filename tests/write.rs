@@ -465,3 +465,80 @@ fn a_cline_hook_of_the_users_hookx_cannot_read_as_text_is_not_overwritten() {
         "written before the refusal: {err}"
     );
 }
+
+/// `hookx ARGS…` in `project`, with `HOME` the temporary `home`.
+fn convert_in(project: &Path, home: &Path, args: &[&str]) -> assert_cmd::assert::Assert {
+    common::hookx()
+        .current_dir(project)
+        .env("HOME", home)
+        .env_remove("HOOKX_HOME")
+        .args(args)
+        .assert()
+}
+
+/// A trusted Claude guard and a project where `NAME` is a link to `.claude/settings.json`
+/// (inside the project); the project and home.
+fn linked_to_the_claude_file(name: &str) -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    common::write(&project, ".claude/settings.json", &guard_source(Some(5)));
+    let link = project.join(name);
+    std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+    let back = "../".repeat(name.matches('/').count());
+    std::os::unix::fs::symlink(format!("{back}.claude/settings.json"), &link).unwrap();
+    (dir, project, home)
+}
+
+/// Attacks row 541: `.codex/hooks.json` a link to `.claude/settings.json` (a team that lets
+/// Codex read Claude's file, the same shape): `convert --write` to Codex wrote the copies
+/// into the source itself, beside their originals, "no losses": Claude ran each rule twice.
+/// sync refuses such a target ("a file is either edited or generated"); so does convert.
+#[test]
+fn convert_write_refuses_a_target_that_is_its_source_under_another_name() {
+    let (_dir, project, home) = linked_to_the_claude_file(".codex/hooks.json");
+    let source = project.join(".claude/settings.json");
+    let before = std::fs::read_to_string(&source).unwrap();
+    let out = convert_in(
+        &project,
+        &home,
+        &["convert", path_str(&source), "--to", "codex", "--write"],
+    )
+    .failure()
+    .get_output()
+    .clone();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("is also an input"), "{said}");
+    assert_eq!(std::fs::read_to_string(&source).unwrap(), before, "{said}");
+}
+
+/// Attacks row 542: one file given twice (by two names: a link, or `./` and not) was read
+/// and converted twice: every rule twice in the written file, "no losses", and the agent ran
+/// each guard twice per call. Refused, naming both, nothing written.
+#[test]
+fn convert_refuses_a_file_given_twice() {
+    let (_dir, project, home) = linked_to_the_claude_file("shared.json");
+    let source = project.join(".claude/settings.json");
+    let again = project.join(".claude/../shared.json");
+    let out = convert_in(
+        &project,
+        &home,
+        &[
+            "convert",
+            path_str(&source),
+            path_str(&again),
+            "--from",
+            "claude",
+            "--to",
+            "gemini",
+            "--write",
+        ],
+    )
+    .failure()
+    .get_output()
+    .clone();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("given twice"), "{said}");
+    assert!(!project.join(".gemini").exists(), "{said}");
+}

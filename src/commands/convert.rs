@@ -67,6 +67,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     if several && opts.out.is_some() {
         return Err(Error::Usage("--out takes one target (--to)".into()));
     }
+    refuse_twice(&opts.files)?;
     let read = read_inputs(&opts.files, opts.from)?;
     // `--write` syncs with the entries converted from these inputs earlier.
     let sources: Vec<&str> = read.loaded.iter().map(|(s, _)| s.path.as_str()).collect();
@@ -311,6 +312,49 @@ fn hookx_for(opts: &Options) -> String {
         .unwrap_or_else(|| opts.hookx.clone())
 }
 
+/// Refuses one file given twice, by two names or one (a link, `./`): its rules would be
+/// converted twice, and the agent would run each twice (attacks row 542).
+fn refuse_twice(files: &[PathBuf]) -> Result<(), Error> {
+    for (i, file) in files.iter().enumerate() {
+        if let Some(first) = files[..i]
+            .iter()
+            .find(|f| crate::context::same_place(f, file))
+        {
+            return Err(Error::Usage(format!(
+                "{} is {} given twice; name each file once",
+                file.display(),
+                first.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Refuses to write `target` where it is one of the inputs under another name (`.codex/hooks.json`
+/// a link to `.claude/settings.json`): the copies would go in beside their originals, and the
+/// agent reading it would run each rule twice (attacks row 541). As `sync` (a file is edited
+/// or generated); a file converted into its own dialect (`own_file`) is rewritten in place.
+fn refuse_input_as_target(
+    target: &Path,
+    sources: &[&str],
+    own_file: Option<&Path>,
+) -> Result<(), Error> {
+    let Ok(real) = std::fs::canonicalize(target) else {
+        return Ok(());
+    };
+    match sources
+        .iter()
+        .find(|s| std::fs::canonicalize(s).is_ok_and(|s| s == real))
+    {
+        Some(source) if own_file != Some(real.as_path()) => Err(Error::Usage(format!(
+            "{}: the file to write is also an input ({source}); a file is either edited or \
+             generated: write elsewhere (--out FILE), or remove the link",
+            target.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// The inputs read, each warning printed; fails on an input with nothing readable or no hooks.
 pub fn read_inputs(files: &[PathBuf], from: Option<Dialect>) -> Result<Inputs, Error> {
     // Input of a quarter megabyte or more (over a thousand rules) is read into a heap of huge
@@ -435,6 +479,9 @@ fn convert_to(
     };
     if let (Some(path), None) = (&target, &opts.out) {
         default_target_stays_inside(opts, path)?;
+    }
+    if let Some(path) = &target {
+        refuse_input_as_target(path, sources, own_file)?;
     }
     let before = target
         .as_ref()

@@ -680,8 +680,35 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
     let ctx = &opts.ctx;
     let manifest = read_manifest(ctx)?;
     stays_inside(ctx, LOCK)?;
-    for source in &manifest.sources {
+    for (i, source) in manifest.sources.iter().enumerate() {
         stays_inside(ctx, &source.path)?;
+        // One file listed twice would be converted twice: each rule twice in every target
+        // (attacks row 543).
+        let path = ctx.project.join(&source.path);
+        if let Some(first) = manifest.sources[..i]
+            .iter()
+            .find(|s| same_file(&ctx.project.join(&s.path), &path))
+        {
+            return Err(Error::Usage(format!(
+                "{MANIFEST}: the source {} is {} listed twice; list each file once",
+                source.path, first.path
+            )));
+        }
+    }
+    // Two targets writing one file take each other's entries out in turn (attacks row 544).
+    for (i, spec) in manifest.targets.iter().enumerate() {
+        let target = target_path(ctx, &target_rel(spec));
+        if let Some(first) = manifest.targets[..i]
+            .iter()
+            .find(|t| same_file(&target_path(ctx, &target_rel(t)), &target))
+        {
+            return Err(Error::Usage(format!(
+                "{MANIFEST}: the {} and {} targets name one file, {}, twice; a file is one agent's",
+                first.to,
+                spec.to,
+                target_rel(spec)
+            )));
+        }
     }
     for spec in &manifest.targets {
         let rel = target_rel(spec);
