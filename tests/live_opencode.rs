@@ -524,14 +524,14 @@ esac"#;
     assert!(!sb.project.join("copilot-original.txt").exists());
 }
 
-/// Attacks row 522 (row 521 under OpenCode): OpenCode started in a folder below the project
-/// loads hookx's plugin from the project's `.opencode/plugin/` and hands it `directory` = the
+/// Attacks row 522 (row 521 under OpenCode and Kilo): the client started in a folder below the
+/// project loads hookx's plugin from the project's `.opencode/plugin/` and hands it `directory` = the
 /// folder it started in. The project's trusted Claude guard must still deny.
-fn opencode_started_below_the_project() {
-    let Some(bin) = client::binary(Client::OpenCode) else {
+fn started_below_the_project(client: Client) {
+    let Some(bin) = client::binary(client) else {
         return;
     };
-    let sb = Sandbox::new(Client::OpenCode);
+    let sb = Sandbox::new(client);
     let guard = r#"input=$(cat); case "$input" in
   *'#claude'*) echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"CLAUDE-GUARD: not below"}}' ;;
 esac"#;
@@ -553,7 +553,7 @@ esac"#;
     common::hookx_at(
         &sb.project,
         &sb.home,
-        &["install", "--host", "opencode", "--hookx", hookx],
+        &["install", "--host", client.host(), "--hookx", hookx],
     )
     .success();
     common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
@@ -578,6 +578,14 @@ esac"#;
         out.stderr
     );
     assert!(!sub.join("below.txt").exists() && !sb.project.join("below.txt").exists());
+}
+
+fn opencode_started_below_the_project() {
+    started_below_the_project(Client::OpenCode);
+}
+
+fn kilo_started_below_the_project() {
+    started_below_the_project(Client::Kilo);
 }
 
 fn opencode_routed_guards_and_rewrite() {
@@ -774,6 +782,7 @@ fn main() -> std::process::ExitCode {
             migration_story_runs_each_rule_once,
             opencode_plugin_emptied_through_a_link,
             opencode_started_below_the_project,
+            kilo_started_below_the_project,
         ],
     )
 }
