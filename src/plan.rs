@@ -401,11 +401,11 @@ fn handler_text(handler: &Handler) -> (String, bool) {
 /// `--match Nope`, `--event Stop`, whose answer a tool call ignores, a short `--timeout`,
 /// after which a hook lets the call through) would keep the deny from counting.
 fn faithful(w: &crate::convert::Unwrapped, copy: &Copy, first: &Copy) -> bool {
-    let kind = |w: &crate::convert::Unwrapped| {
-        w.event
-            .as_deref()
-            .and_then(|e| w.flavor.tables().event_kind(e))
-    };
+    // `--event` as `hookx exec` reads it: any agent's spelling, or canonical, which `convert`
+    // writes (a Gemini rule's `UserPromptSubmit`: read as Gemini's only, it was no event, and
+    // no copy of a rule of Gemini's, Copilot's, … stood in for it: attacks row 546).
+    let kind =
+        |w: &crate::convert::Unwrapped| w.event.as_deref().map(crate::dispatch::host::parse_event);
     let theirs = wrapper(first.handler);
     let (event, matcher, condition, timeout) = match &theirs {
         Some(t) => (kind(t), t.matcher.clone(), t.condition.clone(), t.timeout),

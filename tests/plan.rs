@@ -731,3 +731,55 @@ fn a_claude_file_remembered_as_loaded_is_refused_once_it_changes() {
     assert_eq!(fire(), 1);
     assert_eq!(fire(), 2);
 }
+
+/// Attacks row 546: a rule of Gemini's converted into Claude's file (wrapped `--as gemini
+/// --event UserPromptSubmit`: `convert` names the event canonically, and `hookx exec` reads
+/// any agent's spelling). The plan read the wrapper's `--event` in the `--as` agent's spelling
+/// only (Gemini's is `BeforeAgent`), so the copy Claude runs never stood in for its original:
+/// hookx's route ran the original too, each such rule twice per call (doctor: "runner: hookx";
+/// list: "also run, which hookx cannot stop"). Every wrapped copy of a rule from an agent whose
+/// event names are not the canonical ones (Gemini, Copilot's camelCase, Cursor, Windsurf, …).
+#[test]
+fn a_copy_converted_into_claude_from_gemini_stands_in_for_its_original() {
+    let (project, home) = project("");
+    let root = project.path();
+    common::write(
+        root,
+        ".gemini/settings.json",
+        r#"{"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": "./hook.sh from-gemini"}]}]}}"#,
+    );
+    common::hookx_clean(root)
+        .current_dir(root)
+        .env("HOME", home.path())
+        .args([
+            "convert",
+            ".gemini/settings.json",
+            "--to",
+            "claude",
+            "--write",
+        ])
+        .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+        .assert()
+        .success();
+    common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
+    let listed =
+        stdout_of(common::hookx_at(root, home.path(), &["list", "--host", "claude"]).success());
+    let line = listed
+        .lines()
+        .find(|l| l.trim_start().starts_with("claude ") && l.contains("from-gemini"))
+        .unwrap_or_else(|| panic!("no plan line:\n{listed}"));
+    assert!(
+        line.contains("claude runs .claude/settings.json"),
+        "{listed}"
+    );
+    let payload = format!(
+        r#"{{"session_id":"s","transcript_path":"","cwd":"{}","hook_event_name":"UserPromptSubmit","prompt":"hi"}}"#,
+        root.display()
+    );
+    let runs = run(root, home.path(), "claude", "UserPromptSubmit", &payload);
+    assert!(
+        !runs.iter().any(|r| r.starts_with("from-gemini")),
+        "Claude runs the copy; the route ran the original too:\n{}",
+        runs.join("\n")
+    );
+}
