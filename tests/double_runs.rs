@@ -2533,6 +2533,51 @@ fn geminis_record_decides_by_its_longest_entry_and_real_paths() {
     }
 }
 
+/// Row 462's record read where Gemini reads it: Gemini CLI started with `GEMINI_CLI_HOME`
+/// reads its `~/.gemini/trustedFolders.json` below that folder (gemini-facts: `~` is
+/// `$GEMINI_CLI_HOME`), so the route's copy stands in only where the record below `$HOME` and
+/// the one below the variable both trust the folder: one that names it nowhere leaves the
+/// guard to the route.
+#[test]
+fn geminis_record_below_its_home_variable_decides_too() {
+    let w = GuardAndMine::new(true);
+    let (project, home, log) = (&w.project, &w.home, &w.log);
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    w.converted_to_gemini_beside_the_user_route();
+    let found = routes(
+        &home.join(".gemini/settings.json"),
+        bin,
+        "gemini",
+        "BeforeTool",
+    );
+    let [route] = &found[..] else {
+        panic!("one user route: {found:?}");
+    };
+    let payload = serde_json::json!({"session_id": "s", "transcript_path": "/x", "cwd": project,
+        "hook_event_name": "BeforeTool", "timestamp": "2026-12-01T14:57:40.307Z",
+        "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
+    let trusts = serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string();
+    common::write(home, ".gemini/trustedFolders.json", &trusts);
+    let moved = project.parent().unwrap().join("gemini-home");
+    for (below_the_variable, ran) in [(None, vec!["guard", "mine"]), (Some(&trusts), vec!["mine"])]
+    {
+        std::fs::create_dir_all(&moved).unwrap();
+        if let Some(record) = below_the_variable {
+            common::write(&moved, ".gemini/trustedFolders.json", record);
+        }
+        std::fs::remove_file(log).ok();
+        common::hookx_clean(project)
+            .args(route.split_whitespace().skip(1))
+            .current_dir(project)
+            .env("HOME", home)
+            .env("GEMINI_CLI_HOME", &moved)
+            .write_stdin(payload.to_string())
+            .assert()
+            .success();
+        assert_eq!(ran_sorted(log), ran, "{below_the_variable:?}");
+    }
+}
+
 /// Attacks row 466: row 404's copy that stands in, turned off by the user in Gemini's own list
 /// (`hooksConfig.disabled`, which `/hooks disable` writes; Gemini joins the lists of every
 /// scope and runs no handler they name, gemini-facts, row 305): the guard's converted copy in

@@ -231,11 +231,12 @@ pub fn folder_trusted(
         return false;
     }
     let json = crate::config::syntax::value_as;
-    // The first place, then the second where the variable names one.
+    // Trusted where the host reads each file first (`n` 0), and where it reads it second
+    // (`n` 1: below the folder the agent's variable names, where it does; else first again).
     let trusted_at = |n: usize| {
         let place = |f: &str| {
-            let mut each = host_state_files(ctx, host, f);
-            each.swap_remove(n.min(each.len() - 1))
+            let each = host_state_files(ctx, host, f);
+            each.get(n).unwrap_or(&each[0]).clone()
         };
         gate.off_setting
             .as_ref()
