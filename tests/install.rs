@@ -4115,3 +4115,28 @@ fn a_kiro_route_timeout_set_back_by_a_re_point_is_said() {
         "{err}"
     );
 }
+
+/// Attacks row 545: Codex's `config.toml` with its `[hooks]` as an inline table (`hooks = {
+/// PreToolUse = […] }`, TOML Codex reads): install checks the review file first, but with no
+/// record to add, so the check passed; the routes were written into `.codex/hooks.json`, then
+/// their review records could not go in ("cannot extend value of type inline table"), exit 1:
+/// routes Codex skips, half an install. Now nothing is written.
+#[test]
+fn a_codex_review_file_install_cannot_add_to_stops_it_before_any_route_is_written() {
+    let p = Project::new();
+    let config = common::write(
+        &p.home,
+        ".codex/config.toml",
+        "model = \"o4\"\nhooks = { PreToolUse = [ { matcher = \"Bash\", hooks = [ { type = \"command\", command = \"./mine.sh\" } ] } ] }\n",
+    );
+    let before = std::fs::read_to_string(&config).unwrap();
+    let out = p
+        .hookx(&["install", "--host", "codex", "--scope", "project"])
+        .failure()
+        .get_output()
+        .clone();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("cannot record the review"), "{said}");
+    assert!(!p.project.join(".codex/hooks.json").exists(), "{said}");
+    assert_eq!(std::fs::read_to_string(&config).unwrap(), before);
+}

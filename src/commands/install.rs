@@ -440,11 +440,16 @@ fn write_routes(
     let Start { path, hookx, .. } = start(opts)?;
     report.path = path.clone();
     let host = opts.host;
-    // The host's review file is checked first: routes it could not record would not run.
+    // The host's review file is checked first: routes it could not record would not run. The
+    // check adds one record, as install will: a file that takes none (Codex's `[hooks]` an
+    // inline table) stops install before any route is written (attacks row 545).
     if let Some(trust) = &host.def().route_trust {
         let file = crate::route::review::review_file(&opts.ctx, host, trust, &path);
         if let Ok(text) = read_text(&file) {
-            (trust.set)(&text, &[]).map_err(|message| Error::Io {
+            // (Uninstall only takes records out.)
+            let probe = (!opts.uninstall)
+                .then(|| (format!("{}:hookx-check:0:0", path.display()), String::new()));
+            (trust.set)(&text, probe.as_slice()).map_err(|message| Error::Io {
                 path: opts.ctx.display(&file),
                 message: format!("cannot record the review of hookx's routes: {message}"),
             })?;
