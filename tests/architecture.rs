@@ -1263,22 +1263,27 @@ fn the_crate() -> Crate {
     load(&sources)
 }
 
-#[test]
-fn shared_code_names_no_dialect() {
+/// What `check` finds in each file outside the dialects' homes, as `src/FILE: finding`.
+fn in_shared_code(check: impl Fn(&[Tok]) -> Vec<String>) -> Vec<String> {
     let krate = the_crate();
-    let owned = owned();
-    let mut report = Vec::new();
-    for f in &krate.files {
-        if f.module
+    let shared = krate.files.iter().filter(|f| {
+        !f.module
             .first()
             .is_some_and(|m| DIALECT_HOMES.contains(&m.as_str()))
-        {
-            continue;
-        }
-        for v in dialect_names(&f.toks, &owned) {
-            report.push(format!("src/{}: {v}", f.rel));
-        }
-    }
+    });
+    shared
+        .flat_map(|f| {
+            check(&f.toks)
+                .into_iter()
+                .map(move |v| format!("src/{}: {v}", f.rel))
+        })
+        .collect()
+}
+
+#[test]
+fn shared_code_names_no_dialect() {
+    let owned = owned();
+    let report = in_shared_code(|toks| dialect_names(toks, &owned));
     assert!(
         report.is_empty(),
         "shared code names a dialect; move it into the dialect's tables:\n{}",
@@ -1323,19 +1328,7 @@ fn spellings_in(toks: &[Tok], spellings: &BTreeSet<&str>) -> Vec<String> {
 #[test]
 fn shared_code_reads_no_agents_payload_spelling() {
     let spellings = payload_spellings();
-    let krate = the_crate();
-    let mut report = Vec::new();
-    for f in &krate.files {
-        if f.module
-            .first()
-            .is_some_and(|m| DIALECT_HOMES.contains(&m.as_str()))
-        {
-            continue;
-        }
-        for v in spellings_in(&f.toks, &spellings) {
-            report.push(format!("src/{}: {v}", f.rel));
-        }
-    }
+    let report = in_shared_code(|toks| spellings_in(toks, &spellings));
     assert!(
         report.is_empty(),
         "shared code reads an agent's spelling of a payload key; name it in the tables:\n{}",

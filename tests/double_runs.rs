@@ -1330,7 +1330,6 @@ impl GuardAndMine {
         w
     }
 
-    /// `hookx ARGS…` in the project as the user of the home; it must succeed.
     /// The project's Claude file converted into `.gemini/settings.json` (`convert --write`,
     /// trusted as its output) and hookx's Gemini user route installed.
     fn converted_to_gemini_beside_the_user_route(&self) {
@@ -1342,6 +1341,32 @@ impl GuardAndMine {
         ]);
     }
 
+    /// The Gemini user route fired for a `BeforeTool` call of `ls` in the project, as the user
+    /// of the home, with `args` after the route's and `env` beside: the rules it ran.
+    fn gemini_route_ran(&self, args: &[&OsStr], env: &[(&str, &OsStr)]) -> Vec<String> {
+        let bin = env!("CARGO_BIN_EXE_hookx");
+        let settings = self.home.join(".gemini/settings.json");
+        let found = routes(&settings, bin, "gemini", "BeforeTool");
+        let [route] = &found[..] else {
+            panic!("one user route: {found:?}");
+        };
+        let payload = serde_json::json!({"session_id": "s", "transcript_path": "/x",
+            "cwd": self.project, "hook_event_name": "BeforeTool",
+            "timestamp": "2026-12-01T14:57:40.307Z", "tool_name": "run_shell_command",
+            "tool_input": {"command": "ls"}});
+        std::fs::remove_file(&self.log).ok();
+        common::hookx_clean(&self.project)
+            .args(route.split_whitespace().skip(1))
+            .args(args)
+            .env("HOME", &self.home)
+            .envs(env.iter().copied())
+            .write_stdin(payload.to_string())
+            .assert()
+            .success();
+        ran_sorted(&self.log)
+    }
+
+    /// `hookx ARGS…` in the project as the user of the home; it must succeed.
     fn hookx(&self, args: &[&str]) -> assert_cmd::assert::Assert {
         common::hookx_clean(&self.project)
             .args(args)
@@ -2420,38 +2445,17 @@ fn a_wrapper_copy_codex_runs_beside_hookxs_route_runs_each_rule_once() {
 #[test]
 fn geminis_own_folder_trust_switches_decide_whether_its_copy_stands_in() {
     let w = GuardAndMine::new(true);
-    let (project, home, log) = (&w.project, &w.home, &w.log);
-    let bin = env!("CARGO_BIN_EXE_hookx");
+    let (project, home) = (&w.project, &w.home);
     w.converted_to_gemini_beside_the_user_route();
     let settings = home.join(".gemini/settings.json");
     let mut value: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
     value["security"] = serde_json::json!({"folderTrust": {"enabled": false}});
     std::fs::write(&settings, value.to_string()).unwrap();
-    let found = routes(&settings, bin, "gemini", "BeforeTool");
-    let [route] = &found[..] else {
-        panic!("one user route: {found:?}");
-    };
-    let payload = serde_json::json!({"session_id": "s", "transcript_path": "/x", "cwd": project,
-        "hook_event_name": "BeforeTool", "timestamp": "2026-12-01T14:57:40.307Z",
-        "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
     // What the route runs (Gemini runs the copy itself where it loads the project's file).
     let fire = |restricted: bool| {
-        std::fs::remove_file(log).ok();
-        let mut cmd = common::hookx_clean(project);
-        if restricted {
-            cmd.env("GEMINI_RESTRICTED_MODE", "true");
-        }
-        cmd.args(route.split_whitespace().skip(1))
-            .current_dir(project)
-            .env("HOME", home)
-            .write_stdin(payload.to_string())
-            .assert()
-            .success();
-        let ran = std::fs::read_to_string(log).unwrap_or_default();
-        let mut ran: Vec<String> = ran.lines().map(str::to_string).collect();
-        ran.sort();
-        ran
+        let env = [("GEMINI_RESTRICTED_MODE", OsStr::new("true"))];
+        w.gemini_route_ran(&[], &env[..usize::from(restricted)])
     };
     assert_eq!(
         fire(false),
@@ -2487,22 +2491,9 @@ fn geminis_own_folder_trust_switches_decide_whether_its_copy_stands_in() {
 #[test]
 fn geminis_record_decides_by_its_longest_entry_and_real_paths() {
     let w = GuardAndMine::new(true);
-    let (project, home, log) = (&w.project, &w.home, &w.log);
+    let (project, home) = (&w.project, &w.home);
     let root = project.parent().unwrap();
-    let bin = env!("CARGO_BIN_EXE_hookx");
     w.converted_to_gemini_beside_the_user_route();
-    let found = routes(
-        &home.join(".gemini/settings.json"),
-        bin,
-        "gemini",
-        "BeforeTool",
-    );
-    let [route] = &found[..] else {
-        panic!("one user route: {found:?}");
-    };
-    let payload = serde_json::json!({"session_id": "s", "transcript_path": "/x", "cwd": project,
-        "hook_event_name": "BeforeTool", "timestamp": "2026-12-01T14:57:40.307Z",
-        "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
     std::os::unix::fs::symlink(root, root.join("link")).unwrap();
     let at = |rel: &str| root.join(rel).display().to_string();
     let own = project.display().to_string();
@@ -2521,15 +2512,7 @@ fn geminis_record_decides_by_its_longest_entry_and_real_paths() {
         ),
     ] {
         common::write(home, ".gemini/trustedFolders.json", &record.to_string());
-        std::fs::remove_file(log).ok();
-        common::hookx_clean(project)
-            .args(route.split_whitespace().skip(1))
-            .current_dir(project)
-            .env("HOME", home)
-            .write_stdin(payload.to_string())
-            .assert()
-            .success();
-        assert_eq!(ran_sorted(log), ran, "{record}");
+        assert_eq!(w.gemini_route_ran(&[], &[]), ran, "{record}");
     }
 }
 
@@ -2541,40 +2524,18 @@ fn geminis_record_decides_by_its_longest_entry_and_real_paths() {
 #[test]
 fn geminis_record_below_its_home_variable_decides_too() {
     let w = GuardAndMine::new(true);
-    let (project, home, log) = (&w.project, &w.home, &w.log);
-    let bin = env!("CARGO_BIN_EXE_hookx");
     w.converted_to_gemini_beside_the_user_route();
-    let found = routes(
-        &home.join(".gemini/settings.json"),
-        bin,
-        "gemini",
-        "BeforeTool",
-    );
-    let [route] = &found[..] else {
-        panic!("one user route: {found:?}");
-    };
-    let payload = serde_json::json!({"session_id": "s", "transcript_path": "/x", "cwd": project,
-        "hook_event_name": "BeforeTool", "timestamp": "2026-12-01T14:57:40.307Z",
-        "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
-    let trusts = serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string();
-    common::write(home, ".gemini/trustedFolders.json", &trusts);
-    let moved = project.parent().unwrap().join("gemini-home");
+    let trusts = serde_json::json!({w.project.display().to_string(): "TRUST_FOLDER"}).to_string();
+    common::write(&w.home, ".gemini/trustedFolders.json", &trusts);
+    let moved = w.project.parent().unwrap().join("gemini-home");
     for (below_the_variable, ran) in [(None, vec!["guard", "mine"]), (Some(&trusts), vec!["mine"])]
     {
         std::fs::create_dir_all(&moved).unwrap();
         if let Some(record) = below_the_variable {
             common::write(&moved, ".gemini/trustedFolders.json", record);
         }
-        std::fs::remove_file(log).ok();
-        common::hookx_clean(project)
-            .args(route.split_whitespace().skip(1))
-            .current_dir(project)
-            .env("HOME", home)
-            .env("GEMINI_CLI_HOME", &moved)
-            .write_stdin(payload.to_string())
-            .assert()
-            .success();
-        assert_eq!(ran_sorted(log), ran, "{below_the_variable:?}");
+        let env = [("GEMINI_CLI_HOME", moved.as_os_str())];
+        assert_eq!(w.gemini_route_ran(&[], &env), ran, "{below_the_variable:?}");
     }
 }
 
@@ -2587,8 +2548,7 @@ fn geminis_record_below_its_home_variable_decides_too() {
 #[test]
 fn a_copy_geminis_own_list_turns_off_does_not_take_the_guards_run() {
     let w = GuardAndMine::new(true);
-    let (project, home, log) = (&w.project, &w.home, &w.log);
-    let bin = env!("CARGO_BIN_EXE_hookx");
+    let (project, home) = (&w.project, &w.home);
     w.converted_to_gemini_beside_the_user_route();
     common::write(
         home,
@@ -2596,24 +2556,7 @@ fn a_copy_geminis_own_list_turns_off_does_not_take_the_guards_run() {
         &serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
     );
     let settings = home.join(".gemini/settings.json");
-    let found = routes(&settings, bin, "gemini", "BeforeTool");
-    let [route] = &found[..] else {
-        panic!("one user route: {found:?}");
-    };
-    let payload = serde_json::json!({"session_id": "s", "transcript_path": "/x", "cwd": project,
-        "hook_event_name": "BeforeTool", "timestamp": "2026-12-01T14:57:40.307Z",
-        "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
-    let fire = || {
-        std::fs::remove_file(log).ok();
-        common::hookx_clean(project)
-            .args(route.split_whitespace().skip(1))
-            .current_dir(project)
-            .env("HOME", home)
-            .write_stdin(payload.to_string())
-            .assert()
-            .success();
-        ran_sorted(log)
-    };
+    let fire = || w.gemini_route_ran(&[], &[]);
     assert_eq!(fire(), ["mine"], "the copy on: Gemini runs it");
     let copy: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(project.join(".gemini/settings.json")).unwrap(),
@@ -2650,41 +2593,16 @@ fn a_copy_geminis_system_list_turns_off_does_not_take_the_guards_run() {
         ("settings.json", false, &["mine"]),
     ] {
         let w = GuardAndMine::new(true);
-        let (project, home, log) = (&w.project, &w.home, &w.log);
-        let bin = env!("CARGO_BIN_EXE_hookx");
+        let (project, home) = (&w.project, &w.home);
         w.converted_to_gemini_beside_the_user_route();
         common::write(
             home,
             ".gemini/trustedFolders.json",
             &serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
         );
-        let found = routes(
-            &home.join(".gemini/settings.json"),
-            bin,
-            "gemini",
-            "BeforeTool",
-        );
-        let [route] = &found[..] else {
-            panic!("one user route: {found:?}");
-        };
         let managed = tempfile::tempdir_in(base).unwrap();
-        let payload = serde_json::json!({"session_id": "s", "transcript_path": "/x",
-            "cwd": project, "hook_event_name": "BeforeTool",
-            "timestamp": "2026-12-01T14:57:40.307Z", "tool_name": "run_shell_command",
-            "tool_input": {"command": "ls"}});
-        let fire = || {
-            std::fs::remove_file(log).ok();
-            common::hookx_clean(project)
-                .args(route.split_whitespace().skip(1))
-                .arg("--managed-root")
-                .arg(managed.path())
-                .current_dir(project)
-                .env("HOME", home)
-                .write_stdin(payload.to_string())
-                .assert()
-                .success();
-            ran_sorted(log)
-        };
+        let root = [OsStr::new("--managed-root"), managed.path().as_os_str()];
+        let fire = || w.gemini_route_ran(&root, &[]);
         assert_eq!(fire(), ["mine"], "the copy on: Gemini runs it");
         let copy: serde_json::Value = serde_json::from_str(
             &std::fs::read_to_string(project.join(".gemini/settings.json")).unwrap(),
@@ -2797,8 +2715,7 @@ fn geminis_record_where_its_variable_names_it_is_read_by_the_users_commands_only
 fn a_copy_gemini_lists_off_in_forms_its_schema_refuses_does_not_take_the_guards_run() {
     for case in ["a lone string", "an empty name"] {
         let w = GuardAndMine::new(true);
-        let (project, home, log) = (&w.project, &w.home, &w.log);
-        let bin = env!("CARGO_BIN_EXE_hookx");
+        let (project, home) = (&w.project, &w.home);
         w.converted_to_gemini_beside_the_user_route();
         common::write(
             home,
@@ -2806,24 +2723,7 @@ fn a_copy_gemini_lists_off_in_forms_its_schema_refuses_does_not_take_the_guards_
             &serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
         );
         let settings = home.join(".gemini/settings.json");
-        let found = routes(&settings, bin, "gemini", "BeforeTool");
-        let [route] = &found[..] else {
-            panic!("one user route: {found:?}");
-        };
-        let payload = serde_json::json!({"session_id": "s", "transcript_path": "/x",
-            "cwd": project, "hook_event_name": "BeforeTool",
-            "timestamp": "2026-12-01T14:57:40.307Z", "tool_name": "run_shell_command",
-            "tool_input": {"command": "ls"}});
-        let fire = || {
-            std::fs::remove_file(log).ok();
-            common::hookx_clean(project)
-                .args(route.split_whitespace().skip(1))
-                .env("HOME", home)
-                .write_stdin(payload.to_string())
-                .assert()
-                .success();
-            ran_sorted(log)
-        };
+        let fire = || w.gemini_route_ran(&[], &[]);
         assert_eq!(fire(), ["mine"], "{case}: the copy on, Gemini runs it");
         let copy_path = project.join(".gemini/settings.json");
         let mut copy: serde_json::Value =
@@ -2861,32 +2761,9 @@ fn a_copy_gemini_lists_off_in_forms_its_schema_refuses_does_not_take_the_guards_
 #[test]
 fn a_variable_that_trusts_the_folder_does_not_let_a_copy_gemini_never_loaded_stand_in() {
     let w = GuardAndMine::new(true);
-    let (project, home, log) = (&w.project, &w.home, &w.log);
-    let bin = env!("CARGO_BIN_EXE_hookx");
+    let (project, home) = (&w.project, &w.home);
     w.converted_to_gemini_beside_the_user_route();
-    let found = routes(
-        &home.join(".gemini/settings.json"),
-        bin,
-        "gemini",
-        "BeforeTool",
-    );
-    let [route] = &found[..] else {
-        panic!("one user route: {found:?}");
-    };
-    let payload = serde_json::json!({"session_id": "s", "transcript_path": "/x", "cwd": project,
-        "hook_event_name": "BeforeTool", "timestamp": "2026-12-01T14:57:40.307Z",
-        "tool_name": "run_shell_command", "tool_input": {"command": "ls"}});
-    let fire = || {
-        std::fs::remove_file(log).ok();
-        common::hookx_clean(project)
-            .args(route.split_whitespace().skip(1))
-            .env("HOME", home)
-            .env("GEMINI_CLI_TRUST_WORKSPACE", "true")
-            .write_stdin(payload.to_string())
-            .assert()
-            .success();
-        ran_sorted(log)
-    };
+    let fire = || w.gemini_route_ran(&[], &[("GEMINI_CLI_TRUST_WORKSPACE", OsStr::new("true"))]);
     assert_eq!(fire(), ["guard", "mine"], "no record trusts the folder");
     common::write(
         home,
