@@ -107,6 +107,14 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             [(src, doc)] if doc.dialect == to => std::fs::canonicalize(&src.path).ok(),
             _ => None,
         };
+        // The inputs read as the target's own: the agent runs their rules itself, and none is
+        // copied into its file, which may be one of them (row 214).
+        let own_inputs: Vec<PathBuf> = read
+            .loaded
+            .iter()
+            .filter(|(_, doc)| doc.dialect == to)
+            .filter_map(|(src, _)| std::fs::canonicalize(&src.path).ok())
+            .collect();
         let (report, to_code) = convert_to(
             opts,
             to,
@@ -117,6 +125,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             },
             several,
             own_file.as_deref(),
+            &own_inputs,
         )?;
         reports.extend(report);
         code = code.max(to_code);
@@ -333,11 +342,12 @@ fn refuse_twice(files: &[PathBuf]) -> Result<(), Error> {
 /// Refuses to write `target` where it is one of the inputs under another name (`.codex/hooks.json`
 /// a link to `.claude/settings.json`): the copies would go in beside their originals, and the
 /// agent reading it would run each rule twice (attacks row 541). As `sync` (a file is edited
-/// or generated); a file converted into its own dialect (`own_file`) is rewritten in place.
+/// or generated). An input read as the target's own dialect (`own_inputs`) is not refused: its
+/// rules are not copied into it (rows 214, 541's fix had refused that too).
 fn refuse_input_as_target(
     target: &Path,
     sources: &[&str],
-    own_file: Option<&Path>,
+    own_inputs: &[PathBuf],
 ) -> Result<(), Error> {
     let Ok(real) = std::fs::canonicalize(target) else {
         return Ok(());
@@ -346,7 +356,7 @@ fn refuse_input_as_target(
         .iter()
         .find(|s| std::fs::canonicalize(s).is_ok_and(|s| s == real))
     {
-        Some(source) if own_file != Some(real.as_path()) => Err(Error::Usage(format!(
+        Some(source) if !own_inputs.contains(&real) => Err(Error::Usage(format!(
             "{}: the file to write is also an input ({source}); a file is either edited or \
              generated: write elsewhere (--out FILE), or remove the link",
             target.display()
@@ -462,6 +472,7 @@ fn convert_to(
     written_from: Written,
     several: bool,
     own_file: Option<&Path>,
+    own_inputs: &[PathBuf],
 ) -> Result<(Option<serde_json::Value>, i32), Error> {
     let sources = written_from.sources;
     if to.config().scripts.is_some() {
@@ -481,7 +492,7 @@ fn convert_to(
         default_target_stays_inside(opts, path)?;
     }
     if let Some(path) = &target {
-        refuse_input_as_target(path, sources, own_file)?;
+        refuse_input_as_target(path, sources, own_inputs)?;
     }
     let before = target
         .as_ref()
