@@ -151,6 +151,13 @@ impl Both {
         self.start(route, payload).wait_with_output().unwrap()
     }
 
+    /// Fires the user's route, then the project's, each with `payload`: each must deny.
+    fn fire_both_and_see_each_deny(&self, payload: &str) {
+        for route in [&self.user, &self.project_route] {
+            assert!(denies(&self.fire(route, payload)));
+        }
+    }
+
     /// How often the guard started.
     fn runs(&self) -> usize {
         std::fs::read_to_string(&self.log)
@@ -277,9 +284,7 @@ fn files_dated_ahead_of_the_clock_do_not_crowd_out_a_claim() {
         file.set_modified(ahead).unwrap();
     }
     let payload = both.payload("toolu_01");
-    for route in [&both.user, &both.project_route] {
-        assert!(denies(&both.fire(route, &payload)));
-    }
+    both.fire_both_and_see_each_deny(&payload);
     assert_eq!(both.runs(), 1);
 }
 
@@ -421,9 +426,7 @@ fn a_claim_store_that_cannot_be_written_runs_the_guard_in_both_routes() {
         "a file where the store's folder goes",
     );
     let payload = both.payload("toolu_01");
-    for route in [&both.user, &both.project_route] {
-        assert!(denies(&both.fire(route, &payload)));
-    }
+    both.fire_both_and_see_each_deny(&payload);
     assert_eq!(both.runs(), 2);
 }
 

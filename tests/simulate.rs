@@ -849,14 +849,7 @@ fn simulate_runs_no_gemini_handler_gemini_lists_off() {
     common::write(
         &home,
         ".gemini/settings.json",
-        &serde_json::json!({
-            "hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
-                {"type": "command", "command": "echo listed-by-command"},
-                {"type": "command", "command": "echo listed-by-name", "name": "n"},
-                {"type": "command", "command": "echo not-listed"}]}]},
-            "hooksConfig": {"disabled": ["echo listed-by-command", "n"]}
-        })
-        .to_string(),
+        &gemini_file_listing_two_handlers_off(),
     );
     let out = common::hookx()
         .args(["simulate", "--host", "gemini", "--event", "BeforeTool"])
@@ -875,6 +868,19 @@ fn simulate_runs_no_gemini_handler_gemini_lists_off() {
     );
 }
 
+/// A Gemini file of three handlers whose `hooksConfig.disabled` lists two off, one by its
+/// command and one by its name.
+fn gemini_file_listing_two_handlers_off() -> String {
+    serde_json::json!({
+        "hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": "echo listed-by-command"},
+            {"type": "command", "command": "echo listed-by-name", "name": "n"},
+            {"type": "command", "command": "echo not-listed"}]}]},
+        "hooksConfig": {"disabled": ["echo listed-by-command", "n"]}
+    })
+    .to_string()
+}
+
 /// Row 486's leftover: `list --host gemini` showed the handlers a Gemini file lists off in
 /// `hooksConfig.disabled` as run natively where hookx does not trust the file (its selection
 /// followed only trusted lists, for what hookx runs), while Gemini follows every list it loads
@@ -889,14 +895,7 @@ fn list_shows_no_gemini_handler_gemini_lists_off_trusted_or_not() {
     let file = common::write(
         &home,
         ".gemini/settings.json",
-        &serde_json::json!({
-            "hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
-                {"type": "command", "command": "echo listed-by-command"},
-                {"type": "command", "command": "echo listed-by-name", "name": "n"},
-                {"type": "command", "command": "echo not-listed"}]}]},
-            "hooksConfig": {"disabled": ["echo listed-by-command", "n"]}
-        })
-        .to_string(),
+        &gemini_file_listing_two_handlers_off(),
     );
     let hookx = |args: &[&str]| {
         let out = common::hookx()
