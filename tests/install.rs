@@ -4117,6 +4117,52 @@ fn a_kiro_route_timeout_set_back_by_a_re_point_is_said() {
     );
 }
 
+/// Attacks row 580 (row 540's leftover): Kiro's routes are a file install writes whole, and a
+/// route line the user edited there (`./my-guard.sh && hookx run …`) was written anew by a
+/// re-point and deleted with the file by an uninstall: the user's guard, which Kiro runs, gone
+/// without a word. As in a JSON file since row 540, the edited route is left as it is and said.
+#[test]
+fn a_kiro_route_the_user_edited_keeps_their_line_through_a_re_point_and_an_uninstall() {
+    let p = Project::new();
+    let install = |more: &[&str]| {
+        let mut args = vec!["install", "--host", "kiro", "--scope", "project"];
+        args.extend_from_slice(more);
+        let out = p.hookx(&args).success();
+        String::from_utf8_lossy(&out.get_output().stderr).into_owned()
+    };
+    install(&["--hookx", "/opt/a/hookx"]);
+    let path = ".kiro/hooks/hookx.json";
+    let mut routes = p.json(path);
+    assert!(routes["hooks"].as_array().unwrap().len() > 1, "{routes:#}");
+    let line = routes["hooks"][0]["action"]["command"].as_str().unwrap();
+    routes["hooks"][0]["action"]["command"] = json!(format!("./my-guard.sh && {line}"));
+    let mine = routes["hooks"][0].clone();
+    let event = mine["trigger"].as_str().unwrap().to_string();
+    p.write(path, &serde_json::to_string_pretty(&routes).unwrap());
+    let said = install(&["--hookx", "/opt/b/hookx"]);
+    let routes = p.json(path);
+    let rules = routes["hooks"].as_array().unwrap();
+    assert_eq!(rules[0], mine, "{said}");
+    assert!(
+        said.contains(&format!(
+            "{event}: {path} is hookx's route edited by hand, left as it is"
+        )),
+        "{said}"
+    );
+    for rule in &rules[1..] {
+        let line = rule["action"]["command"].as_str().unwrap();
+        assert!(line.starts_with("/opt/b/hookx run --host kiro"), "{line}");
+        assert_ne!(
+            rule["trigger"],
+            json!(event),
+            "one route per event: {routes:#}"
+        );
+    }
+    let said = install(&["--uninstall"]);
+    assert_eq!(p.json(path)["hooks"], json!([mine]), "{said}");
+    assert!(said.contains("edited by hand, left as it is"), "{said}");
+}
+
 /// Attacks row 545: Codex's `config.toml` with its `[hooks]` as an inline table (`hooks = {
 /// PreToolUse = […] }`, TOML Codex reads): install checks the review file first, but with no
 /// record to add, so the check passed; the routes were written into `.codex/hooks.json`, then

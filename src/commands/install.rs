@@ -18,8 +18,8 @@ use crate::error::Error;
 use crate::model::EventKind;
 use crate::route::{
     Created, InstallScope, Tally, Timeouts, created_file, events_path, fresh_text, install_text,
-    is_hookx_handler, is_own_route, layout, route_command, route_timeout, routes_in_list, target,
-    uninstall_text,
+    is_edited_route, is_hookx_handler, is_own_route, layout, route_command, route_timeout,
+    routes_in_list, target, uninstall_text,
 };
 use crate::shell::shell_quote;
 use crate::source::SourceFile;
@@ -1043,7 +1043,8 @@ fn apply_plugin(opts: &Options, plugin: &crate::tables::GeneratedPlugin) -> Resu
 /// Install for a host whose files are rule lists ([`crate::tables::RuleList`]) and
 /// which reads every file of its hook folder: hookx's routes are a file of its own, written
 /// whole (one rule per event, each marked as install's). A file there that holds any rule
-/// install did not write is refused and left as it is. Uninstall deletes the file.
+/// install did not write is refused and left as it is; a route of it whose line the user edited
+/// is theirs, left as it is. Uninstall deletes the file (keeping such a route).
 fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Report, Error> {
     let Start {
         path,
@@ -1064,15 +1065,6 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
             let value = json!({"version": list.version, "hooks": []});
             serde_json::to_string_pretty(&value).unwrap_or_default() + "\n"
         };
-        let Some(hookx) = &hookx else {
-            report.removed = had.len();
-            let change = match current {
-                Some(_) => keeping_links(root, &path, Change::Delete, emptied),
-                None => Change::Keep,
-            };
-            report.deleted = matches!(change, Change::Delete);
-            return Ok(change);
-        };
         // The routes as they are: a key the user put on one (Kiro's `enabled: false`, which
         // turns it off, a `description`) stays through a re-point, as on a route in a JSON
         // file; hookx's own keys are written anew (attacks row 481: the route turned back on).
@@ -1083,6 +1075,55 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
             })
             .and_then(|value| value.get("hooks").and_then(Value::as_array).cloned())
             .unwrap_or_default();
+        // A route whose line the user edited (`./my-guard.sh && hookx run …`) is theirs: it
+        // stays as it is, carries its event, and is said, as in a JSON file (attacks row 580:
+        // row 540's fix had left this file, written whole, rewriting the user's guard away).
+        let edited = |rule: &Value| is_edited_route(&rule[list.handler_key], host);
+        let edited_events: Vec<String> = previous
+            .iter()
+            .filter(|rule| edited(rule))
+            .filter_map(|rule| rule[list.event_key].as_str().map(str::to_string))
+            .collect();
+        report.refused.extend(
+            edited_events
+                .iter()
+                .map(|event| edited_by_hand(&opts.ctx, event, &path)),
+        );
+        let is_edited = |event: &str| edited_events.iter().any(|e| e == event);
+        // The file as written: the edited routes where they were, install's `ours` (by event)
+        // in place of its old ones, then the new.
+        let whole = |mut ours: Vec<Value>| -> Change {
+            let mut rules = Vec::new();
+            for rule in &previous {
+                if edited(rule) {
+                    rules.push(rule.clone());
+                } else if let Some(at) = ours
+                    .iter()
+                    .position(|r| r[list.event_key] == rule[list.event_key])
+                {
+                    rules.push(ours.remove(at));
+                }
+            }
+            rules.extend(ours);
+            if rules.is_empty() {
+                return match current {
+                    Some(_) => keeping_links(root, &path, Change::Delete, emptied),
+                    None => Change::Keep,
+                };
+            }
+            let value = json!({"version": list.version, "hooks": rules});
+            let text = serde_json::to_string_pretty(&value).unwrap_or_default() + "\n";
+            match current == Some(text.as_str()) {
+                true => Change::Keep,
+                false => Change::Write(text),
+            }
+        };
+        let Some(hookx) = &hookx else {
+            report.removed = had.len() - edited_events.len();
+            let change = whole(Vec::new());
+            report.deleted = matches!(change, Change::Delete);
+            return Ok(change);
+        };
         let keep_users_keys = |new: &mut serde_json::Map<String, Value>, old: Option<&Value>| {
             for (key, value) in old.and_then(Value::as_object).into_iter().flatten() {
                 new.entry(key.clone()).or_insert_with(|| value.clone());
@@ -1091,6 +1132,7 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
         let mut timeouts = Vec::new();
         let rules: Vec<Value> = needed
             .iter()
+            .filter(|event| !is_edited(event))
             .map(|event| {
                 let old = previous
                     .iter()
@@ -1137,28 +1179,26 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
         }
         report.dropped = had
             .iter()
-            .filter(|h| !needed.contains(&h.as_str()))
+            .filter(|h| !needed.contains(&h.as_str()) && !is_edited(h))
             .cloned()
             .collect();
-        report.routes = rules.len();
+        report.routes = needed.len();
         report.timeouts = timeouts;
         report.command = format!("{} run --host {}", shell_quote(&hookx.hookx), host.name());
-        if rules.is_empty() {
-            let change = match current {
-                Some(_) => keeping_links(root, &path, Change::Delete, emptied),
-                None => Change::Keep,
-            };
-            report.deleted = matches!(change, Change::Delete);
-            return Ok(change);
-        }
-        let value = json!({"version": list.version, "hooks": rules});
-        let mut text = serde_json::to_string_pretty(&value).unwrap_or_default();
-        text.push('\n');
-        if current != Some(text.as_str()) && report.added.is_empty() && report.dropped.is_empty() {
+        let ours: Vec<String> = rules
+            .iter()
+            .filter_map(|rule| rule[list.event_key].as_str().map(str::to_string))
+            .collect();
+        let change = whole(rules);
+        report.deleted = matches!(change, Change::Delete);
+        if matches!(change, Change::Write(_))
+            && report.added.is_empty()
+            && report.dropped.is_empty()
+        {
             // Same events, another hookx path.
-            report.updated = needed.iter().map(|e| e.to_string()).collect();
+            report.updated = ours;
         }
-        Ok(Change::Write(text))
+        Ok(change)
     })?;
     report.kept_trusted = kept;
     Ok(report)

@@ -233,7 +233,7 @@ pub fn is_own_route(handler: &Value) -> bool {
 /// (`./my-guard.sh && hookx run …` in the entry install marked): a line of the user's runs in
 /// it, so install neither re-points nor removes it, and records no review of it (attacks row
 /// 540: a re-point wrote the route line over the user's guard, an uninstall took it away).
-fn is_edited_route(handler: &Value, host: Dialect) -> bool {
+pub(crate) fn is_edited_route(handler: &Value, host: Dialect) -> bool {
     Created::of(handler).is_some() && routing_key(handler, host).is_some() && !is_own_route(handler)
 }
 

@@ -33,8 +33,8 @@ pub use entry::{
 };
 pub use file::{Created, is_own_route};
 pub(crate) use file::{
-    Tally, Timeouts, created_file, events_path, fresh_text, install_text, layout, own_route_events,
-    route_timeout, routes_in_list, uninstall_text,
+    Tally, Timeouts, created_file, events_path, fresh_text, install_text, is_edited_route, layout,
+    own_route_events, route_timeout, routes_in_list, uninstall_text,
 };
 pub use plugin::{
     PluginFile, converted_document, installed_plugin_routes, is_own_plugin, plugin_files,
