@@ -397,6 +397,52 @@ fn a_manifest_naming_one_file_twice_is_refused() {
     }
 }
 
+/// Attacks row 581: targets sync cannot write. A Cline target whose script's place holds a hook
+/// of the user's (or whose folder is a file) was passed over: "nothing to write", exit 0, and
+/// `--check` passed, while the source's guard ran nowhere under Cline; a JSON target it cannot
+/// read (`.codex` a file) stopped every other target, naming only itself. Now sync plans every
+/// target first and writes none while one is refused, naming each; `--check` fails the same way.
+#[test]
+fn a_target_sync_cannot_write_is_named_and_none_is_written() {
+    let p = Project::new();
+    p.write(
+        ".hookx/sync.toml",
+        "version = 1\nsources = [\".claude/settings.json\"]\n[targets.gemini]\n[targets.codex]\n[targets.cline]\n",
+    );
+    p.write(".codex", "not a folder\n");
+    p.write(".clinerules/hooks/PreToolUse", "#!/bin/sh\necho mine\n");
+    for args in [&["sync"][..], &["sync", "--check"]] {
+        let (code, _, err) = p.out(args);
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(
+            err.contains("codex: .codex/hooks.json: cannot be written"),
+            "{err}"
+        );
+        assert!(
+            err.contains(
+                ".clinerules/hooks/PreToolUse: a hook hookx did not write, not overwritten"
+            ),
+            "{err}"
+        );
+        assert!(!p.project.join(".gemini").exists(), "{args:?}: {err}");
+        assert_eq!(
+            p.read(".clinerules/hooks/PreToolUse"),
+            "#!/bin/sh\necho mine\n"
+        );
+    }
+    std::fs::remove_file(p.project.join(".codex")).unwrap();
+    std::fs::remove_file(p.project.join(".clinerules/hooks/PreToolUse")).unwrap();
+    p.run(&["sync"]).success();
+    for written in [
+        ".gemini/settings.json",
+        ".codex/hooks.json",
+        ".clinerules/hooks/PreToolUse",
+    ] {
+        assert!(p.read(written).contains("guard-v1.sh"), "{written}");
+    }
+    p.run(&["sync", "--check"]).success();
+}
+
 #[test]
 fn watch_syncs_again_when_a_source_changes() {
     let p = Project::new();

@@ -434,14 +434,17 @@ fn a_cline_hook_of_the_users_hookx_cannot_read_as_text_is_not_overwritten() {
     }
 
     let (synced, kept) = project("synced", 2, &["PreToolUse", "PreToolUse.sh"]);
-    // `--check` too: the plan had the user's hooks as nothing there, "stale" for ever.
-    for args in [
-        &["sync", "--init", "--to", "cline"][..],
-        &["sync"],
-        &["sync", "--check"],
-    ] {
+    // `--check` too: the plan had the user's hooks as nothing there, "stale" for ever. Sync
+    // refuses the target as convert does (row 581: passed over, the rules ran nowhere).
+    let (code, err) = hookx(&synced, &["sync", "--init", "--to", "cline"]);
+    assert_eq!(code, Some(0), "{err}");
+    for args in [&["sync"][..], &["sync", "--check"]] {
         let (code, err) = hookx(&synced, args);
-        assert_eq!(code, Some(0), "{err}");
+        assert_eq!(code, Some(1), "{err}");
+        assert!(
+            err.contains("hooks/PreToolUse: not a hook hookx wrote (is not valid UTF-8)"),
+            "{err}"
+        );
     }
     kept();
 

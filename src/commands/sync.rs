@@ -784,6 +784,11 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         .collect();
     let mut plans = Vec::new();
     let mut read_natively = Vec::new();
+    // Targets sync cannot write (one it cannot read, a file it would refuse): sync plans every
+    // target before it writes any, and writes none while one is refused, each named (attacks
+    // row 581: the first one's error alone stopped the others, unnamed; a Cline target was
+    // passed over instead, "nothing to write").
+    let mut refusals = Vec::new();
     for spec in &manifest.targets {
         let copts = convert_options(ctx, &manifest, spec);
         // A source the target's agent reads itself is not copied for it: the agent would run
@@ -819,7 +824,10 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
                 .map(|&i| manifest.sources[i].path.clone())
                 .collect::<Vec<_>>(),
         );
-        plans.push(plan(ctx, spec, conversion, &owned_refs, &lock, false)?);
+        match plan(ctx, spec, conversion, &owned_refs, &lock, false) {
+            Ok(plan) => plans.push(plan),
+            Err(e) => refusals.push((spec.to, target_rel(spec), e)),
+        }
     }
     for spec in &removed {
         let copts = convert_options(ctx, &manifest, spec);
@@ -828,10 +836,16 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         let conversion = conv::conversion(&none, &copts, spec.to);
         drop(std::mem::ManuallyDrop::into_inner(none.loaded));
         read_natively.push(Vec::new());
-        plans.push(plan(ctx, spec, conversion?, &owned_refs, &lock, true)?);
+        match plan(ctx, spec, conversion?, &owned_refs, &lock, true) {
+            Ok(plan) => plans.push(plan),
+            Err(e) => refusals.push((spec.to, target_rel(spec), e)),
+        }
     }
     // Read again for the next run of `--watch`; the conversions own what they need.
     drop(std::mem::ManuallyDrop::into_inner(inputs.loaded));
+    if !refusals.is_empty() {
+        return Ok(refused(opts, &refusals));
+    }
     let mut report = Vec::new();
     let mut summary = Vec::new();
     let mut code = 0;
@@ -1052,6 +1066,28 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         summary,
         code,
     })
+}
+
+/// The outcome of a sync that writes nothing because some `targets` cannot be written: each,
+/// with why; `--check` and `--dry-run` fail the same way (the target cannot be in sync).
+fn refused(opts: &Options, targets: &[(Dialect, String, Error)]) -> Outcome {
+    let mut report = Vec::new();
+    for (to, rel, e) in targets {
+        report.push(format!("{to}: {rel}: cannot be written:"));
+        report.extend(e.to_string().lines().map(|l| format!("  {l}")));
+    }
+    report.push(match opts.check || opts.dry_run {
+        true => "not in sync: `hookx sync` cannot write the target(s) above".into(),
+        false => "nothing written: sync writes every target or none; fix the above, then run `hookx sync` again".into(),
+    });
+    Outcome {
+        report,
+        summary: targets
+            .iter()
+            .map(|(to, ..)| format!("{to} refused"))
+            .collect(),
+        code: 1,
+    }
 }
 
 /// A state in one or two words, for `--watch`'s line.
@@ -1284,7 +1320,7 @@ fn holds_nothing(text: &str, conversion: &crate::convert::Conversion) -> bool {
 /// The scripts of a script-folder target (Cline): one per handler of the conversion, and the
 /// removal of each script an earlier sync wrote (the lock names it) that no rule makes any
 /// more. A script sync wrote whose text is not what the lock recorded was edited by hand.
-/// Scripts hookx did not write stay, and so do converted ones no sync wrote.
+/// Scripts hookx did not write stay; one where a script is to go refuses the target.
 fn scripts_plan(
     ctx: &Context,
     rel: &str,
@@ -1300,23 +1336,35 @@ fn scripts_plan(
             .get(shown)
             .is_some_and(|known| !known.contains(&crate::hash::sha256_hex(before.as_bytes())))
     };
-    let (scripts, _) = config::scripts::emit(&conversion.document, layout);
+    let (scripts, left) = config::scripts::emit(&conversion.document, layout);
+    // A handler with no script of its own, or whose script's place holds a hook hookx did not
+    // write (one it cannot read as text among them: attacks row 480), refuses the target, as
+    // convert refuses it: passed over, it ran nowhere under the agent while sync said "nothing
+    // to write" and `--check` passed (row 581).
+    let mut refused: Vec<(String, String)> = left
+        .iter()
+        .map(|l| {
+            let why = "the agent runs no more scripts of this event from one folder";
+            (rel.to_string(), format!("{l}: {why}"))
+        })
+        .collect();
     let mut made = Vec::new();
     for (name, text) in scripts {
         let shown = format!("{folder}{name}");
         stays_inside_unless_home(ctx, &shown)?;
         let path = target_path(ctx, &shown);
-        // A script hookx did not write stays (convert says so too), one it cannot read as
-        // text among them (attacks row 480).
-        let Ok(before) = crate::read::existing_text(&path, crate::read::MAX_FILE_BYTES) else {
-            continue;
+        let before = match crate::read::existing_text(&path, crate::read::MAX_FILE_BYTES) {
+            Ok(Some(b)) if !config::scripts::is_converted(&b) => {
+                refused.push((shown, "a hook hookx did not write, not overwritten".into()));
+                continue;
+            }
+            Ok(before) => before,
+            Err(e) => {
+                let why = format!("not a hook hookx wrote ({e}), not overwritten");
+                refused.push((shown, why));
+                continue;
+            }
         };
-        if before
-            .as_deref()
-            .is_some_and(|b| !config::scripts::is_converted(b))
-        {
-            continue;
-        }
         if let Some(b) = before.as_deref()
             && b != text
             && edited(&shown, b)
@@ -1365,7 +1413,16 @@ fn scripts_plan(
             after: None,
         });
     }
-    Ok(())
+    let Some(((path, why), more)) = refused.split_first() else {
+        return Ok(());
+    };
+    let more: String = more.iter().map(|(p, w)| format!("\n{p}: {w}")).collect();
+    Err(Error::Io {
+        path: path.clone(),
+        message: format!(
+            "{why}{more}\n(rename the hooks of yours, or move their lines into a source)"
+        ),
+    })
 }
 
 /// The file of a target whose agent's hooks are code (a write-only target): the plugin
