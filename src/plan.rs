@@ -849,14 +849,23 @@ fn plan_with(
         // came from the same pointer of its file.
         if copies[i].record.is_some() {
             for _ in 0..8 {
-                let via_record = by_record
-                    .get(&(key.file.as_path(), key.rule.as_str(), key.index))
-                    .filter(|&&j| j != i && raw[j] != key);
-                let via_own = by_own
+                // A handler standing at the recorded place is what the record names: where it
+                // is the rule itself (its identity is that place), the key is found, even
+                // when a copy in that file records the same pointer of another file (a Claude
+                // and a Codex guard, each its file's `/hooks/PreToolUse/0`, converted each into
+                // the other's file: attacks row 620).
+                let next = match by_own
                     .get(&(key.file.clone(), key.rule.clone(), key.index))
-                    .filter(|&&j| j != i && raw[j] != key);
-                match via_own.or(via_record) {
-                    Some(&j) => key = raw[j].clone(),
+                    .filter(|&&j| j != i)
+                {
+                    Some(&j) => (raw[j] != key).then_some(j),
+                    None => by_record
+                        .get(&(key.file.as_path(), key.rule.as_str(), key.index))
+                        .copied()
+                        .filter(|&j| j != i && raw[j] != key),
+                };
+                match next {
+                    Some(j) => key = raw[j].clone(),
                     None => break,
                 }
             }

@@ -783,3 +783,51 @@ fn a_copy_converted_into_claude_from_gemini_stands_in_for_its_original() {
         runs.join("\n")
     );
 }
+
+/// The team loop with hooks written on both sides (attacks row 620): a Claude guard and a
+/// Codex guard, each its file's first `PreToolUse` rule (one pointer, `/hooks/PreToolUse/0`,
+/// in both files), converted each into the other's file. The Codex file then holds the Claude
+/// guard's copy, whose record names that pointer too: the Claude file's copy of the Codex guard
+/// was taken for a copy of that copy, so the two guards were one rule to the plan. Under Claude
+/// (which runs both of its file's entries itself) the route ran the Codex guard a second
+/// time; under Codex, which skips its own unreviewed entries, the route ran the Claude guard
+/// and left the Codex guard's trusted copy out: its deny lost.
+#[test]
+fn a_claude_and_a_codex_rule_at_one_pointer_converted_both_ways_stay_two_rules() {
+    let (project, home) = project("");
+    let root = project.path();
+    common::write(
+        root,
+        ".codex/hooks.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./hook.sh xguard"}]}]}}"#,
+    );
+    for (file, to) in [
+        (".claude/settings.json", "codex"),
+        (".codex/hooks.json", "claude"),
+    ] {
+        common::hookx_clean(root)
+            .current_dir(root)
+            .env("HOME", home.path())
+            .args(["convert", file, "--to", to, "--write"])
+            .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+            .assert()
+            .success();
+    }
+    common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
+    trusted_by_gemini_and_codex(root, home.path());
+    let labels = |host: &str| {
+        let runs = run(root, home.path(), host, "PreToolUse", &bash_payload(root));
+        let mut labels: Vec<String> = runs
+            .iter()
+            .filter_map(|r| r.split(' ').next().map(str::to_string))
+            .collect();
+        labels.sort_unstable();
+        (labels, runs.join("\n"))
+    };
+    // Claude runs both guards from its own file: the route runs neither.
+    let (claude, log) = labels("claude");
+    assert!(claude.is_empty(), "under claude the route ran:\n{log}");
+    // Codex runs neither (never reviewed): the route runs each guard once.
+    let (codex, log) = labels("codex");
+    assert_eq!(codex, ["guard", "xguard"], "under codex:\n{log}");
+}
