@@ -62,6 +62,25 @@ pub struct Places<'a> {
     pub managed_root: Option<&'a Path>,
 }
 
+/// The home of `run` and `exec` ([`Vars::Dispatch`]): the route's `--home`, else the
+/// account's, else `HOME` (see [`Context::resolve_places`]).
+pub fn dispatch_home(given: Option<&Path>) -> Option<PathBuf> {
+    given
+        .map(Path::to_path_buf)
+        .or_else(crate::ownership::account_home)
+        .or_else(|| env_path("HOME"))
+}
+
+/// `dialect`'s policy folder below `root` on this operating system, if it has one.
+pub fn managed_dir(root: &Path, dialect: Dialect) -> Option<PathBuf> {
+    let managed = dialect.def().managed.as_ref()?;
+    let (_, dir) = managed
+        .dirs
+        .iter()
+        .find(|(os, _)| *os == std::env::consts::OS)?;
+    Some(root.join(dir.trim_start_matches('/')))
+}
+
 fn env_path(name: &str) -> Option<PathBuf> {
     std::env::var_os(name)
         .filter(|v| !v.is_empty())
@@ -123,24 +142,26 @@ impl Context {
         // them, so `HOME` would let a repository hide the user's trust record (or point at
         // one it wrote). Their home is the route's `--home`, else the account's; `HOME` only
         // where the account database has no entry for this user.
-        let home = places
-            .home
-            .map(Path::to_path_buf)
-            .or_else(|| user.then(|| env_path(HOME_VAR)).flatten())
-            .or_else(|| (!user).then(crate::ownership::account_home).flatten())
-            .or_else(|| env_path("HOME"))
-            .ok_or_else(|| {
-                Error::Usage(match vars {
-                    Vars::User => {
-                        "cannot tell the home directory: pass --home DIR or set HOOKX_HOME".into()
-                    }
-                    Vars::Dispatch => {
-                        "cannot tell the home directory: the account database has no entry for \
+        let home = match user {
+            true => places
+                .home
+                .map(Path::to_path_buf)
+                .or_else(|| env_path(HOME_VAR))
+                .or_else(|| env_path("HOME")),
+            false => dispatch_home(places.home),
+        }
+        .ok_or_else(|| {
+            Error::Usage(match vars {
+                Vars::User => {
+                    "cannot tell the home directory: pass --home DIR or set HOOKX_HOME".into()
+                }
+                Vars::Dispatch => {
+                    "cannot tell the home directory: the account database has no entry for \
                          this user and HOME is unset (install with --home DIR)"
-                            .into()
-                    }
-                })
-            })?;
+                        .into()
+                }
+            })
+        })?;
         let managed_root = places
             .managed_root
             .map(Path::to_path_buf)
@@ -277,12 +298,7 @@ impl Context {
 
     /// `dialect`'s policy folder on this operating system, below [`Context::managed_root`].
     pub fn managed_dir(&self, dialect: Dialect) -> Option<PathBuf> {
-        let managed = dialect.def().managed.as_ref()?;
-        let (_, dir) = managed
-            .dirs
-            .iter()
-            .find(|(os, _)| *os == std::env::consts::OS)?;
-        Some(self.managed_root.join(dir.trim_start_matches('/')))
+        managed_dir(&self.managed_root, dialect)
     }
 
     /// How people read the path of a file found at `location`: relative to the project,

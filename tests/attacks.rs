@@ -1508,3 +1508,114 @@ fn a_session_started_below_the_project_runs_its_guards() {
         }
     }
 }
+
+/// Attacks rows 560-562: Codex's own `project_root_markers` setting places the project it
+/// reads its `.codex/` from (0.171.0, live: `live_codex::a_project_marked_by_the_users_own_
+/// markers_runs_its_guard`, `no_markers_make_the_folder_codex_started_in_the_project`), read
+/// from `/etc/codex/config.toml` and then `$CODEX_HOME/config.toml`, the user's winning, never
+/// from a project's `config.toml`. Before: hookx took the nearest `.git` whatever the user set,
+/// so a Mercurial project started in `sub/` (`[".hg"]`) ran no project guard, nor did a folder
+/// that `[]` makes its own project inside a repository.
+#[test]
+fn codexs_own_project_markers_place_the_project_its_guards_are_in() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (home, policy) = (root.join("home"), root.join("policy"));
+    let guard = |dir: &Path, said: &str| {
+        let command = format!("echo {said} >&2; exit 2");
+        write(
+            dir,
+            ".claude/settings.json",
+            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                "command": command}]}]}})
+            .to_string(),
+        );
+        common::hookx_at(dir, &home, &["trust", "--yes"]).success();
+    };
+    // A Mercurial project, its guard, a session in `sub/`.
+    let hg = root.join("hg");
+    std::fs::create_dir_all(hg.join(".hg")).unwrap();
+    std::fs::create_dir_all(hg.join("sub")).unwrap();
+    guard(&hg, "R-HG");
+    // A git repository with a package of its own: each has its guard.
+    let git = root.join("git");
+    std::fs::create_dir_all(git.join(".git")).unwrap();
+    std::fs::create_dir_all(git.join("pkg")).unwrap();
+    guard(&git, "R-ROOT");
+    guard(&git.join("pkg"), "R-PKG");
+    // The repository's own `config.toml` names markers: Codex reads no project's.
+    write(
+        &git,
+        ".codex/config.toml",
+        "project_root_markers = [\".none\"]\n",
+    );
+    let fire = |cwd: &Path, codex_home: Option<&Path>| {
+        let payload = json!({"session_id": "s", "turn_id": "t", "transcript_path": null,
+            "cwd": cwd, "hook_event_name": "PreToolUse", "model": "gpt-5.5",
+            "permission_mode": "bypassPermissions", "tool_name": "Bash",
+            "tool_input": {"command": "ls"}, "tool_use_id": "call_1"});
+        let mut cmd = common::hookx_clean(cwd);
+        cmd.args(["run", "--host", "codex", "--event", "PreToolUse", "--home"])
+            .arg(&home)
+            .arg("--managed-root")
+            .arg(&policy)
+            .env("HOME", &home)
+            .env_remove("CODEX_HOME")
+            .write_stdin(payload.to_string());
+        if let Some(dir) = codex_home {
+            cmd.env("CODEX_HOME", dir);
+        }
+        let ran = ran(&mut cmd);
+        assert_eq!(ran.code, Some(0), "{ran:?}");
+        ["R-HG", "R-ROOT", "R-PKG"]
+            .into_iter()
+            .find(|said| ran.stdout.contains(said))
+    };
+    let set = |file: &Path, markers: Option<&str>| match markers {
+        Some(m) => {
+            let text = format!("project_root_markers = {m}\n[x]\ny = 1\n");
+            write(file.parent().unwrap(), "config.toml", &text);
+        }
+        None => {
+            let _ = std::fs::remove_file(file);
+        }
+    };
+    let (user, system) = (
+        home.join(".codex/config.toml"),
+        policy.join("etc/codex/config.toml"),
+    );
+    let moved = root.join("codex-home");
+    let (hg_sub, pkg) = (hg.join("sub"), git.join("pkg"));
+    // (the policy's markers, the user's, the session's folder, `$CODEX_HOME`: whose guard)
+    type Case<'a> = (
+        Option<&'a str>,
+        Option<&'a str>,
+        &'a Path,
+        Option<&'a Path>,
+        Option<&'a str>,
+    );
+    let cases: [Case; 9] = [
+        (None, None, &hg_sub, None, None),
+        (None, None, &pkg, None, Some("R-ROOT")),
+        (None, Some(r#"[".hg"]"#), &hg_sub, None, Some("R-HG")),
+        (None, Some("[]"), &pkg, None, Some("R-PKG")),
+        (None, Some("[]"), &hg_sub, None, None),
+        (Some(r#"[".hg"]"#), None, &hg_sub, None, Some("R-HG")),
+        (Some("[]"), None, &pkg, None, Some("R-PKG")),
+        // The user's file wins over the policy's.
+        (Some("[]"), Some(r#"[".git"]"#), &pkg, None, Some("R-ROOT")),
+        // Codex started with `CODEX_HOME` reads the user's file there.
+        (None, None, &hg_sub, Some(&moved), Some("R-HG")),
+    ];
+    set(&moved.join("config.toml"), Some(r#"[".hg"]"#));
+    for (system_markers, user_markers, cwd, codex_home, denies) in cases {
+        set(&system, system_markers);
+        set(&user, user_markers);
+        assert_eq!(
+            fire(cwd, codex_home),
+            denies,
+            "policy {system_markers:?}, user {user_markers:?}, in {}, CODEX_HOME {codex_home:?}",
+            cwd.display()
+        );
+    }
+}

@@ -2133,6 +2133,8 @@ fn main() -> std::process::ExitCode {
             a_claude_stop_hook_that_always_blocks_ends_under_codex,
             both_scopes_get_one_event,
             a_session_started_in_a_subfolder_runs_the_projects_guard,
+            a_project_marked_by_the_users_own_markers_runs_its_guard,
+            no_markers_make_the_folder_codex_started_in_the_project,
         ],
     )
 }
@@ -2184,6 +2186,96 @@ fn a_session_started_in_a_subfolder_runs_the_projects_guard() {
         ),
     );
     c.done("subfolder");
+}
+
+/// A guard in `dir`'s `.claude/settings.json` (which Codex does not read) denying `sub-call`, a
+/// rule of the user's own, both trusted, and hookx's route installed in `dir`'s `.codex/`.
+fn guard_routed_from(sb: &Sandbox, dir: &std::path::Path) {
+    let group =
+        |label: &str| json!([{"hooks": [{"type": "command", "command": sb.dumper(label)}]}]);
+    sb.write(
+        &format!(
+            "{}/.claude/settings.json",
+            dir.strip_prefix(&sb.root).unwrap().display()
+        ),
+        &client::pretty(&json!({"hooks": {"PreToolUse": group("claude-pre")}})),
+    );
+    sb.answer("claude-pre", "a", "sub-call",
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-SUB-DENY"}}"#, "", 0);
+    sb.write(
+        "home/.claude/settings.json",
+        &client::pretty(&json!({"hooks": {"PreToolUse": group("user-pre")}})),
+    );
+    common::hookx_at(dir, &sb.home, &["trust", "--yes"]).success();
+    common::hookx_at(dir, &sb.home, &["install", "--host", "codex"]).success();
+}
+
+/// The checks of a run whose route must run the guard [`guard_routed_from`] wrote: the route
+/// ran once (the user's rule), told `cwd` ending in `cwd_tail`, and the call was denied.
+fn guard_ran(l: &Live, scenario: &str, cwd_tail: &str) {
+    let mut c = Checks::default();
+    let users: Vec<&str> = l
+        .dumps
+        .iter()
+        .filter(|d| d.label == "user-pre")
+        .filter_map(|d| d.stdin["cwd"].as_str())
+        .collect();
+    c.that(
+        matches!(users[..], [cwd] if cwd.ends_with(cwd_tail)),
+        format!("the route ran once, told {cwd_tail}: {users:?}"),
+    );
+    let denied = l.tool_result("subfolder", "sub-call");
+    c.that(
+        denied.contains("R-SUB-DENY"),
+        format!(
+            "the project's guard denies the call: {denied}\n{}",
+            l.out.stderr
+        ),
+    );
+    c.done(scenario);
+}
+
+/// Attacks row 560: the user's own `project_root_markers = [".hg"]` in `~/.codex/config.toml`
+/// and a Mercurial project (no `.git`), Codex started in `sub/`: Codex 0.171.0 takes the
+/// folder holding `.hg` for the project (its markers come from the system and user layers,
+/// never a project's), loads its `.codex/hooks.json` and runs hookx's route with `cwd` =
+/// `sub`. The route must run the project's guard.
+fn a_project_marked_by_the_users_own_markers_runs_its_guard() {
+    let args = [
+        "-s",
+        "workspace-write",
+        "-C",
+        "sub",
+        "--skip-git-repo-check",
+    ];
+    let Some(l) = live("subfolder", &args, |sb| {
+        sb.trust_project();
+        sb.user_top("project_root_markers = [\".hg\"]\n");
+        std::fs::remove_dir_all(sb.project.join(".git")).unwrap();
+        std::fs::create_dir_all(sb.project.join(".hg")).unwrap();
+        std::fs::create_dir_all(sb.project.join("sub")).unwrap();
+        guard_routed_from(sb, &sb.project);
+    }) else {
+        return;
+    };
+    guard_ran(&l, "hg markers", "/project/sub");
+}
+
+/// Attacks row 561: `project_root_markers = []` in `~/.codex/config.toml` makes the folder
+/// Codex starts in the project (Codex 0.171.0 loads that folder's `.codex/` only), here
+/// `pkg/` of a git repository, with hookx's route and a guard of its own. hookx must take
+/// `pkg`, not the repository above it, for the project.
+fn no_markers_make_the_folder_codex_started_in_the_project() {
+    let Some(l) = live("subfolder", &["-s", "workspace-write", "-C", "pkg"], |sb| {
+        sb.trust_project();
+        sb.user_top("project_root_markers = []\n");
+        let pkg = sb.project.join("pkg");
+        std::fs::create_dir_all(&pkg).unwrap();
+        guard_routed_from(sb, &pkg);
+    }) else {
+        return;
+    };
+    guard_ran(&l, "no markers", "/project/pkg");
 }
 
 /// The claim gate (task "claims"): a recorder on every event in the user's

@@ -108,6 +108,7 @@ pub static TABLES: Tables = Tables {
     default_timeout: [60, 60, 60],
     project_dir_var: Some("AUGMENT_PROJECT_DIR"),
     project_root_markers: &[],
+    project_root_setting: None,
     // Source 0.36.0 (`I7n`): "Executing N hooks in parallel".
     parallel: true,
     first_deny_stops_the_rest: false,

@@ -65,6 +65,7 @@ pub static TABLES: Tables = Tables {
     default_timeout: [60, 60, 60],
     project_dir_var: Some("BRICKS_PROJECT_DIR"),
     project_root_markers: &[],
+    project_root_setting: None,
     parallel: true,
     first_deny_stops_the_rest: false,
     handler_types: &["command"],

@@ -82,6 +82,16 @@ pub static TABLES: Tables = Tables {
     // `.git` above and sends that folder as `cwd` (its `project_root_markers` default; run
     // 0.171.0, attacks row 521).
     project_root_markers: &[".git"],
+    // The user's own markers replace `.git` (`[".hg"]`; `[]`: the folder it started in),
+    // from `/etc/codex/config.toml` and then `$CODEX_HOME/config.toml`, never a project's
+    // (source: codex-rs/core config_loader `project_root_markers_from_config`; run 0.171.0,
+    // live_codex::a_project_marked_by_the_users_own_markers_runs_its_guard,
+    // no_markers_make_the_folder_codex_started_in_the_project).
+    project_root_setting: Some(crate::tables::RootMarkersSetting {
+        key: "project_root_markers",
+        user_file: ".codex/config.toml",
+        policy_file: "config.toml",
+    }),
     parallel: true,
     first_deny_stops_the_rest: false,
     handler_types: &["command"],

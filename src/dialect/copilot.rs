@@ -88,6 +88,7 @@ pub static TABLES: Tables = Tables {
     default_timeout: [30, 30, 30],
     project_dir_var: Some("COPILOT_PROJECT_DIR"),
     project_root_markers: &[],
+    project_root_setting: None,
     parallel: false,
     // Run 1.0.102: a deny ends the preToolUse chain; later handlers never start.
     first_deny_stops_the_rest: true,
@@ -307,6 +308,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     default_timeout: [30, 30, 30],
     project_dir_var: Some("COPILOT_PROJECT_DIR"),
     project_root_markers: &[],
+    project_root_setting: None,
     parallel: false,
     // Run 1.0.102: a deny ends the preToolUse chain; later handlers never start.
     first_deny_stops_the_rest: true,

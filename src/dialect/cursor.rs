@@ -69,6 +69,7 @@ macro_rules! cursor_tables {
             default_timeout: [60, 30, 60],
             project_dir_var: None,
             project_root_markers: &[],
+            project_root_setting: None,
             parallel: true,
             first_deny_stops_the_rest: false,
             handler_types: &["command", "prompt"],

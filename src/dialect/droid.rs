@@ -78,6 +78,7 @@ pub static TABLES: Tables = Tables {
     default_timeout: [60, 60, 60],
     project_dir_var: Some("FACTORY_PROJECT_DIR"),
     project_root_markers: &[],
+    project_root_setting: None,
     // Docs: matching hooks run in parallel.
     parallel: true,
     first_deny_stops_the_rest: false,

@@ -94,6 +94,7 @@ pub static TABLES: Tables = Tables {
     default_timeout: [60, 60, 60],
     project_dir_var: Some("GEMINI_PROJECT_DIR"),
     project_root_markers: &[],
+    project_root_setting: None,
     // In parallel unless a matching definition says `sequential: true`.
     parallel: true,
     first_deny_stops_the_rest: false,

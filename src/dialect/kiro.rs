@@ -98,6 +98,7 @@ pub static TABLES: Tables = Tables {
     default_timeout: [60, 60, 60],
     project_dir_var: None,
     project_root_markers: &[],
+    project_root_setting: None,
     // Not documented.
     parallel: false,
     first_deny_stops_the_rest: false,

@@ -180,6 +180,7 @@ pub(crate) const fn engine_tables(me: &Engine, dialect: Dialect) -> Tables {
         // git worktree) and hands it `directory` = where it started (run 1.18.33, attacks row
         // 522).
         project_root_markers: &[".git"],
+        project_root_setting: None,
         // Each plugin's hook is awaited in turn (plugins in loading order).
         parallel: false,
         first_deny_stops_the_rest: true,

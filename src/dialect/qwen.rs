@@ -100,6 +100,7 @@ pub static TABLES: Tables = Tables {
     default_timeout: [60, 30, 30],
     project_dir_var: Some("QWEN_PROJECT_DIR"),
     project_root_markers: &[],
+    project_root_setting: None,
     // Parallel unless a group says `sequential: true`.
     parallel: true,
     first_deny_stops_the_rest: false,

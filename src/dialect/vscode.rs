@@ -68,6 +68,7 @@ pub static TABLES: Tables = Tables {
     default_timeout: [30, 30, 30],
     project_dir_var: None,
     project_root_markers: &[],
+    project_root_setting: None,
     // Not stated; "the most restrictive decision wins" either way.
     parallel: false,
     first_deny_stops_the_rest: false,

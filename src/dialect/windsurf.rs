@@ -83,6 +83,7 @@ macro_rules! windsurf_tables {
             default_timeout: [30, 30, 30],
             project_dir_var: None,
             project_root_markers: &[],
+            project_root_setting: None,
             // "all hooks will execute in order: system → user → workspace".
             parallel: false,
             first_deny_stops_the_rest: false,

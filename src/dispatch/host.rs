@@ -1,6 +1,7 @@
 //! The host side of `hookx run` and `hookx exec`: reading the host's event, finding the
 //! project, and answering in the host's protocol.
 
+use crate::context::Places;
 use crate::discover::{self, EffectiveRule, Runner, Source};
 use crate::error::Error;
 use crate::model::{Event, EventKind};
@@ -97,15 +98,21 @@ pub fn decode(
     project: Option<PathBuf>,
 ) -> Result<HostEvent, Error> {
     let senders = host.map(|_| senders(payload)).unwrap_or_default();
-    decode_from(payload, host, event, project, &senders)
+    let places = Places {
+        project: project.as_deref(),
+        ..Places::default()
+    };
+    decode_from(payload, host, event, places, &senders)
 }
 
-/// [`decode`], the agents the payload could be from ([`senders`]) read already.
+/// [`decode`], the agents the payload could be from ([`senders`]) read already; `places` as
+/// the route's command line gives them (the home and the policy root place the agent's own
+/// settings that say where its project is, [`project_at_or_above`]).
 pub fn decode_from(
     payload: &[u8],
     host: Option<Dialect>,
     event: Option<&str>,
-    project: Option<PathBuf>,
+    places: Places<'_>,
     senders: &[Dialect],
 ) -> Result<HostEvent, Error> {
     let hosts = match host {
@@ -158,7 +165,9 @@ pub fn decode_from(
     event.timestamp.get_or_insert_with(chrono::Utc::now);
     // An empty value names no folder (Cursor sends the handlers of Claude's files `"cwd": ""`,
     // attacks row 153): taken as one, every call failed closed.
-    let project = project
+    let project = places
+        .project
+        .map(Path::to_path_buf)
         .or_else(|| {
             flavor
                 .tables()
@@ -173,7 +182,7 @@ pub fn decode_from(
                 .filter(|c| !c.is_empty())
                 .map(PathBuf::from)
                 .or_else(|| std::env::current_dir().ok())
-                .map(|cwd| project_at_or_above(cwd, flavor.tables().project_root_markers))
+                .map(|cwd| project_at_or_above(cwd, &root_markers(flavor, places)))
         })
         .unwrap_or_else(|| PathBuf::from("."));
     // Handlers run elsewhere (their `cwd`) and are told this path: it must not be relative.
@@ -191,21 +200,62 @@ pub fn decode_from(
 
 /// The project an agent that sets no project variable runs from `cwd`: the nearest folder at
 /// or above it holding one of `markers` (Codex's `.git`: started below the project, it reads
-/// the project's files from there, attacks row 521), else `cwd` itself.
-fn project_at_or_above(cwd: PathBuf, markers: &[&str]) -> PathBuf {
+/// the project's files from there, attacks row 521), else `cwd` itself. A marker is looked at
+/// through links, as Codex looks (a link to nothing marks no folder).
+fn project_at_or_above(cwd: PathBuf, markers: &[String]) -> PathBuf {
     if markers.is_empty() {
         return cwd;
     }
     let cwd = std::path::absolute(&cwd).unwrap_or(cwd);
     let found = cwd
         .ancestors()
-        .find(|dir| {
-            markers
-                .iter()
-                .any(|m| dir.join(m).symlink_metadata().is_ok())
-        })
+        .find(|dir| markers.iter().any(|m| dir.join(m).metadata().is_ok()))
         .map(Path::to_path_buf);
     found.unwrap_or(cwd)
+}
+
+/// The folders that mark `flavor`'s project: its table's, unless the user replaced them in the
+/// agent's own settings ([`crate::tables::RootMarkersSetting`]). Read below the home the route
+/// names (else the account's) and the agent's folder variable, which the agent itself started
+/// this route with: Codex passes its hooks its own environment, no project's (codex-facts).
+/// Read as the agent reads it, a user's `[".hg"]` or `[]` took another folder than the agent's
+/// for the project, and its guards ran nowhere (attacks rows 560, 561). A file that does not
+/// parse, or a value not a list of names, is one the agent refuses to start with: the table's.
+fn root_markers(flavor: Flavor, places: Places<'_>) -> Vec<String> {
+    let tables = flavor.tables();
+    let own = || {
+        tables
+            .project_root_markers
+            .iter()
+            .map(|m| m.to_string())
+            .collect()
+    };
+    let Some(setting) = tables.project_root_setting.as_ref() else {
+        return own();
+    };
+    let dialect = flavor.dialect();
+    let root = places.managed_root.unwrap_or(Path::new("/"));
+    let policy =
+        crate::context::managed_dir(root, dialect).map(|dir| dir.join(setting.policy_file));
+    let user = crate::context::dispatch_home(places.home)
+        .map(|home| crate::route::hosts_own_file(&home, dialect, setting.user_file));
+    let read = |file: &Path| -> Option<Vec<String>> {
+        let text = crate::read::text(file, crate::read::MAX_FILE_BYTES).ok()?;
+        // Most settings never name the key: no parse on the common path.
+        if !text.contains(setting.key) {
+            return None;
+        }
+        let doc = text.parse::<toml_edit::DocumentMut>().ok()?;
+        let list = doc.get(setting.key)?.as_array()?;
+        list.iter()
+            .map(|m| m.as_str().map(str::to_string))
+            .collect()
+    };
+    [user, policy]
+        .iter()
+        .flatten()
+        .find_map(|file| read(file))
+        .unwrap_or_else(own)
 }
 
 /// The answer to `answer`'s outcome that every agent of `hosted` reads as meant, when the

@@ -141,7 +141,7 @@ pub fn unreadable_command_line(host: Option<&str>, event: Option<&str>, why: &st
         if host.is_some_and(|h| host::another_agent_runs_route(h, &senders)) {
             return 0;
         }
-        if let Ok(hosted) = host::decode_from(&payload, host, event, None, &senders) {
+        if let Ok(hosted) = host::decode_from(&payload, host, event, Places::default(), &senders) {
             known.decoded(hosted.answered_as(), &hosted.also, &hosted.event.kind);
         }
     }
@@ -279,7 +279,11 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         &payload,
         request.host,
         request.event.as_deref(),
-        request.project.clone(),
+        Places {
+            project: request.project.as_deref(),
+            home: request.home.as_deref(),
+            managed_root: request.managed_root.as_deref(),
+        },
         known,
         &senders,
     ) {
@@ -581,7 +585,10 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
         &payload,
         request.host,
         request.event.as_deref(),
-        request.project.clone(),
+        Places {
+            project: request.project.as_deref(),
+            ..Places::default()
+        },
         known,
         &senders,
     )?;
@@ -687,11 +694,11 @@ fn decode(
     payload: &[u8],
     host: Option<Dialect>,
     event: Option<&str>,
-    project: Option<PathBuf>,
+    places: Places<'_>,
     known: &failure::Context,
     senders: &[Dialect],
 ) -> Result<host::HostEvent, Error> {
-    let hosted = host::decode_from(payload, host, event, project, senders)?;
+    let hosted = host::decode_from(payload, host, event, places, senders)?;
     known.decoded(hosted.answered_as(), &hosted.also, &hosted.event.kind);
     guard::injected_panic();
     Ok(hosted)

@@ -120,6 +120,19 @@ pub enum TimestampForm {
 }
 
 /// Everything one flavour names differently, as data.
+/// A top-level key of the agent's TOML settings that replaces its project markers
+/// ([`Tables::project_root_markers`]; an empty list: the `cwd` is the project), read in its
+/// policy folder and then in the user's file, the later winning. A project's settings never
+/// count: the agent reads the key before it knows the project (Codex 0.171.0's system and user
+/// layers, attacks rows 560, 561).
+pub struct RootMarkersSetting {
+    pub key: &'static str,
+    /// The user's file, below the home (moved by the agent's folder variable).
+    pub user_file: &'static str,
+    /// The file in the agent's policy folder ([`crate::tables::ManagedSpec::dirs`]).
+    pub policy_file: &'static str,
+}
+
 pub struct Tables {
     /// The flavour's name (`copilot-pascal`); a dialect's first flavour bears its name.
     pub name: &'static str,
@@ -154,6 +167,8 @@ pub struct Tables {
     /// payload's `cwd`, is the project the agent read its files from (Codex's
     /// `project_root_markers`); empty: the `cwd` is the project.
     pub project_root_markers: &'static [&'static str],
+    /// Where the user replaces those markers with their own; `None`: they are fixed.
+    pub project_root_setting: Option<RootMarkersSetting>,
     /// Whether several matching handlers run in parallel (else in order).
     pub parallel: bool,
     /// Whether, running in order, the first handler that denies stops the ones after it.

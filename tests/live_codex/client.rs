@@ -89,6 +89,9 @@ pub struct Sandbox {
     /// `config.toml` text of the user layer before the provider section: hook tables, trust
     /// state, project trust. Written out by [`Sandbox::run`].
     user_config: std::cell::RefCell<String>,
+    /// Top-level keys of the user layer's `config.toml` (`project_root_markers`), written
+    /// before any table.
+    user_top: std::cell::RefCell<String>,
     /// A text that, once a recorded hook's stdin holds it, makes [`Sandbox::run`] send SIGINT
     /// to the client (as Ctrl-C would).
     interrupt_on: std::cell::RefCell<Option<String>>,
@@ -148,6 +151,7 @@ impl Sandbox {
             home,
             project,
             user_config: Default::default(),
+            user_top: Default::default(),
             interrupt_on: Default::default(),
         }
     }
@@ -244,6 +248,11 @@ impl Sandbox {
         self.user_config.borrow_mut().push_str(toml);
     }
 
+    /// Appends a top-level key (raw TOML) to the user `config.toml`, before every table.
+    pub fn user_top(&self, toml: &str) {
+        self.user_top.borrow_mut().push_str(toml);
+    }
+
     /// Writes the user `config.toml`: the fake model on `port` as provider `fake`, then the
     /// hook tables, trust state and project trust the helpers collected.
     pub fn write_config(&self, port: u16) {
@@ -252,9 +261,10 @@ impl Sandbox {
         let written =
             std::fs::read_to_string(self.home.join(".codex/config.toml")).unwrap_or_default();
         let config = format!(
-            "model = \"gpt-5.5\"\nmodel_provider = \"fake\"\n\n\
+            "{}model = \"gpt-5.5\"\nmodel_provider = \"fake\"\n\n\
              [model_providers.fake]\nname = \"fake\"\nbase_url = \"http://127.0.0.1:{port}/v1\"\n\
              wire_api = \"responses\"\nenv_key = \"FAKE_MODEL_KEY\"\n\n{}{written}",
+            self.user_top.borrow(),
             self.user_config.borrow()
         );
         self.write("home/.codex/config.toml", &config);
