@@ -368,17 +368,29 @@ fn live_env(
     scenario: &str,
     setup: impl FnOnce(&Sandbox) -> Vec<(&'static str, String)>,
 ) -> Option<Live> {
+    live_with(scenario, setup, |_| Vec::new())
+}
+
+/// [`live_env`] with more of Copilot's own options (`options`, given the sandbox).
+fn live_with(
+    scenario: &str,
+    setup: impl FnOnce(&Sandbox) -> Vec<(&'static str, String)>,
+    options: impl FnOnce(&Sandbox) -> Vec<String>,
+) -> Option<Live> {
     let bin = client::binary()?;
     let sb = Sandbox::new();
     let extra = setup(&sb);
     let extra: Vec<(&str, &str)> = extra.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let extra = &extra[..];
+    let options = options(&sb);
+    let options: Vec<&str> = options.iter().map(String::as_str).collect();
     let model = FakeModel::start(scripts, sb.project.display().to_string());
     let out = sb.run(
         &bin,
         model.port,
         &format!("SCENARIO:{scenario} do the work"),
         extra,
+        &options,
     );
     let dumps = sb.dumps();
     let live = Live {
@@ -3108,6 +3120,44 @@ fn a_guard_left_to_hookx_runs_once_with_copilot_home_elsewhere() {
     c.done("synced");
 }
 
+/// Attacks row 600: row 264 through Copilot's other way to its folder, `--config-dir DIR`
+/// (deprecated for `COPILOT_HOME` but honoured by 1.0.102: `resolveCopilotHome(configDir,
+/// COPILOT_HOME, homedir)/hooks`), which sets no variable a hook sees: hookx installed for
+/// Claude in the project and for Copilot in the user's `~/.copilot/hooks`, a trusted project
+/// Gemini guard only hookx runs, Copilot started with `--config-dir` naming another folder. The
+/// Claude route Copilot runs must not stand aside for a user route Copilot does not read.
+fn a_claude_route_copilot_runs_with_its_config_dir_elsewhere() {
+    let mut c = Checks::default();
+    let Some(l) = live_with(
+        "synced",
+        |sb| {
+            let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+            let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
+            sb.write("project/.gemini/settings.json", &rule.to_string());
+            let own = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "true"}]}]}});
+            sb.write("home/.gemini/settings.json", &own.to_string());
+            hookx(sb, &["trust", "--yes"]);
+            hookx(sb, &["install", "--host", "claude"]);
+            hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
+            let seen = json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": sb.dumper("elsewhere")}]}});
+            sb.write("copilot-config/hooks/seen.json", &seen.to_string());
+            routed_env(sb)
+        },
+        |sb| {
+            let folder = sb.root.join("copilot-config");
+            vec!["--config-dir".into(), folder.display().to_string()]
+        },
+    ) else {
+        return;
+    };
+    c.that(
+        l.dumps.iter().any(|d| d.label == "elsewhere"),
+        format!("Copilot read its hooks in --config-dir: {:?}", l.out.stderr),
+    );
+    guard_ran_once(&mut c, &l.sb.root, "--config-dir elsewhere");
+    c.done("synced");
+}
+
 /// One form of `ground_truth_dropped_files`: the file it is written in, its name, the event
 /// (as the file spells it) and the entry that holds it, with `ODD` for the recorder's command;
 /// `whole`: the entry is the event's whole value, not an item of its list.
@@ -3930,6 +3980,7 @@ fn main() -> std::process::ExitCode {
             a_user_route_copilot_has_turned_off,
             a_claude_route_copilot_runs_without_a_copilot_route,
             a_guard_left_to_hookx_runs_once_with_copilot_home_elsewhere,
+            a_claude_route_copilot_runs_with_its_config_dir_elsewhere,
             the_vscode_routes_of_both_scopes_copilot_runs_run_each_rule_once,
             the_copilot_project_route_and_the_vscode_user_route_run_each_rule_once,
             a_users_route_copilot_runs_does_not_stand_aside_for_a_repositorys_route,

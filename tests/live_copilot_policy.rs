@@ -139,7 +139,7 @@ fn policy_hooks_run_in_an_untrusted_folder_and_doctor_says_so() {
 
     let model = FakeModel::start(scripts, sb.project.display().to_string());
     let wrapper = namespaced(&sb, &bin, &managed);
-    let run = sb.run(&wrapper, model.port, "SCENARIO:policy say hi", &[]);
+    let run = sb.run(&wrapper, model.port, "SCENARIO:policy say hi", &[], &[]);
     let ran: BTreeSet<String> = sb.dumps().into_iter().map(|d| d.label).collect();
     assert!(
         ran.contains("user"),
@@ -191,7 +191,7 @@ fn a_policy_file_that_does_not_parse() {
     let doctor_fires = doctor_fires(&sb, &managed, FILES.len() + 1);
     let model = FakeModel::start(scripts, sb.project.display().to_string());
     let wrapper = namespaced(&sb, &bin, &managed);
-    let run = sb.run(&wrapper, model.port, "SCENARIO:policy say hi", &[]);
+    let run = sb.run(&wrapper, model.port, "SCENARIO:policy say hi", &[], &[]);
     let ran: BTreeSet<String> = sb.dumps().into_iter().map(|d| d.label).collect();
     assert_eq!(run.status, Some(0), "{}", run.stderr);
     assert_eq!(

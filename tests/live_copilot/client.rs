@@ -133,8 +133,16 @@ impl Sandbox {
         sandbox::write(&self.root, rel_to_root, text)
     }
 
-    /// Runs `copilot -p PROMPT` in the project against the fake model on `port`.
-    pub fn run(&self, bin: &Path, port: u16, prompt: &str, extra: &[(&str, &str)]) -> Outcome {
+    /// Runs `copilot -p PROMPT` in the project against the fake model on `port`, with more of
+    /// Copilot's own options (`--config-dir DIR`) after it.
+    pub fn run(
+        &self,
+        bin: &Path,
+        port: u16,
+        prompt: &str,
+        extra: &[(&str, &str)],
+        options: &[&str],
+    ) -> Outcome {
         let logs = self.root.join("logs");
         let cache = clients_root().join("copilot-cache");
         let mut cmd = Command::new(bin);
@@ -166,6 +174,7 @@ impl Sandbox {
             "--log-dir",
         ])
         .arg(&logs)
+        .args(options)
         .current_dir(&self.project)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
