@@ -627,14 +627,16 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
     )
     .keeping_follow_up_caps(home.as_deref().ok_or_else(|| "HOME is unset".to_string()));
     // Where hookx's user route runs the event's rules beside this entry, a route inside its
-    // handler stands aside for it, as inside the route's own handlers (attacks row 421).
+    // handler stands aside for it, as inside the route's own handlers (attacks row 421). The
+    // user route of the agent that runs the entry: Copilot runs a copy in Claude's project
+    // file but never Claude's user file, whose route would leave the rules to nobody (row 601).
+    let runner = senders
+        .first()
+        .copied()
+        .filter(|_| host::another_agent_runs_route(hosted.host.dialect(), &senders))
+        .unwrap_or_else(|| hosted.host.dialect());
     let beside_route = home.as_deref().is_some_and(|home| {
-        route::user_route_answers(
-            home,
-            hosted.host.dialect(),
-            &hosted.project,
-            &hosted.event.kind,
-        )
+        route::user_route_answers(home, runner, &hosted.project, &hosted.event.kind)
     });
     let plan = match beside_route {
         true => plan.marking_event(),
