@@ -545,3 +545,63 @@ fn convert_refuses_a_file_given_twice() {
     assert!(said.contains("given twice"), "{said}");
     assert!(!project.join(".gemini").exists(), "{said}");
 }
+
+/// Attacks row 621: the team's Codex file as the corpus holds it (`DVQ290703/English-Speaking-
+/// Agent`'s `.codex/hooks.json`: a top-level `version`, handlers without `type`), which Codex
+/// 0.171.0 refuses whole (row 175, `live_codex::hooks_json_forms_codex_refuses_whole`), and a
+/// trusted Claude guard converted into it. `install` refuses a route there ("it would run
+/// nowhere"); `convert --write` and `sync` wrote the guard's copy in, "no losses", exit 0: a
+/// copy Codex never runs, which the team reads as converted.
+#[test]
+fn convert_write_and_sync_write_no_copy_into_a_file_its_agent_refuses_whole() {
+    const CORPUS_CODEX: &str = r#"{
+  "version": "1.0",
+  "hooks": {
+    "UserPromptSubmit": [
+      {
+        "hooks": [
+          {
+            "name": "log-prompt",
+            "command": "python scripts/log_hook.py --tool codex",
+            "timeout": 10
+          }
+        ]
+      }
+    ]
+  }
+}
+"#;
+    for how in ["convert", "sync"] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let (project, home) = (root.join("project"), root.join("home"));
+        std::fs::create_dir_all(&home).unwrap();
+        common::write(&project, ".claude/settings.json", &guard_source(Some(5)));
+        let codex = common::write(&project, ".codex/hooks.json", CORPUS_CODEX);
+        let args: &[&[&str]] = match how {
+            "convert" => &[&[
+                "convert",
+                ".claude/settings.json",
+                "--to",
+                "codex",
+                "--write",
+            ]],
+            _ => &[&["sync", "--init", "--to", "codex"], &["sync"]],
+        };
+        let (last, first) = args.split_last().unwrap();
+        for args in first {
+            convert_in(&project, &home, args).success();
+        }
+        let out = convert_in(&project, &home, last).failure();
+        let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(
+            err.contains("refuses the whole file") && err.contains(".codex/hooks.json"),
+            "{how}: {err}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&codex).unwrap(),
+            CORPUS_CODEX,
+            "{how} wrote into the file Codex refuses: {err}"
+        );
+    }
+}

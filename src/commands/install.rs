@@ -463,16 +463,8 @@ fn write_routes(
             host,
         )
     {
-        return Err(Error::Invalid(vec![
-            d,
-            crate::diag::Diagnostic::at_line_col(
-                crate::diag::Severity::Error,
-                &crate::source::SourceFile::new(opts.ctx.display(&path), ""),
-                1,
-                1,
-                "hookx writes no route into a file its agent refuses whole (it would run nowhere); fix it first",
-            ),
-        ]));
+        let src = crate::source::SourceFile::new(opts.ctx.display(&path), "");
+        return Err(crate::config::strict_load::refused_write(&src, d, "route"));
     }
     let mut before: Option<String> = None;
     let mut after: Option<String> = None;

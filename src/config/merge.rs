@@ -76,6 +76,11 @@ pub fn sync_text(
     };
     let src = crate::source::SourceFile::new(path.display().to_string(), current);
     let parsed = read::read_checked(&src, doc.dialect)?;
+    // Copies written into a file the agent refuses whole would run nowhere (attacks row 621).
+    if let Some(d) = super::strict_load::refused_whole(&src, &parsed.document, &parsed.diagnostics)
+    {
+        return Err(super::strict_load::refused_write(&src, d, "copy"));
+    }
     let owned: Vec<Value> = sources
         .iter()
         .map(|s| Value::from(source_record(path, s)))

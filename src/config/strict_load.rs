@@ -258,6 +258,19 @@ pub fn refused_whole(
     })
 }
 
+/// The error for writing `what` (a route, a copy) into `src`, which its agent refuses whole
+/// for `d` ([`refused_whole`]): it would run nowhere, whatever it says (attacks row 621).
+pub fn refused_write(src: &SourceFile, d: Diagnostic, what: &str) -> crate::error::Error {
+    let fix = format!(
+        "hookx writes no {what} into a file its agent refuses whole (it would run nowhere); fix it first"
+    );
+    let path = SourceFile::new(src.path.clone(), "");
+    crate::error::Error::Invalid(vec![
+        d,
+        Diagnostic::at_line_col(Severity::Error, &path, 1, 1, &fix),
+    ])
+}
+
 /// [`refused_whole`] of `src` read whole as a file of `dialect` (none when it does not parse:
 /// that is said as it is).
 pub fn refused_whole_text(src: &SourceFile, dialect: Dialect) -> Option<Diagnostic> {
