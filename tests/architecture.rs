@@ -1294,10 +1294,17 @@ fn shared_code_names_no_dialect() {
 /// An agent's own spellings of payload keys, from the tables: every key a flavour's payloads
 /// carry (`payload_keys`, `key_renames`) that decoding renames (`sessionId`, `taskId`,
 /// `conversation_id`, `agentId`), and every id a flavour's `call_keys` keeps under a name of
-/// its own (Qwen's `tool_call_id`). The canonical names they decode to are Claude's, which
+/// its own, not Claude's (Qwen's `tool_call_id`). The canonical names they decode to are Claude's, which
 /// shared code may name; plain words (`output`) are left out, as in [`owned`].
 fn payload_spellings() -> BTreeSet<&'static str> {
     let mut out = BTreeSet::new();
+    // Claude's call keys are canonical names (its Stop's `stop_hook_active`).
+    let claude = Flavor::all().iter().find(|f| f.name() == "claude").unwrap();
+    let canonical: Vec<&str> = CANONICAL_CALL_KEYS
+        .iter()
+        .chain(claude.tables().protocol.call_keys)
+        .copied()
+        .collect();
     for &f in Flavor::all() {
         let t = f.tables();
         let sent = t.payload_keys.iter().flat_map(|(_, keys)| keys.iter());
@@ -1308,7 +1315,7 @@ fn payload_spellings() -> BTreeSet<&'static str> {
                 .copied(),
         );
         let own = t.protocol.call_keys.iter();
-        out.extend(own.filter(|k| !CANONICAL_CALL_KEYS.contains(k)).copied());
+        out.extend(own.filter(|k| !canonical.contains(k)).copied());
     }
     out.retain(|k| words(k).len() > 1);
     out

@@ -55,6 +55,17 @@ fn both_under(
     rule_file: &str,
     guard: impl FnOnce(&Path, &Path) -> String,
 ) -> Both {
+    both_on(host, event, rule_file, "PreToolUse", guard)
+}
+
+/// [`both_under`] with the rules registered for `rule_event` in their files' dialect.
+fn both_on(
+    host: &str,
+    event: &str,
+    rule_file: &str,
+    rule_event: &str,
+    guard: impl FnOnce(&Path, &Path) -> String,
+) -> Both {
     let tmp = tempfile::tempdir().unwrap();
     let root = tmp.path().canonicalize().unwrap();
     let (project, home) = (root.join("project"), root.join("home"));
@@ -62,13 +73,13 @@ fn both_under(
     std::fs::create_dir_all(&home).unwrap();
     let (log, release) = (root.join("ran.log"), root.join("release"));
     let guard = guard(&log, &release);
-    let rule = serde_json::json!({"hooks": {"PreToolUse": [
+    let rule = serde_json::json!({"hooks": {rule_event: [
         {"hooks": [{"type": "command", "command": guard}]}]}});
     // Files Claude does not read itself: hookx runs them. Each scope's route routes its own
     // rules' events: the user has a rule of the event too, which logs.
     common::write(&project, rule_file, &rule.to_string());
     let mine = format!("echo user >> '{}'", log.display());
-    let rule = serde_json::json!({"hooks": {"PreToolUse": [
+    let rule = serde_json::json!({"hooks": {rule_event: [
         {"hooks": [{"type": "command", "command": mine}]}]}});
     common::write(
         &home,
@@ -684,6 +695,61 @@ fn two_subagents_ending_together_each_run_their_rules() {
         assert!(
             stdout.contains("block") && stdout.contains("R-ONE"),
             "{out:?}"
+        );
+    }
+}
+
+/// Attacks row 563 (row 524's second half): Claude's Stop and prompt payloads carry no call
+/// id, so every Stop (every prompt) of a session computed one id. A claim the other route
+/// never matched (a Stop it did not run: started with `--setting-sources user`, then resumed)
+/// was matched by the next Stop, whose route repeated the earlier block without running the
+/// rules: one extra turn; a prompt blocked for the words of an earlier one. The payloads are
+/// Claude 2.1.332's recorded shapes (`tools.46.Stop`, `tools.48.Stop`: one `prompt_id` for a
+/// stop and the stop after its block, `stop_hook_active` and `last_assistant_message` apart;
+/// `UserPromptSubmit`: `prompt`, `prompt_id`).
+#[test]
+fn a_claim_left_unmatched_stands_for_no_later_stop_or_prompt() {
+    // Droid's files, which Claude does not read and hookx runs: exit 2 blocks either event.
+    let guard = "p=$(cat); case \"$p\" in *'\"stop_hook_active\":true'*) exit 0;; \
+                 *'\"prompt\":\"hello\"'*) exit 0;; esac; echo R-BLOCK >&2; exit 2";
+    for (event, first, second) in [
+        (
+            "Stop",
+            serde_json::json!({"prompt_id": "p1", "stop_hook_active": false,
+                "last_assistant_message": "All done."}),
+            serde_json::json!({"prompt_id": "p1", "stop_hook_active": true,
+                "last_assistant_message": "Done again."}),
+        ),
+        (
+            "UserPromptSubmit",
+            serde_json::json!({"prompt_id": "p1", "prompt": "the SECRET is 42"}),
+            serde_json::json!({"prompt_id": "p2", "prompt": "hello"}),
+        ),
+    ] {
+        let world = both_on("claude", event, ".factory/settings.json", event, |_, _| {
+            guard.to_string()
+        });
+        let payload = |fields: &serde_json::Value| {
+            let mut p = serde_json::json!({"session_id": "s1",
+                "transcript_path": "/tmp/t.jsonl", "cwd": world.project,
+                "permission_mode": "default", "hook_event_name": event});
+            for (k, v) in fields.as_object().unwrap() {
+                p[k] = v.clone();
+            }
+            p.to_string()
+        };
+        let blocks = |out: &Output| String::from_utf8_lossy(&out.stdout).contains("R-BLOCK");
+        // The first reaches the user's route only: blocked, its claim left unmatched.
+        assert!(
+            blocks(&world.fire(&world.user, &payload(&first))),
+            "{event}"
+        );
+        // The next reaches the project's route first: the rules let it through.
+        let out = world.fire(&world.project_route, &payload(&second));
+        assert!(!blocks(&out), "{event}: an earlier block repeated: {out:?}");
+        assert!(
+            !blocks(&world.fire(&world.user, &payload(&second))),
+            "{event}"
         );
     }
 }

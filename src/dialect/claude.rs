@@ -973,10 +973,10 @@ static PLUGINS: PluginSpec = PluginSpec {
 
 /// Run-time protocol rows (dialects.md §6, §7), read by `crate::protocol`.
 pub(crate) mod protocol_rows {
+    use crate::model::event::{AGENT_ID, TOOL_USE_ID};
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, Exit2, ExitCodes,
-        ProtocolTables, Slot, Writes,
+        AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
     };
 
     const HSO: &str = "hookSpecificOutput";
@@ -1009,7 +1009,19 @@ pub(crate) mod protocol_rows {
         event_key_only: None,
         event_shapes: &[],
         verbatim_keys: &[],
-        call_keys: CANONICAL_CALL_KEYS,
+        // A Stop, a prompt or a task names no call: its prompt, the stop's flag and last
+        // message, the task tell it from the session's next one, which would otherwise match
+        // a claim left from this one and repeat its block (attacks row 563). Both routes get
+        // the same payload (2.1.332, `scopes/pairs.json`).
+        call_keys: &[
+            TOOL_USE_ID,
+            AGENT_ID,
+            "prompt_id",
+            "prompt",
+            "stop_hook_active",
+            "last_assistant_message",
+            "task_id",
+        ],
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
         mcp_context_key: None,
