@@ -356,6 +356,78 @@ fn doctor_names_handlers_codex_has_not_reviewed() {
     assert!(!report.contains("silently skips"), "{report}");
 }
 
+/// Attacks row 582: doctor's status is per rule, Codex's review per handler. One handler Codex
+/// has not reviewed made doctor say each rule of the file "blocked" (and exit 5), also a rule
+/// all of whose handlers Codex runs, and one it runs one of two handlers of (Codex 0.171.0
+/// ran the reviewed handler beside a skipped one: `live_codex`, `only_trusted_handlers_run`).
+/// A rule is blocked when Codex skips each of its handlers; some skipped is a note.
+#[test]
+fn a_rule_codex_runs_some_handlers_of_is_not_said_blocked() {
+    let w = World::new();
+    let hooks = json!({
+        "Stop": [{"hooks": [
+            {"type": "command", "command": "echo a"}, {"type": "command", "command": "echo b"}]}],
+        "SessionStart": [{"hooks": [{"type": "command", "command": "echo c"}]}],
+        "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "echo d"}]}],
+    });
+    let file = common::write(
+        &w.home,
+        ".codex/hooks.json",
+        &json!({ "hooks": hooks }).to_string(),
+    );
+    let user = w.home.join(".codex/config.toml");
+    let toml_records = hookx::dialect::codex::trust::records(
+        &user,
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "echo user-toml", "timeout": 30}]}]}}),
+        &|_| true,
+    );
+    // Reviewed: `echo a` and `echo c`; `echo b` and `echo d` not.
+    let mut all: Vec<(String, String)> =
+        hookx::dialect::codex::trust::records(&file, &json!({ "hooks": hooks }), &|_| true)
+            .into_iter()
+            .filter(|(key, _)| key.contains(":stop:0:0") || key.contains(":session_start:"))
+            .collect();
+    assert_eq!(all.len(), 2, "{all:?}");
+    all.extend(toml_records);
+    std::fs::write(
+        &user,
+        hookx::dialect::codex::trust::set(USER_CONFIG, &all).unwrap(),
+    )
+    .unwrap();
+    let out = w
+        .hookx(&["doctor", "--host", "codex", "--format", "json"])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rules = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["file"] == "~/.codex/hooks.json")
+        .map(|f| f["rules"].clone())
+        .unwrap();
+    let of = |event: &str| {
+        rules
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["event"] == event)
+            .map(|r| r["hosts"][0].clone())
+            .unwrap()
+    };
+    assert_eq!(of("SessionStart")["status"], "fires", "{report:#}");
+    assert_eq!(of("UserPromptSubmit")["status"], "blocked", "{report:#}");
+    let stop = of("Stop");
+    assert_eq!(stop["status"], "fires", "{report:#}");
+    assert!(
+        stop.to_string()
+            .contains("1 of its 2 handlers is not reviewed in Codex as it is now"),
+        "{stop:#}"
+    );
+    assert_eq!(stop.get("planned"), None, "{stop:#}");
+}
+
 /// `allow_managed_hooks_only = true` in the policy's `requirements.toml`: `list` shows it as the
 /// policy writes it and runs only the policy's hooks under Codex (the live test,
 /// `live_codex_managed.rs`, checks the same against the real client).

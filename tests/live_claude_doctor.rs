@@ -42,7 +42,21 @@ fn sub_script(_step: usize, _project: &str) -> Vec<Block> {
     vec![Block::Text("Helper done.".into())]
 }
 
-static SCRIPTS: &[(&str, Script)] = &[("sub", sub_script), ("doctor", doctor_script)];
+fn one_bash_script(step: usize, _project: &str) -> Vec<Block> {
+    match step {
+        0 => vec![Block::Tool(
+            "Bash",
+            json!({"command": "true", "description": "nothing"}),
+        )],
+        _ => vec![Block::Text("Done.".into())],
+    }
+}
+
+static SCRIPTS: &[(&str, Script)] = &[
+    ("sub", sub_script),
+    ("doctor", doctor_script),
+    ("bash", one_bash_script),
+];
 
 /// (event key, matcher, label): one rule each, recording under its label.
 const RULES: &[(&str, Option<&str>, &str)] = &[
@@ -270,6 +284,127 @@ fn settings_with_comments_or_trailing_commas() {
     );
 }
 
+/// Doctor's three states of who runs a rule under Claude, against Claude Code 2.1.332 (attacks
+/// row 582): a trusted Copilot rule only hookx runs ("fires", runner hookx, through hookx's
+/// route), an untrusted one ("blocked", runner nobody), and a Gemini rule converted into
+/// Claude's file (the copy "fires" natively; the original "fires" with the agent, from the
+/// copy's file, as its runner: once in all). One Bash call: each label must run as many times
+/// as doctor has it fire with no other runner named (`planned`).
+fn doctor_says_who_runs_each_rule() {
+    let Some(bin) = client_or_skip() else { return };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    for label in ["gem-copied", "cop-routed", "cop-untrusted"] {
+        world.answers(label, &[]);
+    }
+    let write = |rel: &str, value: Value| {
+        let path = world.project.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, value.to_string()).unwrap();
+    };
+    write(
+        ".gemini/settings.json",
+        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": world.dumper_command("gem-copied", "BeforeTool")}]}]}}),
+    );
+    for (file, label, matcher) in [
+        ("mine.json", "cop-routed", Some("bash")),
+        ("other.json", "cop-untrusted", None),
+    ] {
+        let mut entry = json!({"type": "command",
+            "bash": world.dumper_command(label, "preToolUse")});
+        if let Some(m) = matcher {
+            entry["matcher"] = json!(m);
+        }
+        write(
+            &format!(".github/hooks/{file}"),
+            json!({"version": 1, "hooks": {"preToolUse": [entry]}}),
+        );
+    }
+    let at = |rel: &str| world.project.join(rel).display().to_string();
+    let (gemini, mine) = (at(".gemini/settings.json"), at(".github/hooks/mine.json"));
+    client::hookx_cmd(&world, &["trust", &gemini, &mine]);
+    let convert = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .args(["convert", &gemini, "--to", "claude", "--write", "--project"])
+        .arg(&world.project)
+        .env("HOME", &world.home)
+        .env_remove("HOOKX_HOME")
+        .output()
+        .unwrap();
+    assert!(convert.status.success(), "{convert:?}");
+    client::hookx_cmd(
+        &world,
+        &["install", "--host", "claude", "--scope", "project"],
+    );
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .args([
+            "doctor",
+            "--host",
+            "claude",
+            "--format",
+            "json",
+            "--project",
+        ])
+        .arg(&world.project)
+        .arg("--home")
+        .arg(&world.home)
+        .env("HOME", &world.home)
+        .env_remove("HOOKX_HOME")
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Each label's rules, by the files that hold them (doctor shortens a long handler).
+    let said = |files: &[&str]| -> (usize, Vec<String>) {
+        let mut runs = 0;
+        let mut states = Vec::new();
+        for file in report["files"].as_array().unwrap() {
+            if !files.iter().any(|f| file["file"] == *f) {
+                continue;
+            }
+            for rule in file["rules"].as_array().unwrap() {
+                let host = &rule["hosts"][0];
+                states.push(format!("{}: {host}", file["file"]));
+                runs += usize::from(host["status"] == "fires" && host.get("planned").is_none());
+            }
+        }
+        (runs, states)
+    };
+    let run = client::run(&bin, &world, model.port, "SCRIPT:bash go", &[]);
+    let mut failed = Vec::new();
+    for (label, files, state) in [
+        (
+            "gem-copied",
+            &[".claude/settings.json", ".gemini/settings.json"][..],
+            "fires",
+        ),
+        ("cop-routed", &[".github/hooks/mine.json"], "fires"),
+        ("cop-untrusted", &[".github/hooks/other.json"], "blocked"),
+    ] {
+        let (runs, states) = said(files);
+        let ran = world.records(label).len();
+        if runs != ran
+            || !states
+                .iter()
+                .any(|s| s.contains(&format!("\"status\":\"{state}\"")))
+        {
+            failed.push(format!(
+                "{label}: Claude ran it {ran} time(s); doctor says {runs}: {states:#?}"
+            ));
+        }
+    }
+    assert!(
+        world.records("cop-routed").len() == 1,
+        "the run did not get to its Bash call\n{}",
+        run.describe()
+    );
+    assert!(
+        failed.is_empty(),
+        "hookx doctor disagrees with Claude {}:\n{}\n{report:#}",
+        client::VERSION,
+        failed.join("\n")
+    );
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -284,6 +419,7 @@ fn main() -> std::process::ExitCode {
         live_tests![
             doctor_says_which_rules_claude_fires,
             settings_with_comments_or_trailing_commas,
+            doctor_says_who_runs_each_rule,
         ],
     )
 }

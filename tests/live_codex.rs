@@ -1073,6 +1073,37 @@ fn only_trusted_handlers_run() {
     for label in ["untrusted", "modified", "project-untrusted-folder"] {
         c.that(l.count(label) == 0, format!("{label} did not run"));
     }
+    // What `hookx doctor` says of each file is what Codex did with it (attacks row 582): the
+    // user file's rule fires for its one reviewed handler, the other two skipped (one never
+    // reviewed, one changed since); config.toml's fires; the project's is blocked (the folder is
+    // not trusted).
+    let doctor = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .args(["doctor", "--host", "codex", "--format", "json", "--project"])
+        .arg(&l.sb.project)
+        .arg("--home")
+        .arg(&l.sb.home)
+        .env("HOME", &l.sb.home)
+        .env_remove("HOOKX_HOME")
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&doctor.stdout).unwrap_or_default();
+    for (file, ran) in [
+        ("~/.codex/hooks.json", l.count("trusted") > 0),
+        ("~/.codex/config.toml", l.count("toml-trusted") > 0),
+        (".codex/hooks.json", l.count("project-untrusted-folder") > 0),
+    ] {
+        let rule = report["files"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|f| f["file"] == file)
+            .map(|f| &f["rules"][0]["hosts"][0]);
+        let fires = rule.is_some_and(|r| r["status"] == "fires");
+        c.that(
+            fires == ran,
+            format!("{file}: Codex ran its rule: {ran}; hookx doctor: {rule:?}"),
+        );
+    }
     // The untrusted project is named on stderr; the skipped handlers are not.
     c.that(
         l.out

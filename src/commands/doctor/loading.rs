@@ -144,6 +144,12 @@ impl Doctor<'_> {
             status = status.max(Status::Blocked);
         }
         findings.extend(gated);
+        // Handlers the host skips unreviewed do not hold the file back: each rule says how
+        // many of its own it skips, and is held back when that is all of them (attacks row 582:
+        // one such handler had each rule of the file said blocked, rules Codex ran among them).
+        if runs == Runs::Native && source.scope != Scope::Managed {
+            findings.extend(unreviewed(self.ctx, host, source));
+        }
         findings.extend(self.project_env(source, host));
         findings.extend(self.copied_by_project(source, host));
         loading(status, findings)
@@ -442,11 +448,6 @@ impl Doctor<'_> {
                         ),
                         Some(gate.fix.to_string()),
                     ));
-                }
-                if source.scope != Scope::Managed
-                    && let Some(finding) = unreviewed(self.ctx, host, source)
-                {
-                    findings.push(finding);
                 }
             }
             Runs::Hookx => {

@@ -280,7 +280,14 @@ impl Doctor<'_> {
     ) -> Option<&crate::plan::Runner> {
         use crate::plan::Runner;
         let plan = self.plans.iter().find(|p| p.host == host)?;
-        let runner = plan.runner_for(source, rule, 0)?;
+        // The runner of a handler someone runs, where one is: the host may skip some handlers
+        // of a rule and run the rest (Codex's review, attacks row 582).
+        let runners =
+            (0..rule.handlers.len().max(1)).filter_map(|i| plan.runner_for(source, rule, i));
+        let runner = runners
+            .clone()
+            .find(|r| !matches!(r, Runner::Nobody { .. }))
+            .or_else(|| runners.clone().next())?;
         match runner {
             Runner::Agent { file, .. }
             | Runner::AgentOwnPayload { file, .. }

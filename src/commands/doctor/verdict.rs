@@ -133,6 +133,29 @@ impl Doctor<'_> {
                 return verdict;
             }
         }
+        // Handlers of its own file the host skips as never reviewed or changed since (Codex's
+        // `[hooks.state]`, counted by the file's warning): the rule is held back only when all
+        // of them are (attacks row 582).
+        if loading.runner == Runs::Native
+            && !left_to_hookx
+            && let Some(review) = crate::dispatch::gates::Review::of(self.ctx, host, source)
+        {
+            let n = rule.handlers.len();
+            let skipped = (0..n).filter(|&i| !review.reviewed(rule, i)).count();
+            if skipped == n && n > 0 {
+                verdict.status = verdict.status.max(Status::Blocked);
+            } else if skipped > 0 {
+                let display = host.def().display;
+                let said = format!(
+                    "{skipped} of its {n} handlers {} not reviewed in {display} as {} now: \
+                     {display} skips {} and runs the others",
+                    if skipped == 1 { "is" } else { "are" },
+                    if skipped == 1 { "it is" } else { "they are" },
+                    if skipped == 1 { "it" } else { "them" },
+                );
+                verdict.findings.push(Finding::new(Level::Note, said, None));
+            }
+        }
         if let Some((stopper, line, col)) = self.event_stopper(host, &rule.event) {
             let display = host.def().display;
             verdict.status = verdict.status.max(Status::Blocked);
