@@ -23,6 +23,16 @@ trusted_hash = "sha256:00"
 trust_level = "trusted"
 "#;
 
+/// Codex's review records of [`USER_CONFIG`]'s own handler, in the user's `config.toml` at `user`.
+fn user_config_records(user: &std::path::Path) -> Vec<(String, String)> {
+    hookx::dialect::codex::trust::records(
+        user,
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "echo user-toml", "timeout": 30}]}]}}),
+        &|_| true,
+    )
+}
+
 struct World {
     _dir: tempfile::TempDir,
     project: PathBuf,
@@ -332,12 +342,7 @@ fn doctor_names_handlers_codex_has_not_reviewed() {
         "{report}"
     );
     let user = w.home.join(".codex/config.toml");
-    let toml_records = hookx::dialect::codex::trust::records(
-        &user,
-        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": "echo user-toml", "timeout": 30}]}]}}),
-        &|_| true,
-    );
+    let toml_records = user_config_records(&user);
     let mut all = records.clone();
     all.extend(toml_records);
     // One record hashes older content.
@@ -376,12 +381,7 @@ fn a_rule_codex_runs_some_handlers_of_is_not_said_blocked() {
         &json!({ "hooks": hooks }).to_string(),
     );
     let user = w.home.join(".codex/config.toml");
-    let toml_records = hookx::dialect::codex::trust::records(
-        &user,
-        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": "echo user-toml", "timeout": 30}]}]}}),
-        &|_| true,
-    );
+    let toml_records = user_config_records(&user);
     // Reviewed: `echo a` and `echo c`; `echo b` and `echo d` not.
     let mut all: Vec<(String, String)> =
         hookx::dialect::codex::trust::records(&file, &json!({ "hooks": hooks }), &|_| true)

@@ -1863,13 +1863,7 @@ fn a_projects_copy_of_the_user_route_line() {
             run.describe()
         ),
     );
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
-        .args(["doctor", "--host", "claude", "--project"])
-        .arg(&world.project)
-        .arg("--home")
-        .arg(&world.home)
-        .env("HOME", &world.home)
-        .env_remove("HOOKX_HOME")
+    let out = client::hookx_command(&world, &["doctor", "--host", "claude"])
         .output()
         .unwrap();
     let report = String::from_utf8_lossy(&out.stdout);
@@ -1917,22 +1911,8 @@ fn a_projects_kill_switch_turns_off_hookxs_user_route_too() {
                 run.describe()
             ),
         );
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
-            .args([
-                "doctor",
-                "--host",
-                "claude",
-                "--format",
-                "json",
-                "--project",
-            ])
-            .arg(&world.project)
-            .arg("--home")
-            .arg(&world.home)
-            .env("HOME", &world.home)
-            .env_remove("HOOKX_HOME")
-            .output()
-            .unwrap();
+        let doctor = ["doctor", "--host", "claude", "--format", "json"];
+        let out = client::hookx_command(&world, &doctor).output().unwrap();
         let report = String::from_utf8_lossy(&out.stdout);
         let said_off = report.contains("turns off every hook Claude runs");
         c.check(

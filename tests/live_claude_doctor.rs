@@ -85,6 +85,19 @@ fn client_or_skip() -> Option<std::path::PathBuf> {
     bin
 }
 
+/// `hookx doctor --host claude --format json` on `world`: its exit code and its report (null
+/// when it printed none); `managed_root`: where it looks for Claude's policy files.
+fn doctor_report(world: &World, managed_root: Option<&std::path::Path>) -> (Option<i32>, Value) {
+    let args = ["doctor", "--host", "claude", "--format", "json"];
+    let mut doctor = client::hookx_command(world, &args);
+    if let Some(root) = managed_root {
+        doctor.env("HOOKX_MANAGED_ROOT", root);
+    }
+    let out = doctor.output().unwrap();
+    let report = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    (out.status.code(), report)
+}
+
 fn doctor_says_which_rules_claude_fires() {
     let Some(bin) = client_or_skip() else { return };
     let model = FakeModel::start(SCRIPTS);
@@ -126,22 +139,7 @@ fn doctor_says_which_rules_claude_fires() {
 
     let managed_root = world.home.parent().unwrap().join("no-policy");
     std::fs::create_dir_all(&managed_root).unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
-        .args([
-            "doctor",
-            "--host",
-            "claude",
-            "--format",
-            "json",
-            "--project",
-        ])
-        .arg(&world.project)
-        .arg("--home")
-        .arg(&world.home)
-        .env("HOOKX_MANAGED_ROOT", &managed_root)
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (code, report) = doctor_report(&world, Some(&managed_root));
     let file = |name: &str| {
         report["files"]
             .as_array()
@@ -192,9 +190,8 @@ fn doctor_says_which_rules_claude_fires() {
     assert_eq!(
         doctor_fires,
         claude_fired,
-        "hookx doctor disagrees with Claude {} (doctor exit {:?})",
+        "hookx doctor disagrees with Claude {} (doctor exit {code:?})",
         client::VERSION,
-        out.status.code()
     );
 }
 
@@ -225,21 +222,7 @@ fn settings_with_comments_or_trailing_commas() {
             "SessionStart",
             &["control", "probe"],
         );
-        let doctor = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
-            .args([
-                "doctor",
-                "--host",
-                "claude",
-                "--format",
-                "json",
-                "--project",
-            ])
-            .arg(&world.project)
-            .arg("--home")
-            .arg(&world.home)
-            .output()
-            .unwrap();
-        let report: Value = serde_json::from_slice(&doctor.stdout).unwrap_or_default();
+        let (_, report) = doctor_report(&world, None);
         let doctor_status = report["files"]
             .as_array()
             .into_iter()
@@ -336,23 +319,7 @@ fn doctor_says_who_runs_each_rule() {
         &world,
         &["install", "--host", "claude", "--scope", "project"],
     );
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
-        .args([
-            "doctor",
-            "--host",
-            "claude",
-            "--format",
-            "json",
-            "--project",
-        ])
-        .arg(&world.project)
-        .arg("--home")
-        .arg(&world.home)
-        .env("HOME", &world.home)
-        .env_remove("HOOKX_HOME")
-        .output()
-        .unwrap();
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let (_, report) = doctor_report(&world, None);
     // Each label's rules, by the files that hold them (doctor shortens a long handler).
     let said = |files: &[&str]| -> (usize, Vec<String>) {
         let mut runs = 0;

@@ -340,18 +340,23 @@ fn bounded(mut cmd: Command) -> std::process::Output {
     out
 }
 
-/// `hookx ARGS… --project P --home H` as built for this test run; fails unless it succeeds.
-pub fn hookx_cmd(world: &World, args: &[&str]) -> std::process::Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_hookx"))
-        .args(args)
+/// `hookx ARGS… --project P --home H` as built for this test run, with the world's home for
+/// `HOME`, not run yet.
+pub fn hookx_command(world: &World, args: &[&str]) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hookx"));
+    cmd.args(args)
         .arg("--project")
         .arg(&world.project)
         .arg("--home")
         .arg(&world.home)
         .env("HOME", &world.home)
-        .env_remove("HOOKX_HOME")
-        .output()
-        .unwrap();
+        .env_remove("HOOKX_HOME");
+    cmd
+}
+
+/// [`hookx_command`] run; fails unless it succeeds.
+pub fn hookx_cmd(world: &World, args: &[&str]) -> std::process::Output {
+    let out = hookx_command(world, args).output().unwrap();
     assert!(out.status.success(), "hookx {args:?}: {out:?}");
     out
 }
