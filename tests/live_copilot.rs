@@ -3158,6 +3158,77 @@ fn a_claude_route_copilot_runs_with_its_config_dir_elsewhere() {
     c.done("synced");
 }
 
+/// Attacks row 601, live: a team's Gemini wrapper (`./hookx-route.sh`, which runs `hookx run
+/// --host gemini`) converted into `.claude/settings.json` (`hookx exec --host claude --as
+/// gemini`), a project Cursor rule and one of the user's, hookx's Claude user route, the project
+/// trusted in Gemini, no route of hookx's for Copilot. Copilot runs the copy from the Claude file
+/// and never `~/.claude/settings.json`: the route inside the copy runs the Cursor rules (before,
+/// `exec` left them to Claude's user route and they ran nowhere).
+fn a_wrapper_copy_copilot_runs_from_claudes_file_runs_the_routes_rules() {
+    let mut c = Checks::default();
+    let Some(l) = live_env("synced", |sb| {
+        let log = sb.root.join("ran.log");
+        let bin = assert_cmd::cargo::cargo_bin("hookx");
+        let wrapper = format!(
+            "#!/bin/sh\necho wrapper >> '{}'\nexec '{}' run --host gemini --event BeforeTool --home '{}'\n",
+            log.display(),
+            bin.display(),
+            sb.home.display()
+        );
+        let script = sb.write("project/hookx-route.sh", &wrapper);
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let echo = |name: &str| format!("echo {name} >> '{}'", log.display());
+        let team = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "./hookx-route.sh"}]}]}});
+        sb.write("project/.gemini/settings.json", &team.to_string());
+        let cursor = |name: &str| {
+            json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": echo(name)}]}})
+                .to_string()
+        };
+        sb.write("project/.cursor/hooks.json", &cursor("cursor-rule"));
+        sb.write("home/.cursor/hooks.json", &cursor("mine"));
+        let trusted = json!({sb.project.display().to_string(): "TRUST_FOLDER"});
+        sb.write("home/.gemini/trustedFolders.json", &trusted.to_string());
+        hookx(sb, &["trust", "--yes"]);
+        let mine = sb.home.join(".cursor/hooks.json");
+        hookx(sb, &["trust", &mine.display().to_string()]);
+        let bin = bin.display().to_string();
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .args([
+                "convert",
+                ".gemini/settings.json",
+                "--to",
+                "claude",
+                "--write",
+            ])
+            .args(["--hookx", &bin])
+            .current_dir(&sb.project)
+            .env("HOME", &sb.home)
+            .env_remove("HOOKX_HOME")
+            .assert()
+            .success();
+        hookx(sb, &["trust", "--yes"]);
+        hookx(
+            sb,
+            &[
+                "install", "--host", "claude", "--scope", "user", "--hookx", &bin,
+            ],
+        );
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let ran = std::fs::read_to_string(l.sb.root.join("ran.log")).unwrap_or_default();
+    let mut ran: Vec<&str> = ran.lines().collect();
+    ran.sort();
+    c.that(
+        ran == ["cursor-rule", "mine", "wrapper"],
+        format!("each rule once for one call: {ran:?}"),
+    );
+    c.done("synced");
+}
+
 /// One form of `ground_truth_dropped_files`: the file it is written in, its name, the event
 /// (as the file spells it) and the entry that holds it, with `ODD` for the recorder's command;
 /// `whole`: the entry is the event's whole value, not an item of its list.
@@ -3981,6 +4052,7 @@ fn main() -> std::process::ExitCode {
             a_claude_route_copilot_runs_without_a_copilot_route,
             a_guard_left_to_hookx_runs_once_with_copilot_home_elsewhere,
             a_claude_route_copilot_runs_with_its_config_dir_elsewhere,
+            a_wrapper_copy_copilot_runs_from_claudes_file_runs_the_routes_rules,
             the_vscode_routes_of_both_scopes_copilot_runs_run_each_rule_once,
             the_copilot_project_route_and_the_vscode_user_route_run_each_rule_once,
             a_users_route_copilot_runs_does_not_stand_aside_for_a_repositorys_route,
