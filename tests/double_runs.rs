@@ -2827,138 +2827,205 @@ fn a_route_below_a_hook_for_the_same_command_called_again_runs_the_rules() {
     }
 }
 
+/// A team's Gemini wrapper (`./hookx-route.sh`, which runs `hookx run --host gemini`) converted
+/// into `.claude/settings.json` (`hookx exec --host claude --as gemini`), a project Cursor rule
+/// and one of the user's (`mine`), hookx's Claude user route, the project trusted in Gemini (which
+/// runs the wrapper itself, from its own file). Each rule appends its name to `log`.
+struct WrapperCopy {
+    _tmp: tempfile::TempDir,
+    project: PathBuf,
+    home: PathBuf,
+    log: PathBuf,
+    /// The copy's command line in the Claude file.
+    copy: String,
+    /// `PATH` with hookx's folder first.
+    path: String,
+}
+
+impl WrapperCopy {
+    fn new() -> WrapperCopy {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let (project, home) = (root.join("project"), root.join("home"));
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        let log = root.join("ran.log");
+        let bin = env!("CARGO_BIN_EXE_hookx");
+        let wrapper = project.join("hookx-route.sh");
+        common::write(
+            &project,
+            "hookx-route.sh",
+            &format!(
+                "#!/bin/sh\necho wrapper >> '{}'\nexec {bin} run --host gemini --event BeforeTool --home '{}'\n",
+                log.display(),
+                home.display()
+            ),
+        );
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+        common::write(
+            &project,
+            ".gemini/settings.json",
+            &serde_json::json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": "./hookx-route.sh"}]}]}})
+            .to_string(),
+        );
+        let cursor = |name: &str| {
+            serde_json::json!({"version": 1, "hooks": {"beforeShellExecution": [
+                {"command": format!("echo {name} >> '{}'", log.display())}]}})
+            .to_string()
+        };
+        common::write(&project, ".cursor/hooks.json", &cursor("cursor-rule"));
+        common::write(&home, ".cursor/hooks.json", &cursor("mine"));
+        common::write(
+            &home,
+            ".gemini/trustedFolders.json",
+            &serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
+        );
+        let w = WrapperCopy {
+            _tmp: tmp,
+            copy: String::new(),
+            path: format!(
+                "{}:/usr/bin:/bin",
+                Path::new(bin).parent().unwrap().display()
+            ),
+            project,
+            home,
+            log,
+        };
+        w.hookx(&["trust", "--yes"]);
+        w.hookx(&[
+            "trust",
+            &w.home.join(".cursor/hooks.json").to_string_lossy(),
+        ]);
+        w.hookx(&[
+            "convert",
+            ".gemini/settings.json",
+            "--to",
+            "claude",
+            "--write",
+            "--hookx",
+            bin,
+        ]);
+        w.hookx(&["trust", "--yes"]);
+        w.hookx(&[
+            "install", "--host", "claude", "--scope", "user", "--hookx", bin,
+        ]);
+        let copies: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(w.project.join(".claude/settings.json")).unwrap(),
+        )
+        .unwrap();
+        let copy = copies["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(copy.contains("exec --host claude --as gemini"), "{copy}");
+        let found = w.user_route("claude", ".claude/settings.json", "PreToolUse");
+        assert!(!found.is_empty());
+        WrapperCopy { copy, ..w }
+    }
+
+    fn hookx(&self, args: &[&str]) {
+        common::hookx_clean(&self.project)
+            .args(args)
+            .current_dir(&self.project)
+            .env("HOME", &self.home)
+            .assert()
+            .success();
+    }
+
+    /// hookx's user route for `host`'s `event` in the user's file `rel`.
+    fn user_route(&self, host: &str, rel: &str, event: &str) -> String {
+        let bin = env!("CARGO_BIN_EXE_hookx");
+        let found = routes(&self.home.join(rel), bin, host, event);
+        let [route] = &found[..] else {
+            panic!("one user route: {found:?}");
+        };
+        route.clone()
+    }
+
+    /// Runs `line` as the agent fires it (`env` beside hookx's `PATH`), `payload` on stdin.
+    fn fire(&self, line: &str, env: &[(&str, &OsStr)], payload: &serde_json::Value) {
+        let mut all = vec![("PATH", OsStr::new(&self.path))];
+        all.extend_from_slice(env);
+        sh_with_stdin(line, &self.project, &self.home, &all, &payload.to_string());
+    }
+
+    /// What ran since the last call, sorted.
+    fn ran(&self) -> Vec<String> {
+        let ran = ran_sorted(&self.log);
+        let _ = std::fs::remove_file(&self.log);
+        ran
+    }
+}
+
 /// Attacks row 601: row 421's prediction under an agent that runs the host's file but never the
-/// host's user file. A team's Gemini wrapper (`./hookx-route.sh`, which runs `hookx run --host
-/// gemini`) converted into `.claude/settings.json` (`hookx exec --host claude --as gemini`), a
-/// Cursor rule, hookx's Claude user route (for a Cursor rule of the user's), the project trusted
-/// in Gemini, and no route of hookx's for Copilot; Copilot CLI 1.0.102 runs the project's Claude file, the copy among it, with its
-/// PascalCase payload, and never `~/.claude/settings.json`. `exec` took the Claude user route for
-/// one that runs the event's rules and marked the event, so the route inside the copy stood aside
-/// for a route Copilot never runs: the Cursor rule and the user's rule ran nowhere.
+/// host's user file: Copilot CLI 1.0.102 runs the [`WrapperCopy`] from the project's Claude file,
+/// with its PascalCase payload, and never `~/.claude/settings.json`; no route of hookx's for
+/// Copilot. `exec` took the Claude user route for one that runs the event's rules and marked the
+/// event, so the route inside the copy stood aside for a route Copilot never runs: the Cursor
+/// rules ran nowhere.
 #[test]
 fn a_wrapper_copy_copilot_runs_from_claudes_file_is_not_left_to_claudes_user_route() {
-    let tmp = tempfile::tempdir().unwrap();
-    let root = tmp.path().canonicalize().unwrap();
-    let (project, home) = (root.join("project"), root.join("home"));
-    std::fs::create_dir_all(project.join(".git")).unwrap();
-    let log = root.join("ran.log");
-    let bin = env!("CARGO_BIN_EXE_hookx");
-    let wrapper = project.join("hookx-route.sh");
-    common::write(
-        &project,
-        "hookx-route.sh",
-        &format!(
-            "#!/bin/sh\necho wrapper >> '{}'\nexec {bin} run --host gemini --event BeforeTool --home '{}'\n",
-            log.display(),
-            home.display()
-        ),
-    );
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let echo = |name: &str| format!("echo {name} >> '{}'", log.display());
-    common::write(
-        &project,
-        ".gemini/settings.json",
-        &serde_json::json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
-            {"type": "command", "command": "./hookx-route.sh"}]}]}})
-        .to_string(),
-    );
-    common::write(
-        &project,
-        ".cursor/hooks.json",
-        &serde_json::json!({"version": 1, "hooks": {"beforeShellExecution": [
-            {"command": echo("cursor-rule")}]}})
-        .to_string(),
-    );
-    common::write(
-        &home,
-        ".cursor/hooks.json",
-        &serde_json::json!({"version": 1, "hooks": {"beforeShellExecution": [
-            {"command": echo("mine")}]}})
-        .to_string(),
-    );
-    let hookx = |args: &[&str]| {
-        let mut cmd = common::hookx_clean(&project);
-        cmd.args(args)
-            .current_dir(&project)
-            .env("HOME", &home)
-            .assert()
-            .success()
-    };
-    // The project trusted in Gemini: it runs the team's wrapper itself, from its own file.
-    common::write(
-        &home,
-        ".gemini/trustedFolders.json",
-        &serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
-    );
-    hookx(&["trust", "--yes"]);
-    hookx(&["trust", &home.join(".cursor/hooks.json").to_string_lossy()]);
-    hookx(&[
-        "convert",
-        ".gemini/settings.json",
-        "--to",
-        "claude",
-        "--write",
-        "--hookx",
-        bin,
-    ]);
-    hookx(&["trust", "--yes"]);
-    hookx(&[
-        "install", "--host", "claude", "--scope", "user", "--hookx", bin,
-    ]);
-    let copies: serde_json::Value = serde_json::from_str(
-        &std::fs::read_to_string(project.join(".claude/settings.json")).unwrap(),
-    )
-    .unwrap();
-    let copy = copies["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    assert!(copy.contains("exec --host claude --as gemini"), "{copy}");
-    let found = routes(
-        &home.join(".claude/settings.json"),
-        bin,
-        "claude",
-        "PreToolUse",
-    );
-    assert_eq!(found.len(), 1, "one user route: {found:?}");
+    let w = WrapperCopy::new();
     // Copilot's PascalCase payload for a Claude file's handler (recorded, `scopes/pairs.json`).
     let payload = serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
-        "timestamp": "2026-12-06T01:50:45.187Z", "cwd": project, "tool_name": "Bash",
+        "timestamp": "2026-12-06T01:50:45.187Z", "cwd": w.project, "tool_name": "Bash",
         "tool_input": {"command": "ls", "description": "d"}});
-    let path = format!(
-        "{}:/usr/bin:/bin",
-        Path::new(bin).parent().unwrap().display()
-    );
-    let env = [
-        ("PATH", OsStr::new(&path)),
-        ("COPILOT_CLI", OsStr::new("1")),
-    ];
-    sh_with_stdin(&copy, &project, &home, &env, &payload.to_string());
-    assert_eq!(ran_sorted(&log), ["cursor-rule", "mine", "wrapper"]);
+    let copilot = [("COPILOT_CLI", OsStr::new("1"))];
+    w.fire(&w.copy, &copilot, &payload);
+    assert_eq!(w.ran(), ["cursor-rule", "mine", "wrapper"]);
     // With hookx's Copilot user route, which Copilot runs beside the copy (its camelCase
     // payload, the same call): the route runs the Cursor rules, and the route inside the copy
     // stands aside for it. (The route also runs the wrapper's Gemini original, which the plan
     // names as run twice: "copilot also runs .claude/settings.json itself".)
-    std::fs::remove_file(&log).unwrap();
-    hookx(&[
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    w.hookx(&[
         "install", "--host", "copilot", "--scope", "user", "--hookx", bin,
     ]);
-    let found = routes(
-        &home.join(".copilot/hooks/hookx.json"),
-        bin,
-        "copilot",
-        "preToolUse",
-    );
-    let [route] = &found[..] else {
-        panic!("one Copilot user route: {found:?}");
-    };
+    let route = w.user_route("copilot", ".copilot/hooks/hookx.json", "preToolUse");
     let camel = serde_json::json!({"sessionId": "s", "timestamp": 1796521845187u64,
-        "cwd": project, "toolName": "bash",
+        "cwd": w.project, "toolName": "bash",
         "toolArgs": {"command": "ls", "description": "d"}});
-    sh_with_stdin(route, &project, &home, &env, &camel.to_string());
-    sh_with_stdin(&copy, &project, &home, &env, &payload.to_string());
-    let ran = ran_sorted(&log);
+    w.fire(&route, &copilot, &camel);
+    w.fire(&w.copy, &copilot, &payload);
+    let ran = w.ran();
     let runs = |name: &str| ran.iter().filter(|r| *r == name).count();
     assert_eq!((runs("cursor-rule"), runs("mine")), (1, 1), "{ran:?}");
+}
+
+/// Attacks row 602: the [`WrapperCopy`] under Claude Code started with `--setting-sources
+/// project,local` (2.1.332 then loads no `~/.claude/settings.json`: live, `live_claude::
+/// a_wrapper_copy_claude_runs_without_its_user_settings`). Claude runs the copy, not hookx's
+/// user route; the route inside the copy must run the Cursor rules. The agent's process is a
+/// shell here started with the option, named by `CLAUDE_PID` as Claude names its own.
+#[test]
+fn a_wrapper_copy_claude_runs_without_its_user_scope_runs_the_routes_rules() {
+    let w = WrapperCopy::new();
+    let route = w.user_route("claude", ".claude/settings.json", "PreToolUse");
+    let payload = serde_json::json!({"session_id": "s", "transcript_path": "/t",
+        "cwd": w.project, "hook_event_name": "PreToolUse", "permission_mode": "default",
+        "tool_name": "Bash", "tool_input": {"command": "ls"}, "tool_use_id": "c"});
+    let claude = [("CLAUDE_PROJECT_DIR", w.project.as_os_str())];
+    // `sh -c LINE sh OPTION…`: the shell's own command line carries the option.
+    let as_claude = |line: &str, option: &str| {
+        format!(
+            "sh -c 'CLAUDE_PID=$$; export CLAUDE_PID; {}' sh {option}",
+            line.replace('\'', "'\\''")
+        )
+    };
+    w.fire(
+        &as_claude(&w.copy, "--setting-sources project,local"),
+        &claude,
+        &payload,
+    );
+    assert_eq!(
+        w.ran(),
+        ["cursor-rule", "mine", "wrapper"],
+        "user scope out"
+    );
+    for option in ["--setting-sources=user,project,local", ""] {
+        w.fire(&as_claude(&route, option), &claude, &payload);
+        w.fire(&as_claude(&w.copy, option), &claude, &payload);
+        assert_eq!(w.ran(), ["cursor-rule", "mine", "wrapper"], "{option:?}");
+    }
 }

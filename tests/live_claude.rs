@@ -2305,6 +2305,7 @@ fn main() -> std::process::ExitCode {
             a_route_the_user_shortened,
             both_scopes_get_one_event,
             a_session_started_below_the_project,
+            a_wrapper_copy_claude_runs_without_its_user_settings,
         ],
     )
 }
@@ -2359,6 +2360,102 @@ fn a_session_started_below_the_project() {
         "the route ran ({routed}) and the call ran ({ran_call})\n{}",
         run.describe()
     );
+}
+
+/// Attacks row 602: row 601 under Claude Code itself, started with `--setting-sources
+/// project,local` (Claude 2.1.332 then loads no `~/.claude/settings.json`). A team's Gemini
+/// wrapper (`./hookx-route.sh`, which runs `hookx run --host gemini`) converted into
+/// `.claude/settings.json` (`hookx exec --host claude --as gemini`), a project Cursor rule and
+/// one of the user's, hookx's Claude user route, the project trusted in Gemini. Claude runs the
+/// copy; the route inside it must run the Cursor rules unless hookx's user route runs them.
+fn a_wrapper_copy_claude_runs_without_its_user_settings() {
+    let Some(bin) = client_or_skip("a_wrapper_copy_claude_runs_without_its_user_settings") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    let log = world.dump.join("ran.log");
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    let wrapper = world.project.join("hookx-route.sh");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\necho wrapper >> '{}'\nexec '{hookx}' run --host gemini --event BeforeTool --home '{}'\n",
+            log.display(),
+            world.home.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let echo = |name: &str| format!("echo {name} >> '{}'", log.display());
+    write_json(
+        &world.project.join(".gemini/settings.json"),
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": "./hookx-route.sh"}]}]}}),
+    );
+    let cursor = |name: &str| json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": echo(name)}]}});
+    write_json(
+        &world.project.join(".cursor/hooks.json"),
+        &cursor("cursor-rule"),
+    );
+    write_json(&world.home.join(".cursor/hooks.json"), &cursor("mine"));
+    write_json(
+        &world.home.join(".gemini/trustedFolders.json"),
+        &json!({world.project.display().to_string(): "TRUST_FOLDER"}),
+    );
+    hookx_cmd(&world, &["trust", "--yes"]);
+    let mine = world.home.join(".cursor/hooks.json");
+    hookx_cmd(&world, &["trust", mine.to_str().unwrap()]);
+    let convert = std::process::Command::new(hookx)
+        .args([
+            "convert",
+            ".gemini/settings.json",
+            "--to",
+            "claude",
+            "--write",
+        ])
+        .args(["--hookx", hookx])
+        .current_dir(&world.project)
+        .env("HOME", &world.home)
+        .env_remove("HOOKX_HOME")
+        .output()
+        .unwrap();
+    assert!(convert.status.success(), "{convert:?}");
+    hookx_cmd(&world, &["trust", "--yes"]);
+    hookx_cmd(
+        &world,
+        &[
+            "install", "--host", "claude", "--scope", "user", "--hookx", hookx,
+        ],
+    );
+    // Without the user's scope, with it (`=` form), and with every scope by default.
+    let options: [&[&str]; 3] = [
+        &["--setting-sources", "project,local"],
+        &["--setting-sources=user,project,local"],
+        &[],
+    ];
+    for option in options {
+        let _ = std::fs::remove_file(&log);
+        let mut args = vec!["--dangerously-skip-permissions"];
+        args.extend(option);
+        let run = client::run(
+            &bin,
+            &world,
+            model.port,
+            "SCRIPT:once run one command",
+            &args,
+        );
+        let ran = std::fs::read_to_string(&log).unwrap_or_default();
+        let mut ran: Vec<&str> = ran.lines().collect();
+        ran.sort();
+        assert_eq!(
+            ran,
+            ["cursor-rule", "mine", "wrapper"],
+            "each rule once for one call with {option:?}\n{}",
+            run.describe()
+        );
+    }
 }
 
 /// The claim gate (task "claims"): a recorder in the user's `~/.claude/settings.json` and one

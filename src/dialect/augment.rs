@@ -305,6 +305,7 @@ pub static DEF: DialectDef = DialectDef {
     },
     route_trust: None,
     home_var: None,
+    scope_option: None,
     presence: crate::tables::Presence {
         programs: &["auggie"],
         installs: &[],

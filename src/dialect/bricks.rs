@@ -154,6 +154,7 @@ pub static DEF: DialectDef = DialectDef {
     },
     route_trust: None,
     home_var: None,
+    scope_option: None,
     presence: crate::tables::Presence {
         programs: &[],
         installs: &[],

@@ -792,6 +792,15 @@ pub static DEF: DialectDef = DialectDef {
         dir: ".claude",
         source: "claude-facts.md: the user's settings are `$CLAUDE_CONFIG_DIR/settings.json` when it is set (live, Claude Code 2.1.332, attacks row 220)",
     }),
+    // Run 2.1.332 (`live_claude::a_wrapper_copy_claude_runs_without_its_user_settings`, attacks
+    // row 602): started with `--setting-sources project,local` Claude loads no
+    // `~/.claude/settings.json`; its hooks get `CLAUDE_PID`, its own process.
+    scope_option: Some(crate::tables::ScopeOption {
+        pid_var: "CLAUDE_PID",
+        option: "--setting-sources",
+        user: "user",
+        source: "run: live_claude::a_wrapper_copy_claude_runs_without_its_user_settings (Claude Code 2.1.332)",
+    }),
     presence: crate::tables::Presence {
         programs: &["claude"],
         installs: &[".claude/local/claude", ".local/bin/claude"],

@@ -310,6 +310,7 @@ pub static DEF: DialectDef = DialectDef {
         dir: ".cline",
         source: "cline-facts.md: `~/.cline/hooks/` is `$CLINE_DIR/hooks`",
     }),
+    scope_option: None,
     presence: crate::tables::Presence {
         programs: &["cline"],
         installs: &[],

@@ -492,6 +492,7 @@ pub static DEF: DialectDef = DialectDef {
         dir: ".codex",
         source: "codex-facts.md: `$CODEX_HOME/hooks.json`, `$CODEX_HOME/config.toml` (default `~/.codex`)",
     }),
+    scope_option: None,
     presence: crate::tables::Presence {
         programs: &["codex"],
         installs: &[],

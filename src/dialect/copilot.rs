@@ -696,6 +696,7 @@ pub static DEF: DialectDef = DialectDef {
         dir: ".copilot",
         source: "copilot-facts.md: `~/.copilot` is `$COPILOT_HOME` when it is set (Copilot CLI 1.0.102, `resolveCopilotHome`: user hooks and settings)",
     }),
+    scope_option: None,
     presence: crate::tables::Presence {
         programs: &["copilot"],
         installs: &[".local/bin/copilot"],

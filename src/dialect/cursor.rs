@@ -325,6 +325,7 @@ pub static DEF: DialectDef = DialectDef {
         // would (tests/double_runs.rs).
         names_project_route: true,
     },
+    scope_option: None,
     presence: crate::tables::Presence {
         programs: &["cursor", "cursor-agent"],
         installs: &[".local/bin/cursor-agent"],

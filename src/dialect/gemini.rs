@@ -471,6 +471,7 @@ pub static DEF: DialectDef = DialectDef {
         dir: "",
         source: "gemini-facts.md: `~` is `$GEMINI_CLI_HOME` if set (source)",
     }),
+    scope_option: None,
     presence: crate::tables::Presence {
         programs: &["gemini"],
         installs: &[],

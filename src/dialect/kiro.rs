@@ -327,6 +327,7 @@ pub static DEF: DialectDef = DialectDef {
     },
     route_trust: None,
     home_var: None,
+    scope_option: None,
     presence: crate::tables::Presence {
         programs: &["kiro", "kiro-cli"],
         installs: &[".local/bin/kiro-cli"],

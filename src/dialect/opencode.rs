@@ -291,6 +291,7 @@ pub(crate) const fn engine_def(
             dir: ".config",
             source: "run: live_opencode::{opencode,kilo}_user_plugins_below_xdg_config_home (OpenCode 1.18.33, Kilo 7.7.7)",
         }),
+        scope_option: None,
         presence: crate::tables::Presence {
             programs: me.programs,
             installs: &[],

@@ -431,6 +431,7 @@ pub static DEF: DialectDef = DialectDef {
         dir: ".qwen",
         source: "qwen-facts.md: `~/.qwen` is `$QWEN_HOME` when it is set (Qwen Code 0.24.4, `Storage.getGlobalQwenDir`)",
     }),
+    scope_option: None,
     presence: crate::tables::Presence {
         programs: &["qwen"],
         installs: &[],

@@ -180,6 +180,7 @@ pub static DEF: DialectDef = DialectDef {
         // (tests/double_runs.rs).
         names_project_route: true,
     },
+    scope_option: None,
     presence: crate::tables::Presence {
         programs: &["code"],
         installs: &[],

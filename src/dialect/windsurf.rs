@@ -416,6 +416,7 @@ pub static DEF: DialectDef = DialectDef {
         // (windsurf-facts.md): both routes would (tests/double_runs.rs).
         names_project_route: true,
     },
+    scope_option: None,
     presence: crate::tables::Presence {
         programs: &["windsurf"],
         installs: &[],

@@ -134,7 +134,7 @@ fn left_to_a_user_route(
     if same(user_dir, hook_dir) {
         return false;
     }
-    if reads_user_file_elsewhere(home, host) {
+    if reads_user_file_elsewhere(home, host) || leaves_user_scope_out(host) {
         return false;
     }
     // The agent joins the lists of handlers turned off of every scope, and Gemini's own `/hooks
@@ -234,6 +234,34 @@ pub fn reads_user_file_elsewhere(home: &Path, host: Dialect) -> bool {
             .filter(|d| !d.is_empty())
             .is_some_and(|dir| !crate::context::same_place(Path::new(&dir), &home.join(var.dir)))
     })
+}
+
+/// Whether `host` was started with the user's scope left out of the scopes it reads
+/// ([`crate::tables::ScopeOption`]: Claude Code's `--setting-sources project,local`): it reads
+/// no user file, and hookx's user route there runs nowhere (attacks row 602). An option hookx
+/// cannot read leaves the user's scope in, as before it was read.
+pub fn leaves_user_scope_out(host: Dialect) -> bool {
+    let Some(scope) = host.def().scope_option.as_ref() else {
+        return false;
+    };
+    let pid = std::env::var(scope.pid_var).ok();
+    let Some(args) = pid
+        .and_then(|p| p.trim().parse().ok())
+        .and_then(crate::spawn::ancestor_args)
+    else {
+        return false;
+    };
+    let prefix = format!("{}=", scope.option);
+    let mut words = args.iter().skip(1);
+    let mut listed = None;
+    while let Some(word) = words.next() {
+        if *word == scope.option {
+            listed = words.next().map(String::as_str);
+        } else if let Some(value) = word.strip_prefix(&prefix) {
+            listed = Some(value);
+        }
+    }
+    listed.is_some_and(|list| !list.split(',').any(|s| s.trim() == scope.user))
 }
 
 /// Where `host` reads its own file `rel` (`.copilot/settings.json`, below the home): below its

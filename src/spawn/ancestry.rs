@@ -18,6 +18,17 @@ pub fn is_this_program_above(pid: u32) -> bool {
     imp::is_ancestor(pid) && imp::runs_this_program(pid)
 }
 
+/// The command line of `pid` (its arguments, the program first) where it is an ancestor of
+/// this process (any program): what an agent was started with, for its hooks to read (Claude
+/// Code's `--setting-sources`). `None` where it is not an ancestor or cannot be read (only
+/// Linux has `/proc`).
+pub fn ancestor_args(pid: u32) -> Option<Vec<String>> {
+    if pid <= 1 || pid == std::process::id() || !imp::is_ancestor(pid) {
+        return None;
+    }
+    imp::args_of(pid)
+}
+
 #[cfg(target_os = "linux")]
 mod imp {
     use super::MAX_GENERATIONS;
@@ -51,6 +62,15 @@ mod imp {
         fields.next()?.parse().ok()
     }
 
+    pub(super) fn args_of(pid: u32) -> Option<Vec<String>> {
+        let line = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+        let args = line.split(|&b| b == 0).filter(|a| !a.is_empty());
+        Some(
+            args.map(|a| String::from_utf8_lossy(a).into_owned())
+                .collect(),
+        )
+    }
+
     pub(super) fn runs_this_program(pid: u32) -> bool {
         let of = |path: &str| std::fs::metadata(path).ok().map(|m| (m.dev(), m.ino()));
         match (of("/proc/self/exe"), of(&format!("/proc/{pid}/exe"))) {
@@ -69,6 +89,10 @@ mod imp {
     pub(super) fn runs_this_program(_pid: u32) -> bool {
         true
     }
+
+    pub(super) fn args_of(_pid: u32) -> Option<Vec<String>> {
+        None
+    }
 }
 
 #[cfg(not(unix))]
@@ -79,6 +103,10 @@ mod imp {
 
     pub(super) fn runs_this_program(_pid: u32) -> bool {
         false
+    }
+
+    pub(super) fn args_of(_pid: u32) -> Option<Vec<String>> {
+        None
     }
 }
 

@@ -42,6 +42,9 @@ pub struct DialectDef {
     /// The variable that moves the agent's own folder below the home, if it has one (Codex's
     /// `CODEX_HOME` for `~/.codex`): the files hookx writes for the agent to read go there.
     pub home_var: Option<HomeVar>,
+    /// The option of the agent's command line that lists the scopes it reads, if it has one
+    /// (Claude Code's `--setting-sources project,local`).
+    pub scope_option: Option<ScopeOption>,
     /// How to tell that the user has this agent (`doctor` examines only those).
     pub presence: Presence,
     pub schema: Schema,
@@ -63,6 +66,22 @@ pub struct Presence {
 pub struct HomeVar {
     pub var: &'static str,
     pub dir: &'static str,
+    /// Where this fact comes from.
+    pub source: &'static str,
+}
+
+/// An option of the agent's command line that lists the scopes it reads, comma-separated
+/// (Claude Code's `--setting-sources`): without the user's, the agent reads no user file, and
+/// no route of hookx's there. Read from the agent's process, which its hooks are told by a
+/// variable (Claude's `CLAUDE_PID`), and only where that process is an ancestor of hookx's, so
+/// that a value set anywhere else names nothing.
+pub struct ScopeOption {
+    /// The variable holding the agent's process id.
+    pub pid_var: &'static str,
+    /// The option, `--NAME VALUE` or `--NAME=VALUE`; the last one counts.
+    pub option: &'static str,
+    /// The option's name for the user's scope.
+    pub user: &'static str,
     /// Where this fact comes from.
     pub source: &'static str,
 }
