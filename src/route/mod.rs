@@ -117,8 +117,20 @@ pub fn left_to_another_hosts_user_route(
     left_to_a_user_route(home, host, hook_dir, event, false)
 }
 
-/// [`left_to_user_route`]; `own`: the host's own user route counts too.
+/// [`left_to_user_route`]; `own`: the host's own user route counts too. The host's command
+/// line is read last, only where a user route would answer (a few reads of `/proc`).
 fn left_to_a_user_route(
+    home: &Path,
+    host: Dialect,
+    hook_dir: &Path,
+    event: &str,
+    own: bool,
+) -> bool {
+    user_route_in_place(home, host, hook_dir, event, own) && !leaves_user_scope_out(host)
+}
+
+/// [`left_to_a_user_route`] by the files alone.
+fn user_route_in_place(
     home: &Path,
     host: Dialect,
     hook_dir: &Path,
@@ -134,7 +146,7 @@ fn left_to_a_user_route(
     if same(user_dir, hook_dir) {
         return false;
     }
-    if reads_user_file_elsewhere(home, host) || leaves_user_scope_out(host) {
+    if reads_user_file_elsewhere(home, host) {
         return false;
     }
     // The agent joins the lists of handlers turned off of every scope, and Gemini's own `/hooks
