@@ -1,6 +1,7 @@
 //! Whether a process is one of this process's ancestors running this same program: what binds
 //! hookx's recursion count to the hookx that set it ([`crate::dispatch::run::DEPTH_VAR`]), so
-//! that a value copied into the environment from anywhere else counts for nothing.
+//! that a value copied into the environment from anywhere else counts for nothing; and the
+//! command line of an ancestor (the agent that started hookx's hook).
 
 /// How many parents up an ancestor is looked for: a hookx, its handler's shell, an agent the
 /// handler started and that agent's own hook shell take a handful.
