@@ -132,7 +132,19 @@ fn twice_script(step: usize, _project: &str) -> Vec<Block> {
     }
 }
 
+/// The team loop's turn (attacks row 620): the Bash call the Codex guard denies, then the end.
+fn team_script(step: usize, _project: &str) -> Vec<Block> {
+    match step {
+        0 => vec![Block::Tool(
+            "Bash",
+            json!({"command": common::STORY_DENIED, "description": "step"}),
+        )],
+        _ => vec![Block::Text("Team done.".into())],
+    }
+}
+
 static SCRIPTS: &[(&str, Script)] = &[
+    ("team", team_script),
     ("twice", twice_script),
     ("sub", sub_script),
     ("tools", tools_script),
@@ -1614,6 +1626,40 @@ fn migration_story_runs_each_rule_once() {
     c.finish("migration_story_runs_each_rule_once", &run.describe());
 }
 
+/// The team loop under Claude Code (attacks row 620, [`common::team_loop`]): a Claude guard
+/// and a Codex guard, each its file's first `PreToolUse` rule, converted each into the other's
+/// file, hookx installed for Claude in both scopes, trusted; one Bash call the Codex guard
+/// denies, a prompt and a stop. Claude runs both guards from its own file: each rule runs once
+/// (the route ran the Codex guard a second time while the plan took its copy for the Claude
+/// guard's), and the Codex guard's deny is the call's result.
+fn team_loop_runs_each_rule_once() {
+    let Some(bin) = client_or_skip("team_loop_runs_each_rule_once") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    common::team_loop(&world.project, &world.home, "claude");
+    let run = client::run(
+        &bin,
+        &world,
+        model.port,
+        "SCRIPT:team run the denied command",
+        &["--dangerously-skip-permissions"],
+    );
+    let mut c = Checks::default();
+    for label in common::TEAM_LABELS {
+        let runs = common::story_runs(&world.project, label);
+        c.check(runs.len() == 1, format!("{label} ran once: {runs:#?}"));
+    }
+    let seen = Seen::new(&model);
+    let result = tool_result(&seen, common::STORY_DENIED).unwrap_or_default();
+    c.check(
+        result.contains(common::STORY_REASON),
+        format!("the Codex guard's deny is the call's result: {result}"),
+    );
+    c.finish("team_loop_runs_each_rule_once", &run.describe());
+}
+
 /// The fault matrix in Claude Code (tests/live_common/faults.rs): a hanging, slow, crashing,
 /// noisy or oversized handler beside a deny, through `hookx run` on Claude's route and through
 /// wrapped entries in `.claude/settings.json` that Claude runs itself: each denied Bash call
@@ -2293,6 +2339,7 @@ fn main() -> std::process::ExitCode {
             hookx_routed_in,
             converted_configs,
             migration_story_runs_each_rule_once,
+            team_loop_runs_each_rule_once,
             faulty_handlers_beside_a_deny,
             synced_project_runs_each_rule_once,
             a_projects_path_does_not_take_hookx_out_of_the_users_hooks,

@@ -70,6 +70,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             shell("echo twice-call"),
             Step::Text("twice done"),
         ],
+        "team" => vec![shell(common::STORY_DENIED), Step::Text("team done")],
         "story" => vec![
             shell("echo story-bash"),
             patch("*** Add File: notes.txt\n+story\n"),
@@ -2073,6 +2074,37 @@ fn migration_story_runs_each_rule_once() {
     c.done("story");
 }
 
+/// The team loop under Codex CLI (attacks row 620, [`common::team_loop`]): a Claude guard and
+/// a Codex guard, each its file's first `PreToolUse` rule, converted each into the other's
+/// file, hookx installed for Codex in both scopes, trusted in hookx, the project trusted in
+/// Codex but none of its own entries reviewed (a teammate who just pulled). Codex runs hookx's
+/// routes only: each rule once, the Codex guard from its trusted copy in the Claude file, and its
+/// deny is the call's result (the plan had taken that copy for the Claude guard's: the Codex
+/// guard ran nowhere and its deny was lost).
+fn team_loop_runs_each_rule_once() {
+    let Some(l) = live("team", WRITE, |sb| {
+        sb.trust_project();
+        common::team_loop(&sb.project, &sb.home, "codex");
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    for label in common::TEAM_LABELS {
+        let runs = common::story_runs(&l.sb.project, label);
+        c.that(runs.len() == 1, format!("{label} ran once: {runs:#?}"));
+    }
+    let result = l.tool_result("team", common::STORY_DENIED);
+    c.that(
+        result.contains(common::STORY_REASON),
+        format!("the Codex guard's deny is the call's result: {result}"),
+    );
+    c.done("team");
+}
+
 /// The events hookx's own forms are probed on, and the rewrite they carry.
 fn hookx_probed() -> (Vec<answers::Probed>, Value) {
     let probed = answers::probed(
@@ -2160,6 +2192,7 @@ fn main() -> std::process::ExitCode {
             hooks_json_with_comments_or_trailing_commas,
             hooks_json_forms_codex_refuses_whole,
             migration_story_runs_each_rule_once,
+            team_loop_runs_each_rule_once,
             a_cursor_stop_hook_that_always_follows_up_ends_under_codex,
             a_claude_stop_hook_that_always_blocks_ends_under_codex,
             both_scopes_get_one_event,

@@ -110,6 +110,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             shell("echo twice-call"),
             Step::Text("twice done"),
         ],
+        "team" => vec![shell(common::STORY_DENIED), Step::Text("team done")],
         "story" => vec![
             shell("echo story-bash"),
             Step::Calls(vec![(
@@ -1983,6 +1984,35 @@ fn migration_story_runs_each_rule_once() {
     c.done("story");
 }
 
+/// The team loop under Gemini CLI (attacks row 620, [`common::team_loop`]): a Claude guard and
+/// a Codex guard converted each into the other's file, hookx installed for Gemini in both
+/// scopes, trusted; Gemini reads neither file, so its routes run each rule once, and the Codex
+/// guard's deny is the call's result.
+fn team_loop_runs_each_rule_once() {
+    let Some(l) = live("team", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({}));
+        sb.trust_folder();
+        common::team_loop(&sb.project, &sb.home, "gemini");
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    for label in common::TEAM_LABELS {
+        let runs = common::story_runs(&l.sb.project, label);
+        c.that(runs.len() == 1, format!("{label} ran once: {runs:#?}"));
+    }
+    let result = l.tool_result("team", common::STORY_DENIED);
+    c.that(
+        result.contains(common::STORY_REASON),
+        format!("the Codex guard's deny is the call's result: {result}"),
+    );
+    c.done("team");
+}
+
 /// The events hookx's own forms are probed on, and the rewrite they carry.
 fn hookx_probed() -> (Vec<answers::Probed>, Value) {
     let probed = answers::probed(
@@ -2066,6 +2096,7 @@ fn main() -> std::process::ExitCode {
             routed::routed_handlers_of_every_dialect,
             routed::converted_claude_config,
             migration_story_runs_each_rule_once,
+            team_loop_runs_each_rule_once,
             a_user_route_the_workspace_list_turns_off,
             a_route_turned_off_in_a_project_stays_off_when_re_pointed,
             a_projects_hooks_switch_turns_off_hookxs_user_route_too,

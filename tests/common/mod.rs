@@ -262,16 +262,7 @@ pub const STORY_REASON: &str = "R-STORY-GUARD";
 /// exec`), else `agent`; PAYLOAD is its stdin on one line. The guard denies a call whose
 /// payload holds [`STORY_DENIED`] with [`STORY_REASON`]. Returns what `install` said on stderr.
 pub fn migration_story(project: &Path, home: &Path, targets: &str, host: &str) -> String {
-    let script = write(
-        project,
-        "hook.sh",
-        &format!(
-            "#!/bin/sh\nr=agent; [ -n \"$HOOKX_HOST\" ] && r=hookx\np=$(tr -d '\\n')\n\
-             printf '%s %s %s\\n' \"$1\" \"$r\" \"$p\" >> \"$(dirname \"$0\")/runs.log\"\n\
-             case \"$1 $p\" in \"guard \"*'{STORY_DENIED}'*) echo {STORY_REASON} >&2; exit 2;; esac\n"
-        ),
-    );
-    let run = |label: &str| format!("sh {} {label}", script.display());
+    let run = story_script(project);
     let settings = serde_json::json!({"hooks": {
         "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": run("guard")}]}],
         "PostToolUse": [{"matcher": "Write|Edit", "hooks": [{"type": "command", "command": run("fmt")}]}],
@@ -295,6 +286,69 @@ pub fn migration_story(project: &Path, home: &Path, targets: &str, host: &str) -
     let installed = hookx_at(project, home, &["install", "--host", host]).success();
     hookx_at(project, home, &["trust", "--yes"]).success();
     String::from_utf8_lossy(&installed.get_output().stderr).into_owned()
+}
+
+/// The story's `hook.sh` in `project` ([`migration_story`]), and the command line that runs it
+/// as a rule labelled LABEL.
+fn story_script(project: &Path) -> impl Fn(&str) -> String {
+    let script = write(
+        project,
+        "hook.sh",
+        &format!(
+            "#!/bin/sh\nr=agent; [ -n \"$HOOKX_HOST\" ] && r=hookx\np=$(tr -d '\\n')\n\
+             printf '%s %s %s\\n' \"$1\" \"$r\" \"$p\" >> \"$(dirname \"$0\")/runs.log\"\n\
+             case \"$1 $p\" in \"guard \"*'{STORY_DENIED}'*) echo {STORY_REASON} >&2; exit 2;; esac\n"
+        ),
+    );
+    move |label: &str| format!("sh {} {label}", script.display())
+}
+
+/// The labels of [`team_loop`]'s rules: the Claude file's, then the Codex file's.
+pub const TEAM_LABELS: [&str; 6] = ["cguard", "clog", "cstop", "guard", "xlog", "xstop"];
+
+/// The team loop of attacks row 620: hooks written on both sides, a Claude guard `cguard`
+/// (it allows), prompt logger `clog` and Stop hook `cstop` in `.claude/settings.json`, and a
+/// Codex guard `guard` (it denies [`STORY_DENIED`] with [`STORY_REASON`]), logger `xlog` and
+/// Stop hook `xstop` in `.codex/hooks.json`, each its file's first rule of its event (one
+/// pointer in both files); each file converted into the other's with `--write` (the copies
+/// call this build), hookx installed for `host` in the project and the user scope, then
+/// `hookx trust --yes`. Each rule must run once per event under every agent.
+pub fn team_loop(project: &Path, home: &Path, host: &str) {
+    let run = story_script(project);
+    let handler = |label: &str| serde_json::json!([{"type": "command", "command": run(label)}]);
+    let claude = serde_json::json!({"hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": handler("cguard")}],
+        "UserPromptSubmit": [{"hooks": handler("clog")}],
+        "Stop": [{"hooks": handler("cstop")}],
+    }});
+    let codex = serde_json::json!({"hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": handler("guard")}],
+        "UserPromptSubmit": [{"hooks": handler("xlog")}],
+        "Stop": [{"hooks": handler("xstop")}],
+    }});
+    write(project, ".claude/settings.json", &claude.to_string());
+    write(project, ".codex/hooks.json", &codex.to_string());
+    for (file, to) in [
+        (".claude/settings.json", "codex"),
+        (".codex/hooks.json", "claude"),
+    ] {
+        hookx_clean(project)
+            .env("HOME", home)
+            .args(["convert", file, "--to", to, "--write"])
+            .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+            .assert()
+            .success();
+    }
+    hookx_at(project, home, &["trust", "--yes"]).success();
+    for scope in ["project", "user"] {
+        hookx_at(
+            project,
+            home,
+            &["install", "--host", host, "--scope", scope],
+        )
+        .success();
+    }
+    hookx_at(project, home, &["trust", "--yes"]).success();
 }
 
 /// The conversions the story runs under a client with a dialect of its own: into the client
