@@ -352,13 +352,36 @@ fn below<'p>(path: &'p Path, dir: &Path) -> Option<&'p std::ffi::OsStr> {
     (!rest.is_empty()).then(|| unsafe { std::ffi::OsStr::from_encoded_bytes_unchecked(rest) })
 }
 
-/// Canonical when the path exists (so that symlinked temp dirs and `..` compare equal),
-/// otherwise made absolute against the current directory.
-/// Whether two paths name the same place: equal, or the same once links are resolved.
+/// Whether two paths name the same place: equal, or the same once links are resolved, also
+/// where one is not there yet ([`real_place`]).
 pub(crate) fn same_place(a: &Path, b: &Path) -> bool {
-    a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+    a == b || real_place(a) == real_place(b)
 }
 
+/// Where `path` is, through links: its real path, or, for one not there yet, the real path of
+/// its deepest folder that is, with the rest of its names (a file sync is about to write,
+/// reached through a linked folder, is the same place as by that folder's other name: attacks
+/// row 583).
+pub(crate) fn real_place(path: &Path) -> PathBuf {
+    let path = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut rest = Vec::new();
+    let mut at = path.as_path();
+    loop {
+        if let Ok(real) = at.canonicalize() {
+            return rest.iter().rev().fold(real, |place, name| place.join(name));
+        }
+        match (at.parent(), at.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name);
+                at = parent;
+            }
+            _ => return path,
+        }
+    }
+}
+
+/// Canonical when the path exists (so that symlinked temp dirs and `..` compare equal),
+/// otherwise made absolute against the current directory.
 pub(crate) fn absolute(path: &Path) -> PathBuf {
     std::fs::canonicalize(path)
         .or_else(|_| std::path::absolute(path))

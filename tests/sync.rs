@@ -397,6 +397,25 @@ fn a_manifest_naming_one_file_twice_is_refused() {
     }
 }
 
+/// Attacks row 583: two targets naming one file through a linked folder (`.gemini` a link to
+/// `.qwen`), before either file is there: row 544's check compared real paths only where they
+/// existed, so the first sync wrote both ("written" twice, exit 0) and the file held only
+/// Qwen's copies: Gemini's copy of the guard gone. Refused before the file is there too.
+#[test]
+fn two_targets_naming_one_file_through_a_linked_folder_are_refused_before_it_is_there() {
+    let p = Project::new();
+    std::fs::create_dir_all(p.project.join(".qwen")).unwrap();
+    std::os::unix::fs::symlink(".qwen", p.project.join(".gemini")).unwrap();
+    p.write(
+        ".hookx/sync.toml",
+        "version = 1\nsources = [\".claude/settings.json\"]\n[targets.gemini]\n[targets.qwen]\n",
+    );
+    let (code, _, err) = p.out(&["sync"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("name one file"), "{err}");
+    assert!(!p.project.join(".qwen/settings.json").exists(), "{err}");
+}
+
 /// Attacks row 581: targets sync cannot write. A Cline target whose script's place holds a hook
 /// of the user's (or whose folder is a file) was passed over: "nothing to write", exit 0, and
 /// `--check` passed, while the source's guard ran nowhere under Cline; a JSON target it cannot

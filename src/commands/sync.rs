@@ -470,7 +470,7 @@ fn init(opts: &Options, to: &[Dialect]) -> Result<i32, Error> {
         let shown = source.display.clone();
         if targets
             .iter()
-            .any(|t| same_file(&opts.ctx.project.join(t), &source.path))
+            .any(|t| crate::context::same_place(&opts.ctx.project.join(t), &source.path))
         {
             skipped.push(format!("{shown}: a target's own file"));
             continue;
@@ -562,14 +562,6 @@ fn manifest_text(sources: &[(String, Dialect)], targets: &[Dialect]) -> String {
 /// A TOML basic string.
 fn toml_string(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_default()
-}
-
-/// Whether two paths name the same file (resolved where they exist).
-fn same_file(a: &Path, b: &Path) -> bool {
-    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => crate::context::absolute(a) == crate::context::absolute(b),
-    }
 }
 
 /// One file of a target: what it holds and what sync would make of it.
@@ -687,7 +679,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         let path = ctx.project.join(&source.path);
         if let Some(first) = manifest.sources[..i]
             .iter()
-            .find(|s| same_file(&ctx.project.join(&s.path), &path))
+            .find(|s| crate::context::same_place(&ctx.project.join(&s.path), &path))
         {
             return Err(Error::Usage(format!(
                 "{MANIFEST}: the source {} is {} listed twice; list each file once",
@@ -700,7 +692,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         let target = target_path(ctx, &target_rel(spec));
         if let Some(first) = manifest.targets[..i]
             .iter()
-            .find(|t| same_file(&target_path(ctx, &target_rel(t)), &target))
+            .find(|t| crate::context::same_place(&target_path(ctx, &target_rel(t)), &target))
         {
             return Err(Error::Usage(format!(
                 "{MANIFEST}: the {} and {} targets name one file, {}, twice; a file is one agent's",
@@ -716,7 +708,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         let target = target_path(ctx, &rel);
         if [MANIFEST, LOCK]
             .iter()
-            .any(|own| same_file(&ctx.project.join(own), &target))
+            .any(|own| crate::context::same_place(&ctx.project.join(own), &target))
         {
             return Err(Error::Usage(format!(
                 "{MANIFEST}: the {} target's file {rel} is sync's own; name the agent's hook file",
@@ -731,7 +723,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         if let Some(s) = manifest
             .sources
             .iter()
-            .find(|s| same_file(&ctx.project.join(&s.path), &target))
+            .find(|s| crate::context::same_place(&ctx.project.join(&s.path), &target))
         {
             return Err(Error::Usage(format!(
                 "{MANIFEST}: the {} target's file {} is also a source; a file is either edited or generated",
@@ -767,10 +759,9 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         .iter()
         .filter(|(rel, _)| !current.contains(rel))
         .filter(|(rel, _)| {
-            !manifest
-                .sources
-                .iter()
-                .any(|s| same_file(&ctx.project.join(&s.path), &target_path(ctx, rel)))
+            !manifest.sources.iter().any(|s| {
+                crate::context::same_place(&ctx.project.join(&s.path), &target_path(ctx, rel))
+            })
         })
         .filter_map(|(rel, agent)| {
             Some(TargetSpec {
