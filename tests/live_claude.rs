@@ -1660,6 +1660,50 @@ fn team_loop_runs_each_rule_once() {
     c.finish("team_loop_runs_each_rule_once", &run.describe());
 }
 
+/// The team loop as a teammate without hookx finds it (attacks row 622,
+/// [`common::team_without_hookx`]): the Codex file converted into Claude's with `--hookx
+/// hookx`, no `hookx` on Claude's `PATH`. The Claude rules run as written; each copy's guard
+/// denies the Bash call it guards ("hookx not found"), and fails the prompt logger and the
+/// Stop hook without blocking: the prompt reaches the model and the turn ends after its one
+/// call.
+fn team_loop_without_hookx_fails_closed_only_on_the_guard() {
+    let test = "team_loop_without_hookx_fails_closed_only_on_the_guard";
+    let Some(bin) = client_or_skip(test) else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    common::team_without_hookx(&world.project, &world.home, "codex", "claude");
+    let run = client::run_env(
+        &bin,
+        &world,
+        model.port,
+        "SCRIPT:team run the denied command",
+        &["--dangerously-skip-permissions"],
+        &[("PATH", "/usr/local/bin:/usr/bin:/bin")],
+    );
+    let mut c = Checks::default();
+    for (label, times) in common::TEAM_LABELS.iter().zip([1, 1, 1, 0, 0, 0]) {
+        let runs = common::story_runs(&world.project, label);
+        c.check(
+            runs.len() == times,
+            format!("{label} ran {times} times: {runs:#?}"),
+        );
+    }
+    let seen = Seen::new(&model);
+    let result = tool_result(&seen, common::STORY_DENIED).unwrap_or_default();
+    c.check(
+        result.contains("hookx not found"),
+        format!("the guard's copy denied the call: {result}"),
+    );
+    c.check(
+        seen.steps("team") == [0, 1],
+        format!("one call, then the end: {:?}", seen.steps("team")),
+    );
+    c.check(run.status == Some(0), format!("exit {:?}", run.status));
+    c.finish(test, &run.describe());
+}
+
 /// The fault matrix in Claude Code (tests/live_common/faults.rs): a hanging, slow, crashing,
 /// noisy or oversized handler beside a deny, through `hookx run` on Claude's route and through
 /// wrapped entries in `.claude/settings.json` that Claude runs itself: each denied Bash call
@@ -2340,6 +2384,7 @@ fn main() -> std::process::ExitCode {
             converted_configs,
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
+            team_loop_without_hookx_fails_closed_only_on_the_guard,
             faulty_handlers_beside_a_deny,
             synced_project_runs_each_rule_once,
             a_projects_path_does_not_take_hookx_out_of_the_users_hooks,

@@ -71,6 +71,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("twice done"),
         ],
         "team" => vec![shell(common::STORY_DENIED), Step::Text("team done")],
+        "teamallowed" => vec![shell("echo team-allowed"), Step::Text("team done")],
         "story" => vec![
             shell("echo story-bash"),
             patch("*** Add File: notes.txt\n+story\n"),
@@ -2105,6 +2106,56 @@ fn team_loop_runs_each_rule_once() {
     c.done("team");
 }
 
+/// The team loop as a teammate without hookx finds it (attacks row 622,
+/// [`common::team_without_hookx`]): the Claude file converted into Codex's with `--hookx
+/// hookx`, every entry of `.codex/hooks.json` reviewed in Codex, no `hookx` on Codex's `PATH`.
+/// Codex runs the Codex rules as written; the Claude guard's copy denies a shell call the Codex
+/// guard allows ("hookx not found"), the logger's and Stop hook's copies fail without blocking:
+/// the prompt reaches the model and the turn ends after its call.
+fn team_loop_without_hookx_fails_closed_only_on_the_guard() {
+    let path = [("PATH", "/usr/local/bin:/usr/bin:/bin")];
+    let Some(l) = live_env("teamallowed", WRITE, &path, |sb| {
+        sb.trust_project();
+        common::team_without_hookx(&sb.project, &sb.home, "codex", "claude");
+        let file = sb.path_of(HookFile::ProjectJson);
+        let written: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let config = sb.home.join(".codex/config.toml");
+        let mut recorded = std::fs::read_to_string(&config).unwrap_or_default();
+        for (key, hash) in client::trust_entries(&file, &written["hooks"]) {
+            recorded.push_str(&format!(
+                "\n[hooks.state.{}]\ntrusted_hash = {}\n",
+                json!(key),
+                json!(hash)
+            ));
+        }
+        std::fs::write(&config, recorded).unwrap();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    for (label, times) in common::TEAM_LABELS.iter().zip([0, 0, 0, 1, 1, 1]) {
+        let runs = common::story_runs(&l.sb.project, label);
+        c.that(
+            runs.len() == times,
+            format!("{label} ran {times} times: {runs:#?}"),
+        );
+    }
+    // A call the Codex guard allows: the Claude guard's copy denies it.
+    let result = l.tool_result("teamallowed", "team-allowed");
+    c.that(
+        result.contains("hookx not found"),
+        format!("the guard's copy denied the call: {result}"),
+    );
+    let turns = l.model.turns_of("teamallowed").len();
+    c.that(turns == 2, format!("one call, then the end: {turns} turns"));
+    c.done("teamallowed");
+}
+
 /// The events hookx's own forms are probed on, and the rewrite they carry.
 fn hookx_probed() -> (Vec<answers::Probed>, Value) {
     let probed = answers::probed(
@@ -2193,6 +2244,7 @@ fn main() -> std::process::ExitCode {
             hooks_json_forms_codex_refuses_whole,
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
+            team_loop_without_hookx_fails_closed_only_on_the_guard,
             a_cursor_stop_hook_that_always_follows_up_ends_under_codex,
             a_claude_stop_hook_that_always_blocks_ends_under_codex,
             both_scopes_get_one_event,

@@ -2013,6 +2013,39 @@ fn team_loop_runs_each_rule_once() {
     c.done("team");
 }
 
+/// The team loop as a teammate without hookx finds it (attacks row 622,
+/// [`common::team_without_hookx`]): both files converted into Gemini's with `--hookx hookx`, no
+/// `hookx` on Gemini's `PATH`. Gemini runs only copies: each guard's copy denies the shell call
+/// ("hookx not found"), the loggers' and Stop hooks' copies fail without blocking (BeforeAgent
+/// and AfterAgent at exit 1): the prompt reaches the model and the turn ends after its call.
+fn team_loop_without_hookx_fails_closed_only_on_the_guard() {
+    let path = [("PATH", "/usr/local/bin:/usr/bin:/bin")];
+    let Some(l) = live("team", &["--yolo"], &path, |sb| {
+        sb.user_settings(json!({}));
+        sb.trust_folder();
+        common::team_without_hookx(&sb.project, &sb.home, "gemini", "gemini");
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    for label in common::TEAM_LABELS {
+        let runs = common::story_runs(&l.sb.project, label);
+        c.that(runs.is_empty(), format!("{label} ran: {runs:#?}"));
+    }
+    let result = l.tool_result("team", common::STORY_DENIED);
+    c.that(
+        result.contains("hookx not found"),
+        format!("the guards' copies denied the call: {result}"),
+    );
+    let turns = l.model.turns_of("team").len();
+    c.that(turns == 2, format!("one call, then the end: {turns} turns"));
+    c.done("team");
+}
+
 /// The events hookx's own forms are probed on, and the rewrite they carry.
 fn hookx_probed() -> (Vec<answers::Probed>, Value) {
     let probed = answers::probed(
@@ -2097,6 +2130,7 @@ fn main() -> std::process::ExitCode {
             routed::converted_claude_config,
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
+            team_loop_without_hookx_fails_closed_only_on_the_guard,
             a_user_route_the_workspace_list_turns_off,
             a_route_turned_off_in_a_project_stays_off_when_re_pointed,
             a_projects_hooks_switch_turns_off_hookxs_user_route_too,

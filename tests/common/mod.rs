@@ -314,6 +314,36 @@ pub const TEAM_LABELS: [&str; 6] = ["cguard", "clog", "cstop", "guard", "xlog", 
 /// call this build), hookx installed for `host` in the project and the user scope, then
 /// `hookx trust --yes`. Each rule must run once per event under every agent.
 pub fn team_loop(project: &Path, home: &Path, host: &str) {
+    team_files(
+        project,
+        home,
+        "codex",
+        "claude",
+        env!("CARGO_BIN_EXE_hookx"),
+    );
+    hookx_at(project, home, &["trust", "--yes"]).success();
+    for scope in ["project", "user"] {
+        hookx_at(
+            project,
+            home,
+            &["install", "--host", host, "--scope", scope],
+        )
+        .success();
+    }
+    hookx_at(project, home, &["trust", "--yes"]).success();
+}
+
+/// [`team_loop`] as a teammate without hookx finds it: the team's files converted with
+/// `--hookx hookx` (as the README says for a file the team shares), the Claude file into the
+/// agents `from_claude` and the Codex file into `from_codex`; nothing installed or trusted.
+/// With no `hookx` on the agent's `PATH`, each copy's guard answers by the failure table.
+pub fn team_without_hookx(project: &Path, home: &Path, from_claude: &str, from_codex: &str) {
+    team_files(project, home, from_claude, from_codex, "hookx");
+}
+
+/// [`team_loop`]'s two files, each converted with `--write` into the agents named, the copies
+/// calling `hookx`.
+fn team_files(project: &Path, home: &Path, from_claude: &str, from_codex: &str, hookx: &str) {
     let run = story_script(project);
     let handler = |label: &str| serde_json::json!([{"type": "command", "command": run(label)}]);
     let claude = serde_json::json!({"hooks": {
@@ -329,26 +359,15 @@ pub fn team_loop(project: &Path, home: &Path, host: &str) {
     write(project, ".claude/settings.json", &claude.to_string());
     write(project, ".codex/hooks.json", &codex.to_string());
     for (file, to) in [
-        (".claude/settings.json", "codex"),
-        (".codex/hooks.json", "claude"),
+        (".claude/settings.json", from_claude),
+        (".codex/hooks.json", from_codex),
     ] {
         hookx_clean(project)
             .env("HOME", home)
-            .args(["convert", file, "--to", to, "--write"])
-            .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+            .args(["convert", file, "--to", to, "--write", "--hookx", hookx])
             .assert()
             .success();
     }
-    hookx_at(project, home, &["trust", "--yes"]).success();
-    for scope in ["project", "user"] {
-        hookx_at(
-            project,
-            home,
-            &["install", "--host", host, "--scope", scope],
-        )
-        .success();
-    }
-    hookx_at(project, home, &["trust", "--yes"]).success();
 }
 
 /// The conversions the story runs under a client with a dialect of its own: into the client
