@@ -2398,6 +2398,7 @@ fn main() -> std::process::ExitCode {
             both_scopes_get_one_event,
             a_session_started_below_the_project,
             a_wrapper_copy_claude_runs_without_its_user_settings,
+            the_setting_sources_and_the_two_routes,
         ],
     )
 }
@@ -2548,6 +2549,62 @@ fn a_wrapper_copy_claude_runs_without_its_user_settings() {
             run.describe()
         );
     }
+}
+
+/// Attacks row 603: the claim where Claude runs one of hookx's two routes by its options, not
+/// its files: hookx installed in both of Claude's files (a rule of the user's, a trusted project
+/// Gemini guard), Claude Code 2.1.332 started with `--setting-sources project,local` (it runs the
+/// project's route only) or `--setting-sources user` (the user's only). Each route that runs
+/// claims the call; none matches another's: the guard once, its deny answered.
+fn the_setting_sources_and_the_two_routes() {
+    let Some(bin) = client_or_skip("the_setting_sources_and_the_two_routes") else {
+        return;
+    };
+    let mut c = Checks::default();
+    for sources in [None, Some("project,local"), Some("user")] {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let log = world.dump.join("guard.log");
+        let gemini = world.project.join(".gemini/settings.json");
+        write_json(
+            &gemini,
+            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": format!("echo ran >> '{}'; echo USER-GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}}),
+        );
+        hookx_cmd(&world, &["trust", gemini.to_str().unwrap()]);
+        let users = world.home.join(".gemini/settings.json");
+        write_json(
+            &users,
+            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": "true"}]}]}}),
+        );
+        hookx_cmd(&world, &["trust", users.to_str().unwrap()]);
+        for scope in ["user", "project"] {
+            hookx_cmd(&world, &["install", "--host", "claude", "--scope", scope]);
+        }
+        let mut args = vec!["--dangerously-skip-permissions"];
+        args.extend(sources.iter().flat_map(|s| ["--setting-sources", *s]));
+        let run = client::run(
+            &bin,
+            &world,
+            model.port,
+            "SCRIPT:once run one command",
+            &args,
+        );
+        let denied = Seen::new(&model).any("USER-GUARD-SAYS-NO");
+        let ran = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        c.check(
+            ran == 1 && denied,
+            format!(
+                "--setting-sources {sources:?}: the guard ran {ran} times, denied {denied}\n{}",
+                run.describe()
+            ),
+        );
+    }
+    c.finish("the_setting_sources_and_the_two_routes", "");
 }
 
 /// The claim gate (task "claims"): a recorder in the user's `~/.claude/settings.json` and one
