@@ -3229,6 +3229,54 @@ fn a_wrapper_copy_copilot_runs_from_claudes_file_runs_the_routes_rules() {
     c.done("synced");
 }
 
+/// Attacks row 604: the Claude route Copilot runs beside hookx's Copilot user route that cannot
+/// answer: reading another home (`--home` of a settings folder synced from another machine: no
+/// trust of this home there), or its hookx gone (moved or reinstalled elsewhere, the old line
+/// left). With the other home, the Claude route must run the project's trusted Gemini guard
+/// itself; as install wrote it, it stands aside and the user route runs the guard: the guard
+/// once. With hookx gone, Copilot CLI 1.0.102 denies the call as the hook's error (exit 127:
+/// it fails closed on preToolUse) before the Claude file's hooks run.
+fn a_claude_route_copilot_runs_beside_a_copilot_user_route_that_cannot_answer() {
+    let mut c = Checks::default();
+    for variant in ["as written", "hookx gone", "another home"] {
+        let Some(l) = live_env("synced", |sb| {
+            let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+            let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
+            sb.write("project/.gemini/settings.json", &rule.to_string());
+            let own = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "true"}]}]}});
+            sb.write("home/.gemini/settings.json", &own.to_string());
+            hookx(sb, &["trust", "--yes"]);
+            hookx(sb, &["install", "--host", "claude"]);
+            hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
+            let file = sb.home.join(".copilot/hooks/hookx.json");
+            let text = std::fs::read_to_string(&file).unwrap();
+            let bin = assert_cmd::cargo::cargo_bin("hookx").display().to_string();
+            let home = sb.home.display().to_string();
+            let text = match variant {
+                "hookx gone" => text.replace(&bin, &format!("{}/gone/hookx", sb.root.display())),
+                "another home" => text.replace(&home, &format!("{}/elsewhere", sb.root.display())),
+                _ => text,
+            };
+            std::fs::write(&file, text).unwrap();
+            routed_env(sb)
+        }) else {
+            return;
+        };
+        if variant == "hookx gone" {
+            // Copilot fails closed on a preToolUse hook that errors (exit 127), before it runs
+            // the Claude file's hooks: the call is denied, the guard not asked.
+            let (_, ran) = guard_log(&l.sb.root);
+            c.that(
+                ran.is_empty() && l.out.stdout.contains("(hook errored)"),
+                format!("hookx gone: denied as an error: {:?}", l.out.stdout),
+            );
+        } else {
+            guard_ran_once(&mut c, &l.sb.root, variant);
+        }
+    }
+    c.done("synced");
+}
+
 /// One form of `ground_truth_dropped_files`: the file it is written in, its name, the event
 /// (as the file spells it) and the entry that holds it, with `ODD` for the recorder's command;
 /// `whole`: the entry is the event's whole value, not an item of its list.
@@ -4053,6 +4101,7 @@ fn main() -> std::process::ExitCode {
             a_guard_left_to_hookx_runs_once_with_copilot_home_elsewhere,
             a_claude_route_copilot_runs_with_its_config_dir_elsewhere,
             a_wrapper_copy_copilot_runs_from_claudes_file_runs_the_routes_rules,
+            a_claude_route_copilot_runs_beside_a_copilot_user_route_that_cannot_answer,
             the_vscode_routes_of_both_scopes_copilot_runs_run_each_rule_once,
             the_copilot_project_route_and_the_vscode_user_route_run_each_rule_once,
             a_users_route_copilot_runs_does_not_stand_aside_for_a_repositorys_route,
