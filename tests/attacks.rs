@@ -1619,3 +1619,79 @@ fn codexs_own_project_markers_place_the_project_its_guards_are_in() {
         );
     }
 }
+
+/// Attacks row 565: Cursor names the folders it has open in every payload (`workspace_roots`,
+/// docs [cupcake]); a shell event's `cwd` is the command's, and where it runs hooks is not
+/// documented. A Cursor agent whose shell had moved into `sub/` (`cd sub` in its terminal)
+/// sends `beforeShellExecution` with `"cwd": ".../sub"`: hookx took `sub` for the project and
+/// ran none of the project's guards (a trusted Gemini one here, which Cursor does not read),
+/// nor on `preToolUse` (no `cwd`) when started in `sub/`. Of two folders open, the one the
+/// command runs in holds the guards that count. Row 566, Windsurf: hooks run in the workspace
+/// root (docs: `working_directory` "Defaults to your workspace root"), and `pre_run_command`'s
+/// `tool_info.cwd` is where the command runs, which the agent picks per command: taken for the
+/// project, a command run in `sub/` or `/tmp` ran no project guard.
+#[test]
+fn the_folder_a_command_runs_in_is_not_the_project() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, other, home) = (root.join("project"), root.join("other"), root.join("home"));
+    for dir in [project.join("sub"), other.clone(), home.clone()] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    write(
+        &project,
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": ".*", "hooks": [{"type": "command",
+            "command": "echo R-CURSOR-GUARD >&2; exit 2"}]}]}})
+        .to_string(),
+    );
+    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
+    let sub = project.join("sub");
+    let shell = |roots: &[&Path]| {
+        json!({"hook_event_name": "beforeShellExecution", "conversation_id": "c1",
+            "generation_id": "g1", "workspace_roots": roots, "command": "rm -rf build",
+            "cwd": sub})
+    };
+    let tool = json!({"hook_event_name": "preToolUse", "conversation_id": "c1",
+        "generation_id": "g1", "workspace_roots": [&project], "tool_name": "Shell",
+        "tool_input": {"command": "rm -rf build"}, "tool_use_id": "t1"});
+    let windsurf = |cwd: &Path| {
+        json!({"agent_action_name": "pre_run_command", "trajectory_id": "t1",
+            "execution_id": "e1", "timestamp": "2026-12-06T08:00:00Z",
+            "tool_info": {"command_line": "rm -rf build", "cwd": cwd}})
+    };
+    let answers =
+        |out: &str| out.contains(r#""permission":"deny""#) && out.contains("R-CURSOR-GUARD");
+    type Case<'a> = (&'a str, &'a str, Value, &'a Path);
+    let cases: [Case; 5] = [
+        ("cursor", "beforeShellExecution", shell(&[&project]), &sub),
+        (
+            "cursor",
+            "beforeShellExecution",
+            shell(&[&other, &project]),
+            &sub,
+        ),
+        ("cursor", "preToolUse", tool, &sub),
+        ("windsurf", "pre_run_command", windsurf(&sub), &project),
+        (
+            "windsurf",
+            "pre_run_command",
+            windsurf(Path::new("/tmp")),
+            &project,
+        ),
+    ];
+    for (host, event, payload, run_in) in cases {
+        let mut cmd = common::hookx_clean(run_in);
+        cmd.args(["run", "--host", host, "--event", event, "--home"])
+            .arg(&home)
+            .env("HOME", &home)
+            .write_stdin(payload.to_string());
+        let ran = ran(&mut cmd);
+        // Cursor reads the JSON answer; Windsurf blocks on exit 2, the reason on stderr.
+        let denied = match host {
+            "cursor" => ran.code == Some(0) && answers(&ran.stdout),
+            _ => ran.code == Some(2) && ran.stderr.contains("R-CURSOR-GUARD"),
+        };
+        assert!(denied, "{host} {event} {payload}: {ran:?}");
+    }
+}

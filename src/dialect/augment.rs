@@ -109,6 +109,7 @@ pub static TABLES: Tables = Tables {
     project_dir_var: Some("AUGMENT_PROJECT_DIR"),
     project_root_markers: &[],
     project_root_setting: None,
+    project_from: crate::tables::ProjectFrom::Cwd,
     // Source 0.36.0 (`I7n`): "Executing N hooks in parallel".
     parallel: true,
     first_deny_stops_the_rest: false,

@@ -66,6 +66,7 @@ pub static TABLES: Tables = Tables {
     project_dir_var: Some("BRICKS_PROJECT_DIR"),
     project_root_markers: &[],
     project_root_setting: None,
+    project_from: crate::tables::ProjectFrom::Cwd,
     parallel: true,
     first_deny_stops_the_rest: false,
     handler_types: &["command"],

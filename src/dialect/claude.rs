@@ -76,6 +76,7 @@ pub static TABLES: Tables = Tables {
     project_dir_var: Some("CLAUDE_PROJECT_DIR"),
     project_root_markers: &[],
     project_root_setting: None,
+    project_from: crate::tables::ProjectFrom::Cwd,
     parallel: true,
     first_deny_stops_the_rest: false,
     // `http` and `mcp_tool`: claude-code 2.1.332 settings schema.

@@ -69,6 +69,7 @@ pub static TABLES: Tables = Tables {
     project_dir_var: None,
     project_root_markers: &[],
     project_root_setting: None,
+    project_from: crate::tables::ProjectFrom::Cwd,
     // Source 3.0.65: the scripts of one event run one after another, every answer merged.
     parallel: false,
     first_deny_stops_the_rest: false,

@@ -92,6 +92,7 @@ pub static TABLES: Tables = Tables {
         user_file: ".codex/config.toml",
         policy_file: "config.toml",
     }),
+    project_from: crate::tables::ProjectFrom::Cwd,
     parallel: true,
     first_deny_stops_the_rest: false,
     handler_types: &["command"],

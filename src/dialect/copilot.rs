@@ -89,6 +89,7 @@ pub static TABLES: Tables = Tables {
     project_dir_var: Some("COPILOT_PROJECT_DIR"),
     project_root_markers: &[],
     project_root_setting: None,
+    project_from: crate::tables::ProjectFrom::Cwd,
     parallel: false,
     // Run 1.0.102: a deny ends the preToolUse chain; later handlers never start.
     first_deny_stops_the_rest: true,
@@ -309,6 +310,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     project_dir_var: Some("COPILOT_PROJECT_DIR"),
     project_root_markers: &[],
     project_root_setting: None,
+    project_from: crate::tables::ProjectFrom::Cwd,
     parallel: false,
     // Run 1.0.102: a deny ends the preToolUse chain; later handlers never start.
     first_deny_stops_the_rest: true,

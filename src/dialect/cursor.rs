@@ -70,6 +70,9 @@ macro_rules! cursor_tables {
             project_dir_var: None,
             project_root_markers: &[],
             project_root_setting: None,
+            // "`workspace_roots`" in every payload [cupcake]; a shell event's `cwd` is the
+            // command's, and the folder hooks run in is not documented (attacks row 565).
+            project_from: crate::tables::ProjectFrom::Field("workspace_roots"),
             parallel: true,
             first_deny_stops_the_rest: false,
             handler_types: &["command", "prompt"],

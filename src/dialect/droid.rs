@@ -79,6 +79,7 @@ pub static TABLES: Tables = Tables {
     project_dir_var: Some("FACTORY_PROJECT_DIR"),
     project_root_markers: &[],
     project_root_setting: None,
+    project_from: crate::tables::ProjectFrom::Cwd,
     // Docs: matching hooks run in parallel.
     parallel: true,
     first_deny_stops_the_rest: false,

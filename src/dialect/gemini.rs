@@ -95,6 +95,7 @@ pub static TABLES: Tables = Tables {
     project_dir_var: Some("GEMINI_PROJECT_DIR"),
     project_root_markers: &[],
     project_root_setting: None,
+    project_from: crate::tables::ProjectFrom::Cwd,
     // In parallel unless a matching definition says `sequential: true`.
     parallel: true,
     first_deny_stops_the_rest: false,

@@ -99,6 +99,7 @@ pub static TABLES: Tables = Tables {
     project_dir_var: None,
     project_root_markers: &[],
     project_root_setting: None,
+    project_from: crate::tables::ProjectFrom::Cwd,
     // Not documented.
     parallel: false,
     first_deny_stops_the_rest: false,

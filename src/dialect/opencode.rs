@@ -181,6 +181,7 @@ pub(crate) const fn engine_tables(me: &Engine, dialect: Dialect) -> Tables {
         // 522).
         project_root_markers: &[".git"],
         project_root_setting: None,
+        project_from: crate::tables::ProjectFrom::Cwd,
         // Each plugin's hook is awaited in turn (plugins in loading order).
         parallel: false,
         first_deny_stops_the_rest: true,

@@ -101,6 +101,7 @@ pub static TABLES: Tables = Tables {
     project_dir_var: Some("QWEN_PROJECT_DIR"),
     project_root_markers: &[],
     project_root_setting: None,
+    project_from: crate::tables::ProjectFrom::Cwd,
     // Parallel unless a group says `sequential: true`.
     parallel: true,
     first_deny_stops_the_rest: false,

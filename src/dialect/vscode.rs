@@ -69,6 +69,7 @@ pub static TABLES: Tables = Tables {
     project_dir_var: None,
     project_root_markers: &[],
     project_root_setting: None,
+    project_from: crate::tables::ProjectFrom::Cwd,
     // Not stated; "the most restrictive decision wins" either way.
     parallel: false,
     first_deny_stops_the_rest: false,

@@ -84,6 +84,10 @@ macro_rules! windsurf_tables {
             project_dir_var: None,
             project_root_markers: &[],
             project_root_setting: None,
+            // Hooks run in the workspace root ("`working_directory` … Defaults to your
+            // workspace root" [hooks]; hookx's route names none); `tool_info.cwd` is where
+            // the command runs (attacks row 566).
+            project_from: crate::tables::ProjectFrom::HookFolder,
             // "all hooks will execute in order: system → user → workspace".
             parallel: false,
             first_deny_stops_the_rest: false,

@@ -7,7 +7,7 @@ use crate::error::Error;
 use crate::model::{Event, EventKind};
 use crate::protocol::HostAnswer;
 use crate::protocol::payload::decode_event_as;
-use crate::tables::{Dialect, Flavor};
+use crate::tables::{Dialect, Flavor, ProjectFrom};
 use crate::trust::{TrustState, TrustStore};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -177,12 +177,18 @@ pub fn decode_from(
                 .map(PathBuf::from)
         })
         .or_else(|| {
-            event
+            let here = || std::env::current_dir().ok();
+            let cwd = event
                 .field("cwd")
                 .filter(|c| !c.is_empty())
                 .map(PathBuf::from)
-                .or_else(|| std::env::current_dir().ok())
-                .map(|cwd| project_at_or_above(cwd, &root_markers(flavor, places)))
+                .or_else(here);
+            match flavor.tables().project_from {
+                ProjectFrom::HookFolder => here(),
+                ProjectFrom::Field(key) => open_folder(&event, key, cwd.as_deref()),
+                ProjectFrom::Cwd => None,
+            }
+            .or_else(|| cwd.map(|cwd| project_at_or_above(cwd, &root_markers(flavor, places))))
         })
         .unwrap_or_else(|| PathBuf::from("."));
     // Handlers run elsewhere (their `cwd`) and are told this path: it must not be relative.
@@ -212,6 +218,31 @@ fn project_at_or_above(cwd: PathBuf, markers: &[String]) -> PathBuf {
         .find(|dir| markers.iter().any(|m| dir.join(m).metadata().is_ok()))
         .map(Path::to_path_buf);
     found.unwrap_or(cwd)
+}
+
+/// The folder the agent has open, as its payload's field `key` names them
+/// ([`ProjectFrom::Field`]): of several, the nearest at or above `cwd`, else the first. Taken
+/// from a shell event's `cwd` instead, a Cursor agent whose shell had moved into a subfolder
+/// ran none of the project's guards (attacks row 565).
+fn open_folder(event: &Event, key: &str, cwd: Option<&Path>) -> Option<PathBuf> {
+    let value = event.fields.get(key)?;
+    let roots: Vec<&Path> = match value {
+        serde_json::Value::Array(items) => items.iter().filter_map(|v| v.as_str()).collect(),
+        serde_json::Value::String(one) => vec![one.as_str()],
+        _ => Vec::new(),
+    }
+    .into_iter()
+    .filter(|r| !r.is_empty())
+    .map(Path::new)
+    .collect();
+    let within = |cwd: &Path| {
+        (roots.iter())
+            .filter(|r| cwd.starts_with(r))
+            .max_by_key(|r| r.components().count())
+    };
+    cwd.and_then(within)
+        .or(roots.first())
+        .map(|r| r.to_path_buf())
 }
 
 /// The folders that mark `flavor`'s project: its table's, unless the user replaced them in the

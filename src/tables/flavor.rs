@@ -133,6 +133,20 @@ pub struct RootMarkersSetting {
     pub policy_file: &'static str,
 }
 
+/// Where an agent that sets no project variable tells its project ([`Tables::project_from`]).
+pub enum ProjectFrom {
+    /// The payload's `cwd` (else the folder the hook runs in), at or above which
+    /// [`Tables::project_root_markers`] mark it.
+    Cwd,
+    /// A field naming the folders the agent has open (Cursor's `workspace_roots`), whose hook
+    /// files it read: of several, the one at or above `cwd`, which names where a command runs
+    /// (a terminal the agent moved into a subfolder); the `cwd` where none is sent.
+    Field(&'static str),
+    /// The folder the hook runs in: the payload's `cwd` is the command's, which the agent
+    /// picks per command (Windsurf's `run_command`), not the project's.
+    HookFolder,
+}
+
 pub struct Tables {
     /// The flavour's name (`copilot-pascal`); a dialect's first flavour bears its name.
     pub name: &'static str,
@@ -169,6 +183,8 @@ pub struct Tables {
     pub project_root_markers: &'static [&'static str],
     /// Where the user replaces those markers with their own; `None`: they are fixed.
     pub project_root_setting: Option<RootMarkersSetting>,
+    /// Where, without a project variable, the payload tells the project.
+    pub project_from: ProjectFrom,
     /// Whether several matching handlers run in parallel (else in order).
     pub parallel: bool,
     /// Whether, running in order, the first handler that denies stops the ones after it.
