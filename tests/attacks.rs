@@ -1695,3 +1695,56 @@ fn the_folder_a_command_runs_in_is_not_the_project() {
         assert!(denied, "{host} {event} {payload}: {ran:?}");
     }
 }
+
+/// Attacks row 568: a folder of a repository with a `.codex/` of its own (a monorepo's
+/// package, hookx's route and its guard installed there), Codex started in it or below: Codex
+/// loads every `.codex/` from the repository's root down to where it started and runs the
+/// package's route (live: `live_codex::a_folder_with_its_own_route_inside_a_repository_runs_
+/// its_guard`). Since row 521 hookx took the repository's root for the project: the package's
+/// guard ran nowhere. A project's route's project is the nearest folder whose project file
+/// routes the event; the user's route still runs the root's.
+#[test]
+fn a_codex_route_in_a_folder_of_a_repository_runs_that_folders_guards() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (repo, home) = (root.join("repo"), root.join("home"));
+    let pkg = repo.join("pkg");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(pkg.join("src")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    for (dir, said) in [(&repo, "R-ROOT"), (&pkg, "R-PKG")] {
+        let command = format!("echo {said} >&2; exit 2");
+        write(
+            dir,
+            ".claude/settings.json",
+            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                "command": command}]}]}})
+            .to_string(),
+        );
+        common::hookx_at(dir, &home, &["trust", "--yes"]).success();
+    }
+    common::hookx_at(&pkg, &home, &["install", "--host", "codex"]).success();
+    for (cwd, scope, said) in [
+        (&pkg, "project", "R-PKG"),
+        (&pkg.join("src"), "project", "R-PKG"),
+        (&pkg, "user", "R-ROOT"),
+    ] {
+        let payload = json!({"session_id": "s", "turn_id": "t", "transcript_path": null,
+            "cwd": cwd, "hook_event_name": "PreToolUse", "model": "gpt-5.5",
+            "permission_mode": "bypassPermissions", "tool_name": "Bash",
+            "tool_input": {"command": "ls"}, "tool_use_id": "call_1"});
+        let mut cmd = common::hookx_clean(cwd);
+        cmd.args(["run", "--host", "codex", "--event", "PreToolUse", "--home"])
+            .arg(&home)
+            .args(["--installed-in", scope])
+            .env("HOME", &home)
+            .write_stdin(payload.to_string());
+        let ran = ran(&mut cmd);
+        assert_eq!(ran.code, Some(0), "{ran:?}");
+        assert!(
+            ran.stdout.contains(said),
+            "{scope} route in {}: {ran:?}",
+            cwd.display()
+        );
+    }
+}

@@ -2251,6 +2251,7 @@ fn main() -> std::process::ExitCode {
             a_session_started_in_a_subfolder_runs_the_projects_guard,
             a_project_marked_by_the_users_own_markers_runs_its_guard,
             no_markers_make_the_folder_codex_started_in_the_project,
+            a_folder_with_its_own_route_inside_a_repository_runs_its_guard,
         ],
     )
 }
@@ -2392,6 +2393,23 @@ fn no_markers_make_the_folder_codex_started_in_the_project() {
         return;
     };
     guard_ran(&l, "no markers", "/project/pkg");
+}
+
+/// Attacks row 568: a folder of a repository with a `.codex/` of its own (a package of a
+/// monorepo: hookx's route and a guard installed there), Codex started in it with its default
+/// markers: Codex 0.171.0 loads every `.codex/` from the repository's root down to the folder
+/// it started in (`config_loader` `load_project_layers`), so it runs `pkg`'s route, whose
+/// project for hookx is `pkg`.
+fn a_folder_with_its_own_route_inside_a_repository_runs_its_guard() {
+    let Some(l) = live("subfolder", &["-s", "workspace-write", "-C", "pkg"], |sb| {
+        sb.trust_project();
+        let pkg = sb.project.join("pkg");
+        std::fs::create_dir_all(&pkg).unwrap();
+        guard_routed_from(sb, &pkg);
+    }) else {
+        return;
+    };
+    guard_ran(&l, "a package's own route", "/project/pkg");
 }
 
 /// The claim gate (task "claims"): a recorder on every event in the user's

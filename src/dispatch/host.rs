@@ -102,19 +102,22 @@ pub fn decode(
         project: project.as_deref(),
         ..Places::default()
     };
-    decode_from(payload, host, event, places, &senders)
+    decode_from(payload, host, event, places, None, &senders)
 }
 
 /// [`decode`], the agents the payload could be from ([`senders`]) read already; `places` as
 /// the route's command line gives them (the home and the policy root place the agent's own
-/// settings that say where its project is, [`project_at_or_above`]).
+/// settings that say where its project is, [`project_at_or_above`]), and the host's file the
+/// route is in (`--installed-in`: a project's route is in the project, [`routing_folder`]).
 pub fn decode_from(
     payload: &[u8],
     host: Option<Dialect>,
     event: Option<&str>,
     places: Places<'_>,
+    installed_in: Option<crate::route::InstallScope>,
     senders: &[Dialect],
 ) -> Result<HostEvent, Error> {
+    let route_event = event;
     let hosts = match host {
         Some(h) => vec![h],
         None => guess_hosts(payload, &|var| std::env::var_os(var).is_some()),
@@ -188,7 +191,14 @@ pub fn decode_from(
                 ProjectFrom::Field(key) => open_folder(&event, key, cwd.as_deref()),
                 ProjectFrom::Cwd => None,
             }
-            .or_else(|| cwd.map(|cwd| project_at_or_above(cwd, &root_markers(flavor, places))))
+            .or_else(|| {
+                let cwd = cwd?;
+                let root = project_at_or_above(cwd.clone(), &root_markers(flavor, places));
+                let project_route = installed_in == Some(crate::route::InstallScope::Project);
+                let routing =
+                    || routing_folder(&cwd, &root, flavor.dialect(), route_event?, places);
+                Some(project_route.then(routing).flatten().unwrap_or(root))
+            })
         })
         .unwrap_or_else(|| PathBuf::from("."));
     // Handlers run elsewhere (their `cwd`) and are told this path: it must not be relative.
@@ -218,6 +228,27 @@ fn project_at_or_above(cwd: PathBuf, markers: &[String]) -> PathBuf {
         .find(|dir| markers.iter().any(|m| dir.join(m).metadata().is_ok()))
         .map(Path::to_path_buf);
     found.unwrap_or(cwd)
+}
+
+/// The folder of a project's route, where the agent loads the host's project folder of each
+/// folder from the project's `root` down to `cwd` (Codex: every `.codex/`): the nearest at or
+/// above `cwd`, below `root`, whose project file routes `event`. A package of a repository
+/// with its own route and guards, Codex started in it, ran the root's rules, and the
+/// package's guards ran nowhere (attacks row 568). With routes in two such folders, both run
+/// one folder's rules (the nearest's; the other's nowhere): row 568.
+fn routing_folder(
+    cwd: &Path,
+    root: &Path,
+    host: Dialect,
+    event: &str,
+    places: Places<'_>,
+) -> Option<PathBuf> {
+    let cwd = std::path::absolute(cwd).ok()?;
+    let home = crate::context::dispatch_home(places.home)?;
+    cwd.ancestors()
+        .take_while(|dir| *dir != root && dir.starts_with(root))
+        .find(|dir| crate::route::routed_in_project(&home, dir, host, event))
+        .map(Path::to_path_buf)
 }
 
 /// The folder the agent has open, as its payload's field `key` names them

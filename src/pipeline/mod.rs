@@ -141,7 +141,9 @@ pub fn unreadable_command_line(host: Option<&str>, event: Option<&str>, why: &st
         if host.is_some_and(|h| host::another_agent_runs_route(h, &senders)) {
             return 0;
         }
-        if let Ok(hosted) = host::decode_from(&payload, host, event, Places::default(), &senders) {
+        if let Ok(hosted) =
+            host::decode_from(&payload, host, event, Places::default(), None, &senders)
+        {
             known.decoded(hosted.answered_as(), &hosted.also, &hosted.event.kind);
         }
     }
@@ -284,6 +286,7 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
             home: request.home.as_deref(),
             managed_root: request.managed_root.as_deref(),
         },
+        request.installed_in,
         known,
         &senders,
     ) {
@@ -589,6 +592,7 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
             project: request.project.as_deref(),
             ..Places::default()
         },
+        None,
         known,
         &senders,
     )?;
@@ -697,10 +701,11 @@ fn decode(
     host: Option<Dialect>,
     event: Option<&str>,
     places: Places<'_>,
+    installed_in: Option<InstallScope>,
     known: &failure::Context,
     senders: &[Dialect],
 ) -> Result<host::HostEvent, Error> {
-    let hosted = host::decode_from(payload, host, event, places, senders)?;
+    let hosted = host::decode_from(payload, host, event, places, installed_in, senders)?;
     known.decoded(hosted.answered_as(), &hosted.also, &hosted.event.kind);
     guard::injected_panic();
     Ok(hosted)

@@ -196,6 +196,11 @@ pub fn routed_in_both_scopes(home: &Path, project: &Path, host: Dialect, event: 
         .all(|scope| routed_in(home, project, host, scope, event))
 }
 
+/// Whether the host's project file in `project` routes `event`.
+pub fn routed_in_project(home: &Path, project: &Path, host: Dialect, event: &str) -> bool {
+    routed_in(home, project, host, InstallScope::Project, event)
+}
+
 /// [`routed_in_both_scopes`] for one scope's file.
 fn routed_in(home: &Path, project: &Path, host: Dialect, scope: InstallScope, event: &str) -> bool {
     let path = read_target(home, project, host, scope);
