@@ -1290,6 +1290,66 @@ fn a_file_convert_creates_from_trusted_sources_is_trusted() {
     );
 }
 
+/// Attacks row 585 (row 406's leftover): the Cline script `convert --write` (or `sync`) writes
+/// from a trusted Claude guard was left untrusted, and an untrusted copy never stands in for its
+/// original: with hookx's Cline route installed, the route ran the guard and Cline ran its copy,
+/// twice per call. The script, nothing but hookx's converted line, is trusted as hookx's output
+/// of trusted files, as a JSON file convert creates is; the route leaves the guard to it.
+#[test]
+fn a_cline_script_written_from_a_trusted_guard_stands_in_for_it() {
+    let payload = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/recorded/cline-3.0.65/tools.02.PreToolUse.json"),
+    )
+    .unwrap();
+    for how in ["convert", "sync"] {
+        let w = GuardAndMine::new(true);
+        let bin = env!("CARGO_BIN_EXE_hookx");
+        // A project rule only hookx runs under Cline (and the user's `mine`): the route ran.
+        let other = format!("echo other >> '{}'", w.log.display());
+        common::write(
+            &w.project,
+            ".github/hooks/other.json",
+            &serde_json::json!({"version": 1, "hooks": {"preToolUse": [
+                {"type": "command", "bash": other}]}})
+            .to_string(),
+        );
+        w.hookx(&["trust", ".github/hooks/other.json"]);
+        match how {
+            "convert" => {
+                let to_cline = [".claude/settings.json", "--to", "cline", "--write"];
+                w.hookx(&[&["convert"][..], &to_cline, &["--hookx", bin]].concat());
+            }
+            _ => {
+                w.hookx(&["sync", "--init", "--to", "cline"]);
+                w.hookx(&["sync"]);
+            }
+        }
+        w.hookx(&[
+            "install", "--host", "cline", "--scope", "project", "--hookx", bin,
+        ]);
+        let recorded: serde_json::Value = serde_json::from_str(&payload).unwrap();
+        let stdin = recorded["stdin"]
+            .to_string()
+            .replace("<project>", &w.project.display().to_string());
+        std::fs::remove_file(&w.log).ok();
+        common::hookx_clean(&w.project)
+            .args(["run", "--host", "cline", "--event", "PreToolUse"])
+            .args(["--installed-in", "project", "--home"])
+            .arg(&w.home)
+            .env("HOME", &w.home)
+            .write_stdin(stdin)
+            .assert()
+            .success();
+        // Sync's manifest takes `other.json` as a source too: Cline runs its copy as well.
+        let expected: &[&str] = match how {
+            "convert" => &["mine", "other"],
+            _ => &["mine"],
+        };
+        assert_eq!(ran_sorted(&w.log), expected, "{how}");
+    }
+}
+
 /// A project's Claude guard and the user's own Claude rule, each appending its name (`guard`,
 /// `mine`) to `log`, both trusted; `git` makes the project a repository first.
 struct GuardAndMine {

@@ -476,7 +476,8 @@ fn convert_to(
 ) -> Result<(Option<serde_json::Value>, i32), Error> {
     let sources = written_from.sources;
     if to.config().scripts.is_some() {
-        return convert_to_scripts(opts, to, conversion, several);
+        let reviewed = written_from.reviewed;
+        return convert_to_scripts(opts, to, conversion, several, reviewed);
     }
     if let Some(plugin) = to.config().generated {
         return convert_to_plugin(opts, to, plugin, conversion, several);
@@ -680,7 +681,9 @@ fn reviewed_runs(opts: &Options, conversion: &convert::Conversion) -> bool {
 /// asks), it is trusted as hookx's output, as `hookx sync` trusts its targets. Left untrusted, a
 /// copy the host runs itself never stood in for its original: under a route of hookx's for the
 /// event (another rule's) the original ran through hookx as well, each such rule twice per
-/// call (attacks row 406). A hook folder of scripts or a plugin is not trusted here (as sync).
+/// call (attacks row 406). So is a hook script it writes, which holds nothing but hookx's
+/// converted line (row 585: a Cline copy left untrusted ran beside its original). A plugin is
+/// code around the data, and is not trusted here (as sync).
 fn trust_new_output(
     opts: &Options,
     conversion: &convert::Conversion,
@@ -688,7 +691,7 @@ fn trust_new_output(
     path: &Path,
 ) -> Result<(), Error> {
     let to = conversion.document.dialect.config();
-    if to.scripts.is_some() || to.generated.is_some() || !inputs_reviewed {
+    if to.generated.is_some() || !inputs_reviewed {
         return Ok(());
     }
     let Ok(ctx) = crate::discover::Context::resolve(Some(&opts.project), None) else {
@@ -985,11 +988,14 @@ fn kept_review_line(
 /// (each after a `==> NAME <==` line) or written into a folder (`--out DIR`, or the dialect's
 /// project folder with `--write`), each atomically with mode 0755. A script there that hookx
 /// did not write is left as it is, and the report says so (exit 1).
+/// `reviewed`: every input is trusted as it is ([`Written::reviewed`]): each script written
+/// then is trusted as hookx's output, as a JSON file convert creates is.
 pub fn convert_to_scripts(
     opts: &Options,
     to: Dialect,
     conversion: &convert::Conversion,
     several: bool,
+    reviewed: bool,
 ) -> Result<(Option<serde_json::Value>, i32), Error> {
     let layout = to
         .config()
@@ -1052,6 +1058,7 @@ pub fn convert_to_scripts(
         } else if !(opts.strict && lossy) && before.as_deref() != Some(text.as_str()) {
             config::scripts::write_executable(&path, text)?;
             written.push(path.display().to_string());
+            trust_new_output(opts, conversion, reviewed, &path)?;
         }
     }
     if opts.strict && lossy && dir.is_some() && !opts.dry_run {

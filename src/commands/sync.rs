@@ -1529,7 +1529,8 @@ fn write_target(
         {
             return Ok(changed);
         }
-        let (report, _) = conv::convert_to_scripts(copts, plan.spec.to, &plan.conversion, false)?;
+        let (report, _) =
+            conv::convert_to_scripts(copts, plan.spec.to, &plan.conversion, false, reviewed)?;
         return Ok(changed
             || report
                 .and_then(|r| {
