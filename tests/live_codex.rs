@@ -1897,6 +1897,12 @@ fn hooks_json_forms_codex_refuses_whole() {
             r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "extra": 1, "hooks": [GUARD]}]}}"#,
             false,
         ),
+        // A corpus file writes its matchers so (attacks row 586).
+        (
+            "a null matcher",
+            r#"{"hooks": {"PreToolUse": [{"matcher": null, "hooks": [GUARD]}]}}"#,
+            false,
+        ),
         // `config.toml`'s hooks: Codex reports an error and, for `codex exec`, does not start.
         (
             "config.toml: a handler without type",

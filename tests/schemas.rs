@@ -218,6 +218,27 @@ fn no_schema_object_has_siblings_of_ref() {
 
 /// The fixtures of every registered dialect whose hooks live in config files pass its schema. (A
 /// dialect of hook scripts, Cline, has no config file: its schema is that of a hook's answer.)
+/// Attacks row 586: Codex's schema refused a rule whose `matcher` is `null` (a corpus file writes
+/// every matcher so), which Codex CLI 0.171.0 loads (`live_codex`,
+/// `hooks_json_forms_codex_refuses_whole`) and `hookx validate` takes: an editor marked a file
+/// Codex runs as wrong. The schema and validate agree on it.
+#[test]
+fn codex_schema_takes_a_null_matcher_as_codex_does() {
+    let file = json!({"hooks": {"PostToolUse": [{"matcher": null, "hooks": [
+        {"type": "command", "command": "echo x", "timeout": 30}]}]}});
+    let codex = Dialect::named("codex").unwrap();
+    assert!(validator(codex).is_valid(&file), "{file}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hooks.json");
+    std::fs::write(&path, file.to_string()).unwrap();
+    assert_cmd::Command::cargo_bin("hookx")
+        .unwrap()
+        .args(["validate", "--from", "codex"])
+        .arg(&path)
+        .assert()
+        .success();
+}
+
 #[test]
 fn every_dialects_fixtures_pass_its_schema() {
     let mut checked = 0;
