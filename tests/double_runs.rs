@@ -2888,9 +2888,10 @@ fn a_route_below_a_hook_for_the_same_command_called_again_runs_the_rules() {
 }
 
 /// A team's Gemini wrapper (`./hookx-route.sh`, which runs `hookx run --host gemini`) converted
-/// into `.claude/settings.json` (`hookx exec --host claude --as gemini`), a project Cursor rule
-/// and one of the user's (`mine`), hookx's Claude user route, the project trusted in Gemini (which
-/// runs the wrapper itself, from its own file). Each rule appends its name to `log`.
+/// into an agent's project file (`.claude/settings.json`: `hookx exec --host claude --as
+/// gemini`; Codex's reviewed, the project trusted there), a project Cursor rule and one of the
+/// user's (`mine`), hookx's user route for that agent, the project trusted in Gemini (which runs
+/// the wrapper itself, from its own file). Each rule appends its name to `log`.
 struct WrapperCopy {
     _tmp: tempfile::TempDir,
     project: PathBuf,
@@ -2903,7 +2904,8 @@ struct WrapperCopy {
 }
 
 impl WrapperCopy {
-    fn new() -> WrapperCopy {
+    /// The wrapper converted into `to`'s project file, hookx's `to` user route beside it.
+    fn new(to: Dialect) -> WrapperCopy {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path().canonicalize().unwrap();
         let (project, home) = (root.join("project"), root.join("home"));
@@ -2957,29 +2959,45 @@ impl WrapperCopy {
             "trust",
             &w.home.join(".cursor/hooks.json").to_string_lossy(),
         ]);
+        let host = to.name();
         w.hookx(&[
             "convert",
             ".gemini/settings.json",
             "--to",
-            "claude",
+            host,
             "--write",
             "--hookx",
             bin,
         ]);
         w.hookx(&["trust", "--yes"]);
-        w.hookx(&[
-            "install", "--host", "claude", "--scope", "user", "--hookx", bin,
-        ]);
-        let copies: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(w.project.join(".claude/settings.json")).unwrap(),
-        )
-        .unwrap();
+        w.hookx(&["install", "--host", host, "--scope", "user", "--hookx", bin]);
+        let file = w.project.join(to.config().install_project);
+        let copies: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
         let copy = copies["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
             .as_str()
             .unwrap()
             .to_string();
-        assert!(copy.contains("exec --host claude --as gemini"), "{copy}");
-        w.user_route("claude", ".claude/settings.json", "PreToolUse");
+        assert!(
+            copy.contains(&format!("exec --host {host} --as gemini")),
+            "{copy}"
+        );
+        w.user_route(host, to.config().install_user, "PreToolUse");
+        if let Some(review) = to.def().route_trust.as_ref() {
+            // The project trusted in Codex, and the copy reviewed there, as `/hooks` records it.
+            let mut config = format!(
+                "[projects.{:?}]\ntrust_level = \"trusted\"\n",
+                w.project.display().to_string()
+            );
+            for (key, hash) in (review.records)(&file, &copies, &|_| true) {
+                config.push_str(&format!(
+                    "\n[hooks.state.{key:?}]\ntrusted_hash = {hash:?}\n"
+                ));
+            }
+            let records = w.home.join(review.file);
+            let before = std::fs::read_to_string(&records).unwrap_or_default();
+            std::fs::write(&records, format!("{before}\n{config}")).unwrap();
+        }
         WrapperCopy { copy, ..w }
     }
 
@@ -3025,7 +3043,7 @@ impl WrapperCopy {
 /// rules ran nowhere.
 #[test]
 fn a_wrapper_copy_copilot_runs_from_claudes_file_is_not_left_to_claudes_user_route() {
-    let w = WrapperCopy::new();
+    let w = WrapperCopy::new(Dialect::named("claude").unwrap());
     // Copilot's PascalCase payload for a Claude file's handler (recorded, `scopes/pairs.json`).
     let payload = serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
         "timestamp": "2026-12-06T01:50:45.187Z", "cwd": w.project, "tool_name": "Bash",
@@ -3059,7 +3077,7 @@ fn a_wrapper_copy_copilot_runs_from_claudes_file_is_not_left_to_claudes_user_rou
 /// shell here started with the option, named by `CLAUDE_PID` as Claude names its own.
 #[test]
 fn a_wrapper_copy_claude_runs_without_its_user_scope_runs_the_routes_rules() {
-    let w = WrapperCopy::new();
+    let w = WrapperCopy::new(Dialect::named("claude").unwrap());
     let route = w.user_route("claude", ".claude/settings.json", "PreToolUse");
     let payload = serde_json::json!({"session_id": "s", "transcript_path": "/t",
         "cwd": w.project, "hook_event_name": "PreToolUse", "permission_mode": "default",
@@ -3086,5 +3104,57 @@ fn a_wrapper_copy_claude_runs_without_its_user_scope_runs_the_routes_rules() {
         w.fire(&as_claude(&route, option), &claude, &payload);
         w.fire(&as_claude(&w.copy, option), &claude, &payload);
         assert_eq!(w.ran(), ["cursor-rule", "mine", "wrapper"], "{option:?}");
+    }
+}
+
+/// Attacks row 605: the [`WrapperCopy`] in `.codex/hooks.json` under Codex started with
+/// `--profile work`, whose `$CODEX_HOME/work.config.toml` turns hookx's user route off
+/// (`[hooks.state."KEY"] enabled = false`; Codex CLI 0.171.0 then does not run it, live:
+/// `live_codex::a_wrapper_copy_beside_a_user_route_a_profile_turns_off`). The route inside the
+/// copy must run the Cursor rules; without the option the user route runs them and the route
+/// inside stands aside. The agent's process is a shell named `codex` started with the option.
+#[test]
+fn a_wrapper_copy_codex_runs_beside_a_user_route_its_profile_turns_off() {
+    let w = WrapperCopy::new(Dialect::named("codex").unwrap());
+    let route = w.user_route("codex", ".codex/hooks.json", "PreToolUse");
+    let routes: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(w.home.join(".codex/hooks.json")).unwrap())
+            .unwrap();
+    let review = Dialect::named("codex")
+        .unwrap()
+        .def()
+        .route_trust
+        .as_ref()
+        .unwrap();
+    let file = w.home.join(".codex/hooks.json");
+    let [(key, _)] = &(review.records)(&file, &routes, &|_| true)[..] else {
+        panic!("one user route: {routes}");
+    };
+    common::write(
+        &w.home,
+        ".codex/work.config.toml",
+        &format!("[hooks.state.{key:?}]\nenabled = false\n"),
+    );
+    let payload = serde_json::json!({"session_id": "s", "turn_id": "t", "cwd": w.project,
+        "hook_event_name": "PreToolUse", "model": "m", "transcript_path": null,
+        "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": "ls"},
+        "tool_use_id": "c"});
+    // A shell whose own command line is `codex … OPTIONS`, as Codex's process is.
+    let bin = w.home.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink("/bin/sh", bin.join("codex")).unwrap();
+    let as_codex = |line: &str, options: &str| {
+        format!(
+            "{} -c '{}; true' codex {options}",
+            bin.join("codex").display(),
+            line.replace('\'', "'\\''")
+        )
+    };
+    w.fire(&as_codex(&w.copy, "exec --profile work"), &[], &payload);
+    assert_eq!(w.ran(), ["cursor-rule", "mine", "wrapper"], "the profile's");
+    for options in ["exec", "exec -p other"] {
+        w.fire(&as_codex(&route, options), &[], &payload);
+        w.fire(&as_codex(&w.copy, options), &[], &payload);
+        assert_eq!(w.ran(), ["cursor-rule", "mine", "wrapper"], "{options:?}");
     }
 }

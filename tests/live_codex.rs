@@ -2255,6 +2255,7 @@ fn main() -> std::process::ExitCode {
             a_claude_stop_hook_that_always_blocks_ends_under_codex,
             both_scopes_get_one_event,
             a_session_started_in_a_subfolder_runs_the_projects_guard,
+            a_wrapper_copy_beside_a_user_route_a_profile_turns_off,
             a_project_marked_by_the_users_own_markers_runs_its_guard,
             no_markers_make_the_folder_codex_started_in_the_project,
             a_folder_with_its_own_route_inside_a_repository_runs_its_guard,
@@ -2308,6 +2309,122 @@ fn a_session_started_in_a_subfolder_runs_the_projects_guard() {
             l.out.stderr
         ),
     );
+    c.done("subfolder");
+}
+
+/// Attacks row 605: row 421's prediction against a Codex profile (`codex exec --profile work`:
+/// `$CODEX_HOME/work.config.toml` layered on the user's config) that turns hookx's user route
+/// off (`[hooks.state."KEY"] enabled = false`). A team's Gemini wrapper (`./hookx-route.sh`,
+/// which runs `hookx run --host gemini`) converted into `.codex/hooks.json` (`hookx exec --host
+/// codex --as gemini`) and reviewed, a project Cursor rule and one of the user's, hookx's Codex
+/// user route; each Cursor rule logs the host it ran under. Without the profile the user route
+/// runs them (`codex`); with it, the route inside the copy must (`gemini`), once each.
+fn a_wrapper_copy_beside_a_user_route_a_profile_turns_off() {
+    let mut c = Checks::default();
+    for profile in [false, true] {
+        let args: &[&str] = match profile {
+            false => &["-s", "workspace-write"],
+            true => &["-s", "workspace-write", "--profile", "work"],
+        };
+        let Some(l) = live("subfolder", args, |sb| {
+            sb.trust_project();
+            let log = sb.root.join("ran.log");
+            let hookx = env!("CARGO_BIN_EXE_hookx");
+            let script = sb.write(
+                "project/hookx-route.sh",
+                &format!(
+                    "#!/bin/sh\necho wrapper >> '{}'\nexec '{hookx}' run --host gemini --event BeforeTool --home '{}'\n",
+                    log.display(),
+                    sb.home.display()
+                ),
+            );
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+            sb.write(
+                "project/.gemini/settings.json",
+                &client::pretty(
+                    &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+                    "hooks": [{"type": "command", "command": "./hookx-route.sh"}]}]}}),
+                ),
+            );
+            let cursor = |name: &str| {
+                let line = format!("echo {name}:$HOOKX_HOST >> '{}'", log.display());
+                client::pretty(
+                    &json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": line}]}}),
+                )
+            };
+            sb.write("project/.cursor/hooks.json", &cursor("cursor-rule"));
+            sb.write("home/.cursor/hooks.json", &cursor("mine"));
+            sb.write(
+                "home/.gemini/trustedFolders.json",
+                &json!({sb.project.display().to_string(): "TRUST_FOLDER"}).to_string(),
+            );
+            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+            let mine = sb.home.join(".cursor/hooks.json");
+            common::hookx_at(&sb.project, &sb.home, &["trust", mine.to_str().unwrap()]).success();
+            let convert = std::process::Command::new(hookx)
+                .args([
+                    "convert",
+                    ".gemini/settings.json",
+                    "--to",
+                    "codex",
+                    "--write",
+                ])
+                .args(["--hookx", hookx])
+                .current_dir(&sb.project)
+                .env("HOME", &sb.home)
+                .env_remove("HOOKX_HOME")
+                .env_remove("CODEX_HOME")
+                .output()
+                .unwrap();
+            assert!(convert.status.success(), "{convert:?}");
+            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+            let copies: Value = serde_json::from_str(
+                &std::fs::read_to_string(sb.project.join(".codex/hooks.json")).unwrap(),
+            )
+            .unwrap();
+            sb.trust(client::HookFile::ProjectJson, &copies["hooks"]);
+            common::hookx_at(
+                &sb.project,
+                &sb.home,
+                &[
+                    "install", "--host", "codex", "--scope", "user", "--hookx", hookx,
+                ],
+            )
+            .success();
+            let routes: Value = serde_json::from_str(
+                &std::fs::read_to_string(sb.home.join(".codex/hooks.json")).unwrap(),
+            )
+            .unwrap();
+            let [(key, _)] =
+                &client::trust_entries(&sb.home.join(".codex/hooks.json"), &routes["hooks"])[..]
+            else {
+                panic!("one user route: {routes}");
+            };
+            sb.write(
+                "home/.codex/work.config.toml",
+                &format!("[hooks.state.{}]\nenabled = false\n", json!(key)),
+            );
+        }) else {
+            return;
+        };
+        let ran = std::fs::read_to_string(l.sb.root.join("ran.log")).unwrap_or_default();
+        let mut ran: Vec<&str> = ran.lines().collect();
+        ran.sort();
+        let host = if profile { "gemini" } else { "codex" };
+        let expected = [
+            format!("cursor-rule:{host}"),
+            format!("mine:{host}"),
+            "wrapper".to_string(),
+        ];
+        c.that(
+            ran == expected,
+            format!(
+                "profile {profile}: each rule once for one call: {ran:?}\n{}",
+                l.out.stderr
+            ),
+        );
+    }
     c.done("subfolder");
 }
 

@@ -487,6 +487,15 @@ pub static DEF: DialectDef = DialectDef {
         unset: trust::unset,
         recorded: trust::recorded,
         turned_off: trust::turned_off,
+        // Run 0.171.0 (`live_codex::a_wrapper_copy_beside_a_user_route_a_profile_turns_off`,
+        // attacks row 605): `codex exec --profile work` with `[hooks.state."KEY"] enabled =
+        // false` in `work.config.toml` does not run the handler of KEY.
+        layer: Some(crate::tables::ConfigLayer {
+            program: "codex",
+            options: &["--profile", "-p"],
+            file: ".codex/{}.config.toml",
+            source: "run: live_codex::a_wrapper_copy_beside_a_user_route_a_profile_turns_off (Codex CLI 0.171.0); `codex exec --help`: \"Layer $CODEX_HOME/<name>.config.toml on top of the base user config\"",
+        }),
     }),
     home_var: Some(crate::tables::HomeVar {
         var: "CODEX_HOME",

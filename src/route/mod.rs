@@ -268,17 +268,43 @@ pub fn leaves_user_scope_out(host: Dialect) -> bool {
     else {
         return false;
     };
-    let prefix = format!("{}=", scope.option);
-    let mut words = args.iter().skip(1);
-    let mut listed = None;
+    option_value(&args, &[scope.option])
+        .is_some_and(|list| !list.split(',').any(|s| s.trim() == scope.user))
+}
+
+/// The value the command line `args` (the program first) gives the option of `names` (`--name
+/// VALUE`, `--name=VALUE`, and for a one-letter name `-xVALUE`), the last one given.
+fn option_value<'a>(args: &'a [String], names: &[&str]) -> Option<&'a str> {
+    let mut words = args.iter().skip(1).map(String::as_str);
+    let mut value = None;
     while let Some(word) = words.next() {
-        if *word == scope.option {
-            listed = words.next().map(String::as_str);
-        } else if let Some(value) = word.strip_prefix(&prefix) {
-            listed = Some(value);
+        for name in names {
+            if word == *name {
+                value = words.next();
+            } else if let Some(rest) = word.strip_prefix(name) {
+                let short = !name.starts_with("--");
+                match rest.strip_prefix('=') {
+                    Some(v) => value = Some(v),
+                    None if short && !rest.is_empty() => value = Some(rest),
+                    None => {}
+                }
+            }
         }
     }
-    listed.is_some_and(|list| !list.split(',').any(|s| s.trim() == scope.user))
+    value
+}
+
+/// The text of the config layer the agent was started with ([`crate::tables::ConfigLayer`]:
+/// Codex's `--profile NAME`), empty where there is none or it cannot be read.
+fn layer_text(home: &Path, layer: &crate::tables::ConfigLayer) -> String {
+    let args = crate::spawn::nearest_ancestor_running(layer.program).unwrap_or_default();
+    option_value(&args, layer.options)
+        .filter(|name| !name.is_empty() && !name.contains('/'))
+        .and_then(|name| {
+            let file = home.join(layer.file.replace("{}", name));
+            crate::read::text(&file, crate::read::MAX_FILE_BYTES).ok()
+        })
+        .unwrap_or_default()
 }
 
 /// Where `host` reads its own file `rel` (`.copilot/settings.json`, below the home): below its
@@ -389,9 +415,22 @@ fn reviewed(home: &Path, file: &Path, host: Dialect, routes: &[String]) -> bool 
         let command = handler.get("command").and_then(serde_json::Value::as_str);
         command.is_some_and(|c| routes.iter().any(|r| r == c))
     };
-    (review.records)(&review_key_path(home, host, file), &value, &is_route)
-        .iter()
-        .any(|(key, hash)| (review.recorded)(&records, key).as_deref() == Some(hash))
+    let held: Vec<String> = (review.records)(&review_key_path(home, host, file), &value, &is_route)
+        .into_iter()
+        .filter(|(key, hash)| (review.recorded)(&records, key).as_deref() == Some(hash))
+        .map(|(key, _)| key)
+        .collect();
+    // A layer the agent was started with (Codex's `--profile`) may turn the route off (attacks
+    // row 605): read only where a review holds.
+    if held.is_empty() {
+        return false;
+    }
+    let layer = review
+        .layer
+        .as_ref()
+        .map(|l| layer_text(home, l))
+        .unwrap_or_default();
+    held.iter().any(|key| !(review.turned_off)(&layer, key))
 }
 
 /// Whether the host refuses the whole of its file `file`, routes and all

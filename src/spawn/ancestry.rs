@@ -30,6 +30,16 @@ pub fn ancestor_args(pid: u32) -> Option<Vec<String>> {
     imp::args_of(pid)
 }
 
+/// The command line of the nearest of this process's ancestors whose program (its first
+/// argument's file name) is `program`: the agent that started hookx's hook, where it names
+/// itself in no variable (Codex). `None` where none is found (only Linux has `/proc`).
+pub fn nearest_ancestor_running(program: &str) -> Option<Vec<String>> {
+    imp::ancestors().filter_map(imp::args_of).find(|args| {
+        args.first()
+            .is_some_and(|first| std::path::Path::new(first).file_name() == Some(program.as_ref()))
+    })
+}
+
 #[cfg(target_os = "linux")]
 mod imp {
     use super::MAX_GENERATIONS;
@@ -50,6 +60,14 @@ mod imp {
             }
         }
         false
+    }
+
+    /// This process's parent, its parent's parent, …, up to [`MAX_GENERATIONS`], init left out.
+    pub(super) fn ancestors() -> impl Iterator<Item = u32> {
+        let first = rustix::process::getppid().map_or(0, |p| p.as_raw_nonzero().get() as u32);
+        std::iter::successors(Some(first), |pid| parent_of(*pid))
+            .take_while(|pid| *pid > 1)
+            .take(MAX_GENERATIONS)
     }
 
     /// The parent of `pid`: the fourth field of `/proc/PID/stat`, after the command name in
@@ -94,6 +112,10 @@ mod imp {
     pub(super) fn args_of(_pid: u32) -> Option<Vec<String>> {
         None
     }
+
+    pub(super) fn ancestors() -> impl Iterator<Item = u32> {
+        std::iter::empty()
+    }
 }
 
 #[cfg(not(unix))]
@@ -108,6 +130,10 @@ mod imp {
 
     pub(super) fn args_of(_pid: u32) -> Option<Vec<String>> {
         None
+    }
+
+    pub(super) fn ancestors() -> impl Iterator<Item = u32> {
+        std::iter::empty()
     }
 }
 

@@ -7,7 +7,7 @@
 //! never reads stdin) cannot hang hookx.
 
 mod ancestry;
-pub use ancestry::{ancestor_args, is_this_program_above};
+pub use ancestry::{ancestor_args, is_this_program_above, nearest_ancestor_running};
 
 // Also built in Unix test builds, so that its tests run on CI.
 #[cfg(unix)]

@@ -105,6 +105,22 @@ pub struct RouteTrust {
     /// `enabled = false`): the user's own choice in the agent, which `recorded` reads as no
     /// review, and `doctor` says as what it is.
     pub turned_off: fn(text: &str, key: &str) -> bool,
+    /// A config file the agent's command line puts on top of `file`, if it has one: a handler
+    /// it turns off is off.
+    pub layer: Option<ConfigLayer>,
+}
+
+/// A config file an agent's command line layers on top of its user file (Codex CLI's `--profile
+/// NAME`: `$CODEX_HOME/NAME.config.toml`). Read from the agent's process: the nearest of
+/// hookx's ancestors running `program`.
+pub struct ConfigLayer {
+    pub program: &'static str,
+    /// The option naming the layer, in each spelling (`--profile`, `-p`); the last one counts.
+    pub options: &'static [&'static str],
+    /// The layer's file below the home, `{}` standing for the name the option gives.
+    pub file: &'static str,
+    /// Where this fact comes from.
+    pub source: &'static str,
 }
 
 /// One review record: its key and value.
