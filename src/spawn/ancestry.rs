@@ -46,20 +46,7 @@ mod imp {
     use std::os::unix::fs::MetadataExt;
 
     pub(super) fn is_ancestor(pid: u32) -> bool {
-        let mut current = rustix::process::getppid().map_or(0, |p| p.as_raw_nonzero().get() as u32);
-        for _ in 0..MAX_GENERATIONS {
-            if current == pid {
-                return true;
-            }
-            if current <= 1 {
-                return false;
-            }
-            match parent_of(current) {
-                Some(parent) => current = parent,
-                None => return false,
-            }
-        }
-        false
+        ancestors().any(|p| p == pid)
     }
 
     /// This process's parent, its parent's parent, …, up to [`MAX_GENERATIONS`], init left out.
