@@ -1747,4 +1747,60 @@ fn a_codex_route_in_a_folder_of_a_repository_runs_that_folders_guards() {
             cwd.display()
         );
     }
+    // Row 569: a copy `convert` wrote into `lib/.codex/hooks.json` of a guard that runs
+    // `"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh`: run with the root for its project, the
+    // script was not there (exit 127, Codex's non-blocking error) and the call ran.
+    let lib = repo.join("lib");
+    std::fs::create_dir_all(lib.join("src")).unwrap();
+    let script = "#!/bin/sh\necho R-LIB-SCRIPT >&2; exit 2\n";
+    let path = write(&lib, ".claude/hooks/guard.sh", script);
+    std::fs::set_permissions(&path, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    write(
+        &lib,
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+            "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh"}]}]}})
+        .to_string(),
+    );
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let args = [
+        "convert",
+        ".claude/settings.json",
+        "--to",
+        "codex",
+        "--write",
+        "--hookx",
+        bin,
+    ];
+    let mut convert = common::hookx_clean(&lib);
+    convert.args(args).env("HOME", &home);
+    assert_eq!(ran(&mut convert).code, Some(0));
+    let written: Value =
+        serde_json::from_str(&std::fs::read_to_string(lib.join(".codex/hooks.json")).unwrap())
+            .unwrap();
+    let copy = written["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    for cwd in [lib.clone(), lib.join("src")] {
+        let payload = json!({"session_id": "s", "turn_id": "t", "transcript_path": null,
+            "cwd": cwd, "hook_event_name": "PreToolUse", "model": "gpt-5.5",
+            "permission_mode": "bypassPermissions", "tool_name": "Bash",
+            "tool_input": {"command": "ls"}, "tool_use_id": "call_1"});
+        let mut cmd = std::process::Command::new("sh");
+        cmd.args(["-c", copy])
+            .current_dir(&cwd)
+            .env("HOME", &home)
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .env_remove("HOOKX_DEPTH");
+        let out = assert_cmd::Command::from_std(cmd)
+            .write_stdin(payload.to_string())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            stdout.contains("R-LIB-SCRIPT"),
+            "the copy in {}: {out:?}",
+            cwd.display()
+        );
+    }
 }

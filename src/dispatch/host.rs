@@ -7,6 +7,7 @@ use crate::error::Error;
 use crate::model::{Event, EventKind};
 use crate::protocol::HostAnswer;
 use crate::protocol::payload::decode_event_as;
+use crate::route::InstallScope;
 use crate::tables::{Dialect, Flavor, ProjectFrom};
 use crate::trust::{TrustState, TrustStore};
 use std::io::Read;
@@ -102,19 +103,20 @@ pub fn decode(
         project: project.as_deref(),
         ..Places::default()
     };
-    decode_from(payload, host, event, places, None, &senders)
+    decode_from(payload, host, event, places, Line::Unknown, &senders)
 }
 
 /// [`decode`], the agents the payload could be from ([`senders`]) read already; `places` as
 /// the route's command line gives them (the home and the policy root place the agent's own
 /// settings that say where its project is, [`project_at_or_above`]), and the host's file the
-/// route is in (`--installed-in`: a project's route is in the project, [`routing_folder`]).
+/// line that started this process ([`Line`]: a project's line is in the project,
+/// [`folder_holding`]).
 pub fn decode_from(
     payload: &[u8],
     host: Option<Dialect>,
     event: Option<&str>,
     places: Places<'_>,
-    installed_in: Option<crate::route::InstallScope>,
+    line: Line<'_>,
     senders: &[Dialect],
 ) -> Result<HostEvent, Error> {
     let route_event = event;
@@ -194,10 +196,23 @@ pub fn decode_from(
             .or_else(|| {
                 let cwd = cwd?;
                 let root = project_at_or_above(cwd.clone(), &root_markers(flavor, places));
-                let project_route = installed_in == Some(crate::route::InstallScope::Project);
-                let routing =
-                    || routing_folder(&cwd, &root, flavor.dialect(), route_event?, places);
-                Some(project_route.then(routing).flatten().unwrap_or(root))
+                let host = flavor.dialect();
+                let holding = |holds: &dyn Fn(&Path, &Path) -> bool| {
+                    folder_holding(&cwd, &root, places, holds)
+                };
+                let found = match line {
+                    Line::Unknown => None,
+                    Line::ProjectRoute => route_event.and_then(|event| {
+                        holding(&|home, dir| {
+                            crate::route::routed_in_project(home, dir, host, event)
+                        })
+                    }),
+                    Line::Copy(command) => holding(&|home, dir| {
+                        let file = crate::route::target(home, dir, host, InstallScope::Project);
+                        holds_copy(&file, command)
+                    }),
+                };
+                Some(found.unwrap_or(root))
             })
         })
         .unwrap_or_else(|| PathBuf::from("."));
@@ -230,25 +245,59 @@ fn project_at_or_above(cwd: PathBuf, markers: &[String]) -> PathBuf {
     found.unwrap_or(cwd)
 }
 
-/// The folder of a project's route, where the agent loads the host's project folder of each
+/// Which line of the host's files started this process, as far as its command line says.
+#[derive(Clone, Copy)]
+pub enum Line<'a> {
+    /// Not told (the user's route, a command typed by hand).
+    Unknown,
+    /// hookx's route in the host's project file (`--installed-in project`).
+    ProjectRoute,
+    /// A wrapped copy (`hookx exec`) running `command`, in one of the host's files.
+    Copy(&'a [String]),
+}
+
+/// The folder of a project's line, where the agent loads the host's project file of each
 /// folder from the project's `root` down to `cwd` (Codex: every `.codex/`): the nearest at or
-/// above `cwd`, below `root`, whose project file routes `event`. A package of a repository
-/// with its own route and guards, Codex started in it, ran the root's rules, and the
-/// package's guards ran nowhere (attacks row 568). With routes in two such folders, both run
-/// one folder's rules (the nearest's; the other's nowhere): row 568.
-fn routing_folder(
+/// above `cwd`, below `root`, whose file `holds` the line (given the home and the folder). A
+/// package of a repository with its own route or converted copies and guards, Codex started in
+/// it, ran the root's rules (a copy: the root's `$CLAUDE_PROJECT_DIR`, its script not there),
+/// and the package's guards ran nowhere (attacks rows 568, 569). With the line in two such
+/// folders, both run the nearer folder's rules (the other's nowhere): row 568.
+fn folder_holding(
     cwd: &Path,
     root: &Path,
-    host: Dialect,
-    event: &str,
     places: Places<'_>,
+    holds: &dyn Fn(&Path, &Path) -> bool,
 ) -> Option<PathBuf> {
     let cwd = std::path::absolute(cwd).ok()?;
     let home = crate::context::dispatch_home(places.home)?;
     cwd.ancestors()
         .take_while(|dir| *dir != root && dir.starts_with(root))
-        .find(|dir| crate::route::routed_in_project(&home, dir, host, event))
+        .find(|dir| holds(&home, dir))
         .map(Path::to_path_buf)
+}
+
+/// Whether the hook file `file` has a handler whose command line names each of `command`'s
+/// words (a wrapped copy's `hookx exec … -- CMD`, CMD quoted into it).
+fn holds_copy(file: &Path, command: &[String]) -> bool {
+    fn strings<'v>(v: &'v serde_json::Value, out: &mut Vec<&'v str>) {
+        match v {
+            serde_json::Value::String(s) => out.push(s),
+            serde_json::Value::Array(items) => items.iter().for_each(|i| strings(i, out)),
+            serde_json::Value::Object(map) => map.values().for_each(|i| strings(i, out)),
+            _ => {}
+        }
+    }
+    let Ok(text) = crate::read::text(file, crate::read::MAX_FILE_BYTES) else {
+        return false;
+    };
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return false;
+    };
+    let mut all = Vec::new();
+    strings(&value, &mut all);
+    all.iter()
+        .any(|line| command.iter().all(|word| line.contains(word.as_str())))
 }
 
 /// The folder the agent has open, as its payload's field `key` names them

@@ -141,9 +141,14 @@ pub fn unreadable_command_line(host: Option<&str>, event: Option<&str>, why: &st
         if host.is_some_and(|h| host::another_agent_runs_route(h, &senders)) {
             return 0;
         }
-        if let Ok(hosted) =
-            host::decode_from(&payload, host, event, Places::default(), None, &senders)
-        {
+        if let Ok(hosted) = host::decode_from(
+            &payload,
+            host,
+            event,
+            Places::default(),
+            host::Line::Unknown,
+            &senders,
+        ) {
             known.decoded(hosted.answered_as(), &hosted.also, &hosted.event.kind);
         }
     }
@@ -286,7 +291,10 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
             home: request.home.as_deref(),
             managed_root: request.managed_root.as_deref(),
         },
-        request.installed_in,
+        match request.installed_in {
+            Some(InstallScope::Project) => host::Line::ProjectRoute,
+            _ => host::Line::Unknown,
+        },
         known,
         &senders,
     ) {
@@ -592,7 +600,7 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
             project: request.project.as_deref(),
             ..Places::default()
         },
-        None,
+        host::Line::Copy(&request.command),
         known,
         &senders,
     )?;
@@ -701,11 +709,11 @@ fn decode(
     host: Option<Dialect>,
     event: Option<&str>,
     places: Places<'_>,
-    installed_in: Option<InstallScope>,
+    line: host::Line<'_>,
     known: &failure::Context,
     senders: &[Dialect],
 ) -> Result<host::HostEvent, Error> {
-    let hosted = host::decode_from(payload, host, event, places, installed_in, senders)?;
+    let hosted = host::decode_from(payload, host, event, places, line, senders)?;
     known.decoded(hosted.answered_as(), &hosted.also, &hosted.event.kind);
     guard::injected_panic();
     Ok(hosted)
