@@ -823,12 +823,15 @@ fn plan_with(
         .collect();
     let by_own: HashMap<&(PathBuf, String, usize), usize> =
         own.iter().enumerate().map(|(i, o)| (o, i)).collect();
-    let by_record: HashMap<(&Path, &str, usize), usize> = copies
+    // A copy converted from a copy records the file it was converted from, the first rule's
+    // pointer and the agent it was written for (`from`): two copies in one file (a Claude
+    // rule's and a Codex rule's, both `/hooks/PreToolUse/0`) differ by that agent alone.
+    let by_record: HashMap<(&Path, &str, usize, Option<Dialect>), usize> = copies
         .iter()
         .enumerate()
         .filter_map(|(i, c)| {
             let r = c.record.as_ref()?;
-            Some(((own[i].0.as_path(), r.rule, r.index), i))
+            Some(((own[i].0.as_path(), r.rule, r.index, first_dialect(c)), i))
         })
         .collect();
     // Handlers the host leaves to hookx under one key of its setting are one handler to it
@@ -848,19 +851,31 @@ fn plan_with(
         // A handler without a record is a rule of its own, wherever a copy of another says it
         // came from the same pointer of its file.
         if copies[i].record.is_some() {
+            let written_for = first_dialect(&copies[i]);
             for _ in 0..8 {
-                // A handler standing at the recorded place is what the record names: where it
-                // is the rule itself (its identity is that place), the key is found, even
-                // when a copy in that file records the same pointer of another file (a Claude
-                // and a Codex guard, each its file's `/hooks/PreToolUse/0`, converted each into
-                // the other's file: attacks row 620).
+                // A handler standing at the recorded place, written for the same agent, is what
+                // the record names: where it is the rule itself (its identity is that place),
+                // the key is found, even when a copy in that file records the same pointer of
+                // another file (a Claude and a Codex guard, each its file's
+                // `/hooks/PreToolUse/0`, converted each into the other's file: attacks row
+                // 620). One written for another agent is not: the record is a copy's there
+                // (row 631).
                 let next = match by_own
                     .get(&(key.file.clone(), key.rule.clone(), key.index))
                     .filter(|&&j| j != i)
                 {
-                    Some(&j) => (raw[j] != key).then_some(j),
-                    None => by_record
-                        .get(&(key.file.as_path(), key.rule.as_str(), key.index))
+                    Some(&j)
+                        if written_for.is_none() || first_dialect(&copies[j]) == written_for =>
+                    {
+                        (raw[j] != key).then_some(j)
+                    }
+                    _ => by_record
+                        .get(&(
+                            key.file.as_path(),
+                            key.rule.as_str(),
+                            key.index,
+                            written_for,
+                        ))
                         .copied()
                         .filter(|&j| j != i && raw[j] != key),
                 };

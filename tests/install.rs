@@ -1038,6 +1038,61 @@ fn the_users_codex_handlers_keep_their_review_when_a_convert_moves_them() {
     );
 }
 
+/// Attacks row 630: the team loop in the order convert, install, convert again. The Claude
+/// rules' copies in `.codex/hooks.json`, never reviewed in Codex, and hookx's route after them
+/// (install writes Codex's review of it); then a Claude rule is taken out and the file
+/// converted again: its copy goes, the route moves up a place, and its review stayed at the
+/// old place. Codex skipped the route: every guard it ran under Codex ran nowhere, silently.
+#[test]
+fn hookxs_codex_route_keeps_its_review_when_a_convert_moves_it() {
+    let p = Project::new();
+    let rule = |command: &str| json!({"matcher": "Bash", "hooks": [{"type": "command", "command": command}]});
+    let source = |rules: Vec<Value>| json!({"hooks": {"PreToolUse": rules}}).to_string();
+    p.write(
+        ".claude/settings.json",
+        &source(vec![rule("./one.sh"), rule("./two.sh")]),
+    );
+    let convert = || {
+        p.convert(&[
+            ".claude/settings.json",
+            "--to",
+            "codex",
+            "--write",
+            "--hookx",
+            HOOKX,
+        ])
+        .success()
+    };
+    convert();
+    p.hookx(&["trust", "--yes"]).success();
+    p.hookx(&["install", "--host", "codex", "--hookx", HOOKX])
+        .success();
+    let hooks_path = p.project.join(".codex/hooks.json");
+    let route = |p: &Project| {
+        let records = hookx::dialect::codex::trust::records(
+            &hooks_path,
+            &p.json(".codex/hooks.json"),
+            &is_own_route,
+        );
+        let mut on_the_guards = records
+            .into_iter()
+            .filter(|(k, _)| k.contains(":pre_tool_use:"));
+        on_the_guards.next().expect("a PreToolUse route")
+    };
+    let (before, _) = route(&p);
+    p.write(".claude/settings.json", &source(vec![rule("./two.sh")]));
+    p.hookx(&["trust", "--yes"]).success();
+    convert();
+    let (key, hash) = route(&p);
+    assert_ne!(key, before, "the copy before it went");
+    let text = std::fs::read_to_string(p.home.join(".codex/config.toml")).unwrap();
+    assert_eq!(
+        hookx::dialect::codex::trust::recorded(&text, &key),
+        Some(hash),
+        "Codex skips the route at {key}:\n{text}"
+    );
+}
+
 /// Attacks row 287: the last uninstall of a Codex route in a home without `~/.codex`: install
 /// made the folder, `hooks.json` and `config.toml` (the route's review); the uninstall left an
 /// empty `config.toml`, and so the folder (which hookx's own presence check takes for Codex

@@ -2112,6 +2112,54 @@ fn team_loop_runs_each_rule_once() {
     c.done("team");
 }
 
+/// The team loop, then the Claude guard taken out and the Claude file converted again (attacks
+/// row 630): its copy leaves `.codex/hooks.json`, and hookx's route after it moves up a place
+/// (Codex keys its review by place). The route must keep its review: Codex runs it, and it
+/// runs the Codex guard from its copy in the Claude file (before, the review stayed at the old
+/// place, Codex skipped the route, and the guard's deny was lost).
+fn team_loop_route_keeps_its_review_through_a_convert() {
+    let Some(l) = live("team", WRITE, |sb| {
+        sb.trust_project();
+        common::team_loop(&sb.project, &sb.home, "codex");
+        let path = sb.project.join(".claude/settings.json");
+        let mut claude: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        // The Claude guard (the first group; the Codex guard's copy stays).
+        claude["hooks"]["PreToolUse"]
+            .as_array_mut()
+            .unwrap()
+            .remove(0);
+        std::fs::write(&path, claude.to_string()).unwrap();
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_clean(&sb.project)
+            .env("HOME", &sb.home)
+            .args([
+                "convert",
+                ".claude/settings.json",
+                "--to",
+                "codex",
+                "--write",
+            ])
+            .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+            .assert()
+            .success();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let runs = common::story_runs(&l.sb.project, "guard");
+    c.that(
+        runs.len() == 1,
+        format!("the Codex guard ran once: {runs:#?}"),
+    );
+    let result = l.tool_result("team", common::STORY_DENIED);
+    c.that(
+        result.contains(common::STORY_REASON),
+        format!("the Codex guard's deny is the call's result: {result}"),
+    );
+    c.done("team");
+}
+
 /// The team loop as a teammate without hookx finds it (attacks row 622,
 /// [`common::team_without_hookx`]): the Claude file converted into Codex's with `--hookx
 /// hookx`, every entry of `.codex/hooks.json` reviewed in Codex, no `hookx` on Codex's `PATH`.
@@ -2250,6 +2298,7 @@ fn main() -> std::process::ExitCode {
             hooks_json_forms_codex_refuses_whole,
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
+            team_loop_route_keeps_its_review_through_a_convert,
             team_loop_without_hookx_fails_closed_only_on_the_guard,
             a_cursor_stop_hook_that_always_follows_up_ends_under_codex,
             a_claude_stop_hook_that_always_blocks_ends_under_codex,

@@ -831,3 +831,41 @@ fn a_claude_and_a_codex_rule_at_one_pointer_converted_both_ways_stay_two_rules()
     let (codex, log) = labels("codex");
     assert_eq!(codex, ["guard", "xguard"], "under codex:\n{log}");
 }
+
+/// Attacks row 631: a copy of a copy. A Codex prompt logger converted into the Claude file, and
+/// the Claude file converted into Gemini's: the Gemini file's copies of the Claude logger and
+/// of the Codex logger both record the Claude file and `/hooks/UserPromptSubmit/0` (the file
+/// they were converted from, the first rule's pointer), and differ by the agent each was
+/// written for (`from`). Read without it, one of the two was taken for the other's copy:
+/// under Gemini, which runs both copies itself, the route ran one logger a second time.
+#[test]
+fn copies_of_copies_that_record_one_place_stay_the_rules_of_their_own_agents() {
+    let (project, home) = project("");
+    let root = project.path();
+    common::write(
+        root,
+        ".codex/hooks.json",
+        r#"{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "./hook.sh xlog"}]}]}}"#,
+    );
+    for (file, to) in [
+        (".codex/hooks.json", "claude"),
+        (".claude/settings.json", "gemini"),
+    ] {
+        common::hookx_clean(root)
+            .current_dir(root)
+            .env("HOME", home.path())
+            .args(["convert", file, "--to", to, "--write"])
+            .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+            .assert()
+            .success();
+    }
+    common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
+    trusted_by_gemini_and_codex(root, home.path());
+    let (event, payload) = prompt(root, "gemini");
+    let runs = run(root, home.path(), "gemini", event, &payload);
+    assert!(
+        runs.is_empty(),
+        "Gemini runs both loggers' copies; the route ran:\n{}",
+        runs.join("\n")
+    );
+}

@@ -1221,7 +1221,9 @@ fn record_trust(
         false => Vec::new(),
     };
     // The user's own handlers that moved up when routes went keep their review (row 284).
-    let moved = crate::route::review::moved(trust, &named, before, read_text(path).ok().as_deref());
+    let after = read_text(path).ok();
+    let others = |h: &Value| !is_own_route(h);
+    let moved = crate::route::review::moved(trust, &named, (before, after.as_deref()), &others);
     let file = crate::route::review::review_file(&opts.ctx, opts.host, trust, path);
     if records.is_empty() && moved.is_empty() && !file.exists() {
         return Ok(());

@@ -22,19 +22,21 @@ pub fn review_file(ctx: &Context, host: Dialect, trust: &RouteTrust, path: &Path
     }
 }
 
-/// The (old key, new key) of each handler that is no route of hookx's and sits elsewhere in
-/// `after` than in `before` (both the hook file's text; `named` the path the host keys it by).
-/// Matched in order by their review value, which does not hold the place: hookx's writes take
-/// out, add and append, and never reorder what they keep.
+/// The (old key, new key) of each handler `moving` picks that sits elsewhere in `after` than in
+/// `before` (both the hook file's text; `named` the path the host keys it by). Matched in
+/// order by their review value, which does not hold the place: hookx's writes take out, add
+/// and append, and never reorder what they keep. `install` records its own routes' reviews
+/// itself and picks the other handlers; a conversion moves hookx's routes as any other
+/// (attacks row 630: a route moved up by a copy taken out lost its review).
 pub fn moved(
     trust: &RouteTrust,
     named: &Path,
-    before: Option<&str>,
-    after: Option<&str>,
+    (before, after): (Option<&str>, Option<&str>),
+    moving: &dyn Fn(&Value) -> bool,
 ) -> Vec<(String, String)> {
     let records = |text: Option<&str>| {
         text.and_then(|t| serde_json::from_str::<Value>(t).ok())
-            .map(|v| (trust.records)(named, &v, &|h| !super::is_own_route(h)))
+            .map(|v| (trust.records)(named, &v, moving))
             .unwrap_or_default()
     };
     let (was, now) = (records(before), records(after));
@@ -176,7 +178,7 @@ pub fn follow(
         true => super::review_key_path(&ctx.home, host, &path),
         false => path.canonicalize().unwrap_or_else(|_| path.clone()),
     };
-    let moved = moved(trust, &named, before, after);
+    let moved = moved(trust, &named, (before, after), &|_| true);
     let mut rewritten = match vouched {
         Some(vouched) => rewritten(trust, &named, (before, after), vouched),
         None => Vec::new(),
