@@ -203,6 +203,28 @@ fn a_project_settings_file_that_does_not_parse_loads_no_hook() {
     );
 }
 
+/// Attacks row 587: the project's `.claude/settings.json` a link to a file not there (a team's
+/// hooks kept in a submodule not checked out), or a pipe: Claude reads no hooks from it (2.1.332
+/// logs "Broken symlink or missing file encountered for settings.json"), and doctor said "no
+/// hook files found", exit 0. It names the place and what is there, and fails as for a file no
+/// agent can read.
+#[test]
+fn a_hook_file_place_holding_a_link_to_nothing_is_said() {
+    let w = World::new();
+    let settings = w.project().join(".claude/settings.json");
+    std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink("../vendor/team-hooks/settings.json", &settings).unwrap();
+    let (code, report) = w.doctor(Some("claude"));
+    assert_eq!(code, 5, "{report:#}");
+    let said = report["unreadable"].to_string();
+    assert!(
+        said.contains(
+            ".claude/settings.json is a symbolic link to nothing: Claude reads no hooks from it"
+        ),
+        "{report:#}"
+    );
+}
+
 #[test]
 fn a_malformed_pretooluse_entry_hides_the_whole_project_file_from_claude() {
     // A handler written without its `{matcher, hooks}` group: Claude 2.1.332 skips the whole

@@ -24,6 +24,9 @@ pub fn render_text(report: &Report) -> String {
     for finding in &report.trust {
         push_finding(&mut out, "trust record: ", finding);
     }
+    for finding in &report.unreadable {
+        push_finding(&mut out, "", finding);
+    }
     out.push_str(&format!("agents examined: {}\n", hosts.join(", ")));
     if !report.not_examined.is_empty() && !report.hosts.is_empty() {
         let names: Vec<&str> = report.not_examined.iter().map(|d| d.name()).collect();

@@ -11,6 +11,10 @@ pub struct Report {
     /// project, or writable by another account) trusts nothing.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub trust: Vec<Finding>,
+    /// The places an agent reads one hook file from that hold something no agent reads as one
+    /// (a link to nothing, a folder, a pipe): the hooks meant there run nowhere.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<Finding>,
     /// The agents examined: `--host`, every one (`--all-hosts`), or those the user has.
     pub hosts: Vec<HostReport>,
     /// The agents not examined (the user has none of their signs).
