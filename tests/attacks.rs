@@ -1618,6 +1618,43 @@ fn codexs_own_project_markers_place_the_project_its_guards_are_in() {
             cwd.display()
         );
     }
+    // Row 570: `codex --profile work` layers `$CODEX_HOME/work.config.toml` on the user's file,
+    // its markers winning (live: `live_codex::a_profiles_project_markers_place_the_project`):
+    // hookx is run below a shell whose command line is Codex's.
+    set(&system, None);
+    set(&user, Some("[]"));
+    write(
+        &home,
+        ".codex/work.config.toml",
+        "project_root_markers = [\".hg\"]\n",
+    );
+    let bin = root.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink("/bin/sh", bin.join("codex")).unwrap();
+    for (options, denies) in [("exec --profile work", true), ("exec", false)] {
+        let payload = json!({"session_id": "s", "turn_id": "t", "transcript_path": null,
+            "cwd": hg_sub, "hook_event_name": "PreToolUse", "model": "gpt-5.5",
+            "permission_mode": "bypassPermissions", "tool_name": "Bash",
+            "tool_input": {"command": "ls"}, "tool_use_id": "call_1"});
+        let line = format!(
+            "'{}' run --host codex --event PreToolUse --home '{}'; true",
+            env!("CARGO_BIN_EXE_hookx"),
+            home.display()
+        );
+        let mut cmd = std::process::Command::new(bin.join("codex"));
+        cmd.args(["-c", &line, "codex"])
+            .args(options.split(' '))
+            .current_dir(&hg_sub)
+            .env("HOME", &home)
+            .env_remove("CODEX_HOME")
+            .env_remove("HOOKX_DEPTH");
+        let out = assert_cmd::Command::from_std(cmd)
+            .write_stdin(payload.to_string())
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(said.contains("R-HG"), denies, "codex {options}: {out:?}");
+    }
 }
 
 /// Attacks row 565: Cursor names the folders it has open in every payload (`workspace_roots`,

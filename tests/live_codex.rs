@@ -2308,6 +2308,7 @@ fn main() -> std::process::ExitCode {
             a_project_marked_by_the_users_own_markers_runs_its_guard,
             no_markers_make_the_folder_codex_started_in_the_project,
             a_folder_with_its_own_route_inside_a_repository_runs_its_guard,
+            a_profiles_project_markers_place_the_project,
         ],
     )
 }
@@ -2582,6 +2583,34 @@ fn a_folder_with_its_own_route_inside_a_repository_runs_its_guard() {
         return;
     };
     guard_ran(&l, "a package's own route", "/project/pkg");
+}
+
+/// Attacks row 570: row 560 with the markers in a profile (`codex exec --profile work`,
+/// `$CODEX_HOME/work.config.toml`, "layered on top of the base user config").
+fn a_profiles_project_markers_place_the_project() {
+    let args = [
+        "-s",
+        "workspace-write",
+        "-C",
+        "sub",
+        "--skip-git-repo-check",
+        "--profile",
+        "work",
+    ];
+    let Some(l) = live("subfolder", &args, |sb| {
+        sb.trust_project();
+        sb.write(
+            "home/.codex/work.config.toml",
+            "project_root_markers = [\".hg\"]\n",
+        );
+        std::fs::remove_dir_all(sb.project.join(".git")).unwrap();
+        std::fs::create_dir_all(sb.project.join(".hg")).unwrap();
+        std::fs::create_dir_all(sb.project.join("sub")).unwrap();
+        guard_routed_from(sb, &sb.project);
+    }) else {
+        return;
+    };
+    guard_ran(&l, "a profile's markers", "/project/sub");
 }
 
 /// The claim gate (task "claims"): a recorder on every event in the user's

@@ -91,6 +91,9 @@ pub static TABLES: Tables = Tables {
         key: "project_root_markers",
         user_file: ".codex/config.toml",
         policy_file: "config.toml",
+        // `--profile work`'s markers win (run 0.171.0:
+        // live_codex::a_profiles_project_markers_place_the_project, attacks row 570).
+        layer: Some(&PROFILE),
     }),
     project_from: crate::tables::ProjectFrom::Cwd,
     parallel: true,
@@ -330,6 +333,14 @@ pub static TOML_FILE: DocumentKind = DocumentKind {
     frontmatter: false,
 };
 
+/// `codex --profile NAME` (`-p`): `$CODEX_HOME/NAME.config.toml` on top of the user's file.
+static PROFILE: crate::tables::ConfigLayer = crate::tables::ConfigLayer {
+    program: "codex",
+    options: &["--profile", "-p"],
+    file: ".codex/{}.config.toml",
+    source: "run: live_codex::a_wrapper_copy_beside_a_user_route_a_profile_turns_off (Codex CLI 0.171.0); `codex exec --help`: \"Layer $CODEX_HOME/<name>.config.toml on top of the base user config\"",
+};
+
 pub static DEF: DialectDef = DialectDef {
     name: "codex",
     display: "Codex",
@@ -490,12 +501,7 @@ pub static DEF: DialectDef = DialectDef {
         // Run 0.171.0 (`live_codex::a_wrapper_copy_beside_a_user_route_a_profile_turns_off`,
         // attacks row 605): `codex exec --profile work` with `[hooks.state."KEY"] enabled =
         // false` in `work.config.toml` does not run the handler of KEY.
-        layer: Some(crate::tables::ConfigLayer {
-            program: "codex",
-            options: &["--profile", "-p"],
-            file: ".codex/{}.config.toml",
-            source: "run: live_codex::a_wrapper_copy_beside_a_user_route_a_profile_turns_off (Codex CLI 0.171.0); `codex exec --help`: \"Layer $CODEX_HOME/<name>.config.toml on top of the base user config\"",
-        }),
+        layer: Some(&PROFILE),
     }),
     home_var: Some(crate::tables::HomeVar {
         var: "CODEX_HOME",

@@ -348,10 +348,22 @@ fn root_markers(flavor: Flavor, places: Places<'_>) -> Vec<String> {
     let root = places.managed_root.unwrap_or(Path::new("/"));
     let policy =
         crate::context::managed_dir(root, dialect).map(|dir| dir.join(setting.policy_file));
-    let user = crate::context::dispatch_home(places.home)
-        .map(|home| crate::route::hosts_own_file(&home, dialect, setting.user_file));
-    let read = |file: &Path| -> Option<Vec<String>> {
-        let text = crate::read::text(file, crate::read::MAX_FILE_BYTES).ok()?;
+    let home = crate::context::dispatch_home(places.home);
+    let user = (home.as_deref())
+        .map(|home| crate::route::hosts_own_file(home, dialect, setting.user_file));
+    let file = |file: &Option<PathBuf>| {
+        let file = file.as_deref()?;
+        crate::read::text(file, crate::read::MAX_FILE_BYTES).ok()
+    };
+    // The layer the agent's command line puts on top (Codex's `--profile`, attacks row 570),
+    // read only where the settings name the key.
+    let layer = || {
+        let layer = setting.layer?;
+        home.as_deref()
+            .map(|home| crate::route::layer_text(home, layer))
+    };
+    let read = |text: Option<String>| -> Option<Vec<String>> {
+        let text = text?;
         // Most settings never name the key: no parse on the common path.
         if !text.contains(setting.key) {
             return None;
@@ -362,10 +374,10 @@ fn root_markers(flavor: Flavor, places: Places<'_>) -> Vec<String> {
             .map(|m| m.as_str().map(str::to_string))
             .collect()
     };
-    [user, policy]
+    let texts: [&dyn Fn() -> Option<String>; 3] = [&layer, &|| file(&user), &|| file(&policy)];
+    texts
         .iter()
-        .flatten()
-        .find_map(|file| read(file))
+        .find_map(|text| read(text()))
         .unwrap_or_else(own)
 }
 

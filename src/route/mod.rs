@@ -296,7 +296,7 @@ fn option_value<'a>(args: &'a [String], names: &[&str]) -> Option<&'a str> {
 
 /// The text of the config layer the agent was started with ([`crate::tables::ConfigLayer`]:
 /// Codex's `--profile NAME`), empty where there is none or it cannot be read.
-fn layer_text(home: &Path, layer: &crate::tables::ConfigLayer) -> String {
+pub fn layer_text(home: &Path, layer: &crate::tables::ConfigLayer) -> String {
     let args = crate::spawn::nearest_ancestor_running(layer.program).unwrap_or_default();
     option_value(&args, layer.options)
         .filter(|name| !name.is_empty() && !name.contains('/'))

@@ -107,7 +107,7 @@ pub struct RouteTrust {
     pub turned_off: fn(text: &str, key: &str) -> bool,
     /// A config file the agent's command line puts on top of `file`, if it has one: a handler
     /// it turns off is off.
-    pub layer: Option<ConfigLayer>,
+    pub layer: Option<&'static ConfigLayer>,
 }
 
 /// A config file an agent's command line layers on top of its user file (Codex CLI's `--profile

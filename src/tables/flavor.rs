@@ -122,7 +122,8 @@ pub enum TimestampForm {
 /// Everything one flavour names differently, as data.
 /// A top-level key of the agent's TOML settings that replaces its project markers
 /// ([`Tables::project_root_markers`]; an empty list: the `cwd` is the project), read in its
-/// policy folder and then in the user's file, the later winning. A project's settings never
+/// policy folder, then in the user's file, then in the layer the agent's command line adds, the
+/// later winning. A project's settings never
 /// count: the agent reads the key before it knows the project (Codex 0.171.0's system and user
 /// layers, attacks rows 560, 561).
 pub struct RootMarkersSetting {
@@ -131,6 +132,8 @@ pub struct RootMarkersSetting {
     pub user_file: &'static str,
     /// The file in the agent's policy folder ([`crate::tables::ManagedSpec::dirs`]).
     pub policy_file: &'static str,
+    /// The layer the agent's command line puts on top of the user's file, winning over it.
+    pub layer: Option<&'static crate::tables::ConfigLayer>,
 }
 
 /// Where an agent that sets no project variable tells its project ([`Tables::project_from`]).
