@@ -463,8 +463,10 @@ fn write_routes(
             host,
         )
     {
-        let src = crate::source::SourceFile::new(opts.ctx.display(&path), "");
-        return Err(crate::config::strict_load::refused_write(&src, d, "route"));
+        let shown = opts.ctx.display(&path);
+        return Err(crate::config::strict_load::refused_write(
+            &shown, d, "route",
+        ));
     }
     let mut before: Option<String> = None;
     let mut after: Option<String> = None;

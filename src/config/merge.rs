@@ -79,7 +79,7 @@ pub fn sync_text(
     // Copies written into a file the agent refuses whole would run nowhere (attacks row 621).
     if let Some(d) = super::strict_load::refused_whole(&src, &parsed.document, &parsed.diagnostics)
     {
-        return Err(super::strict_load::refused_write(&src, d, "copy"));
+        return Err(super::strict_load::refused_write(&src.path, d, "copy"));
     }
     let owned: Vec<Value> = sources
         .iter()

@@ -258,16 +258,17 @@ pub fn refused_whole(
     })
 }
 
-/// The error for writing `what` (a route, a copy) into `src`, which its agent refuses whole
-/// for `d` ([`refused_whole`]): it would run nowhere, whatever it says (attacks row 621).
-pub fn refused_write(src: &SourceFile, d: Diagnostic, what: &str) -> crate::error::Error {
+/// The error for writing `what` (a route, a copy) into the file at `path`, which its agent
+/// refuses whole for `d` ([`refused_whole`]): it would run nowhere, whatever it says (attacks
+/// row 621).
+pub fn refused_write(path: &str, d: Diagnostic, what: &str) -> crate::error::Error {
     let fix = format!(
         "hookx writes no {what} into a file its agent refuses whole (it would run nowhere); fix it first"
     );
-    let path = SourceFile::new(src.path.clone(), "");
+    let at = SourceFile::new(path.to_string(), "");
     crate::error::Error::Invalid(vec![
         d,
-        Diagnostic::at_line_col(Severity::Error, &path, 1, 1, &fix),
+        Diagnostic::at_line_col(Severity::Error, &at, 1, 1, &fix),
     ])
 }
 
