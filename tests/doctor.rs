@@ -206,8 +206,8 @@ fn a_project_settings_file_that_does_not_parse_loads_no_hook() {
 /// Attacks row 587: the project's `.claude/settings.json` a link to a file not there (a team's
 /// hooks kept in a submodule not checked out), or a pipe: Claude reads no hooks from it (2.1.332
 /// logs "Broken symlink or missing file encountered for settings.json"), and doctor said "no
-/// hook files found", exit 0. It names the place and what is there, and fails as for a file no
-/// agent can read.
+/// hook files found", exit 0, and `validate` "0 error(s)". Both name the place and what is
+/// there, and fail as for a file no agent can read.
 #[test]
 fn a_hook_file_place_holding_a_link_to_nothing_is_said() {
     let w = World::new();
@@ -222,6 +222,15 @@ fn a_hook_file_place_holding_a_link_to_nothing_is_said() {
             ".claude/settings.json is a symbolic link to nothing: Claude reads no hooks from it"
         ),
         "{report:#}"
+    );
+    // `validate` with no file named checks every hook file: it said "0 error(s) … in 0
+    // file(s)", exit 0.
+    let out = w.hookx(&["validate"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("error: .claude/settings.json: is a symbolic link to nothing"),
+        "{err}"
     );
 }
 

@@ -45,6 +45,26 @@ pub(super) fn command(args: ValidateArgs) -> Result<i32, Error> {
         (None, None) => Vec::new(),
     };
     let named = !args.files.is_empty();
+    // With no file named: a place of a hook file that holds what no agent reads as one, as
+    // doctor names it (attacks row 587).
+    let places = match (&ctx, named) {
+        (Some(ctx), false) => crate::discover::unreadable_places(ctx, &sources),
+        _ => Vec::new(),
+    };
+    for (path, dialect, why) in &places {
+        let shown = ctx
+            .as_ref()
+            .map_or(path.display().to_string(), |c| c.display(path));
+        errln!(
+            "{}",
+            crate::diag::style(&format!(
+                "error: {shown}: {why}: {} reads no hooks from it, nor does hookx",
+                dialect.def().display
+            ))
+        );
+        unreadable += 1;
+        worst = worst.max(1);
+    }
     for (path, from) in &files {
         match crate::commands::input::load(path, *from) {
             Ok((src, parsed)) if named && !is_hook_file(path, &src, &parsed) => {
@@ -87,7 +107,7 @@ pub(super) fn command(args: ValidateArgs) -> Result<i32, Error> {
             }
             let summary = format!(
                 "{errors} error(s), {warnings} warning(s) in {} file(s)",
-                files.len()
+                files.len() + places.len()
             );
             outln!("{summary}");
             if args.deny_warnings && errors == 0 && warnings > 0 {

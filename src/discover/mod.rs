@@ -35,6 +35,7 @@ mod read;
 mod rules;
 mod source;
 mod switches;
+mod unreadable;
 mod walk;
 mod who_runs;
 
@@ -52,6 +53,7 @@ pub use switches::{
     PolicyStop, hooks_disabled, hooks_disabled_by_agent, host_switched_off, managed_only,
     stopped_by_policy, switched_off,
 };
+pub use unreadable::unreadable_places;
 pub use walk::{
     discover, discover_firing, discover_for_event, discover_trusting, find, generated_sources,
     has_copies,

@@ -172,7 +172,19 @@ pub fn diagnose(ctx: &Context, hosts: Hosts) -> Report {
             )
         })
         .collect();
-    let unreadable = unreadable_places(ctx, &sources);
+    // Places of a hook file that hold what no agent reads as one (attacks row 587).
+    let unreadable: Vec<Finding> = discover::unreadable_places(ctx, &sources)
+        .into_iter()
+        .map(|(path, dialect, why)| {
+            let said = format!(
+                "{} {why}: {} reads no hooks from it, nor does hookx",
+                ctx.display(&path),
+                dialect.def().display
+            );
+            let fix = "make it the hook file, or remove it".to_string();
+            Finding::new(Level::Warning, said, Some(fix))
+        })
+        .collect();
     Report {
         never_fire: never_fire + trust.len() + unreadable.len(),
         unreadable,
@@ -184,37 +196,6 @@ pub fn diagnose(ctx: &Context, hosts: Hosts) -> Report {
         trust,
         files,
     }
-}
-
-/// The places an agent reads one hook file from (in the project or the home) that hold what
-/// neither it nor hookx reads as a file: a link to nothing (a hook file kept in a submodule not
-/// checked out), a folder, a pipe, a loop of links. Discovery passes over them as over nothing
-/// there, and doctor said "no hook files found" (attacks row 587): the hooks meant there run
-/// nowhere.
-fn unreadable_places(ctx: &Context, sources: &[Source]) -> Vec<Finding> {
-    let mut found: Vec<Finding> = Vec::new();
-    for location in crate::context::locations() {
-        let Some((root, crate::tables::Pattern::File(rel))) = ctx.place(location) else {
-            continue;
-        };
-        let path = root.join(rel);
-        if std::fs::symlink_metadata(&path).is_err() || sources.iter().any(|s| s.path == path) {
-            continue;
-        }
-        let Err(why) = crate::read::existing_text(&path, crate::read::MAX_FILE_BYTES) else {
-            continue;
-        };
-        let said = format!(
-            "{} {why}: {} reads no hooks from it, nor does hookx",
-            ctx.display(&path),
-            location.dialect.def().display
-        );
-        if !found.iter().any(|f| f.message == said) {
-            let fix = "make it the hook file, or remove it".to_string();
-            found.push(Finding::new(Level::Warning, said, Some(fix)));
-        }
-    }
-    found
 }
 
 /// The agents the user has, each with the first sign of it: its client on `PATH` or where its
