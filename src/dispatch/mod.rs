@@ -7,6 +7,7 @@ pub mod failure;
 pub mod follow_ups;
 pub mod gates;
 pub mod host;
+pub mod project;
 pub mod run;
 pub mod select;
 pub mod simulate;

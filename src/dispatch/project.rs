@@ -1,0 +1,213 @@
+//! Where the project is, for an agent that does not say it in a variable: from the payload
+//! (its `cwd`, the folders it has open), the agent's own settings that mark a project's root,
+//! and the folder of the line that started hookx.
+
+use crate::context::Places;
+use crate::model::Event;
+use crate::route::InstallScope;
+use crate::tables::{Flavor, ProjectFrom};
+use std::path::{Path, PathBuf};
+
+/// The project of `event` as `flavor` sent it: the flavour's project variable, else what its
+/// payload says ([`ProjectFrom`]), `line` the line that started this process and `route_event`
+/// the event it is registered for.
+pub fn of_event(
+    event: &Event,
+    flavor: Flavor,
+    places: Places<'_>,
+    line: Line<'_>,
+    route_event: Option<&str>,
+) -> PathBuf {
+    let tables = flavor.tables();
+    // An empty value names no folder (Cursor sends the handlers of Claude's files `"cwd": ""`,
+    // attacks row 153): taken as one, every call failed closed.
+    if let Some(dir) = (tables.project_dir_var)
+        .and_then(std::env::var_os)
+        .filter(|v| !v.is_empty())
+    {
+        return PathBuf::from(dir);
+    }
+    let here = || std::env::current_dir().ok();
+    let cwd = event
+        .field("cwd")
+        .filter(|c| !c.is_empty())
+        .map(PathBuf::from)
+        .or_else(here);
+    let told = match tables.project_from {
+        ProjectFrom::HookFolder => here(),
+        ProjectFrom::Field(key) => open_folder(event, key, cwd.as_deref()),
+        ProjectFrom::Cwd => None,
+    };
+    if let Some(dir) = told {
+        return dir;
+    }
+    let Some(cwd) = cwd else {
+        return PathBuf::from(".");
+    };
+    let root = project_at_or_above(cwd.clone(), &root_markers(flavor, places));
+    let host = flavor.dialect();
+    let holding = |holds: &dyn Fn(&Path, &Path) -> bool| folder_holding(&cwd, &root, places, holds);
+    let found = match line {
+        Line::Unknown => None,
+        Line::ProjectRoute => route_event.and_then(|event| {
+            holding(&|home, dir| crate::route::routed_in_project(home, dir, host, event))
+        }),
+        Line::Copy(command) => holding(&|home, dir| {
+            let file = crate::route::target(home, dir, host, InstallScope::Project);
+            holds_copy(&file, command)
+        }),
+    };
+    found.unwrap_or(root)
+}
+
+/// The project an agent that sets no project variable runs from `cwd`: the nearest folder at
+/// or above it holding one of `markers` (Codex's `.git`: started below the project, it reads
+/// the project's files from there, attacks row 521), else `cwd` itself. A marker is looked at
+/// through links, as Codex looks (a link to nothing marks no folder).
+fn project_at_or_above(cwd: PathBuf, markers: &[String]) -> PathBuf {
+    if markers.is_empty() {
+        return cwd;
+    }
+    let cwd = std::path::absolute(&cwd).unwrap_or(cwd);
+    let found = cwd
+        .ancestors()
+        .find(|dir| markers.iter().any(|m| dir.join(m).metadata().is_ok()))
+        .map(Path::to_path_buf);
+    found.unwrap_or(cwd)
+}
+
+/// Which line of the host's files started this process, as far as its command line says.
+#[derive(Clone, Copy)]
+pub enum Line<'a> {
+    /// Not told (the user's route, a command typed by hand).
+    Unknown,
+    /// hookx's route in the host's project file (`--installed-in project`).
+    ProjectRoute,
+    /// A wrapped copy (`hookx exec`) running `command`, in one of the host's files.
+    Copy(&'a [String]),
+}
+
+/// The folder of a project's line, where the agent loads the host's project file of each
+/// folder from the project's `root` down to `cwd` (Codex: every `.codex/`): the nearest at or
+/// above `cwd`, below `root`, whose file `holds` the line (given the home and the folder). A
+/// package of a repository with its own route or converted copies and guards, Codex started in
+/// it, ran the root's rules (a copy: the root's `$CLAUDE_PROJECT_DIR`, its script not there),
+/// and the package's guards ran nowhere (attacks rows 568, 569). With the line in two such
+/// folders, both run the nearer folder's rules (the other's nowhere): row 568.
+fn folder_holding(
+    cwd: &Path,
+    root: &Path,
+    places: Places<'_>,
+    holds: &dyn Fn(&Path, &Path) -> bool,
+) -> Option<PathBuf> {
+    let cwd = std::path::absolute(cwd).ok()?;
+    let home = crate::context::dispatch_home(places.home)?;
+    cwd.ancestors()
+        .take_while(|dir| *dir != root && dir.starts_with(root))
+        .find(|dir| holds(&home, dir))
+        .map(Path::to_path_buf)
+}
+
+/// Whether the hook file `file` has a handler whose command line names each of `command`'s
+/// words (a wrapped copy's `hookx exec … -- CMD`, CMD quoted into it).
+fn holds_copy(file: &Path, command: &[String]) -> bool {
+    fn strings<'v>(v: &'v serde_json::Value, out: &mut Vec<&'v str>) {
+        match v {
+            serde_json::Value::String(s) => out.push(s),
+            serde_json::Value::Array(items) => items.iter().for_each(|i| strings(i, out)),
+            serde_json::Value::Object(map) => map.values().for_each(|i| strings(i, out)),
+            _ => {}
+        }
+    }
+    let Ok(text) = crate::read::text(file, crate::read::MAX_FILE_BYTES) else {
+        return false;
+    };
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return false;
+    };
+    let mut all = Vec::new();
+    strings(&value, &mut all);
+    all.iter()
+        .any(|line| command.iter().all(|word| line.contains(word.as_str())))
+}
+
+/// The folder the agent has open, as its payload's field `key` names them
+/// ([`ProjectFrom::Field`]): of several, the nearest at or above `cwd`, else the first. Taken
+/// from a shell event's `cwd` instead, a Cursor agent whose shell had moved into a subfolder
+/// ran none of the project's guards (attacks row 565).
+fn open_folder(event: &Event, key: &str, cwd: Option<&Path>) -> Option<PathBuf> {
+    let value = event.fields.get(key)?;
+    let roots: Vec<&Path> = match value {
+        serde_json::Value::Array(items) => items.iter().filter_map(|v| v.as_str()).collect(),
+        serde_json::Value::String(one) => vec![one.as_str()],
+        _ => Vec::new(),
+    }
+    .into_iter()
+    .filter(|r| !r.is_empty())
+    .map(Path::new)
+    .collect();
+    let within = |cwd: &Path| {
+        (roots.iter())
+            .filter(|r| cwd.starts_with(r))
+            .max_by_key(|r| r.components().count())
+    };
+    cwd.and_then(within)
+        .or(roots.first())
+        .map(|r| r.to_path_buf())
+}
+
+/// The folders that mark `flavor`'s project: its table's, unless the user replaced them in the
+/// agent's own settings ([`crate::tables::RootMarkersSetting`]). Read below the home the route
+/// names (else the account's) and the agent's folder variable, which the agent itself started
+/// this route with: Codex passes its hooks its own environment, no project's (codex-facts).
+/// Read as the agent reads it, a user's `[".hg"]` or `[]` took another folder than the agent's
+/// for the project, and its guards ran nowhere (attacks rows 560, 561). A file that does not
+/// parse, or a value not a list of names, is one the agent refuses to start with: the table's.
+fn root_markers(flavor: Flavor, places: Places<'_>) -> Vec<String> {
+    let tables = flavor.tables();
+    let own = || {
+        tables
+            .project_root_markers
+            .iter()
+            .map(|m| m.to_string())
+            .collect()
+    };
+    let Some(setting) = tables.project_root_setting.as_ref() else {
+        return own();
+    };
+    let dialect = flavor.dialect();
+    let root = places.managed_root.unwrap_or(Path::new("/"));
+    let policy =
+        crate::context::managed_dir(root, dialect).map(|dir| dir.join(setting.policy_file));
+    let home = crate::context::dispatch_home(places.home);
+    let user = (home.as_deref())
+        .map(|home| crate::route::hosts_own_file(home, dialect, setting.user_file));
+    let file = |file: &Option<PathBuf>| {
+        let file = file.as_deref()?;
+        crate::read::text(file, crate::read::MAX_FILE_BYTES).ok()
+    };
+    // The layer the agent's command line puts on top (Codex's `--profile`, attacks row 570)
+    // wins over the user's file, which wins over the policy's.
+    let layer = || {
+        let layer = setting.layer?;
+        home.as_deref()
+            .map(|home| crate::route::layer_text(home, layer))
+    };
+    let read = |text: Option<String>| -> Option<Vec<String>> {
+        let text = text?;
+        // Most settings never name the key: no parse on the common path.
+        if !text.contains(setting.key) {
+            return None;
+        }
+        let doc = text.parse::<toml_edit::DocumentMut>().ok()?;
+        let list = doc.get(setting.key)?.as_array()?;
+        list.iter()
+            .map(|m| m.as_str().map(str::to_string))
+            .collect()
+    };
+    let texts: [&dyn Fn() -> Option<String>; 3] = [&layer, &|| file(&user), &|| file(&policy)];
+    texts
+        .iter()
+        .find_map(|text| read(text()))
+        .unwrap_or_else(own)
+}
