@@ -1093,6 +1093,39 @@ fn hookxs_codex_route_keeps_its_review_when_a_convert_moves_it() {
     );
 }
 
+/// Attacks row 627: hookx moved (an upgrade to another path) and routes installed again,
+/// the copies still calling the old path. Such a copy does not stand in for its rule, so
+/// Claude runs it and the new route runs the rule too: install said nothing of it.
+#[test]
+fn install_says_where_a_copy_calling_another_hookx_runs_beside_the_route() {
+    let p = Project::new();
+    p.write(
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+            "hooks": [{"type": "command", "command": "./g.sh"}]}]}})
+        .to_string(),
+    );
+    p.convert(&[
+        ".gemini/settings.json",
+        "--to",
+        "claude",
+        "--write",
+        "--hookx",
+        "/opt/hookx-before-the-upgrade/hookx",
+    ])
+    .success();
+    p.hookx(&["trust", "--yes"]).success();
+    let out = p
+        .hookx(&["install", "--host", "claude", "--hookx", HOOKX])
+        .success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        err.contains("runs twice")
+            && err.contains("claude also runs the copy in .claude/settings.json"),
+        "{err}"
+    );
+}
+
 /// Attacks row 287: the last uninstall of a Codex route in a home without `~/.codex`: install
 /// made the folder, `hooks.json` and `config.toml` (the route's review); the uninstall left an
 /// empty `config.toml`, and so the folder (which hookx's own presence check takes for Codex

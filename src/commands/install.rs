@@ -1281,11 +1281,25 @@ fn record_trust(
 /// Each file `host` runs itself with its own payload, not the one its rules were written for
 /// (Copilot reading `.claude/settings.json`), as a sentence: hookx routes none of its rules,
 /// since the host's own run cannot be stopped and a second would double each (`crate::plan`).
+/// And each rule hookx's route runs while the host also runs a copy that does not stand in
+/// for it (one calling another hookx than this one, after hookx moved: attacks row 627).
 fn own_payload_runs(ctx: &Context, host: Dialect) -> Vec<String> {
     let sources = crate::plan::sources_under(ctx, host);
     let plan = crate::plan::plan_once_trusted(ctx, &sources, host);
     let mut out: Vec<String> = Vec::new();
     for rule in plan.rules() {
+        if let crate::plan::Runner::Hookx { file } = &rule.runner {
+            let handler: String = rule.handler.chars().take(48).collect();
+            out.extend(rule.also.iter().map(|also| {
+                format!(
+                    "hookx runs the {} rule `{handler}` of {file} through this route, and {also}: \
+                     it runs twice until that copy stands in for it (a copy calling another hookx \
+                     than this one does not: convert its source again; hookx list --host {host} \
+                     says each)",
+                    rule.event
+                )
+            }));
+        }
         if let crate::plan::Runner::AgentOwnPayload { file, payload, .. } = &rule.runner {
             let Some(source) = sources.iter().find(|s| &s.display == file) else {
                 continue;
