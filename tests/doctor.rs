@@ -2452,3 +2452,54 @@ fn a_kiro_manual_trigger_is_said_to_fire_only_by_hand() {
         findings(lower)
     );
 }
+
+/// Attacks row 641 (row 604's leftover): a hookx route whose hookx is gone (moved, reinstalled
+/// elsewhere, the old line left) beside another route of hookx's that runs. Copilot CLI
+/// 1.0.102 fails closed on a preToolUse hook that exits 127 ("Denied by preToolUse hook from
+/// …/hookx.json (hook errored)", live row 604): every tool call is denied. doctor said nothing
+/// while another route could run, and called 127 a non-blocking error. It now says what the
+/// host does, from the host's table; under Claude, where a failed hook blocks nothing and the
+/// other route runs the rules, it says nothing of the kind.
+#[test]
+fn a_route_whose_hookx_is_gone_is_said_where_the_host_then_denies_every_call() {
+    let denies = "denies every call on a hook that fails there";
+    for host in ["copilot", "claude"] {
+        let w = World::new();
+        w.route_a_trusted_user_guard(host);
+        // The project route runs (the folder trusted in Copilot's record).
+        w.write_json(
+            "home/.copilot/config.json",
+            json!({"trusted_folders": [w.project()]}),
+        );
+        let install = w.hookx(&["install", "--host", host]);
+        assert!(install.status.success(), "{install:?}");
+        let policy = |w: &World| {
+            let (_, report) = w.doctor(Some(host));
+            json!({"findings": report["hosts"][0]["policy"]})
+        };
+        assert!(!has(&policy(&w), denies, None), "{host}: {:#}", policy(&w));
+        let gone = w.root.join("gone/hookx");
+        let install = w.hookx(&[
+            "install",
+            "--host",
+            host,
+            "--scope",
+            "user",
+            "--hookx",
+            gone.to_str().unwrap(),
+        ]);
+        assert!(install.status.success(), "{install:?}");
+        let said = policy(&w);
+        match host {
+            "copilot" => assert!(
+                has(
+                    &said,
+                    "the hookx route for `preToolUse` in ~/.copilot/hooks/hookx.json cannot run",
+                    Some("hookx install --host copilot --scope user")
+                ) && has(&said, &format!("Copilot {denies}"), None),
+                "{said:#}"
+            ),
+            _ => assert!(!has(&said, denies, None), "{host}: {said:#}"),
+        }
+    }
+}

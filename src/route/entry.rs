@@ -186,8 +186,9 @@ pub fn route_is_projects(command: &str) -> bool {
 
 /// Whether the shell could start the program of the routing command `command`: a path (with a
 /// `/`) to an executable file, or a name found executable in a folder of `PATH`, as the shell
-/// looks it up. A route whose hookx is gone exits 127, which every host reads as a
-/// non-blocking error: nothing it guards would run.
+/// looks it up. A route whose hookx is gone exits 127: nothing it guards runs, and the host
+/// reads it as any failed hook, a non-blocking error or, where its `failure_denies` holds the
+/// event (Copilot's preToolUse), a deny of every call (attacks rows 604, 641).
 pub fn route_can_run(command: &str) -> bool {
     route_parts(command).is_some_and(|(program, _)| program_can_run(&program))
 }

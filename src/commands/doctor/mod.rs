@@ -395,6 +395,8 @@ impl Doctor<'_> {
         {
             policy.push(Finding::new(Level::Warning, effect, None));
         }
+        // A route whose hookx is gone, where a failed hook denies (attacks row 641).
+        policy.extend(self.denying_routes(host));
         HostReport {
             host,
             verified_with: host.default_flavor().tables().verified_with,

@@ -431,7 +431,8 @@ impl Doctor<'_> {
     }
 
     /// A route of `host` for `names` that is there but cannot run (the hookx it names is gone):
-    /// it exits 127, a non-blocking error, and nothing runs. `None` when there is no route.
+    /// it exits 127, which the host reads as it reads any failed hook ([`failed_hook`]).
+    /// `None` when there is no route.
     fn unrunnable_route(&self, rule: &Rule, host: Dialect, names: &[&str]) -> Option<Finding> {
         if !self.routed_by(host, &rule.event, names, &crate::route::is_hookx_handler) {
             return None;
@@ -440,12 +441,62 @@ impl Doctor<'_> {
             Level::Warning,
             format!(
                 "{}'s hookx route for `{}` cannot run: the hookx it names is not there or not \
-                 executable, so nobody calls hookx for it",
+                 executable, so nobody calls hookx for it; {}",
                 host.def().display,
-                names.join("`, `")
+                names.join("`, `"),
+                failed_hook(host.default_flavor(), &rule.event)
             ),
             Some(format!("hookx install --host {host}")),
         ))
+    }
+
+    /// The routes in files `host` reads itself that cannot run (the hookx they name is gone),
+    /// on an event where the host takes a failed hook for a deny (its `failure_denies`): it
+    /// exits 127 and every call of the event is denied, whatever another route of hookx's
+    /// answers (Copilot CLI 1.0.102, attacks rows 604, 641). Where a failed hook is a
+    /// non-blocking error the other route runs the rules, and [`Self::unrunnable_route`] speaks
+    /// when none can.
+    pub(super) fn denying_routes(&self, host: Dialect) -> Vec<Finding> {
+        let gone = |h: &Handler| {
+            crate::route::is_hookx_handler(h) && !crate::route::hookx_handler_can_run(h)
+        };
+        let mut found = Vec::new();
+        for source in self
+            .sources
+            .iter()
+            .filter(|s| discover::runner(host, s) == Runner::Native)
+        {
+            for rule in source.document().into_iter().flat_map(|d| &d.rules) {
+                let tables = rule.flavor.tables();
+                let name = tables.event_name(&rule.event).unwrap_or_default();
+                let said = (source.display.as_str(), name);
+                if !tables.protocol.failure_denies.contains(&rule.event)
+                    || !rule.handlers.iter().any(gone)
+                    || found.iter().any(|(s, _)| *s == said)
+                {
+                    continue;
+                }
+                let scope = match source.scope {
+                    crate::tables::Scope::User => " --scope user",
+                    _ => "",
+                };
+                found.push((
+                    said,
+                    Finding::new(
+                        Level::Warning,
+                        format!(
+                            "the hookx route for `{name}` in {} cannot run: the hookx it names \
+                             is not there or not executable, so it exits 127; {}, whatever \
+                             hookx's other routes answer",
+                            source.display,
+                            failed_hook(rule.flavor, &rule.event)
+                        ),
+                        Some(format!("hookx install --host {host}{scope}")),
+                    ),
+                ));
+            }
+        }
+        found.into_iter().map(|(_, f)| f).collect()
     }
 
     /// Whether a hookx route for `event` sits in a file `host` reads itself; where the event is
@@ -757,4 +808,23 @@ fn route_names(host: Dialect, rule: &Rule) -> Vec<&'static str> {
         })
         .map(|(_, name, _)| name)
         .collect()
+}
+
+/// What `flavor`'s agent does with a hook that fails on `event` (exits 127, say), from its
+/// table: a deny where its `failure_denies` holds the event (Copilot's preToolUse: "Denied by
+/// preToolUse hook … (hook errored)", live row 604), else a non-blocking error.
+fn failed_hook(flavor: Flavor, event: &EventKind) -> String {
+    let tables = flavor.tables();
+    let display = flavor.dialect().def().display;
+    match (
+        tables.protocol.failure_denies.contains(event),
+        tables.verified_with,
+    ) {
+        (true, Some(_)) => format!("{display} denies every call on a hook that fails there"),
+        (true, None) => format!(
+            "{display}, by hookx's reading of its documents (no client checked), denies every \
+             call on a hook that fails there"
+        ),
+        (false, _) => format!("{display} takes a hook that fails there as a non-blocking error"),
+    }
 }
