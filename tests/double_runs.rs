@@ -2906,6 +2906,14 @@ struct WrapperCopy {
 impl WrapperCopy {
     /// The wrapper converted into `to`'s project file, hookx's `to` user route beside it.
     fn new(to: Dialect) -> WrapperCopy {
+        WrapperCopy::from_into(Dialect::named("gemini").unwrap(), to)
+    }
+
+    /// A wrapper of `from`'s (its route for the tool-call guard event, in its project file)
+    /// converted into `to`'s project file, hookx's `to` user route beside it.
+    fn from_into(from: Dialect, to: Dialect) -> WrapperCopy {
+        let tables = |d: Dialect| d.default_flavor().tables();
+        let pre = |d: Dialect| tables(d).event_name(&EventKind::PreToolUse).unwrap();
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path().canonicalize().unwrap();
         let (project, home) = (root.join("project"), root.join("home"));
@@ -2917,17 +2925,20 @@ impl WrapperCopy {
             &project,
             "hookx-route.sh",
             &format!(
-                "#!/bin/sh\necho wrapper >> '{}'\nexec {bin} run --host gemini --event BeforeTool --home '{}'\n",
+                "#!/bin/sh\necho wrapper >> '{}'\nexec {bin} run --host {from} --event {} --home '{}'\n",
                 log.display(),
+                pre(from),
                 home.display()
             ),
         );
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let source = from.config().install_project;
+        let shell = tables(from).tool_name("shell").unwrap();
         common::write(
             &project,
-            ".gemini/settings.json",
-            &serde_json::json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            source,
+            &serde_json::json!({"hooks": {pre(from): [{"matcher": shell, "hooks": [
                 {"type": "command", "command": "./hookx-route.sh"}]}]}})
             .to_string(),
         );
@@ -2960,29 +2971,21 @@ impl WrapperCopy {
             &w.home.join(".cursor/hooks.json").to_string_lossy(),
         ]);
         let host = to.name();
-        w.hookx(&[
-            "convert",
-            ".gemini/settings.json",
-            "--to",
-            host,
-            "--write",
-            "--hookx",
-            bin,
-        ]);
+        w.hookx(&["convert", source, "--to", host, "--write", "--hookx", bin]);
         w.hookx(&["trust", "--yes"]);
         w.hookx(&["install", "--host", host, "--scope", "user", "--hookx", bin]);
         let file = w.project.join(to.config().install_project);
         let copies: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-        let copy = copies["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        let copy = copies["hooks"][pre(to)][0]["hooks"][0]["command"]
             .as_str()
             .unwrap()
             .to_string();
         assert!(
-            copy.contains(&format!("exec --host {host} --as gemini")),
+            copy.contains(&format!("exec --host {host} --as {from}")),
             "{copy}"
         );
-        w.user_route(host, to.config().install_user, "PreToolUse");
+        w.user_route(host, to.config().install_user, pre(to));
         if let Some(review) = to.def().route_trust.as_ref() {
             // The project trusted in Codex, and the copy reviewed there, as `/hooks` records it.
             let mut config = format!(
@@ -3157,4 +3160,77 @@ fn a_wrapper_copy_codex_runs_beside_a_user_route_its_profile_turns_off() {
         w.fire(&as_codex(&w.copy, options), &[], &payload);
         assert_eq!(w.ran(), ["cursor-rule", "mine", "wrapper"], "{options:?}");
     }
+}
+
+/// Attacks row 640 (row 605 under Gemini): a Claude wrapper (`./hookx-route.sh`, running `hookx
+/// run --host claude`) converted into `.gemini/settings.json` (`hookx exec --host gemini --as
+/// claude`), the Cursor rules, hookx's Gemini user route, which the machine's system settings
+/// turn off (`hooksConfig.disabled` naming it: Gemini CLI 0.61.0 joins every scope's list,
+/// system settings and system defaults included, source `mergeSettings`; the file moved with
+/// `$GEMINI_CLI_SYSTEM_SETTINGS_PATH`, as `live_gemini::system_settings_hooks_run` moves it).
+/// Gemini then runs the copy and not the route; `exec` read only the project's and the user's
+/// lists, took the route for one that answers and marked the event: the Cursor rules ran
+/// nowhere. A list in a file someone other than root could have written is skipped by Gemini,
+/// and by `exec`: Gemini runs the route, and the route inside the copy stands aside.
+#[test]
+fn a_wrapper_copy_gemini_runs_beside_a_user_route_its_system_settings_turn_off() {
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let Some(base) = [target, Path::new("/run")]
+        .into_iter()
+        .find(|b| root_owned_path(b))
+    else {
+        eprintln!("skip: Gemini CLI reads system settings only on a path that only root can write");
+        return;
+    };
+    let w = WrapperCopy::from_into(
+        Dialect::named("claude").unwrap(),
+        Dialect::named("gemini").unwrap(),
+    );
+    let route = w.user_route("gemini", ".gemini/settings.json", "BeforeTool");
+    let user: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(w.home.join(".gemini/settings.json")).unwrap(),
+    )
+    .unwrap();
+    // Gemini's label for a handler: its `name`, else its command.
+    let handler = user["hooks"]["BeforeTool"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|g| g["hooks"].as_array().unwrap())
+        .find(|h| h["command"] == route.as_str())
+        .unwrap();
+    let label = handler.get("name").unwrap_or(&handler["command"]).clone();
+    let payload = serde_json::json!({"session_id": "s", "transcript_path": "/x",
+        "cwd": w.project, "hook_event_name": "BeforeTool",
+        "timestamp": "2026-12-01T14:57:40.307Z", "tool_name": "run_shell_command",
+        "tool_input": {"command": "ls"}});
+    let all = ["cursor-rule", "mine", "wrapper"];
+    for (file, root_owns) in [
+        ("settings.json", true),
+        ("system-defaults.json", true),
+        ("settings.json", false),
+    ] {
+        let managed = tempfile::tempdir_in(base).unwrap();
+        let system = common::write(
+            managed.path(),
+            &format!("etc/gemini-cli/{file}"),
+            &serde_json::json!({"hooksConfig": {"disabled": [label]}}).to_string(),
+        );
+        if !root_owns {
+            std::os::unix::fs::chown(&system, Some(1000), Some(1000)).unwrap();
+        }
+        let var = managed.path().join("etc/gemini-cli/settings.json");
+        let env = [("GEMINI_CLI_SYSTEM_SETTINGS_PATH", var.as_os_str())];
+        if root_owns {
+            w.fire(&w.copy, &env, &payload);
+        } else {
+            w.fire(&route, &env, &payload);
+            w.fire(&w.copy, &env, &payload);
+        }
+        assert_eq!(w.ran(), all, "{file}, root's: {root_owns}");
+    }
+    // No system list: Gemini runs the route, and the route inside the copy stands aside.
+    w.fire(&route, &[], &payload);
+    w.fire(&w.copy, &[], &payload);
+    assert_eq!(w.ran(), all, "no system list");
 }

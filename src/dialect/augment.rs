@@ -270,6 +270,7 @@ pub static DEF: DialectDef = DialectDef {
         any_kill_switch_reaches_policy: false,
         // Source 0.36.0: read wherever it lies, whoever owns it.
         root_owned_only: false,
+        moved_by: &[],
         source: "source (auggie 0.36.0): augment.mjs `n1e` (systemConfigDir), `cle` (order), \
                  `wgi` (merge)",
     }),

@@ -754,6 +754,7 @@ pub static DEF: DialectDef = DialectDef {
         kill_switch_reaches_policy: true,
         any_kill_switch_reaches_policy: false,
         root_owned_only: false,
+        moved_by: &[],
         source: "docs: code.claude.com/docs/en/settings (managed-settings.json paths, \
                  allowManagedHooksOnly, disableAllHooks); binary 2.1.332 (/etc/claude-code, \
                  managed-settings.d); run 2.1.332 (tests/live_claude_managed.rs, drop-ins \

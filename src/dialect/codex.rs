@@ -432,6 +432,7 @@ pub static DEF: DialectDef = DialectDef {
         broken_policy: BrokenPolicy::Skipped,
         // Not verified either: read whoever owns it.
         root_owned_only: false,
+        moved_by: &[],
         // Codex has no kill switch.
         kill_switch_reaches_policy: false,
         any_kill_switch_reaches_policy: false,

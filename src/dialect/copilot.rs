@@ -638,6 +638,7 @@ pub static DEF: DialectDef = DialectDef {
         kill_switch_reaches_policy: false,
         any_kill_switch_reaches_policy: false,
         root_owned_only: false,
+        moved_by: &[],
         source: "docs: docs.github.com/en/copilot/reference/hooks-reference (policy hooks load \
                  first, ignore folder trust and disableAllHooks); run 1.0.102 debug log and \
                  binary (/etc/github-copilot/policy.d)",

@@ -299,6 +299,7 @@ pub static DEF: DialectDef = DialectDef {
         any_kill_switch_reaches_policy: false,
         // Not documented: read wherever it lies, whoever owns it.
         root_owned_only: false,
+        moved_by: &[],
         source: "docs: cursor.com/docs/agent/hooks (Configuration, MDM Distribution), \
                  cursor.com/docs/reference/third-party-hooks (Priority Order)",
     }),

@@ -371,6 +371,12 @@ pub static DEF: DialectDef = DialectDef {
         // Source 0.61.0: "Security Warning: Skipping system settings file" unless it, its
         // folders and what it links to are root's and not group/other-writable.
         root_owned_only: true,
+        // Source 0.61.0 (`getSystemSettingsPath`, `getSystemDefaultsPath`): read before the
+        // project's `.env`, which still reaches the hooks' environment.
+        moved_by: &[
+            ("gemini-system", "GEMINI_CLI_SYSTEM_SETTINGS_PATH"),
+            ("gemini-system-defaults", "GEMINI_CLI_SYSTEM_DEFAULTS_PATH"),
+        ],
         source: "source 0.61.0 (getSystemSettingsPath, getSystemDefaultsPath, mergeSettings, \
                  isFileAndDirectorySecureSync); \
                  run 0.61.0 (tests/live_gemini.rs system_settings_hooks_run)",

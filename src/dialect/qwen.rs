@@ -398,6 +398,7 @@ pub static DEF: DialectDef = DialectDef {
         any_kill_switch_reaches_policy: true,
         // Source 0.24.4: read wherever it lies, whoever owns it.
         root_owned_only: false,
+        moved_by: &[],
         source: "source 0.24.4 (getSystemSettingsPath, getSystemDefaultsPath, getSystemHooks); \
                  run 0.24.4 (tests/live_qwen.rs system_settings_hooks_run)",
     }),

@@ -152,6 +152,7 @@ pub static DEF: DialectDef = DialectDef {
         kill_switch_reaches_policy: false,
         any_kill_switch_reaches_policy: false,
         root_owned_only: false,
+        moved_by: &[],
         source: "docs: microsoft/vscode-docs docs/enterprise/manage-ai-settings.md (Enable or \
                  disable hooks), docs/enterprise/policies.md (Linux JSON policies)",
     }),

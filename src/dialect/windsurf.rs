@@ -394,6 +394,7 @@ pub static DEF: DialectDef = DialectDef {
         any_kill_switch_reaches_policy: false,
         // Not documented: read wherever it lies, whoever owns it.
         root_owned_only: false,
+        moved_by: &[],
         source: "docs: docs.windsurf.com/windsurf/cascade/hooks (System-Level)",
     }),
     // Not documented.

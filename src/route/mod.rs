@@ -157,10 +157,15 @@ fn user_route_in_place(
         .file_name()
         .filter(|_| host.def().disabled_handlers.is_some())
         .map(|name| hook_dir.join(name));
-    let listed = project_file
+    let mut listed = project_file
         .and_then(|file| crate::read::text(&file, crate::read::MAX_FILE_BYTES).ok())
         .map(|text| disabled_labels(host, &text))
         .unwrap_or_default();
+    // The machine's lists too (Gemini's system settings and defaults): a route an
+    // administrator turned off is none the agent runs (attacks row 640).
+    if own {
+        listed.extend(policy_disabled_labels(host));
+    }
     let routes = match event_hidden(home, host, event) {
         Some(_) => Vec::new(),
         None if !own => Vec::new(),
@@ -672,6 +677,52 @@ pub fn disabled_labels(host: Dialect, text: &str) -> Vec<String> {
             )
         })
         .unwrap_or_default()
+}
+
+/// The labels the host's policy files turn off ([`crate::tables::DisabledHandlers`] in a
+/// policy location): those in its policy folder below `/`, and those its variables move
+/// elsewhere ([`crate::tables::ManagedSpec::moved_by`]), each read only where the agent would
+/// read it (root's alone, where it asks that). A variable a project fills (Gemini loads a
+/// trusted project's `.env` after reading its system files, and its hooks inherit it) can
+/// only add a list: a route inside a copy then runs its rules itself, at worst one rule twice,
+/// never none; the policy folder's list is always read.
+fn policy_disabled_labels(host: Dialect) -> Vec<String> {
+    let (Some(list), Some(managed)) = (&host.def().disabled_handlers, &host.def().managed) else {
+        return Vec::new();
+    };
+    let dir = crate::context::managed_dir(Path::new("/"), host);
+    let var = |name: &str| {
+        std::env::var_os(name)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    let first = managed.moved_by.first().and_then(|(_, v)| var(v));
+    let owners = match managed.root_owned_only {
+        true => crate::ownership::Owners::Root,
+        false => crate::ownership::Owners::RootOrYou,
+    };
+    host.def()
+        .locations
+        .iter()
+        .filter(|l| l.scope == crate::tables::Scope::Managed && list.locations.contains(&l.id))
+        .filter_map(|l| match l.pattern {
+            crate::tables::Pattern::File(name) => Some((l.id, name)),
+            _ => None,
+        })
+        .flat_map(|(id, name)| {
+            let moved = managed
+                .moved_by
+                .iter()
+                .find(|(l, _)| *l == id)
+                .and_then(|(_, v)| var(v))
+                .or_else(|| Some(first.as_deref()?.parent()?.join(name)));
+            [dir.as_ref().map(|d| d.join(name)), moved]
+        })
+        .flatten()
+        .filter(|file| crate::ownership::OthersCouldWrite::find(file, owners).is_none())
+        .filter_map(|file| crate::read::text(&file, crate::read::MAX_FILE_BYTES).ok())
+        .flat_map(|text| disabled_labels(host, &text))
+        .collect()
 }
 
 /// The routes for `event` in the host's JSON file `file` (its `text`); `route_host`: whose

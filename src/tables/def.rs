@@ -410,6 +410,12 @@ pub struct ManagedSpec {
     /// written it (Gemini CLI 0.61.0 `isFileAndDirectorySecureSync`). hookx then does not read
     /// it as policy either ([`crate::discover::Source::refused_policy`]).
     pub root_owned_only: bool,
+    /// The variables that move a policy file elsewhere (location id, variable naming the
+    /// file); a location whose variable is unset sits beside the first one's file when that is
+    /// set (Gemini's system defaults beside its system settings). Only `exec`'s prediction of
+    /// who runs hookx's user route reads them, and only to add a list of turned-off handlers
+    /// to the one in the policy folder (attacks row 640).
+    pub moved_by: &'static [(&'static str, &'static str)],
     /// Where these facts come from ("docs: …", "run …", "binary …").
     pub source: &'static str,
 }
