@@ -2137,6 +2137,7 @@ fn main() -> std::process::ExitCode {
             a_projects_env_file_reaches_the_users_hooks,
             an_env_file_above_the_project_reaches_the_users_hooks,
             both_scopes_get_one_event,
+            a_wrapper_copy_beside_a_user_route_the_system_settings_turn_off,
         ],
     )
 }
@@ -2178,4 +2179,122 @@ fn both_scopes_get_one_event() {
         ],
     );
     c.done("both_scopes_get_one_event");
+}
+
+/// Attacks row 640 (row 605 under Gemini): a Claude wrapper (`./hookx-route.sh`, which runs
+/// `hookx run --host claude`) converted into `.gemini/settings.json` (`hookx exec --host gemini
+/// --as claude`), a project Cursor rule and one of the user's (each logging the host it ran
+/// under), hookx's Gemini user route, and system settings (`$GEMINI_CLI_SYSTEM_SETTINGS_PATH`,
+/// a root-owned file) whose `hooksConfig.disabled` names that route, or none. With the list,
+/// Gemini runs the copy and not the route, so the route inside the copy must run the Cursor
+/// rules (`claude`); without it the user route runs them (`gemini`); once each, one call.
+fn a_wrapper_copy_beside_a_user_route_the_system_settings_turn_off() {
+    let base = [env!("CARGO_TARGET_TMPDIR"), "/run"]
+        .into_iter()
+        .find(|b| admin_owned(std::path::Path::new(b)))
+        .unwrap_or(env!("CARGO_TARGET_TMPDIR"));
+    let mut c = Checks::default();
+    for listed in [false, true] {
+        let root = tempfile::tempdir_in(base).unwrap();
+        if !admin_owned(root.path()) {
+            assert!(
+                std::env::var("HOOKX_LIVE").as_deref() != Ok("require"),
+                "this test needs a folder that root owns on a root-owned path"
+            );
+            eprintln!("skip: Gemini CLI reads system settings only from root-owned folders");
+            return;
+        }
+        let dir = root.path().join("etc/gemini-cli");
+        std::fs::create_dir_all(&dir).unwrap();
+        let settings = dir.join("settings.json");
+        let settings_var = settings.display().to_string();
+        let env = [("GEMINI_CLI_SYSTEM_SETTINGS_PATH", settings_var.as_str())];
+        let Some(l) = live("story", &["--yolo"], &env, |sb| {
+            sb.user_settings(json!({}));
+            sb.trust_folder();
+            let log = sb.root.join("ran.log");
+            let hookx = env!("CARGO_BIN_EXE_hookx");
+            let script = sb.write(
+                "project/hookx-route.sh",
+                &format!(
+                    "#!/bin/sh\necho wrapper >> '{}'\nexec '{hookx}' run --host claude --event PreToolUse --home '{}'\n",
+                    log.display(),
+                    sb.home.display()
+                ),
+            );
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+            sb.write(
+                "project/.claude/settings.json",
+                &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+                    "hooks": [{"type": "command", "command": "./hookx-route.sh"}]}]}})
+                .to_string(),
+            );
+            let cursor = |name: &str| {
+                let line = format!("echo {name}:$HOOKX_HOST >> '{}'", log.display());
+                json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": line}]}})
+                    .to_string()
+            };
+            sb.write("project/.cursor/hooks.json", &cursor("cursor-rule"));
+            sb.write("home/.cursor/hooks.json", &cursor("mine"));
+            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+            let mine = sb.home.join(".cursor/hooks.json");
+            common::hookx_at(&sb.project, &sb.home, &["trust", mine.to_str().unwrap()]).success();
+            let convert = std::process::Command::new(hookx)
+                .args([
+                    "convert",
+                    ".claude/settings.json",
+                    "--to",
+                    "gemini",
+                    "--write",
+                ])
+                .args(["--hookx", hookx])
+                .current_dir(&sb.project)
+                .env("HOME", &sb.home)
+                .env_remove("HOOKX_HOME")
+                .output()
+                .unwrap();
+            assert!(convert.status.success(), "{convert:?}");
+            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+            common::hookx_at(
+                &sb.project,
+                &sb.home,
+                &[
+                    "install", "--host", "gemini", "--scope", "user", "--hookx", hookx,
+                ],
+            )
+            .success();
+            let user: Value = serde_json::from_str(
+                &std::fs::read_to_string(sb.home.join(".gemini/settings.json")).unwrap(),
+            )
+            .unwrap();
+            let route = &user["hooks"]["BeforeTool"][0]["hooks"][0];
+            let label = route.get("name").unwrap_or(&route["command"]);
+            assert!(label.is_string(), "{user}");
+            let system = match listed {
+                true => json!({"hooksConfig": {"disabled": [label]}}),
+                false => json!({}),
+            };
+            std::fs::write(&settings, system.to_string()).unwrap();
+        }) else {
+            return;
+        };
+        let ran = std::fs::read_to_string(l.sb.root.join("ran.log")).unwrap_or_default();
+        let mut ran: Vec<&str> = ran.lines().collect();
+        ran.sort();
+        let host = if listed { "claude" } else { "gemini" };
+        let expected = [
+            format!("cursor-rule:{host}"),
+            format!("mine:{host}"),
+            "wrapper".to_string(),
+        ];
+        c.that(
+            ran == expected,
+            format!(
+                "listed {listed}: each rule once for one call: {ran:?}\n{}",
+                l.out.stderr
+            ),
+        );
+    }
+    c.done("story");
 }
