@@ -189,9 +189,9 @@ fn root_markers(flavor: Flavor, places: Places<'_>) -> Vec<String> {
     // The layer the agent's command line puts on top (Codex's `--profile`, attacks row 570)
     // wins over the user's file, which wins over the policy's.
     let layer = || {
-        let layer = setting.layer?;
-        home.as_deref()
-            .map(|home| crate::route::layer_text(home, layer))
+        let (layer, home) = (setting.layer?, home.as_deref()?);
+        crate::route::any_layer_holds(home, layer, setting.key)
+            .then(|| crate::route::layer_text(home, layer))
     };
     let read = |text: Option<String>| -> Option<Vec<String>> {
         let text = text?;

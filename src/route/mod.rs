@@ -300,6 +300,31 @@ fn option_value<'a>(args: &'a [String], names: &[&str]) -> Option<&'a str> {
     value
 }
 
+/// Whether any layer file of `layer` below `home` (Codex's `~/.codex/*.config.toml`) holds
+/// `text`: where none does, no layer the agent could be started with sets it, and the agent's
+/// command line need not be looked for (a walk of `/proc`, the costlier read).
+pub fn any_layer_holds(home: &Path, layer: &crate::tables::ConfigLayer, text: &str) -> bool {
+    let pattern = Path::new(layer.file);
+    let (Some(dir), Some(name)) = (pattern.parent(), pattern.file_name()) else {
+        return false;
+    };
+    let Some((prefix, suffix)) = name.to_str().and_then(|n| n.split_once("{}")) else {
+        return false;
+    };
+    let Ok(entries) = std::fs::read_dir(home.join(dir)) else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        name.len() > prefix.len() + suffix.len()
+            && name.starts_with(prefix)
+            && name.ends_with(suffix)
+            && crate::read::text(&entry.path(), crate::read::MAX_FILE_BYTES)
+                .is_ok_and(|t| t.contains(text))
+    })
+}
+
 /// The text of the config layer the agent was started with ([`crate::tables::ConfigLayer`]:
 /// Codex's `--profile NAME`), empty where there is none or it cannot be read.
 pub fn layer_text(home: &Path, layer: &crate::tables::ConfigLayer) -> String {
