@@ -3234,3 +3234,83 @@ fn a_wrapper_copy_gemini_runs_beside_a_user_route_its_system_settings_turn_off()
     w.fire(&w.copy, &[], &payload);
     assert_eq!(w.ran(), all, "no system list");
 }
+
+/// Attacks row 642 (row 605's leftover): a Claude guard converted into `.codex/hooks.json`,
+/// the copy reviewed in Codex and the project trusted there, hookx's Codex user route; Codex
+/// started with `--profile work`, whose `$CODEX_HOME/work.config.toml` turns the copy off
+/// (`[hooks.state."KEY"] enabled = false`: Codex 0.171.0 then runs no handler so turned off,
+/// live row 605 for a route). The plan's review of copies read no profile: it took the copy for
+/// one Codex runs, and the route left the guard to it; the guard ran nowhere. As for a copy
+/// Gemini's own list turns off, a copy turned off stands in for nothing: the route runs the
+/// guard. Without the profile the copy runs it and the route does not.
+#[test]
+fn a_copy_a_codex_profile_turns_off_does_not_take_the_guards_run() {
+    let w = GuardAndMine::new(false);
+    let (project, home, log) = (&w.project, &w.home, &w.log);
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    w.hookx(&[
+        "convert",
+        ".claude/settings.json",
+        "--to",
+        "codex",
+        "--write",
+        "--hookx",
+        bin,
+    ]);
+    w.hookx(&[
+        "install", "--host", "codex", "--scope", "user", "--hookx", bin,
+    ]);
+    let codex = Dialect::named("codex").unwrap();
+    let review = codex.def().route_trust.as_ref().unwrap();
+    let file = project.join(".codex/hooks.json");
+    let copies: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let [(key, hash)] = &(review.records)(&file, &copies, &|_| true)[..] else {
+        panic!("one copy: {copies}");
+    };
+    common::write(
+        home,
+        ".codex/config.toml",
+        &format!(
+            "[projects.{:?}]\ntrust_level = \"trusted\"\n\n[hooks.state.{key:?}]\ntrusted_hash = {hash:?}\n",
+            project.display().to_string()
+        ),
+    );
+    common::write(
+        home,
+        ".codex/work.config.toml",
+        &format!("[hooks.state.{key:?}]\nenabled = false\n"),
+    );
+    let found = routes(&home.join(".codex/hooks.json"), bin, "codex", "PreToolUse");
+    let [route] = &found[..] else {
+        panic!("one user route: {found:?}");
+    };
+    let payload = serde_json::json!({"session_id": "s", "turn_id": "t", "cwd": project,
+        "hook_event_name": "PreToolUse", "model": "m", "transcript_path": null,
+        "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": "ls"},
+        "tool_use_id": "c"});
+    // A shell whose own command line is `codex … OPTIONS`, as Codex's process is.
+    let shell = home.join("bin/codex");
+    std::fs::create_dir_all(shell.parent().unwrap()).unwrap();
+    std::os::unix::fs::symlink("/bin/sh", &shell).unwrap();
+    for (options, ran) in [
+        ("exec --profile work", &["guard", "mine"][..]),
+        ("exec", &["mine"]),
+        ("exec -p other", &["mine"]),
+    ] {
+        let line = format!(
+            "{} -c '{}; true' codex {options}",
+            shell.display(),
+            route.replace('\'', "'\\''")
+        );
+        sh_with_stdin(
+            &line,
+            project,
+            home,
+            &[("PATH", OsStr::new("/usr/bin:/bin"))],
+            &payload.to_string(),
+        );
+        assert_eq!(ran_sorted(log), ran, "{options}");
+        let _ = std::fs::remove_file(log);
+    }
+}

@@ -111,6 +111,10 @@ pub struct Review {
     path: std::path::PathBuf,
     /// The records' file as people read it.
     shown: String,
+    home: std::path::PathBuf,
+    /// The config layer the agent was started with ([`crate::route::layer_text`]), read once
+    /// and only where a record holds.
+    layer: std::cell::OnceCell<String>,
 }
 
 impl Review {
@@ -140,12 +144,17 @@ impl Review {
             host,
             path: crate::route::review_key_path(&ctx.home, host, &source.path),
             shown: ctx.display(&file),
+            home: ctx.home.clone(),
+            layer: std::cell::OnceCell::new(),
         })
     }
 
     /// Whether the agent runs handler `index` of `rule`: its record is there (in each place)
-    /// and hashes what the file holds now. A handler the file's value does not show where the
-    /// rule says is taken as reviewed (nothing to compare).
+    /// and hashes what the file holds now, and the layer the agent was started with (Codex's
+    /// `--profile`) does not turn it off: a copy turned off there stands in for nothing, and
+    /// hookx's route runs its original (attacks row 642, as a copy Gemini's list turns off).
+    /// A handler the file's value does not show where the rule says is taken as reviewed
+    /// (nothing to compare).
     pub fn reviewed(&self, rule: &Rule, index: usize) -> bool {
         let Some(review) = self.host.def().route_trust.as_ref() else {
             return true;
@@ -155,10 +164,18 @@ impl Review {
             return true;
         };
         let records = (review.records)(&self.path, &self.value, &|h| std::ptr::eq(h, target));
-        records.iter().all(|(key, value)| {
+        let held = records.iter().all(|(key, value)| {
             self.records
                 .iter()
                 .all(|text| (review.recorded)(text, key).as_deref() == Some(value))
+        });
+        held && review.layer.is_none_or(|l| {
+            let layer = self
+                .layer
+                .get_or_init(|| crate::route::layer_text(&self.home, l));
+            !records
+                .iter()
+                .any(|(key, _)| (review.turned_off)(layer, key))
         })
     }
 
