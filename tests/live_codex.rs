@@ -2305,6 +2305,7 @@ fn main() -> std::process::ExitCode {
             both_scopes_get_one_event,
             a_session_started_in_a_subfolder_runs_the_projects_guard,
             a_wrapper_copy_beside_a_user_route_a_profile_turns_off,
+            a_copy_a_profile_turns_off,
             a_project_marked_by_the_users_own_markers_runs_its_guard,
             no_markers_make_the_folder_codex_started_in_the_project,
             a_folder_with_its_own_route_inside_a_repository_runs_its_guard,
@@ -2656,4 +2657,90 @@ fn both_scopes_get_one_event() {
         ],
     );
     c.done("both_scopes_get_one_event");
+}
+
+/// Attacks row 642: a project Claude guard (logging `guard`) converted into
+/// `.codex/hooks.json` and the copy reviewed, the project trusted, a Cursor rule of the user's
+/// (`mine`, which only hookx runs under Codex), hookx's Codex user route;
+/// Codex started with `--profile work`, whose `$CODEX_HOME/work.config.toml` turns the copy
+/// off. Codex then does not run the copy, and hookx's route must run the guard; without the
+/// profile the copy runs it and the route leaves it to the copy: each rule once each time.
+fn a_copy_a_profile_turns_off() {
+    let mut c = Checks::default();
+    for profile in [false, true] {
+        let args: &[&str] = match profile {
+            false => &["-s", "workspace-write"],
+            true => &["-s", "workspace-write", "--profile", "work"],
+        };
+        let Some(l) = live("subfolder", args, |sb| {
+            sb.trust_project();
+            let log = sb.root.join("ran.log");
+            let hookx = env!("CARGO_BIN_EXE_hookx");
+            let guard = format!("echo guard >> '{}'", log.display());
+            sb.write(
+                "project/.claude/settings.json",
+                &client::pretty(&json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+                    "hooks": [{"type": "command", "command": guard}]}]}})),
+            );
+            let mine = format!("echo mine >> '{}'", log.display());
+            sb.write(
+                "home/.cursor/hooks.json",
+                &client::pretty(
+                    &json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": mine}]}}),
+                ),
+            );
+            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+            let mine = sb.home.join(".cursor/hooks.json");
+            common::hookx_at(&sb.project, &sb.home, &["trust", mine.to_str().unwrap()]).success();
+            let convert = std::process::Command::new(hookx)
+                .args([
+                    "convert",
+                    ".claude/settings.json",
+                    "--to",
+                    "codex",
+                    "--write",
+                ])
+                .args(["--hookx", hookx])
+                .current_dir(&sb.project)
+                .env("HOME", &sb.home)
+                .env_remove("HOOKX_HOME")
+                .env_remove("CODEX_HOME")
+                .output()
+                .unwrap();
+            assert!(convert.status.success(), "{convert:?}");
+            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+            let file = sb.project.join(".codex/hooks.json");
+            let copies: Value =
+                serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+            sb.trust(client::HookFile::ProjectJson, &copies["hooks"]);
+            common::hookx_at(
+                &sb.project,
+                &sb.home,
+                &[
+                    "install", "--host", "codex", "--scope", "user", "--hookx", hookx,
+                ],
+            )
+            .success();
+            let [(key, _)] = &client::trust_entries(&file, &copies["hooks"])[..] else {
+                panic!("one copy: {copies}");
+            };
+            sb.write(
+                "home/.codex/work.config.toml",
+                &format!("[hooks.state.{}]\nenabled = false\n", json!(key)),
+            );
+        }) else {
+            return;
+        };
+        let ran = std::fs::read_to_string(l.sb.root.join("ran.log")).unwrap_or_default();
+        let mut ran: Vec<&str> = ran.lines().collect();
+        ran.sort();
+        c.that(
+            ran == ["guard", "mine"],
+            format!(
+                "profile {profile}: each rule once for one call: {ran:?}\n{}",
+                l.out.stderr
+            ),
+        );
+    }
+    c.done("subfolder");
 }
