@@ -2503,3 +2503,45 @@ fn a_route_whose_hookx_is_gone_is_said_where_the_host_then_denies_every_call() {
         }
     }
 }
+
+/// Attacks row 642 for doctor: a reviewed handler of the project's Codex file that a Codex
+/// profile turns off (`~/.codex/work.config.toml`, `[hooks.state."KEY"] enabled = false`).
+/// Codex started with `--profile work` skips it (live, `live_codex::a_copy_a_profile_turns_off`);
+/// doctor, run under no Codex, read no profile and said it fires, nothing more. It names the
+/// profile; a profile that does not name it says nothing.
+#[test]
+fn a_codex_handler_a_profile_turns_off_is_said() {
+    let w = World::new();
+    let file = w.write_json(
+        "project/.codex/hooks.json",
+        json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [command("./guard.sh")]}]}}),
+    );
+    let value: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let [(key, hash)] = &hookx::dialect::codex::trust::records(&file, &value, &|_| true)[..] else {
+        panic!("one handler: {value}");
+    };
+    w.write(
+        "home/.codex/config.toml",
+        &format!(
+            "[projects.{:?}]\ntrust_level = \"trusted\"\n\n[hooks.state.{key:?}]\ntrusted_hash = {hash:?}\n",
+            w.project().display().to_string()
+        ),
+    );
+    w.write("home/.codex/other.config.toml", "model = \"m\"\n");
+    let said = "Codex started with `--profile work` skips handler 1";
+    let (_, report) = w.doctor(Some("codex"));
+    let v = verdict(&report, ".codex/hooks.json", "PreToolUse", "codex");
+    assert!(
+        !has(v, "started with `--profile", None),
+        "{:?}",
+        findings(v)
+    );
+    w.write(
+        "home/.codex/work.config.toml",
+        &format!("[hooks.state.{key:?}]\nenabled = false\n"),
+    );
+    let (_, report) = w.doctor(Some("codex"));
+    let v = verdict(&report, ".codex/hooks.json", "PreToolUse", "codex");
+    assert!(has(v, said, None), "{:?}", findings(v));
+    assert!(!has(v, "`--profile other`", None), "{:?}", findings(v));
+}

@@ -179,6 +179,43 @@ impl Review {
         })
     }
 
+    /// The names of the config layers below the home (Codex's profiles, `~/.codex/NAME.config.toml`)
+    /// that turn handler `index` of `rule` off: the agent started with one of them skips it.
+    /// For the commands a user types, which run under no agent and so see no layer
+    /// ([`Self::reviewed`] reads the one the agent was started with; attacks row 642).
+    pub fn layers_turning_off(&self, rule: &Rule, index: usize) -> Vec<String> {
+        let Some(review) = self.host.def().route_trust.as_ref() else {
+            return Vec::new();
+        };
+        let Some(layer) = review.layer else {
+            return Vec::new();
+        };
+        let pointer = format!("{}/hooks/{index}", rule.origin.pointer);
+        let Some(target) = self.value.pointer(&pointer) else {
+            return Vec::new();
+        };
+        let keys = (review.records)(&self.path, &self.value, &|h| std::ptr::eq(h, target));
+        let Some((before, after)) = layer.file.split_once("{}") else {
+            return Vec::new();
+        };
+        let (dir, prefix) = before.rsplit_once('/').unwrap_or(("", before));
+        let Ok(entries) = std::fs::read_dir(self.home.join(dir)) else {
+            return Vec::new();
+        };
+        let mut names: Vec<String> = entries
+            .flatten()
+            .filter_map(|e| {
+                let file = e.file_name().into_string().ok()?;
+                let name = file.strip_prefix(prefix)?.strip_suffix(after)?.to_string();
+                let text = crate::read::text(&e.path(), crate::read::MAX_FILE_BYTES).ok()?;
+                (!name.is_empty() && keys.iter().any(|(k, _)| (review.turned_off)(&text, k)))
+                    .then_some(name)
+            })
+            .collect();
+        names.sort();
+        names
+    }
+
     /// How the agent keeps its records, for the reason a handler is skipped.
     pub fn why(&self) -> String {
         format!(

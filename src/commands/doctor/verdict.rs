@@ -155,6 +155,29 @@ impl Doctor<'_> {
                 );
                 verdict.findings.push(Finding::new(Level::Note, said, None));
             }
+            // A profile that turns a handler off (attacks row 642): the agent started with it
+            // skips the handler, and where it is a copy, hookx's route runs its original.
+            let option = host
+                .def()
+                .route_trust
+                .as_ref()
+                .and_then(|r| r.layer)
+                .and_then(|l| l.options.first());
+            for i in 0..rule.handlers.len() {
+                for name in review.layers_turning_off(rule, i) {
+                    verdict.findings.push(Finding::new(
+                        Level::Note,
+                        format!(
+                            "{} started with `{} {name}` skips handler {}: that layer turns it \
+                             off; where it is a copy, hookx's route runs its original then",
+                            host.def().display,
+                            option.copied().unwrap_or_default(),
+                            i + 1
+                        ),
+                        None,
+                    ));
+                }
+            }
         }
         if let Some((stopper, line, col)) = self.event_stopper(host, &rule.event) {
             let display = host.def().display;
