@@ -156,14 +156,9 @@ impl Review {
     /// A handler the file's value does not show where the rule says is taken as reviewed
     /// (nothing to compare).
     pub fn reviewed(&self, rule: &Rule, index: usize) -> bool {
-        let Some(review) = self.host.def().route_trust.as_ref() else {
+        let Some((review, records)) = self.records_of(rule, index) else {
             return true;
         };
-        let pointer = format!("{}/hooks/{index}", rule.origin.pointer);
-        let Some(target) = self.value.pointer(&pointer) else {
-            return true;
-        };
-        let records = (review.records)(&self.path, &self.value, &|h| std::ptr::eq(h, target));
         let held = records.iter().all(|(key, value)| {
             self.records
                 .iter()
@@ -184,18 +179,10 @@ impl Review {
     /// For the commands a user types, which run under no agent and so see no layer
     /// ([`Self::reviewed`] reads the one the agent was started with; attacks row 642).
     pub fn layers_turning_off(&self, rule: &Rule, index: usize) -> Vec<String> {
-        let Some(review) = self.host.def().route_trust.as_ref() else {
+        let Some((review, keys)) = self.records_of(rule, index) else {
             return Vec::new();
         };
-        let Some(layer) = review.layer else {
-            return Vec::new();
-        };
-        let pointer = format!("{}/hooks/{index}", rule.origin.pointer);
-        let Some(target) = self.value.pointer(&pointer) else {
-            return Vec::new();
-        };
-        let keys = (review.records)(&self.path, &self.value, &|h| std::ptr::eq(h, target));
-        let Some((before, after)) = layer.file.split_once("{}") else {
+        let Some((before, after)) = review.layer.and_then(|l| l.file.split_once("{}")) else {
             return Vec::new();
         };
         let (dir, prefix) = before.rsplit_once('/').unwrap_or(("", before));
@@ -214,6 +201,23 @@ impl Review {
             .collect();
         names.sort();
         names
+    }
+
+    /// The agent's review table and the records handler `index` of `rule` should have; `None`
+    /// where the agent reviews nothing or the file's value does not show the handler.
+    fn records_of(
+        &self,
+        rule: &Rule,
+        index: usize,
+    ) -> Option<(
+        &'static crate::tables::RouteTrust,
+        Vec<crate::tables::Record>,
+    )> {
+        let review = self.host.def().route_trust.as_ref()?;
+        let pointer = format!("{}/hooks/{index}", rule.origin.pointer);
+        let target = self.value.pointer(&pointer)?;
+        let records = (review.records)(&self.path, &self.value, &|h| std::ptr::eq(h, target));
+        Some((review, records))
     }
 
     /// How the agent keeps its records, for the reason a handler is skipped.
