@@ -601,10 +601,13 @@ fn listed_off(ctx: &discover::Context, host: Dialect) -> Vec<String> {
     let config = host.config();
     let mut files = discover::host_state_files(ctx, host, config.install_user);
     files.push(ctx.project.join(config.install_project));
+    // The machine's lists where the host's variables move them (attacks row 643); those in
+    // the policy folder are policy sources.
     files
         .iter()
         .filter_map(|f| crate::read::text(f, crate::read::MAX_FILE_BYTES).ok())
         .flat_map(|text| crate::route::disabled_labels(host, &text))
+        .chain(crate::route::moved_policy_labels(host))
         .collect()
 }
 

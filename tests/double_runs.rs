@@ -3314,3 +3314,62 @@ fn a_copy_a_codex_profile_turns_off_does_not_take_the_guards_run() {
         let _ = std::fs::remove_file(log);
     }
 }
+
+/// Attacks row 643 (row 640 on the run path): a guard converted into Gemini's project file,
+/// the copy named in the `hooksConfig.disabled` of system settings (or the defaults beside
+/// them) that `$GEMINI_CLI_SYSTEM_SETTINGS_PATH` moves out of `/etc/gemini-cli` (Gemini
+/// CLI 0.61.0 joins that list: `live_gemini::a_wrapper_copy_beside_a_user_route_the_system_settings_turn_off`
+/// for a route). The plan read the policy folder's list only: it took the copy for one Gemini
+/// runs, and the route left the guard to it; the guard ran nowhere. A file someone other than
+/// root could have written counts for nothing, as for Gemini.
+#[test]
+fn a_copy_the_moved_system_list_turns_off_does_not_take_the_guards_run() {
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR"));
+    let Some(base) = [target, Path::new("/run")]
+        .into_iter()
+        .find(|b| root_owned_path(b))
+    else {
+        eprintln!("skip: Gemini CLI reads system settings only on a path that only root can write");
+        return;
+    };
+    for (file, root_owns, runs) in [
+        ("settings.json", true, &["guard", "mine"][..]),
+        ("system-defaults.json", true, &["guard", "mine"]),
+        ("settings.json", false, &["mine"]),
+    ] {
+        let w = GuardAndMine::new(true);
+        let (project, home) = (&w.project, &w.home);
+        w.converted_to_gemini_beside_the_user_route();
+        common::write(
+            home,
+            ".gemini/trustedFolders.json",
+            &serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
+        );
+        let moved = tempfile::tempdir_in(base).unwrap();
+        let settings = moved.path().join("etc/gemini-cli/settings.json");
+        let env = [("GEMINI_CLI_SYSTEM_SETTINGS_PATH", settings.as_os_str())];
+        assert_eq!(
+            w.gemini_route_ran(&[], &env),
+            ["mine"],
+            "the copy on: Gemini runs it"
+        );
+        let copy: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(project.join(".gemini/settings.json")).unwrap(),
+        )
+        .unwrap();
+        let command = &copy["hooks"]["BeforeTool"][0]["hooks"][0]["command"];
+        let system = common::write(
+            moved.path(),
+            &format!("etc/gemini-cli/{file}"),
+            &serde_json::json!({"hooksConfig": {"disabled": [command]}}).to_string(),
+        );
+        if !root_owns {
+            std::os::unix::fs::chown(&system, Some(1000), Some(1000)).unwrap();
+        }
+        assert_eq!(
+            w.gemini_route_ran(&[], &env),
+            runs,
+            "the copy in the list of {file}, root's: {root_owns}"
+        );
+    }
+}

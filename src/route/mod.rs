@@ -705,45 +705,78 @@ pub fn disabled_labels(host: Dialect, text: &str) -> Vec<String> {
 }
 
 /// The labels the host's policy files turn off ([`crate::tables::DisabledHandlers`] in a
-/// policy location): those in its policy folder below `/`, and those its variables move
-/// elsewhere ([`crate::tables::ManagedSpec::moved_by`]), each read only where the agent would
-/// read it (root's alone, where it asks that). A variable a project fills (Gemini loads a
-/// trusted project's `.env` after reading its system files, and its hooks inherit it) can
-/// only add a list: a route inside a copy then runs its rules itself, at worst one rule twice,
-/// never none; the policy folder's list is always read.
+/// policy location): those in its policy folder below `/`, and [`moved_policy_labels`].
 fn policy_disabled_labels(host: Dialect) -> Vec<String> {
-    let (Some(list), Some(managed)) = (&host.def().disabled_handlers, &host.def().managed) else {
+    let dir = crate::context::managed_dir(Path::new("/"), host);
+    let mut files: Vec<PathBuf> = policy_lists(host)
+        .filter_map(|(_, name)| Some(dir.as_ref()?.join(name)))
+        .collect();
+    files.extend(moved_policy_files(host));
+    labels_of_policy_files(host, files)
+}
+
+/// The labels the host's policy files turn off where its variables move them
+/// ([`crate::tables::ManagedSpec::moved_by`]; for `run`, whose policy folder is its own
+/// `--managed-root`). A variable a project fills (Gemini loads a trusted project's `.env`
+/// after reading its system files, and its hooks inherit it) can only add a list, never
+/// replace the policy folder's: a rule then runs beside its copy, at worst twice, never none;
+/// and each file counts only where the agent would read it (root's alone, where it asks that).
+pub fn moved_policy_labels(host: Dialect) -> Vec<String> {
+    labels_of_policy_files(host, moved_policy_files(host))
+}
+
+/// The host's policy locations whose lists of turned-off handlers it joins: (id, file name).
+fn policy_lists(host: Dialect) -> impl Iterator<Item = (&'static str, &'static str)> {
+    let list = host.def().disabled_handlers.as_ref();
+    host.def()
+        .locations
+        .iter()
+        .filter(move |l| {
+            l.scope == crate::tables::Scope::Managed
+                && list.is_some_and(|list| list.locations.contains(&l.id))
+        })
+        .filter_map(|l| match l.pattern {
+            crate::tables::Pattern::File(name) => Some((l.id, name)),
+            _ => None,
+        })
+}
+
+/// The policy files the host's variables name: each location's own, else beside the first.
+fn moved_policy_files(host: Dialect) -> Vec<PathBuf> {
+    let Some(managed) = &host.def().managed else {
         return Vec::new();
     };
-    let dir = crate::context::managed_dir(Path::new("/"), host);
     let var = |name: &str| {
         std::env::var_os(name)
             .filter(|v| !v.is_empty())
             .map(PathBuf::from)
     };
     let first = managed.moved_by.first().and_then(|(_, v)| var(v));
-    let owners = match managed.root_owned_only {
-        true => crate::ownership::Owners::Root,
-        false => crate::ownership::Owners::RootOrYou,
-    };
-    host.def()
-        .locations
-        .iter()
-        .filter(|l| l.scope == crate::tables::Scope::Managed && list.locations.contains(&l.id))
-        .filter_map(|l| match l.pattern {
-            crate::tables::Pattern::File(name) => Some((l.id, name)),
-            _ => None,
-        })
-        .flat_map(|(id, name)| {
-            let moved = managed
+    policy_lists(host)
+        .filter_map(|(id, name)| {
+            managed
                 .moved_by
                 .iter()
                 .find(|(l, _)| *l == id)
                 .and_then(|(_, v)| var(v))
-                .or_else(|| Some(first.as_deref()?.parent()?.join(name)));
-            [dir.as_ref().map(|d| d.join(name)), moved]
+                .or_else(|| Some(first.as_deref()?.parent()?.join(name)))
         })
-        .flatten()
+        .collect()
+}
+
+/// The labels `files` turn off, each read only where the host would read it as policy.
+fn labels_of_policy_files(host: Dialect, files: Vec<PathBuf>) -> Vec<String> {
+    let owners = match host
+        .def()
+        .managed
+        .as_ref()
+        .is_some_and(|m| m.root_owned_only)
+    {
+        true => crate::ownership::Owners::Root,
+        false => crate::ownership::Owners::RootOrYou,
+    };
+    files
+        .into_iter()
         .filter(|file| crate::ownership::OthersCouldWrite::find(file, owners).is_none())
         .filter_map(|file| crate::read::text(&file, crate::read::MAX_FILE_BYTES).ok())
         .flat_map(|text| disabled_labels(host, &text))

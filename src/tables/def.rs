@@ -412,9 +412,9 @@ pub struct ManagedSpec {
     pub root_owned_only: bool,
     /// The variables that move a policy file elsewhere (location id, variable naming the
     /// file); a location whose variable is unset sits beside the first one's file when that is
-    /// set (Gemini's system defaults beside its system settings). Only `exec`'s prediction of
-    /// who runs hookx's user route reads them, and only to add a list of turned-off handlers
-    /// to the one in the policy folder (attacks row 640).
+    /// set (Gemini's system defaults beside its system settings). Read only for their lists of
+    /// turned-off handlers, added to the policy folder's: by `exec`'s prediction of who runs
+    /// hookx's user route (attacks row 640) and by the plan's of who runs a copy (row 643).
     pub moved_by: &'static [(&'static str, &'static str)],
     /// Where these facts come from ("docs: …", "run …", "binary …").
     pub source: &'static str,
