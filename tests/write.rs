@@ -605,3 +605,63 @@ fn convert_write_and_sync_write_no_copy_into_a_file_its_agent_refuses_whole() {
         );
     }
 }
+
+/// The commands of every handler of `file`'s `event`.
+fn commands_of(file: &Path, event: &str) -> Vec<String> {
+    let doc = json(&std::fs::read_to_string(file).unwrap());
+    let groups = doc["hooks"][event].as_array().cloned().unwrap_or_default();
+    groups
+        .iter()
+        .flat_map(|g| g["hooks"].as_array().cloned().unwrap_or_default())
+        .map(|h| h["command"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+/// Attacks row 660 (row 627's leftover): a Codex logger converted into the Claude file, the
+/// Claude file into Gemini's (its copy of a copy of the logger), then the Codex file into
+/// Gemini's itself. With one `--hookx` the logger's own copy equals the copy of a copy and is
+/// not added; after hookx moved (`--hookx` another path) it was added beside the copy calling
+/// the old path, and Gemini ran the logger twice per prompt until the Claude file was
+/// converted again. A copy that differs only by the hookx it calls is the same copy: replaced.
+#[test]
+fn a_copy_written_again_by_a_moved_hookx_replaces_its_copy_of_a_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let logger = |name: &str| {
+        format!(
+            r#"{{"hooks":{{"UserPromptSubmit":[{{"hooks":[{{"type":"command","command":"echo {name}"}}]}}]}}}}"#
+        )
+    };
+    common::write(&project, ".codex/hooks.json", &logger("codex-logger"));
+    common::write(&project, ".claude/settings.json", &logger("claude-logger"));
+    let write = |source: &str, to: &str, hookx: &str| {
+        convert_in(
+            &project,
+            &home,
+            &["convert", source, "--to", to, "--write", "--hookx", hookx],
+        )
+        .success();
+    };
+    let gemini = project.join(".gemini/settings.json");
+    let runs = |needle: &str| -> Vec<String> {
+        commands_of(&gemini, "BeforeAgent")
+            .into_iter()
+            .filter(|c| c.contains(needle))
+            .collect()
+    };
+    write(".codex/hooks.json", "claude", "/opt/old/hookx");
+    write(".claude/settings.json", "gemini", "/opt/old/hookx");
+    write(".codex/hooks.json", "gemini", "/opt/old/hookx");
+    assert_eq!(runs("codex-logger").len(), 1, "{:?}", runs(""));
+    write(".codex/hooks.json", "gemini", "/opt/new/hookx");
+    let codex = runs("codex-logger");
+    assert_eq!(codex.len(), 1, "the logger runs once: {codex:?}");
+    assert!(codex[0].contains("/opt/new/hookx exec"), "{codex:?}");
+    assert_eq!(runs("claude-logger").len(), 1, "{:?}", runs(""));
+    // And the other way round: the Claude file converted again, its copy of a copy the same.
+    write(".claude/settings.json", "gemini", "/opt/new/hookx");
+    assert_eq!(runs("codex-logger").len(), 1, "{:?}", runs(""));
+    assert_eq!(runs("/opt/old/").len(), 0, "{:?}", runs(""));
+}

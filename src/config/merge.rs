@@ -159,6 +159,38 @@ fn unmarked(entry: &Value) -> Value {
     entry
 }
 
+/// Whether every handler of `entry` carries hookx's provenance record: a copy convert wrote.
+fn is_written_by_hookx(entry: &Value) -> bool {
+    match entry.get("hooks").and_then(Value::as_array) {
+        Some(handlers) => !handlers.is_empty() && handlers.iter().all(|h| h.get(MARKER).is_some()),
+        None => entry.get(MARKER).is_some(),
+    }
+}
+
+/// [`unmarked`], with each `hookx exec` line read as what it runs (`unwrapped`) but for the
+/// hookx program it calls: equal for a copy written again by a hookx at another path.
+fn without_hookx(entry: &Value) -> Value {
+    fn strip(value: &mut Value) {
+        match value {
+            Value::String(line) => {
+                if let Some(runs) = crate::convert::unwrapped(line) {
+                    let runs = crate::convert::Unwrapped {
+                        program: String::new(),
+                        ..runs
+                    };
+                    *line = format!("{runs:?}");
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(strip),
+            Value::Object(fields) => fields.values_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    let mut entry = unmarked(entry);
+    strip(&mut entry);
+    entry
+}
+
 /// Syncs one event's array: `new` replaces the entries (and handlers) owned by this run.
 fn sync_event(
     text: &mut JsonText,
@@ -201,6 +233,19 @@ fn sync_event(
             None => {}
         }
     }
+    // A copy another run wrote that differs from a new one only by the hookx it calls (hookx
+    // moved) is the same copy: replaced, not run beside it (attacks row 660).
+    let written_again: Vec<Value> = new.iter().map(without_hookx).collect();
+    for (i, entry) in entries.iter().enumerate() {
+        if !whole.contains(&i)
+            && is_written_by_hookx(entry)
+            && written_again.contains(&without_hookx(entry))
+            && !new.iter().any(|n| unmarked(n) == unmarked(entry))
+        {
+            whole.push(i);
+        }
+    }
+    whole.sort_unstable();
     let kept: Vec<Value> = (0..entries.len())
         .filter(|i| !whole.contains(i))
         .map(|i| unmarked(&entries[i]))
