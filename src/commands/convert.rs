@@ -511,8 +511,13 @@ fn convert_to(
     let merge = opts.write && !in_place;
     let text = match (&target, merge) {
         (Some(path), true) => {
-            let text =
-                config::merge::sync_text(path, &conversion.document, sources, before.as_deref())?;
+            let text = config::merge::sync_text(
+                path,
+                &conversion.document,
+                sources,
+                before.as_deref(),
+                convert::but_its_hookx,
+            )?;
             if opts.out.is_some() {
                 refuse_foreign_target(to, path, before.as_deref(), true)?;
             }
@@ -863,7 +868,13 @@ pub fn write_file(
 ) -> Result<Wrote, Error> {
     let sources = from.sources;
     let sync = |current: Option<&str>| {
-        config::merge::sync_text(path, &conversion.document, sources, current)
+        config::merge::sync_text(
+            path,
+            &conversion.document,
+            sources,
+            current,
+            convert::but_its_hookx,
+        )
     };
     if opts.dry_run {
         let before = before.unwrap_or_default();

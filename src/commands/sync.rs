@@ -1257,6 +1257,7 @@ fn plan<'a>(
             &conversion.document,
             owned,
             before.as_deref(),
+            crate::convert::but_its_hookx,
         )?),
     };
     if removed

@@ -13,7 +13,7 @@ use std::path::Path;
 
 /// Merges `doc`'s rules into the config file at `path` (which may not exist yet): a sync from
 /// the files its rules came from ([`sync_text`]). Returns the new text.
-pub fn merge_into(path: &Path, doc: &Document) -> Result<String, Error> {
+pub fn merge_into(path: &Path, doc: &Document, same_copy: SameCopy) -> Result<String, Error> {
     let mut sources: Vec<&str> = doc.rules.iter().map(|r| r.origin.file.as_str()).collect();
     sources.dedup();
     let current = match crate::read::text(path, crate::read::MAX_FILE_BYTES) {
@@ -26,8 +26,12 @@ pub fn merge_into(path: &Path, doc: &Document) -> Result<String, Error> {
             });
         }
     };
-    sync_text(path, doc, &sources, current.as_deref())
+    sync_text(path, doc, &sources, current.as_deref(), same_copy)
 }
+
+/// An entry (without hookx's records) as it compares with a copy written again: equal for two
+/// copies that differ only by the hookx program they call (convert's `but_its_hookx`).
+pub type SameCopy = fn(&Value) -> Value;
 
 /// `convert --write`: the text of the file at `path` (`current`, `None` when there is none)
 /// once synced with `doc`, converted from the files `sources`.
@@ -37,12 +41,14 @@ pub fn merge_into(path: &Path, doc: &Document) -> Result<String, Error> {
 /// sources are replaced by the new ones where they were (or removed, when the source no longer
 /// has them); hand-written entries, entries from other sources and every other byte stay. A
 /// second run with the same sources gives the same text. A new entry equal to a hand-written
-/// one is not added twice.
+/// one is not added twice; a copy another run wrote that is the same by `same_copy` is
+/// replaced by it.
 pub fn sync_text(
     path: &Path,
     doc: &Document,
     sources: &[&str],
     current: Option<&str>,
+    same_copy: SameCopy,
 ) -> Result<String, Error> {
     if doc.kind.frontmatter || path.extension().is_some_and(|e| e == "md") {
         return Err(Error::Usage(format!(
@@ -127,7 +133,7 @@ pub fn sync_text(
             .find(|(n, _)| *n == name)
             .map(|(_, l)| l.clone())
             .unwrap_or_default();
-        sync_event(&mut text, &events, &name, new, &owned).ok_or_else(|| Error::Io {
+        sync_event(&mut text, &events, &name, new, &owned, same_copy).ok_or_else(|| Error::Io {
             path: path.display().to_string(),
             message: format!("hookx could not edit the `{name}` entries in place"),
         })?;
@@ -167,30 +173,6 @@ fn is_written_by_hookx(entry: &Value) -> bool {
     }
 }
 
-/// [`unmarked`], with each `hookx exec` line read as what it runs (`unwrapped`) but for the
-/// hookx program it calls: equal for a copy written again by a hookx at another path.
-fn without_hookx(entry: &Value) -> Value {
-    fn strip(value: &mut Value) {
-        match value {
-            Value::String(line) => {
-                if let Some(runs) = crate::convert::unwrapped(line) {
-                    let runs = crate::convert::Unwrapped {
-                        program: String::new(),
-                        ..runs
-                    };
-                    *line = format!("{runs:?}");
-                }
-            }
-            Value::Array(items) => items.iter_mut().for_each(strip),
-            Value::Object(fields) => fields.values_mut().for_each(strip),
-            _ => {}
-        }
-    }
-    let mut entry = unmarked(entry);
-    strip(&mut entry);
-    entry
-}
-
 /// Syncs one event's array: `new` replaces the entries (and handlers) owned by this run.
 fn sync_event(
     text: &mut JsonText,
@@ -198,6 +180,7 @@ fn sync_event(
     name: &str,
     new: Vec<Value>,
     owned: &[Value],
+    same_copy: SameCopy,
 ) -> Option<()> {
     let list: Vec<Seg> = events.iter().cloned().chain([Seg::from(name)]).collect();
     let Some(current) = text.value(&list) else {
@@ -235,11 +218,11 @@ fn sync_event(
     }
     // A copy another run wrote that differs from a new one only by the hookx it calls (hookx
     // moved) is the same copy: replaced, not run beside it (attacks row 660).
-    let written_again: Vec<Value> = new.iter().map(without_hookx).collect();
+    let written_again: Vec<Value> = new.iter().map(|e| same_copy(&unmarked(e))).collect();
     for (i, entry) in entries.iter().enumerate() {
         if !whole.contains(&i)
             && is_written_by_hookx(entry)
-            && written_again.contains(&without_hookx(entry))
+            && written_again.contains(&same_copy(&unmarked(entry)))
             && !new.iter().any(|n| unmarked(n) == unmarked(entry))
         {
             whole.push(i);
@@ -378,7 +361,14 @@ mod tests {
         let src = SourceFile::new(path.to_str().unwrap(), text);
         let doc = read::read(&src, claude::DIALECT).unwrap().document;
         let out = dir.join("settings.json");
-        sync_text(&out, &doc, &[path.to_str().unwrap()], Some(target)).unwrap()
+        sync_text(
+            &out,
+            &doc,
+            &[path.to_str().unwrap()],
+            Some(target),
+            Value::clone,
+        )
+        .unwrap()
     }
 
     fn stop(command: &str) -> String {

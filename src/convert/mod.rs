@@ -23,8 +23,8 @@ mod wrap;
 pub(crate) use category::{CategoryFire, RuleTools};
 pub use loss::Loss;
 pub use wrap::{
-    NOT_INSTALLED, OutdatedGuard, Unwrapped, Wrapped, innermost, not_installed_guard,
-    outdated_guard, runs_of, unwrapped, wrapped_command,
+    NOT_INSTALLED, OutdatedGuard, Unwrapped, Wrapped, but_its_hookx, innermost,
+    not_installed_guard, outdated_guard, runs_of, unwrapped, wrapped_command,
 };
 
 use crate::model::EventKind;

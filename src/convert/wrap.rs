@@ -526,6 +526,30 @@ pub fn runs_of(handler: &serde_json::Value) -> Option<serde_json::Value> {
     Some(serde_json::Value::Object(runs))
 }
 
+/// `value` with each `hookx exec` line read as what it runs ([`unwrapped`]) but for the hookx
+/// program it calls: equal for a copy written again by a hookx at another path (attacks row
+/// 660), which `convert --write` replaces instead of adding it beside.
+pub fn but_its_hookx(value: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match value {
+        Value::String(line) => match unwrapped(line) {
+            Some(runs) => Value::from(format!(
+                "{:?}",
+                Unwrapped {
+                    program: String::new(),
+                    ..runs
+                }
+            )),
+            None => value.clone(),
+        },
+        Value::Array(items) => items.iter().map(but_its_hookx).collect(),
+        Value::Object(fields) => (fields.iter())
+            .map(|(k, v)| (k.clone(), but_its_hookx(v)))
+            .collect(),
+        _ => value.clone(),
+    }
+}
+
 /// The one word `text` is, unquoted; `None` unless it is exactly one word.
 pub(super) fn unwrapped_word(text: &str) -> Option<String> {
     let mut words = shell_words(text)?;
