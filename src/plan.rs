@@ -49,7 +49,7 @@ use crate::model::{Handler, HandlerKind};
 use crate::tables::{Dialect, Flavor, Rule, Scope};
 use crate::trust::{TrustState, TrustStore};
 use serde_json::Value;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// A rule's identity: the file it was first written in (resolved through symlinks where it
@@ -123,6 +123,8 @@ pub struct Plan {
     hookx_runs: HashMap<(PathBuf, String, usize), bool>,
     /// Each copy (as above) → its rule.
     keys: HashMap<(PathBuf, String, usize), usize>,
+    /// Each copy the host runs itself beside its rule's runner (one of [`Planned::also`]).
+    beside: HashSet<(PathBuf, String, usize)>,
 }
 
 impl Plan {
@@ -161,6 +163,16 @@ impl Plan {
                 matches!(&r.runner, Runner::Hookx { file } if here(file))
                     && r.skipped.iter().any(here)
             })
+    }
+
+    /// The runner of the rule whose copy at `index` of `source`'s `rule` the host runs itself
+    /// beside it: the rule runs twice per event (a copy calling another hookx, attacks row 627).
+    pub fn runs_beside(&self, source: &Source, rule: &Rule, index: usize) -> Option<&Runner> {
+        let id = (source.path.clone(), copy_rule_id(rule), index);
+        match self.beside.contains(&id) {
+            true => self.runner_for(source, rule, index),
+            false => None,
+        }
     }
 
     /// The runner of the rule `source`'s `rule` holds at `index` (a copy's, or the
@@ -910,6 +922,7 @@ fn plan_with(
         rules: Vec::with_capacity(order.len()),
         hookx_runs: HashMap::with_capacity(copies.len()),
         keys: HashMap::with_capacity(copies.len()),
+        beside: HashSet::new(),
     };
     for key in order {
         let list = &members[&key];
@@ -1035,7 +1048,9 @@ fn plan_with(
             }
             match c.standing {
                 Standing::Native => {
-                    also.push(format!("{host} also runs the copy in {}", c.source.display))
+                    also.push(format!("{host} also runs the copy in {}", c.source.display));
+                    let id = (c.source.path.clone(), copy_rule_id(c.rule), c.index);
+                    plan.beside.insert(id);
                 }
                 Standing::NativeOwnPayload { payload, .. } => also.push(format!(
                     "{host} also runs {} itself, with its {payload} payload: {}",

@@ -2545,3 +2545,59 @@ fn a_codex_handler_a_profile_turns_off_is_said() {
     assert!(has(v, said, None), "{:?}", findings(v));
     assert!(!has(v, "`--profile other`", None), "{:?}", findings(v));
 }
+
+/// Attacks row 661 (row 627's leftover): hookx moved, its routes installed again, the copies in
+/// Claude's file still calling the old path. Such a copy does not stand in for its rule, so
+/// Claude runs it and hookx's route runs the rule too, twice per call: `install` said so,
+/// doctor showed the copy "natively, … runner: hookx" without a word. It warns at the copy.
+#[test]
+fn a_copy_calling_another_hookx_beside_the_route_is_said_at_the_copy() {
+    let w = World::new();
+    w.write_json(
+        "project/.gemini/settings.json",
+        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+            "hooks": [{"type": "command", "command": "./g.sh"}]}]}}),
+    );
+    // `convert` has no `--home`: it runs in the project.
+    let convert = |hookx: &str| {
+        common::hookx()
+            .current_dir(w.project())
+            .env("HOME", w.home())
+            .env_remove("HOOKX_HOME")
+            .args([
+                "convert",
+                ".gemini/settings.json",
+                "--to",
+                "claude",
+                "--write",
+                "--hookx",
+                hookx,
+            ])
+            .args(["--project", "."])
+            .assert()
+            .success();
+    };
+    let old = "/opt/hookx-before-the-upgrade/hookx";
+    convert(old);
+    assert!(w.hookx(&["trust", "--yes"]).status.success());
+    assert!(w.hookx(&["install", "--host", "claude"]).status.success());
+    let (_, report) = w.doctor(Some("claude"));
+    let copy = verdict(&report, ".claude/settings.json", "PreToolUse", "claude");
+    assert!(
+        has(copy, "runs twice", Some("--hookx")) && has(copy, old, None),
+        "{:#?}",
+        findings(copy)
+    );
+    // With no route, hookx runs the rule nowhere: the copy runs once.
+    let uninstall = w.hookx(&["install", "--host", "claude", "--uninstall"]);
+    assert!(uninstall.status.success(), "{uninstall:?}");
+    let (_, report) = w.doctor(Some("claude"));
+    let copy = verdict(&report, ".claude/settings.json", "PreToolUse", "claude");
+    assert!(!has(copy, "runs twice", None), "{:#?}", findings(copy));
+    assert!(w.hookx(&["install", "--host", "claude"]).status.success());
+    // Converted again with this hookx, the copy stands in for its rule: nothing to say.
+    convert("hookx");
+    let (_, report) = w.doctor(Some("claude"));
+    let copy = verdict(&report, ".claude/settings.json", "PreToolUse", "claude");
+    assert!(!has(copy, "runs twice", None), "{:#?}", findings(copy));
+}

@@ -441,6 +441,24 @@ impl Doctor<'_> {
                 ));
             }
         }
+        // A copy the host runs beside its rule's runner (attacks row 627: one calling the path
+        // hookx had before it moved, which does not stand in for its rule).
+        if let Some(plan) = self.plans.iter().find(|p| p.host == host) {
+            // hookx runs the rule only where its route for the event is there.
+            let runs = |runner: &crate::plan::Runner| match runner {
+                crate::plan::Runner::Hookx { .. } => {
+                    self.routed(host, &rule.event, &route_names(host, rule))
+                }
+                _ => true,
+            };
+            for (i, handler) in rule.handlers.iter().enumerate() {
+                if let Some(runner) = plan.runs_beside(source, rule, i).filter(|r| runs(r)) {
+                    verdict
+                        .findings
+                        .push(self.beside_finding((source, handler), runner, host));
+                }
+            }
+        }
         // A handler `hookx exec --as D` wraps gets D's payload, whoever runs the entry.
         verdict.payload = Some(
             super::payload::wrapped_flavor(rule)
@@ -785,6 +803,61 @@ fn outlasts_the_route(
         ),
         Some(format!("\"{key}\": {value}")),
     ))
+}
+
+impl Doctor<'_> {
+    /// A copy `host` runs itself while `runner` runs its rule as well: twice per event. A copy
+    /// calling another hookx than this one does not stand in for its rule
+    /// (`route::is_this_hookx`): converting its source again with this hookx makes it do so.
+    fn beside_finding(
+        &self,
+        (source, handler): (&Source, &Handler),
+        runner: &crate::plan::Runner,
+        host: Dialect,
+    ) -> Finding {
+        let calls = match &handler.kind {
+            crate::model::HandlerKind::Command(c) => c.command.as_deref(),
+            _ => None,
+        }
+        .and_then(crate::convert::unwrapped)
+        .map(|u| u.program)
+        .filter(|p| !crate::route::is_this_hookx(p));
+        let said = format!(
+            "{} runs this copy, and its rule runs as well (runner: {}): it runs twice per event",
+            host.def().display,
+            super::runner_text(runner)
+        );
+        let Some(program) = calls else {
+            let fix = format!("keep one of the two (`hookx list --host {host}` names both)");
+            return Finding::new(Level::Warning, said, Some(fix));
+        };
+        // The file the copy was converted from, as its record names it (from the copy's folder).
+        let from = (handler.extra.get(crate::config::MARKER))
+            .and_then(|m| m.get("source")?.as_str())
+            .and_then(|rel| {
+                let mut at = source.path.parent()?.to_path_buf();
+                for part in std::path::Path::new(rel).components() {
+                    match part {
+                        std::path::Component::ParentDir => _ = at.pop(),
+                        std::path::Component::CurDir => {}
+                        part => at.push(part),
+                    }
+                }
+                Some(self.ctx.display(&at))
+            })
+            .unwrap_or_else(|| "SOURCE".into());
+        Finding::new(
+            Level::Warning,
+            format!(
+                "{said}: this copy calls {program}, not this hookx, so it does not stand in for \
+                 its rule"
+            ),
+            Some(format!(
+                "hookx convert {from} --to {} --write --hookx hookx (or this hookx's path)",
+                source.dialect
+            )),
+        )
+    }
 }
 
 /// A wrapped entry of handler `i` whose not-installed guard, written for `host`, is an older
