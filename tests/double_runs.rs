@@ -2639,6 +2639,17 @@ fn a_copy_geminis_own_list_turns_off_does_not_take_the_guards_run() {
 /// (`live_gemini::system_settings_others_could_write_are_skipped`): its list turns nothing off.
 #[test]
 fn a_copy_geminis_system_list_turns_off_does_not_take_the_guards_run() {
+    a_copy_in_a_system_list(|w, dir| {
+        w.gemini_route_ran(&[OsStr::new("--managed-root"), dir.as_os_str()], &[])
+    });
+}
+
+/// The guard's copy in Gemini's project file, its route beside it, the folder trusted; then the
+/// copy named in the `hooksConfig.disabled` of `etc/gemini-cli/settings.json` (or the
+/// `system-defaults.json` beside it) below a fresh folder only root can write. `fire` runs the
+/// route with Gemini's system folder at that folder: root's list turns the copy off (the route
+/// runs the guard), a list another account owns turns nothing off.
+fn a_copy_in_a_system_list(fire: impl Fn(&GuardAndMine, &Path) -> Vec<String>) {
     let target = Path::new(env!("CARGO_TARGET_TMPDIR"));
     let Some(base) = [target, Path::new("/run")]
         .into_iter()
@@ -2660,17 +2671,19 @@ fn a_copy_geminis_system_list_turns_off_does_not_take_the_guards_run() {
             ".gemini/trustedFolders.json",
             &serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
         );
-        let managed = tempfile::tempdir_in(base).unwrap();
-        let root = [OsStr::new("--managed-root"), managed.path().as_os_str()];
-        let fire = || w.gemini_route_ran(&root, &[]);
-        assert_eq!(fire(), ["mine"], "the copy on: Gemini runs it");
+        let system_root = tempfile::tempdir_in(base).unwrap();
+        assert_eq!(
+            fire(&w, system_root.path()),
+            ["mine"],
+            "the copy on: Gemini runs it"
+        );
         let copy: serde_json::Value = serde_json::from_str(
             &std::fs::read_to_string(project.join(".gemini/settings.json")).unwrap(),
         )
         .unwrap();
         let command = &copy["hooks"]["BeforeTool"][0]["hooks"][0]["command"];
         let system = common::write(
-            managed.path(),
+            system_root.path(),
             &format!("etc/gemini-cli/{file}"),
             &serde_json::json!({"hooksConfig": {"disabled": [command]}}).to_string(),
         );
@@ -2678,7 +2691,7 @@ fn a_copy_geminis_system_list_turns_off_does_not_take_the_guards_run() {
             std::os::unix::fs::chown(&system, Some(1000), Some(1000)).unwrap();
         }
         assert_eq!(
-            fire(),
+            fire(&w, system_root.path()),
             runs,
             "the copy in the list of {file}, root's: {root_owns}"
         );
@@ -3324,52 +3337,11 @@ fn a_copy_a_codex_profile_turns_off_does_not_take_the_guards_run() {
 /// root could have written counts for nothing, as for Gemini.
 #[test]
 fn a_copy_the_moved_system_list_turns_off_does_not_take_the_guards_run() {
-    let target = Path::new(env!("CARGO_TARGET_TMPDIR"));
-    let Some(base) = [target, Path::new("/run")]
-        .into_iter()
-        .find(|b| root_owned_path(b))
-    else {
-        eprintln!("skip: Gemini CLI reads system settings only on a path that only root can write");
-        return;
-    };
-    for (file, root_owns, runs) in [
-        ("settings.json", true, &["guard", "mine"][..]),
-        ("system-defaults.json", true, &["guard", "mine"]),
-        ("settings.json", false, &["mine"]),
-    ] {
-        let w = GuardAndMine::new(true);
-        let (project, home) = (&w.project, &w.home);
-        w.converted_to_gemini_beside_the_user_route();
-        common::write(
-            home,
-            ".gemini/trustedFolders.json",
-            &serde_json::json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
-        );
-        let moved = tempfile::tempdir_in(base).unwrap();
-        let settings = moved.path().join("etc/gemini-cli/settings.json");
-        let env = [("GEMINI_CLI_SYSTEM_SETTINGS_PATH", settings.as_os_str())];
-        assert_eq!(
-            w.gemini_route_ran(&[], &env),
-            ["mine"],
-            "the copy on: Gemini runs it"
-        );
-        let copy: serde_json::Value = serde_json::from_str(
-            &std::fs::read_to_string(project.join(".gemini/settings.json")).unwrap(),
+    a_copy_in_a_system_list(|w, dir| {
+        let settings = dir.join("etc/gemini-cli/settings.json");
+        w.gemini_route_ran(
+            &[],
+            &[("GEMINI_CLI_SYSTEM_SETTINGS_PATH", settings.as_os_str())],
         )
-        .unwrap();
-        let command = &copy["hooks"]["BeforeTool"][0]["hooks"][0]["command"];
-        let system = common::write(
-            moved.path(),
-            &format!("etc/gemini-cli/{file}"),
-            &serde_json::json!({"hooksConfig": {"disabled": [command]}}).to_string(),
-        );
-        if !root_owns {
-            std::os::unix::fs::chown(&system, Some(1000), Some(1000)).unwrap();
-        }
-        assert_eq!(
-            w.gemini_route_ran(&[], &env),
-            runs,
-            "the copy in the list of {file}, root's: {root_owns}"
-        );
-    }
+    });
 }
