@@ -670,6 +670,20 @@ fn without_the_original_the_route_prefers_a_copy_that_gets_the_payload_it_was_wr
     );
 }
 
+/// `convert FILE --to AGENT --write --hookx THIS` for each pair, one after the other, as a team
+/// converts its files in turn.
+fn convert_in_turn(root: &Path, home: &Path, files: &[(&str, &str)]) {
+    for (file, to) in files {
+        common::hookx_clean(root)
+            .current_dir(root)
+            .env("HOME", home)
+            .args(["convert", file, "--to", to, "--write"])
+            .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+            .assert()
+            .success();
+    }
+}
+
 /// What a command that ran wrote on stdout.
 fn stdout_of(ran: assert_cmd::assert::Assert) -> String {
     String::from_utf8(ran.get_output().stdout.clone()).unwrap()
@@ -748,19 +762,7 @@ fn a_copy_converted_into_claude_from_gemini_stands_in_for_its_original() {
         ".gemini/settings.json",
         r#"{"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": "./hook.sh from-gemini"}]}]}}"#,
     );
-    common::hookx_clean(root)
-        .current_dir(root)
-        .env("HOME", home.path())
-        .args([
-            "convert",
-            ".gemini/settings.json",
-            "--to",
-            "claude",
-            "--write",
-        ])
-        .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
-        .assert()
-        .success();
+    convert_in_turn(root, home.path(), &[(".gemini/settings.json", "claude")]);
     common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
     let listed =
         stdout_of(common::hookx_at(root, home.path(), &["list", "--host", "claude"]).success());
@@ -801,18 +803,14 @@ fn a_claude_and_a_codex_rule_at_one_pointer_converted_both_ways_stay_two_rules()
         ".codex/hooks.json",
         r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./hook.sh xguard"}]}]}}"#,
     );
-    for (file, to) in [
-        (".claude/settings.json", "codex"),
-        (".codex/hooks.json", "claude"),
-    ] {
-        common::hookx_clean(root)
-            .current_dir(root)
-            .env("HOME", home.path())
-            .args(["convert", file, "--to", to, "--write"])
-            .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
-            .assert()
-            .success();
-    }
+    convert_in_turn(
+        root,
+        home.path(),
+        &[
+            (".claude/settings.json", "codex"),
+            (".codex/hooks.json", "claude"),
+        ],
+    );
     common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
     trusted_by_gemini_and_codex(root, home.path());
     let labels = |host: &str| {
@@ -847,18 +845,14 @@ fn copies_of_copies_that_record_one_place_stay_the_rules_of_their_own_agents() {
         ".codex/hooks.json",
         r#"{"hooks": {"UserPromptSubmit": [{"hooks": [{"type": "command", "command": "./hook.sh xlog"}]}]}}"#,
     );
-    for (file, to) in [
-        (".codex/hooks.json", "claude"),
-        (".claude/settings.json", "gemini"),
-    ] {
-        common::hookx_clean(root)
-            .current_dir(root)
-            .env("HOME", home.path())
-            .args(["convert", file, "--to", to, "--write"])
-            .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
-            .assert()
-            .success();
-    }
+    convert_in_turn(
+        root,
+        home.path(),
+        &[
+            (".codex/hooks.json", "claude"),
+            (".claude/settings.json", "gemini"),
+        ],
+    );
     common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
     trusted_by_gemini_and_codex(root, home.path());
     let (event, payload) = prompt(root, "gemini");
