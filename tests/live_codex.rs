@@ -2363,6 +2363,66 @@ fn a_session_started_in_a_subfolder_runs_the_projects_guard() {
     c.done("subfolder");
 }
 
+/// The team's `from` converted into the project's `.codex/hooks.json` (`--hookx` this hookx)
+/// with the project and the user's `~/.cursor/hooks.json` trusted in hookx, the copies reviewed
+/// in Codex, and hookx's Codex user route installed. Returns the written `.codex/hooks.json`.
+fn copies_reviewed_beside_a_user_route(sb: &Sandbox, from: &str) -> Value {
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+    let mine = sb.home.join(".cursor/hooks.json");
+    common::hookx_at(&sb.project, &sb.home, &["trust", mine.to_str().unwrap()]).success();
+    let convert = std::process::Command::new(hookx)
+        .args(["convert", from, "--to", "codex", "--write"])
+        .args(["--hookx", hookx])
+        .current_dir(&sb.project)
+        .env("HOME", &sb.home)
+        .env_remove("HOOKX_HOME")
+        .env_remove("CODEX_HOME")
+        .output()
+        .unwrap();
+    assert!(convert.status.success(), "{convert:?}");
+    common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+    let copies: Value = serde_json::from_str(
+        &std::fs::read_to_string(sb.project.join(".codex/hooks.json")).unwrap(),
+    )
+    .unwrap();
+    sb.trust(HookFile::ProjectJson, &copies["hooks"]);
+    common::hookx_at(
+        &sb.project,
+        &sb.home,
+        &[
+            "install", "--host", "codex", "--scope", "user", "--hookx", hookx,
+        ],
+    )
+    .success();
+    copies
+}
+
+/// `codex exec`'s arguments with Codex's `work` profile or without.
+fn work_profile_args(profile: bool) -> &'static [&'static str] {
+    match profile {
+        false => &["-s", "workspace-write"],
+        true => &["-s", "workspace-write", "--profile", "work"],
+    }
+}
+
+/// The lines the rules of a run wrote to the sandbox's `ran.log`, sorted.
+fn sorted_ran_log(l: &Live) -> Vec<String> {
+    let ran = std::fs::read_to_string(l.sb.root.join("ran.log")).unwrap_or_default();
+    let mut ran: Vec<String> = ran.lines().map(str::to_string).collect();
+    ran.sort();
+    ran
+}
+
+/// Codex's `work` profile (`$CODEX_HOME/work.config.toml`, layered on the user's config by
+/// `codex exec --profile work`) turning the handler Codex keys `key` off.
+fn the_work_profile_turns_off(sb: &Sandbox, key: &str) {
+    sb.write(
+        "home/.codex/work.config.toml",
+        &format!("[hooks.state.{}]\nenabled = false\n", json!(key)),
+    );
+}
+
 /// Attacks row 605: row 421's prediction against a Codex profile (`codex exec --profile work`:
 /// `$CODEX_HOME/work.config.toml` layered on the user's config) that turns hookx's user route
 /// off (`[hooks.state."KEY"] enabled = false`). A team's Gemini wrapper (`./hookx-route.sh`,
@@ -2373,11 +2433,7 @@ fn a_session_started_in_a_subfolder_runs_the_projects_guard() {
 fn a_wrapper_copy_beside_a_user_route_a_profile_turns_off() {
     let mut c = Checks::default();
     for profile in [false, true] {
-        let args: &[&str] = match profile {
-            false => &["-s", "workspace-write"],
-            true => &["-s", "workspace-write", "--profile", "work"],
-        };
-        let Some(l) = live("subfolder", args, |sb| {
+        let Some(l) = live("subfolder", work_profile_args(profile), |sb| {
             sb.trust_project();
             let log = sb.root.join("ran.log");
             let hookx = env!("CARGO_BIN_EXE_hookx");
@@ -2410,39 +2466,7 @@ fn a_wrapper_copy_beside_a_user_route_a_profile_turns_off() {
                 "home/.gemini/trustedFolders.json",
                 &json!({sb.project.display().to_string(): "TRUST_FOLDER"}).to_string(),
             );
-            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
-            let mine = sb.home.join(".cursor/hooks.json");
-            common::hookx_at(&sb.project, &sb.home, &["trust", mine.to_str().unwrap()]).success();
-            let convert = std::process::Command::new(hookx)
-                .args([
-                    "convert",
-                    ".gemini/settings.json",
-                    "--to",
-                    "codex",
-                    "--write",
-                ])
-                .args(["--hookx", hookx])
-                .current_dir(&sb.project)
-                .env("HOME", &sb.home)
-                .env_remove("HOOKX_HOME")
-                .env_remove("CODEX_HOME")
-                .output()
-                .unwrap();
-            assert!(convert.status.success(), "{convert:?}");
-            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
-            let copies: Value = serde_json::from_str(
-                &std::fs::read_to_string(sb.project.join(".codex/hooks.json")).unwrap(),
-            )
-            .unwrap();
-            sb.trust(client::HookFile::ProjectJson, &copies["hooks"]);
-            common::hookx_at(
-                &sb.project,
-                &sb.home,
-                &[
-                    "install", "--host", "codex", "--scope", "user", "--hookx", hookx,
-                ],
-            )
-            .success();
+            copies_reviewed_beside_a_user_route(sb, ".gemini/settings.json");
             let routes: Value = serde_json::from_str(
                 &std::fs::read_to_string(sb.home.join(".codex/hooks.json")).unwrap(),
             )
@@ -2452,16 +2476,11 @@ fn a_wrapper_copy_beside_a_user_route_a_profile_turns_off() {
             else {
                 panic!("one user route: {routes}");
             };
-            sb.write(
-                "home/.codex/work.config.toml",
-                &format!("[hooks.state.{}]\nenabled = false\n", json!(key)),
-            );
+            the_work_profile_turns_off(sb, key);
         }) else {
             return;
         };
-        let ran = std::fs::read_to_string(l.sb.root.join("ran.log")).unwrap_or_default();
-        let mut ran: Vec<&str> = ran.lines().collect();
-        ran.sort();
+        let ran = sorted_ran_log(&l);
         let host = if profile { "gemini" } else { "codex" };
         let expected = [
             format!("cursor-rule:{host}"),
@@ -2668,14 +2687,9 @@ fn both_scopes_get_one_event() {
 fn a_copy_a_profile_turns_off() {
     let mut c = Checks::default();
     for profile in [false, true] {
-        let args: &[&str] = match profile {
-            false => &["-s", "workspace-write"],
-            true => &["-s", "workspace-write", "--profile", "work"],
-        };
-        let Some(l) = live("subfolder", args, |sb| {
+        let Some(l) = live("subfolder", work_profile_args(profile), |sb| {
             sb.trust_project();
             let log = sb.root.join("ran.log");
-            let hookx = env!("CARGO_BIN_EXE_hookx");
             let guard = format!("echo guard >> '{}'", log.display());
             sb.write(
                 "project/.claude/settings.json",
@@ -2689,51 +2703,16 @@ fn a_copy_a_profile_turns_off() {
                     &json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": mine}]}}),
                 ),
             );
-            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
-            let mine = sb.home.join(".cursor/hooks.json");
-            common::hookx_at(&sb.project, &sb.home, &["trust", mine.to_str().unwrap()]).success();
-            let convert = std::process::Command::new(hookx)
-                .args([
-                    "convert",
-                    ".claude/settings.json",
-                    "--to",
-                    "codex",
-                    "--write",
-                ])
-                .args(["--hookx", hookx])
-                .current_dir(&sb.project)
-                .env("HOME", &sb.home)
-                .env_remove("HOOKX_HOME")
-                .env_remove("CODEX_HOME")
-                .output()
-                .unwrap();
-            assert!(convert.status.success(), "{convert:?}");
-            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+            let copies = copies_reviewed_beside_a_user_route(sb, ".claude/settings.json");
             let file = sb.project.join(".codex/hooks.json");
-            let copies: Value =
-                serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-            sb.trust(client::HookFile::ProjectJson, &copies["hooks"]);
-            common::hookx_at(
-                &sb.project,
-                &sb.home,
-                &[
-                    "install", "--host", "codex", "--scope", "user", "--hookx", hookx,
-                ],
-            )
-            .success();
             let [(key, _)] = &client::trust_entries(&file, &copies["hooks"])[..] else {
                 panic!("one copy: {copies}");
             };
-            sb.write(
-                "home/.codex/work.config.toml",
-                &format!("[hooks.state.{}]\nenabled = false\n", json!(key)),
-            );
+            the_work_profile_turns_off(sb, key);
         }) else {
             return;
         };
-        let ran = std::fs::read_to_string(l.sb.root.join("ran.log")).unwrap_or_default();
-        let mut ran: Vec<&str> = ran.lines().collect();
-        ran.sort();
+        let ran = sorted_ran_log(&l);
         c.that(
             ran == ["guard", "mine"],
             format!(
