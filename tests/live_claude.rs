@@ -2551,6 +2551,37 @@ fn a_wrapper_copy_claude_runs_without_its_user_settings() {
     }
 }
 
+/// The project's Gemini guard (logging `ran` to `log`, denying with `USER-GUARD-SAYS-NO`)
+/// and a rule of the user's own, so that the user route is written too, both trusted, and
+/// hookx installed for Claude in both scopes.
+fn a_project_guard_routed_in_both_scopes(world: &World, log: &Path) {
+    let gemini = world.project.join(".gemini/settings.json");
+    write_json(
+        &gemini,
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": format!("echo ran >> '{}'; echo USER-GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}}),
+    );
+    hookx_cmd(world, &["trust", gemini.to_str().unwrap()]);
+    let users = world.home.join(".gemini/settings.json");
+    write_json(
+        &users,
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": "true"}]}]}}),
+    );
+    hookx_cmd(world, &["trust", users.to_str().unwrap()]);
+    for scope in ["user", "project"] {
+        hookx_cmd(world, &["install", "--host", "claude", "--scope", scope]);
+    }
+}
+
+/// How many lines the rules wrote to `log` (none when it was never written).
+fn lines_logged(log: &Path) -> usize {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .count()
+}
+
 /// Attacks row 603: the claim where Claude runs one of hookx's two routes by its options, not
 /// its files: hookx installed in both of Claude's files (a rule of the user's, a trusted project
 /// Gemini guard), Claude Code 2.1.332 started with `--setting-sources project,local` (it runs the
@@ -2565,23 +2596,7 @@ fn the_setting_sources_and_the_two_routes() {
         let model = FakeModel::start(SCRIPTS);
         let world = World::new();
         let log = world.dump.join("guard.log");
-        let gemini = world.project.join(".gemini/settings.json");
-        write_json(
-            &gemini,
-            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
-                {"type": "command", "command": format!("echo ran >> '{}'; echo USER-GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}}),
-        );
-        hookx_cmd(&world, &["trust", gemini.to_str().unwrap()]);
-        let users = world.home.join(".gemini/settings.json");
-        write_json(
-            &users,
-            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
-                {"type": "command", "command": "true"}]}]}}),
-        );
-        hookx_cmd(&world, &["trust", users.to_str().unwrap()]);
-        for scope in ["user", "project"] {
-            hookx_cmd(&world, &["install", "--host", "claude", "--scope", scope]);
-        }
+        a_project_guard_routed_in_both_scopes(&world, &log);
         let mut args = vec!["--dangerously-skip-permissions"];
         args.extend(sources.iter().flat_map(|s| ["--setting-sources", *s]));
         let run = client::run(
@@ -2592,10 +2607,7 @@ fn the_setting_sources_and_the_two_routes() {
             &args,
         );
         let denied = Seen::new(&model).any("USER-GUARD-SAYS-NO");
-        let ran = std::fs::read_to_string(&log)
-            .unwrap_or_default()
-            .lines()
-            .count();
+        let ran = lines_logged(&log);
         c.check(
             ran == 1 && denied,
             format!(
@@ -2706,24 +2718,7 @@ fn claude_config_dir_and_the_project_route() {
         let model = FakeModel::start(SCRIPTS);
         let world = World::new();
         let log = world.dump.join("guard.log");
-        let gemini = world.project.join(".gemini/settings.json");
-        write_json(
-            &gemini,
-            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
-                {"type": "command", "command": format!("echo ran >> '{}'; echo USER-GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}}),
-        );
-        hookx_cmd(&world, &["trust", gemini.to_str().unwrap()]);
-        // A rule of the user's own, so that the user route is written too.
-        let users = world.home.join(".gemini/settings.json");
-        write_json(
-            &users,
-            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
-                {"type": "command", "command": "true"}]}]}}),
-        );
-        hookx_cmd(&world, &["trust", users.to_str().unwrap()]);
-        for scope in ["user", "project"] {
-            hookx_cmd(&world, &["install", "--host", "claude", "--scope", scope]);
-        }
+        a_project_guard_routed_in_both_scopes(&world, &log);
         let var = dir.map(|d| world.home.join(d).display().to_string());
         if let Some(var) = &var {
             std::fs::create_dir_all(var).unwrap();
@@ -2742,10 +2737,7 @@ fn claude_config_dir_and_the_project_route() {
             &env,
         );
         let denied = Seen::new(&model).any("USER-GUARD-SAYS-NO");
-        let ran = std::fs::read_to_string(&log)
-            .unwrap_or_default()
-            .lines()
-            .count();
+        let ran = lines_logged(&log);
         c.check(
             ran == 1 && denied,
             format!(
@@ -2809,10 +2801,7 @@ fn a_user_route_the_user_runs_once() {
             "SCRIPT:faults run each command",
             &["--dangerously-skip-permissions"],
         );
-        let ran = std::fs::read_to_string(&log)
-            .unwrap_or_default()
-            .lines()
-            .count();
+        let ran = lines_logged(&log);
         c.check(
             ran == calls,
             format!(
