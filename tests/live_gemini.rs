@@ -1351,6 +1351,30 @@ fn admin_owned(dir: &std::path::Path) -> bool {
         .all(|d| std::fs::metadata(d).is_ok_and(|m| m.uid() == 0 && m.mode() & 0o022 == 0))
 }
 
+/// The path for system settings (`GEMINI_CLI_SYSTEM_SETTINGS_PATH`, standing in for
+/// `/etc/gemini-cli/settings.json`, not written yet) in a fresh folder that root owns on a
+/// root-owned path: the build's own temporary folder, else `/run` when a clone sits below a
+/// folder others may write (Gemini would skip the file there). The folder (removed when
+/// dropped) and the path; `None`, a skip (`test` fails under `HOOKX_LIVE=require`), without one.
+fn root_owned_system_settings(test: &str) -> Option<(tempfile::TempDir, std::path::PathBuf)> {
+    let base = [env!("CARGO_TARGET_TMPDIR"), "/run"]
+        .into_iter()
+        .find(|b| admin_owned(std::path::Path::new(b)))
+        .unwrap_or(env!("CARGO_TARGET_TMPDIR"));
+    let root = tempfile::tempdir_in(base).unwrap();
+    if !admin_owned(root.path()) {
+        assert!(
+            std::env::var("HOOKX_LIVE").as_deref() != Ok("require"),
+            "{test} needs a folder that root owns on a root-owned path"
+        );
+        eprintln!("skip: Gemini CLI reads system settings only from root-owned folders");
+        return None;
+    }
+    let dir = root.path().join("etc/gemini-cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    Some((root, dir.join("settings.json")))
+}
+
 /// System settings (`GEMINI_CLI_SYSTEM_SETTINGS_PATH`, standing in for
 /// `/etc/gemini-cli/settings.json`) and the `system-defaults.json` beside them: their hooks run
 /// beside the user's and the project's, and `hooksConfig.enabled` is one merged flag (system
@@ -1370,31 +1394,16 @@ fn system_settings_hooks_run() {
         (&none, &on, &off, all),
     ];
     for (system, user, defaults, want) in cases {
-        // The build's own temporary folder, else `/run` when a clone sits below a folder
-        // others may write (Gemini would skip the file there).
-        let base = [env!("CARGO_TARGET_TMPDIR"), "/run"]
-            .into_iter()
-            .find(|b| admin_owned(std::path::Path::new(b)))
-            .unwrap_or(env!("CARGO_TARGET_TMPDIR"));
-        let root = tempfile::tempdir_in(base).unwrap();
-        if !admin_owned(root.path()) {
-            assert!(
-                std::env::var("HOOKX_LIVE").as_deref() != Ok("require"),
-                "system_settings_hooks_run needs a folder that root owns on a root-owned path"
-            );
-            eprintln!("skip: Gemini CLI reads system settings only from root-owned folders");
+        let Some((root, settings)) = root_owned_system_settings("system_settings_hooks_run") else {
             return;
-        }
-        let dir = root.path().join("etc/gemini-cli");
-        std::fs::create_dir_all(&dir).unwrap();
-        let settings = dir.join("settings.json");
+        };
         let settings_var = settings.display().to_string();
         let env = [("GEMINI_CLI_SYSTEM_SETTINGS_PATH", settings_var.as_str())];
         let Some(l) = live("system", &[], &env, |sb| {
             sb.trust_folder();
             std::fs::write(&settings, session_start_settings(sb, "system", system)).unwrap();
             std::fs::write(
-                dir.join("system-defaults.json"),
+                settings.with_file_name("system-defaults.json"),
                 session_start_settings(sb, "system-defaults", defaults),
             )
             .unwrap();
@@ -2189,24 +2198,13 @@ fn both_scopes_get_one_event() {
 /// Gemini runs the copy and not the route, so the route inside the copy must run the Cursor
 /// rules (`claude`); without it the user route runs them (`gemini`); once each, one call.
 fn a_wrapper_copy_beside_a_user_route_the_system_settings_turn_off() {
-    let base = [env!("CARGO_TARGET_TMPDIR"), "/run"]
-        .into_iter()
-        .find(|b| admin_owned(std::path::Path::new(b)))
-        .unwrap_or(env!("CARGO_TARGET_TMPDIR"));
     let mut c = Checks::default();
     for listed in [false, true] {
-        let root = tempfile::tempdir_in(base).unwrap();
-        if !admin_owned(root.path()) {
-            assert!(
-                std::env::var("HOOKX_LIVE").as_deref() != Ok("require"),
-                "this test needs a folder that root owns on a root-owned path"
-            );
-            eprintln!("skip: Gemini CLI reads system settings only from root-owned folders");
+        let Some((_root, settings)) = root_owned_system_settings(
+            "a_wrapper_copy_beside_a_user_route_the_system_settings_turn_off",
+        ) else {
             return;
-        }
-        let dir = root.path().join("etc/gemini-cli");
-        std::fs::create_dir_all(&dir).unwrap();
-        let settings = dir.join("settings.json");
+        };
         let settings_var = settings.display().to_string();
         let env = [("GEMINI_CLI_SYSTEM_SETTINGS_PATH", settings_var.as_str())];
         let Some(l) = live("story", &["--yolo"], &env, |sb| {
