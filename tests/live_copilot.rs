@@ -2534,11 +2534,7 @@ fn a_user_route_copilot_has_turned_off() {
         "off, env, keyed without it",
     ] {
         let Some(l) = live_env("synced", |sb| {
-            let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
-            let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
-            sb.write("project/.gemini/settings.json", &rule.to_string());
-            let own = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "true"}]}]}});
-            sb.write("home/.gemini/settings.json", &own.to_string());
+            a_project_guard_and_a_rule_of_the_users(sb);
             hookx(sb, &["trust", "--yes"]);
             for scope in ["user", "project"] {
                 hookx(sb, &["install", "--host", "copilot", "--scope", scope]);
@@ -2616,11 +2612,7 @@ fn a_route_timeout_written_otherwise_is_keyed_as_copilot_prints_it() {
         forms.push(("both scopes", keyed, true));
         for (scopes, listed, runs) in forms {
             let Some(l) = live_env("synced", |sb| {
-                let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
-                let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
-                sb.write("project/.gemini/settings.json", &rule.to_string());
-                let own = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "true"}]}]}});
-                sb.write("home/.gemini/settings.json", &own.to_string());
+                a_project_guard_and_a_rule_of_the_users(sb);
                 hookx(sb, &["trust", "--yes"]);
                 hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
                 if scopes == "both scopes" {
@@ -2844,11 +2836,7 @@ fn the_claude_route_does_not_stand_aside_for_a_vscode_route_cut_short() {
 fn a_claude_route_copilot_runs_without_a_copilot_route() {
     let mut c = Checks::default();
     let Some(l) = live_env("synced", |sb| {
-        let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
-        let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
-        sb.write("project/.gemini/settings.json", &rule.to_string());
-        let own = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "true"}]}]}});
-        sb.write("home/.gemini/settings.json", &own.to_string());
+        a_project_guard_and_a_rule_of_the_users(sb);
         let by = format!(
             "echo \"${{HOOKX_DEPTH:-copilot}}\" >> '{}'",
             sb.root.join("native.log").display()
@@ -3120,6 +3108,25 @@ fn a_guard_left_to_hookx_runs_once_with_copilot_home_elsewhere() {
     c.done("synced");
 }
 
+/// The project's Gemini guard (appending each payload to `guard.log`, read by [`guard_log`])
+/// and a rule of the user's own, so that install writes a user route too; neither trusted yet.
+fn a_project_guard_and_a_rule_of_the_users(sb: &Sandbox) {
+    let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
+    let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
+    sb.write("project/.gemini/settings.json", &rule.to_string());
+    let own = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "true"}]}]}});
+    sb.write("home/.gemini/settings.json", &own.to_string());
+}
+
+/// [`a_project_guard_and_a_rule_of_the_users`], trusted, hookx installed for Claude in the
+/// project and for Copilot in the user's `~/.copilot/hooks`.
+fn a_guard_routed_for_claude_and_copilots_user(sb: &Sandbox) {
+    a_project_guard_and_a_rule_of_the_users(sb);
+    hookx(sb, &["trust", "--yes"]);
+    hookx(sb, &["install", "--host", "claude"]);
+    hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
+}
+
 /// Attacks row 600: row 264 through Copilot's other way to its folder, `--config-dir DIR`
 /// (deprecated for `COPILOT_HOME` but honoured by 1.0.102: `resolveCopilotHome(configDir,
 /// COPILOT_HOME, homedir)/hooks`), which sets no variable a hook sees: hookx installed for
@@ -3131,14 +3138,7 @@ fn a_claude_route_copilot_runs_with_its_config_dir_elsewhere() {
     let Some(l) = live_with(
         "synced",
         |sb| {
-            let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
-            let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
-            sb.write("project/.gemini/settings.json", &rule.to_string());
-            let own = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "true"}]}]}});
-            sb.write("home/.gemini/settings.json", &own.to_string());
-            hookx(sb, &["trust", "--yes"]);
-            hookx(sb, &["install", "--host", "claude"]);
-            hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
+            a_guard_routed_for_claude_and_copilots_user(sb);
             let seen = json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "bash": sb.dumper("elsewhere")}]}});
             sb.write("copilot-config/hooks/seen.json", &seen.to_string());
             routed_env(sb)
@@ -3240,14 +3240,7 @@ fn a_claude_route_copilot_runs_beside_a_copilot_user_route_that_cannot_answer() 
     let mut c = Checks::default();
     for variant in ["as written", "hookx gone", "another home"] {
         let Some(l) = live_env("synced", |sb| {
-            let command = format!("cat >> '{}'", sb.root.join("guard.log").display());
-            let rule = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": command}]}]}});
-            sb.write("project/.gemini/settings.json", &rule.to_string());
-            let own = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "true"}]}]}});
-            sb.write("home/.gemini/settings.json", &own.to_string());
-            hookx(sb, &["trust", "--yes"]);
-            hookx(sb, &["install", "--host", "claude"]);
-            hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
+            a_guard_routed_for_claude_and_copilots_user(sb);
             let file = sb.home.join(".copilot/hooks/hookx.json");
             let text = std::fs::read_to_string(&file).unwrap();
             let bin = assert_cmd::cargo::cargo_bin("hookx").display().to_string();
