@@ -182,22 +182,15 @@ impl Review {
         let Some((review, keys)) = self.records_of(rule, index) else {
             return Vec::new();
         };
-        let Some((before, after)) = review.layer.and_then(|l| l.file.split_once("{}")) else {
+        let Some(layer) = review.layer else {
             return Vec::new();
         };
-        let (dir, prefix) = before.rsplit_once('/').unwrap_or(("", before));
-        let Ok(entries) = std::fs::read_dir(self.home.join(dir)) else {
-            return Vec::new();
-        };
-        let mut names: Vec<String> = entries
-            .flatten()
-            .filter_map(|e| {
-                let file = e.file_name().into_string().ok()?;
-                let name = file.strip_prefix(prefix)?.strip_suffix(after)?.to_string();
-                let text = crate::read::text(&e.path(), crate::read::MAX_FILE_BYTES).ok()?;
-                (!name.is_empty() && keys.iter().any(|(k, _)| (review.turned_off)(&text, k)))
-                    .then_some(name)
+        let mut names: Vec<String> = crate::route::layer_files(&self.home, layer)
+            .filter(|(_, file)| {
+                crate::read::text(file, crate::read::MAX_FILE_BYTES)
+                    .is_ok_and(|text| keys.iter().any(|(k, _)| (review.turned_off)(&text, k)))
             })
+            .map(|(name, _)| name)
             .collect();
         names.sort();
         names

@@ -304,25 +304,33 @@ fn option_value<'a>(args: &'a [String], names: &[&str]) -> Option<&'a str> {
 /// `text`: where none does, no layer the agent could be started with sets it, and the agent's
 /// command line need not be looked for (a walk of `/proc`, the costlier read).
 pub fn any_layer_holds(home: &Path, layer: &crate::tables::ConfigLayer, text: &str) -> bool {
-    let pattern = Path::new(layer.file);
-    let (Some(dir), Some(name)) = (pattern.parent(), pattern.file_name()) else {
-        return false;
-    };
-    let Some((prefix, suffix)) = name.to_str().and_then(|n| n.split_once("{}")) else {
-        return false;
-    };
-    let Ok(entries) = std::fs::read_dir(home.join(dir)) else {
-        return false;
-    };
-    entries.flatten().any(|entry| {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        name.len() > prefix.len() + suffix.len()
-            && name.starts_with(prefix)
-            && name.ends_with(suffix)
-            && crate::read::text(&entry.path(), crate::read::MAX_FILE_BYTES)
-                .is_ok_and(|t| t.contains(text))
+    layer_files(home, layer).any(|(_, file)| {
+        crate::read::text(&file, crate::read::MAX_FILE_BYTES).is_ok_and(|t| t.contains(text))
     })
+}
+
+/// The layer files of `layer` below `home`, each with the name that selects it (Codex's
+/// `~/.codex/NAME.config.toml`, `--profile NAME`): (NAME, file).
+pub fn layer_files(
+    home: &Path,
+    layer: &crate::tables::ConfigLayer,
+) -> impl Iterator<Item = (String, PathBuf)> {
+    let pattern = Path::new(layer.file);
+    let fixes = pattern
+        .file_name()
+        .and_then(|name| name.to_str()?.split_once("{}"));
+    let entries = fixes.and_then(|_| std::fs::read_dir(home.join(pattern.parent()?)).ok());
+    let (prefix, suffix) = fixes.unwrap_or_default();
+    entries
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(move |entry| {
+            let file = entry.file_name();
+            let name = file.to_string_lossy();
+            let name = name.strip_prefix(prefix)?.strip_suffix(suffix)?;
+            (!name.is_empty()).then(|| (name.to_string(), entry.path()))
+        })
 }
 
 /// The text of the config layer the agent was started with ([`crate::tables::ConfigLayer`]:
