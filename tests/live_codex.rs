@@ -2367,34 +2367,13 @@ fn a_session_started_in_a_subfolder_runs_the_projects_guard() {
 /// with the project and the user's `~/.cursor/hooks.json` trusted in hookx, the copies reviewed
 /// in Codex, and hookx's Codex user route installed. Returns the written `.codex/hooks.json`.
 fn copies_reviewed_beside_a_user_route(sb: &Sandbox, from: &str) -> Value {
-    let hookx = env!("CARGO_BIN_EXE_hookx");
-    common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
-    let mine = sb.home.join(".cursor/hooks.json");
-    common::hookx_at(&sb.project, &sb.home, &["trust", mine.to_str().unwrap()]).success();
-    let convert = std::process::Command::new(hookx)
-        .args(["convert", from, "--to", "codex", "--write"])
-        .args(["--hookx", hookx])
-        .current_dir(&sb.project)
-        .env("HOME", &sb.home)
-        .env_remove("HOOKX_HOME")
-        .env_remove("CODEX_HOME")
-        .output()
-        .unwrap();
-    assert!(convert.status.success(), "{convert:?}");
-    common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+    common::wrapper_copy_converted(&sb.project, &sb.home, from, "codex");
     let copies: Value = serde_json::from_str(
         &std::fs::read_to_string(sb.project.join(".codex/hooks.json")).unwrap(),
     )
     .unwrap();
     sb.trust(HookFile::ProjectJson, &copies["hooks"]);
-    common::hookx_at(
-        &sb.project,
-        &sb.home,
-        &[
-            "install", "--host", "codex", "--scope", "user", "--hookx", hookx,
-        ],
-    )
-    .success();
+    common::user_route_naming_this_hookx(&sb.project, &sb.home, "codex");
     copies
 }
 

@@ -380,6 +380,36 @@ pub fn story_targets(host: &str) -> [String; 2] {
     ]
 }
 
+/// The hookx half of a team's wrapper copy (attacks rows 601, 602, 605, 640, 642): the project
+/// and the user's `~/.cursor/hooks.json` trusted, the team's `from` converted into `to`'s file
+/// with `--hookx` this binary (`convert --write`), and the project trusted again, the copies
+/// with it. (A Codex copy wants Codex's review too before [`user_route_naming_this_hookx`].)
+pub fn wrapper_copy_converted(project: &Path, home: &Path, from: &str, to: &str) {
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    hookx_at(project, home, &["trust", "--yes"]).success();
+    let mine = home.join(".cursor/hooks.json");
+    hookx_at(project, home, &["trust", mine.to_str().unwrap()]).success();
+    let convert = std::process::Command::new(hookx)
+        .args(["convert", from, "--to", to, "--write", "--hookx", hookx])
+        .current_dir(project)
+        .env("HOME", home)
+        .env_remove("HOOKX_HOME")
+        .env_remove("CODEX_HOME")
+        .output()
+        .unwrap();
+    assert!(convert.status.success(), "{convert:?}");
+    hookx_at(project, home, &["trust", "--yes"]).success();
+}
+
+/// hookx's user route for `host`, its commands naming this binary (`install --hookx`).
+pub fn user_route_naming_this_hookx(project: &Path, home: &Path, host: &str) {
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    let args = [
+        "install", "--host", host, "--scope", "user", "--hookx", hookx,
+    ];
+    hookx_at(project, home, &args).success();
+}
+
 /// A personal Claude rule beside the story: `sh hook.sh user` on the story's four events
 /// in `HOME/.claude/settings.json`, trusted, and hookx routed in for `host` in the user scope
 /// (`hookx install --host HOST --scope user`). The route runs `hookx run` on those events, where
