@@ -2235,33 +2235,13 @@ fn a_wrapper_copy_beside_a_user_route_the_system_settings_turn_off() {
             };
             sb.write("project/.cursor/hooks.json", &cursor("cursor-rule"));
             sb.write("home/.cursor/hooks.json", &cursor("mine"));
-            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
-            let mine = sb.home.join(".cursor/hooks.json");
-            common::hookx_at(&sb.project, &sb.home, &["trust", mine.to_str().unwrap()]).success();
-            let convert = std::process::Command::new(hookx)
-                .args([
-                    "convert",
-                    ".claude/settings.json",
-                    "--to",
-                    "gemini",
-                    "--write",
-                ])
-                .args(["--hookx", hookx])
-                .current_dir(&sb.project)
-                .env("HOME", &sb.home)
-                .env_remove("HOOKX_HOME")
-                .output()
-                .unwrap();
-            assert!(convert.status.success(), "{convert:?}");
-            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
-            common::hookx_at(
+            common::wrapper_copy_converted(
                 &sb.project,
                 &sb.home,
-                &[
-                    "install", "--host", "gemini", "--scope", "user", "--hookx", hookx,
-                ],
-            )
-            .success();
+                ".claude/settings.json",
+                "gemini",
+            );
+            common::user_route_naming_this_hookx(&sb.project, &sb.home, "gemini");
             let user: Value = serde_json::from_str(
                 &std::fs::read_to_string(sb.home.join(".gemini/settings.json")).unwrap(),
             )
