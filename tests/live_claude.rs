@@ -2497,31 +2497,13 @@ fn a_wrapper_copy_claude_runs_without_its_user_settings() {
         &world.home.join(".gemini/trustedFolders.json"),
         &json!({world.project.display().to_string(): "TRUST_FOLDER"}),
     );
-    hookx_cmd(&world, &["trust", "--yes"]);
-    let mine = world.home.join(".cursor/hooks.json");
-    hookx_cmd(&world, &["trust", mine.to_str().unwrap()]);
-    let convert = std::process::Command::new(hookx)
-        .args([
-            "convert",
-            ".gemini/settings.json",
-            "--to",
-            "claude",
-            "--write",
-        ])
-        .args(["--hookx", hookx])
-        .current_dir(&world.project)
-        .env("HOME", &world.home)
-        .env_remove("HOOKX_HOME")
-        .output()
-        .unwrap();
-    assert!(convert.status.success(), "{convert:?}");
-    hookx_cmd(&world, &["trust", "--yes"]);
-    hookx_cmd(
-        &world,
-        &[
-            "install", "--host", "claude", "--scope", "user", "--hookx", hookx,
-        ],
+    common::wrapper_copy_converted(
+        &world.project,
+        &world.home,
+        ".gemini/settings.json",
+        "claude",
     );
+    common::user_route_naming_this_hookx(&world.project, &world.home, "claude");
     // Without the user's scope, with it (`=` form), and with every scope by default.
     let options: [&[&str]; 3] = [
         &["--setting-sources", "project,local"],
