@@ -3189,32 +3189,8 @@ fn a_wrapper_copy_copilot_runs_from_claudes_file_runs_the_routes_rules() {
         sb.write("home/.cursor/hooks.json", &cursor("mine"));
         let trusted = json!({sb.project.display().to_string(): "TRUST_FOLDER"});
         sb.write("home/.gemini/trustedFolders.json", &trusted.to_string());
-        hookx(sb, &["trust", "--yes"]);
-        let mine = sb.home.join(".cursor/hooks.json");
-        hookx(sb, &["trust", &mine.display().to_string()]);
-        let bin = bin.display().to_string();
-        assert_cmd::Command::cargo_bin("hookx")
-            .unwrap()
-            .args([
-                "convert",
-                ".gemini/settings.json",
-                "--to",
-                "claude",
-                "--write",
-            ])
-            .args(["--hookx", &bin])
-            .current_dir(&sb.project)
-            .env("HOME", &sb.home)
-            .env_remove("HOOKX_HOME")
-            .assert()
-            .success();
-        hookx(sb, &["trust", "--yes"]);
-        hookx(
-            sb,
-            &[
-                "install", "--host", "claude", "--scope", "user", "--hookx", &bin,
-            ],
-        );
+        common::wrapper_copy_converted(&sb.project, &sb.home, ".gemini/settings.json", "claude");
+        common::user_route_naming_this_hookx(&sb.project, &sb.home, "claude");
         routed_env(sb)
     }) else {
         return;
