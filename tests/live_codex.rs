@@ -2415,17 +2415,7 @@ fn a_wrapper_copy_beside_a_user_route_a_profile_turns_off() {
         let Some(l) = live("subfolder", work_profile_args(profile), |sb| {
             sb.trust_project();
             let log = sb.root.join("ran.log");
-            let hookx = env!("CARGO_BIN_EXE_hookx");
-            let script = sb.write(
-                "project/hookx-route.sh",
-                &format!(
-                    "#!/bin/sh\necho wrapper >> '{}'\nexec '{hookx}' run --host gemini --event BeforeTool --home '{}'\n",
-                    log.display(),
-                    sb.home.display()
-                ),
-            );
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+            common::a_wrapper_route(&sb.project, &sb.home, &log, "gemini", "BeforeTool");
             sb.write(
                 "project/.gemini/settings.json",
                 &client::pretty(

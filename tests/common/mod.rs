@@ -380,6 +380,22 @@ pub fn story_targets(host: &str) -> [String; 2] {
     ]
 }
 
+/// A team's wrapper route `hookx-route.sh` in `project` (attacks rows 601, 602, 605, 640): it
+/// logs `wrapper` to `log`, then hands the event to `hookx run --host HOST --event EVENT` for
+/// `home`, the way a team routes its rules through hookx by hand.
+pub fn a_wrapper_route(project: &Path, home: &Path, log: &Path, host: &str, event: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    let script = project.join("hookx-route.sh");
+    let text = format!(
+        "#!/bin/sh\necho wrapper >> '{}'\nexec '{hookx}' run --host {host} --event {event} --home '{}'\n",
+        log.display(),
+        home.display()
+    );
+    std::fs::write(&script, text).unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
 /// The hookx half of a team's wrapper copy (attacks rows 601, 602, 605, 640, 642): the project
 /// and the user's `~/.cursor/hooks.json` trusted, the team's `from` converted into `to`'s file
 /// with `--hookx` this binary (`convert --write`), and the project trusted again, the copies
