@@ -2211,17 +2211,7 @@ fn a_wrapper_copy_beside_a_user_route_the_system_settings_turn_off() {
             sb.user_settings(json!({}));
             sb.trust_folder();
             let log = sb.root.join("ran.log");
-            let hookx = env!("CARGO_BIN_EXE_hookx");
-            let script = sb.write(
-                "project/hookx-route.sh",
-                &format!(
-                    "#!/bin/sh\necho wrapper >> '{}'\nexec '{hookx}' run --host claude --event PreToolUse --home '{}'\n",
-                    log.display(),
-                    sb.home.display()
-                ),
-            );
-            use std::os::unix::fs::PermissionsExt;
-            std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+            common::a_wrapper_route(&sb.project, &sb.home, &log, "claude", "PreToolUse");
             sb.write(
                 "project/.claude/settings.json",
                 &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
