@@ -2468,19 +2468,7 @@ fn a_wrapper_copy_claude_runs_without_its_user_settings() {
     let model = FakeModel::start(SCRIPTS);
     let world = World::new();
     let log = world.dump.join("ran.log");
-    let hookx = env!("CARGO_BIN_EXE_hookx");
-    let wrapper = world.project.join("hookx-route.sh");
-    std::fs::write(
-        &wrapper,
-        format!(
-            "#!/bin/sh\necho wrapper >> '{}'\nexec '{hookx}' run --host gemini --event BeforeTool --home '{}'\n",
-            log.display(),
-            world.home.display()
-        ),
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    common::a_wrapper_route(&world.project, &world.home, &log, "gemini", "BeforeTool");
     let echo = |name: &str| format!("echo {name} >> '{}'", log.display());
     write_json(
         &world.project.join(".gemini/settings.json"),
