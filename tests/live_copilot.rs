@@ -3168,16 +3168,7 @@ fn a_wrapper_copy_copilot_runs_from_claudes_file_runs_the_routes_rules() {
     let mut c = Checks::default();
     let Some(l) = live_env("synced", |sb| {
         let log = sb.root.join("ran.log");
-        let bin = assert_cmd::cargo::cargo_bin("hookx");
-        let wrapper = format!(
-            "#!/bin/sh\necho wrapper >> '{}'\nexec '{}' run --host gemini --event BeforeTool --home '{}'\n",
-            log.display(),
-            bin.display(),
-            sb.home.display()
-        );
-        let script = sb.write("project/hookx-route.sh", &wrapper);
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        common::a_wrapper_route(&sb.project, &sb.home, &log, "gemini", "BeforeTool");
         let echo = |name: &str| format!("echo {name} >> '{}'", log.display());
         let team = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "./hookx-route.sh"}]}]}});
         sb.write("project/.gemini/settings.json", &team.to_string());
