@@ -1841,3 +1841,59 @@ fn a_codex_route_in_a_folder_of_a_repository_runs_that_folders_guards() {
         );
     }
 }
+
+/// Attacks row 670 (row 568's second half): hookx's Codex route in both the repository
+/// root's `.codex/hooks.json` and `pkg/.codex/hooks.json`, Codex started in `pkg`: Codex loads
+/// both files and runs both route lines (alike, neither knows its file). Between them they
+/// must run the root's guard as well as the package's: the root's deny is not lost.
+#[test]
+fn codex_routes_in_a_repository_root_and_its_package_run_both_folders_guards() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (repo, home) = (root.join("repo"), root.join("home"));
+    let pkg = repo.join("pkg");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    // The package's guard allows (and says so); the root's denies.
+    for (dir, command) in [
+        (&repo, "echo R670-ROOT >&2; exit 2"),
+        (&pkg, "echo R670-PKG >> ../pkg-ran; exit 0"),
+    ] {
+        write(
+            dir,
+            ".claude/settings.json",
+            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                "command": command}]}]}})
+            .to_string(),
+        );
+        common::hookx_at(dir, &home, &["trust", "--yes"]).success();
+        common::hookx_at(dir, &home, &["install", "--host", "codex"]).success();
+    }
+    // Codex runs the two lines, one per file, for the one call.
+    let mut said = String::new();
+    for _ in 0..2 {
+        let payload = json!({"session_id": "s", "turn_id": "t", "transcript_path": null,
+            "cwd": pkg, "hook_event_name": "PreToolUse", "model": "gpt-5.5",
+            "permission_mode": "bypassPermissions", "tool_name": "Bash",
+            "tool_input": {"command": "ls"}, "tool_use_id": "call_1"});
+        let mut cmd = common::hookx_clean(&pkg);
+        cmd.args(["run", "--host", "codex", "--event", "PreToolUse", "--home"])
+            .arg(&home)
+            .args(["--installed-in", "project"])
+            .env("HOME", &home)
+            .write_stdin(payload.to_string());
+        let ran = ran(&mut cmd);
+        assert_eq!(ran.code, Some(0), "{ran:?}");
+        said.push_str(&ran.stdout);
+    }
+    let pkg_ran = std::fs::read_to_string(repo.join("pkg-ran")).unwrap_or_default();
+    assert!(
+        pkg_ran.contains("R670-PKG"),
+        "the package's guard ran nowhere"
+    );
+    assert!(
+        said.contains("R670-ROOT"),
+        "the root's guard ran nowhere: {said}"
+    );
+}

@@ -2309,6 +2309,7 @@ fn main() -> std::process::ExitCode {
             a_project_marked_by_the_users_own_markers_runs_its_guard,
             no_markers_make_the_folder_codex_started_in_the_project,
             a_folder_with_its_own_route_inside_a_repository_runs_its_guard,
+            routes_in_a_repository_root_and_its_package_run_the_roots_guard,
             a_profiles_project_markers_place_the_project,
         ],
     )
@@ -2572,6 +2573,50 @@ fn a_folder_with_its_own_route_inside_a_repository_runs_its_guard() {
         return;
     };
     guard_ran(&l, "a package's own route", "/project/pkg");
+}
+
+/// Attacks row 670: row 568 with hookx's route and a guard in the repository root as well:
+/// Codex started in `pkg` runs both route lines, each with `cwd` = `pkg`. The root's guard
+/// must run, its deny standing though the package's guard allows.
+fn routes_in_a_repository_root_and_its_package_run_the_roots_guard() {
+    let Some(l) = live("subfolder", &["-s", "workspace-write", "-C", "pkg"], |sb| {
+        sb.trust_project();
+        let pkg = sb.project.join("pkg");
+        std::fs::create_dir_all(&pkg).unwrap();
+        for (dir, label) in [(&sb.project, "root-pre"), (&pkg, "pkg-pre")] {
+            let group = json!([{"hooks": [{"type": "command", "command": sb.dumper(label)}]}]);
+            let file = dir
+                .strip_prefix(&sb.root)
+                .unwrap()
+                .join(".claude/settings.json");
+            sb.write(
+                &file.display().to_string(),
+                &client::pretty(&json!({"hooks": {"PreToolUse": group}})),
+            );
+            common::hookx_at(dir, &sb.home, &["trust", "--yes"]).success();
+            common::hookx_at(dir, &sb.home, &["install", "--host", "codex"]).success();
+        }
+        sb.answer("root-pre", "a", "sub-call",
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-ROOT-DENY"}}"#, "", 0);
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let ran = |label: &str| l.dumps.iter().filter(|d| d.label == label).count();
+    let (root, pkg) = (ran("root-pre"), ran("pkg-pre"));
+    c.that(
+        root >= 1 && pkg >= 1,
+        format!("both guards ran: the root's {root} times, the package's {pkg}"),
+    );
+    let denied = l.tool_result("subfolder", "sub-call");
+    c.that(
+        denied.contains("R-ROOT-DENY"),
+        format!(
+            "the root's guard denies the call: {denied}\n{}",
+            l.out.stderr
+        ),
+    );
+    c.done("routes in a root and its package");
 }
 
 /// Attacks row 570: row 560 with the markers in a profile (`codex exec --profile work`,

@@ -34,6 +34,9 @@ pub struct HostEvent {
     /// Whether the payload carried the event's instant (else it is when hookx read it): one
     /// of the fields that tell one call from another ([`crate::claim::event_id`]).
     pub stamped: bool,
+    /// For a project route, the folders above `project` whose project file routes the event
+    /// too, each project's rules run as well (attacks row 670); empty almost always.
+    pub above: Vec<PathBuf>,
 }
 
 impl HostEvent {
@@ -168,10 +171,10 @@ pub fn decode_from(
     // Copilot handlers are promised a timestamp; a host that sends none fires the event now.
     let stamped = event.timestamp.is_some();
     event.timestamp.get_or_insert_with(chrono::Utc::now);
-    let project = places
-        .project
-        .map(Path::to_path_buf)
-        .unwrap_or_else(|| super::project::of_event(&event, flavor, places, line, route_event));
+    let (project, above) = match places.project {
+        Some(project) => (project.to_path_buf(), Vec::new()),
+        None => super::project::of_event(&event, flavor, places, line, route_event),
+    };
     // Handlers run elsewhere (their `cwd`) and are told this path: it must not be relative.
     let project = std::path::absolute(&project).unwrap_or(project);
     let read_as = host.and_then(|h| reader_of_route(h, senders));
@@ -182,6 +185,7 @@ pub fn decode_from(
         also,
         read_as,
         stamped,
+        above,
     })
 }
 

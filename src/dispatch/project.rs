@@ -17,7 +17,7 @@ pub fn of_event(
     places: Places<'_>,
     line: Line<'_>,
     route_event: Option<&str>,
-) -> PathBuf {
+) -> (PathBuf, Vec<PathBuf>) {
     let tables = flavor.tables();
     // An empty value names no folder (Cursor sends the handlers of Claude's files `"cwd": ""`,
     // attacks row 153): taken as one, every call failed closed.
@@ -25,7 +25,7 @@ pub fn of_event(
         .and_then(std::env::var_os)
         .filter(|v| !v.is_empty())
     {
-        return PathBuf::from(dir);
+        return (PathBuf::from(dir), Vec::new());
     }
     let here = || std::env::current_dir().ok();
     let cwd = event
@@ -39,25 +39,56 @@ pub fn of_event(
         ProjectFrom::Cwd => None,
     };
     if let Some(dir) = told {
-        return dir;
+        return (dir, Vec::new());
     }
     let Some(cwd) = cwd else {
-        return PathBuf::from(".");
+        return (PathBuf::from("."), Vec::new());
     };
     let root = project_at_or_above(cwd.clone(), &root_markers(flavor, places));
     let host = flavor.dialect();
     let holding = |holds: &dyn Fn(&Path, &Path) -> bool| folder_holding(&cwd, &root, places, holds);
     let found = match line {
         Line::Unknown => None,
-        Line::ProjectRoute => route_event.and_then(|event| {
-            holding(&|home, dir| crate::route::routed_in_project(home, dir, host, event))
-        }),
+        Line::ProjectRoute => {
+            let routes = |home: &Path, dir: &Path| {
+                route_event.is_some_and(|e| crate::route::routed_in_project(home, dir, host, e))
+            };
+            let found = holding(&routes);
+            // Only where a folder below the root routes it: the common path reads nothing more.
+            let above = found.as_deref().map_or_else(Vec::new, |below| {
+                folders_above(below, &root, places, &routes)
+            });
+            return (found.unwrap_or(root), above);
+        }
         Line::Copy(command) => holding(&|home, dir| {
             let file = crate::route::target(home, dir, host, InstallScope::Project);
             holds_copy(&file, command)
         }),
     };
-    found.unwrap_or(root)
+    (found.unwrap_or(root), Vec::new())
+}
+
+/// The folders above `below` up to and including the project's `root` whose host project
+/// file also `holds` the route line. Codex loads every `.codex/` from the root down and runs
+/// each copy of the line, all alike: none knows its file, so each runs the rules of every such
+/// folder (twice, never zero). Taking the nearest alone, the root's guard ran nowhere (attacks
+/// row 670).
+fn folders_above(
+    below: &Path,
+    root: &Path,
+    places: Places<'_>,
+    holds: &dyn Fn(&Path, &Path) -> bool,
+) -> Vec<PathBuf> {
+    let Some(home) = crate::context::dispatch_home(places.home) else {
+        return Vec::new();
+    };
+    below
+        .ancestors()
+        .skip(1)
+        .take_while(|dir| dir.starts_with(root))
+        .filter(|dir| holds(&home, dir))
+        .map(Path::to_path_buf)
+        .collect()
 }
 
 /// The project an agent that sets no project variable runs from `cwd`: the nearest folder at
@@ -92,8 +123,8 @@ pub enum Line<'a> {
 /// above `cwd`, below `root`, whose file `holds` the line (given the home and the folder). A
 /// package of a repository with its own route or converted copies and guards, Codex started in
 /// it, ran the root's rules (a copy: the root's `$CLAUDE_PROJECT_DIR`, its script not there),
-/// and the package's guards ran nowhere (attacks rows 568, 569). With the line in two such
-/// folders, both run the nearer folder's rules (the other's nowhere): row 568.
+/// and the package's guards ran nowhere (attacks rows 568, 569). A route line in folders
+/// above it as well: [`folders_above`].
 fn folder_holding(
     cwd: &Path,
     root: &Path,

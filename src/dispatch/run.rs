@@ -396,6 +396,15 @@ pub fn plan<'a, 'e, S: RuleSource + 'a>(
 }
 
 impl Plan<'_> {
+    /// Runs `other`'s handlers too, a plan of the same event and limit (the rules of another
+    /// folder's project files: [`crate::dispatch::host::HostEvent::above`]).
+    pub fn absorb(&mut self, other: Plan<'_>) {
+        self.jobs.extend(other.jobs);
+        self.specs.extend(other.specs);
+        self.skipped.extend(other.skipped);
+        self.unevaluated.extend(other.unevaluated);
+    }
+
     /// What it would run, running nothing (`simulate --dry-run`): the handlers, what each
     /// would get, and those it would skip; the answer is the host's to no handler.
     pub fn preview(self) -> Dispatch {

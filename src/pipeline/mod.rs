@@ -394,14 +394,23 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
             event,
         )
     });
-    let plan = dispatch::run::plan(
+    let limit = dispatch::run::route_limit(hosted.host, hosted.read_as, written);
+    let mut plan = dispatch::run::plan(
         hosted.host,
         &hosted.event,
         hook_set.rules.iter().map(|r| (r.rule.as_ref(), r.source)),
         &hosted.project,
-        dispatch::run::route_limit(hosted.host, hosted.read_as, written),
-    )
-    .keeping_follow_up_caps(Ok(&ctx.home));
+        limit,
+    );
+    for folder in &hosted.above {
+        let places = Places {
+            project: Some(folder),
+            home: request.home.as_deref(),
+            managed_root: request.managed_root.as_deref(),
+        };
+        plan.absorb(folder_above_plan(places, dialect, &hosted, limit)?);
+    }
+    let plan = plan.keeping_follow_up_caps(Ok(&ctx.home));
     let claimed = match claims {
         true => match claim(&ctx, &plan, &hosted) {
             claim::Entry::Repeat(answer) => return Ok(repeat(&answer)),
@@ -414,6 +423,38 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         false => None,
     };
     Ok(answer_in_time(plan, known, &hosted, claimed.as_ref()))
+}
+
+/// The plan of the rules in the project files of `places`' project, a folder above the
+/// route's project whose project file routes the event too ([`host::HostEvent::above`],
+/// attacks row 670), each with that folder for its project. Its user and policy files are
+/// the route's own, already planned; its untrusted files are said as the route's are.
+fn folder_above_plan<'e>(
+    places: Places<'_>,
+    dialect: Dialect,
+    hosted: &'e host::HostEvent,
+    limit: Limit,
+) -> Result<dispatch::run::Plan<'e>, Error> {
+    let ctx = Context::resolve_places(places, Vars::Dispatch)?;
+    let fires = |rules: &[Rule]| dispatch::select::can_fire(rules, &hosted.event);
+    let (store, refused) = TrustStore::load_for_run(&ctx);
+    let found = discover::discover_firing(&ctx, dialect, &hosted.event.kind, &fires, &store);
+    let own = |s: &Source| s.path.starts_with(&ctx.project);
+    let sources: Vec<Source> = found.into_iter().filter(own).collect();
+    let set = hook_set(&ctx, &sources, dialect, &store);
+    match &refused {
+        Some(why) => refused_store(why, &set.untrusted, hosted.host, &hosted.event)?,
+        None => warn_untrusted(&ctx, &set.untrusted),
+    }
+    switched_off_untrusted(&ctx, &sources, &set.untrusted, hosted.host, &hosted.event)?;
+    trusted_in_an_older_record(&set.untrusted, hosted.host, &hosted.event)?;
+    Ok(dispatch::run::plan(
+        hosted.host,
+        &hosted.event,
+        set.rules.iter().map(|r| (r.rule.as_ref(), r.source)),
+        &ctx.project,
+        limit,
+    ))
 }
 
 /// This route's claim of the event, and the policy root its id names.
