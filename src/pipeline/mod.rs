@@ -369,19 +369,13 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         &store,
     ));
     // 3. select
-    let hook_set = ManuallyDrop::new(hook_set(&ctx, &sources, dialect, &store));
-    match &refused {
-        Some(why) => refused_store(why, &hook_set.untrusted, hosted.host, &hosted.event)?,
-        None => warn_untrusted(&ctx, &hook_set.untrusted),
-    }
-    switched_off_untrusted(
+    let hook_set = ManuallyDrop::new(checked_hook_set(
         &ctx,
         &sources,
-        &hook_set.untrusted,
-        hosted.host,
-        &hosted.event,
-    )?;
-    trusted_in_an_older_record(&hook_set.untrusted, hosted.host, &hosted.event)?;
+        dialect,
+        (&store, refused.as_ref()),
+        &hosted,
+    )?);
     guard::injected_before_run();
     // 4. run and 5. answer, within the timeout the route's own entry has (row 223).
     let written = request.event.as_deref().and_then(|event| {
@@ -441,13 +435,7 @@ fn folder_above_plan<'e>(
     let found = discover::discover_firing(&ctx, dialect, &hosted.event.kind, &fires, &store);
     let own = |s: &Source| s.path.starts_with(&ctx.project);
     let sources: Vec<Source> = found.into_iter().filter(own).collect();
-    let set = hook_set(&ctx, &sources, dialect, &store);
-    match &refused {
-        Some(why) => refused_store(why, &set.untrusted, hosted.host, &hosted.event)?,
-        None => warn_untrusted(&ctx, &set.untrusted),
-    }
-    switched_off_untrusted(&ctx, &sources, &set.untrusted, hosted.host, &hosted.event)?;
-    trusted_in_an_older_record(&set.untrusted, hosted.host, &hosted.event)?;
+    let set = checked_hook_set(&ctx, &sources, dialect, (&store, refused.as_ref()), hosted)?;
     Ok(dispatch::run::plan(
         hosted.host,
         &hosted.event,
@@ -830,6 +818,27 @@ fn hook_set<'a>(
         rules: crate::plan::hookx_rules(ctx, sources, host, store),
         untrusted: host::untrusted(sources, host, store),
     }
+}
+
+/// [`hook_set`], its untrusted files said (or, where hookx cannot do its job for a guarded
+/// call, an error the failure policy answers): the route's own project and each folder above
+/// it (attacks row 670) go through the same checks: the trust store, and why it was refused.
+fn checked_hook_set<'a>(
+    ctx: &Context,
+    sources: &'a [Source],
+    host: Dialect,
+    (store, refused): (&TrustStore, Option<&trust::Refused>),
+    hosted: &host::HostEvent,
+) -> Result<HookSet<'a>, Error> {
+    let set = hook_set(ctx, sources, host, store);
+    let (flavor, event) = (hosted.host, &hosted.event);
+    match refused {
+        Some(why) => refused_store(why, &set.untrusted, flavor, event)?,
+        None => warn_untrusted(ctx, &set.untrusted),
+    }
+    switched_off_untrusted(ctx, sources, &set.untrusted, flavor, event)?;
+    trusted_in_an_older_record(&set.untrusted, flavor, event)?;
+    Ok(set)
 }
 
 /// Untrusted files whose handlers the host does not run because `hookx install` switched off
