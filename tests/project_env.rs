@@ -801,3 +801,76 @@ fn a_wrapped_entry_in_the_home_runs_this_hookx_whatever_path_the_project_sets() 
         assert!(ran.stdout.contains("the user guard says no"), "{ran:?}");
     }
 }
+
+/// Attacks rows 780-781 (Claude Code 2.1.332 hands a project's settings `env`, `PATH` among
+/// it, to every hook: row 84, `live_claude::a_projects_path_does_not_take_hookx_out_of_the_users_hooks`):
+/// a Cline script runs through the program hookx picks for it (its `#!` line's interpreter by
+/// name, else by its ending, else bash, as Cline 3.0.65 does from its own `PATH`). A project's
+/// `PATH` naming a folder of its own (relative, or its absolute path) does not swap that
+/// program for the repository's, and one naming no such program does not make the guard fail:
+/// the user's trusted guard still denies, and the repository's `bash` never runs.
+#[test]
+fn a_projects_path_does_not_pick_the_program_a_cline_script_runs_with() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(tmp.path().join("project/.git")).unwrap();
+    let project = tmp.path().join("project").canonicalize().unwrap();
+    let home = tmp.path().join("home");
+    let marker = project.join("the-repositorys-program-ran");
+    let fake = write(
+        &project,
+        "tools/bash",
+        &format!("#!/bin/sh\ntouch '{}'\necho '{{}}'\n", marker.display()),
+    );
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let deny = r#"{"cancel": true, "errorMessage": "the cline guard says no"}"#;
+    let system_path = std::env::var("PATH").unwrap();
+    let inside = format!("{}:{system_path}", project.join("tools").display());
+    let relative = format!("tools:./tools:{system_path}");
+    for (name, script) in [
+        ("PreToolUse", format!("#!/bin/bash\necho '{deny}'\n")),
+        (
+            "PreToolUse",
+            format!("#!/usr/bin/env bash\necho '{deny}'\n"),
+        ),
+        ("PreToolUse", format!("echo '{deny}'\n")),
+        ("PreToolUse.sh", format!("echo '{deny}'\n")),
+    ] {
+        let hooks = home.join(".cline/hooks");
+        let _ = std::fs::remove_dir_all(&hooks);
+        write(&hooks, name, &script);
+        common::hookx()
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .args(["trust", "--yes", "--home"])
+            .arg(&home)
+            .assert()
+            .success();
+        for path in [inside.as_str(), relative.as_str(), "/nonexistent"] {
+            let payload = json!({
+                "session_id": "s", "transcript_path": "/dev/null", "cwd": project,
+                "hook_event_name": "PreToolUse", "tool_name": "Bash",
+                "tool_input": {"command": "ls"}, "permission_mode": "default",
+            });
+            let ran = ran(common::hookx()
+                .current_dir(&project)
+                .env("PATH", path)
+                .env_remove("HOOKX_HOME")
+                .env_remove("CLAUDE_PROJECT_DIR")
+                .args(["run", "--host", "claude", "--event", "PreToolUse", "--home"])
+                .arg(&home)
+                .write_stdin(payload.to_string()));
+            let case = format!("{name} {script:?} PATH={path}");
+            assert_eq!(decision(&ran).as_deref(), Some("deny"), "{case}: {ran:?}");
+            assert!(
+                ran.stdout.contains("the cline guard says no"),
+                "{case}: {ran:?}"
+            );
+            assert!(
+                !marker.exists(),
+                "{case}: the repository's program ran: {ran:?}"
+            );
+        }
+    }
+}

@@ -11,7 +11,7 @@ use crate::shell::shell_quote;
 use crate::tables::ScriptLayout;
 use crate::tables::{Dialect, Flavor};
 use crate::tables::{Document, Origin, Rule, RuleShape};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The second line of a route script `hookx install` writes; install replaces and removes
 /// only scripts with it, and leaves one with lines of the user's as it is (attacks row 328).
@@ -55,13 +55,16 @@ pub fn event_of(
 }
 
 /// Reads one script of a hook folder: the rule it is, or a warning saying why the agent does not
-/// run it (a name that is no event, no executable bit where the agent needs one).
+/// run it (a name that is no event, no executable bit where the agent needs one). `run_in`:
+/// the project of the `run` that will start it, whose folders its program is not taken from
+/// ([`program_outside`]); `None` names the program as the agent does (`list`, `convert`, …).
 pub fn read(
     path: &Path,
     display: &str,
     text: &str,
     dialect: Dialect,
     layout: &ScriptLayout,
+    run_in: Option<&Path>,
 ) -> Parsed {
     let mut document = Document::new(dialect, dialect.config().documents.file);
     let mut diagnostics = Vec::new();
@@ -128,7 +131,7 @@ pub fn read(
     }
     let (command, record) = match hookx_line(text) {
         Some((line, record)) => (line.to_string(), record),
-        None => (launch(path, text, layout), None),
+        None => (launch(path, text, layout, run_in), None),
     };
     let mut extra = serde_json::Map::new();
     if let Some(record) = record {
@@ -163,7 +166,9 @@ pub fn read(
 
 /// The command line the agent runs a script with: the script itself where the agent needs
 /// the executable bit, else its `#!` interpreter or the program for its ending, then its path.
-fn launch(path: &Path, text: &str, layout: &ScriptLayout) -> String {
+/// With `run_in`, a program named without a folder is named by the path hookx found it at
+/// ([`program_outside`]).
+fn launch(path: &Path, text: &str, layout: &ScriptLayout, run_in: Option<&Path>) -> String {
     let file = shell_quote(&path.display().to_string());
     if !layout.runs_unexecutable {
         return file;
@@ -184,23 +189,40 @@ fn launch(path: &Path, text: &str, layout: &ScriptLayout) -> String {
     {
         *first = base(first);
     }
-    let program = match words.is_empty() {
-        false => words
-            .iter()
-            .map(|w| shell_quote(w))
-            .collect::<Vec<_>>()
-            .join(" "),
-        true => {
-            let lower = path.display().to_string().to_ascii_lowercase();
-            layout
-                .runners
-                .iter()
-                .find(|(ext, _)| lower.ends_with(ext))
-                .map_or(layout.default_runner, |(_, program)| program)
-                .to_string()
-        }
-    };
-    format!("{program} {file}")
+    if words.is_empty() {
+        let lower = path.display().to_string().to_ascii_lowercase();
+        let program = (layout.runners.iter())
+            .find(|(ext, _)| lower.ends_with(ext))
+            .map_or(layout.default_runner, |(_, program)| program);
+        words = program.split_whitespace().map(str::to_string).collect();
+    }
+    if let (Some(project), Some(first)) = (run_in, words.first_mut())
+        && !first.contains('/')
+        && let Some(found) = program_outside(first, project)
+    {
+        *first = found.display().to_string();
+    }
+    let program: Vec<String> = words.iter().map(|w| shell_quote(w)).collect();
+    format!("{} {file}", program.join(" "))
+}
+
+/// The folders a program is looked for in where `PATH` has none of it outside the project.
+const SYSTEM_PROGRAMS: &[&str] = &["/usr/local/bin", "/usr/bin", "/bin"];
+
+/// Where `sh` would find the program `name` on `PATH`, leaving out the folders a project can
+/// fill: relative ones (the script runs in the project) and those inside `project`. An agent
+/// hands a project's `PATH` to every hook (Claude's settings `env`), while the agent whose
+/// script it is finds its program on its own `PATH` (attacks row 780); where no other folder
+/// on `PATH` has it, the system's own (row 781). `None`: found nowhere, the name is kept.
+fn program_outside(name: &str, project: &Path) -> Option<PathBuf> {
+    let real = |dir: &Path| dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
+    let project = real(project);
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    (std::env::split_paths(&path))
+        .filter(|dir| dir.is_absolute() && !real(dir).starts_with(&project))
+        .chain(SYSTEM_PROGRAMS.iter().map(PathBuf::from))
+        .map(|dir| dir.join(name))
+        .find(|file| file.is_file() && is_executable(file))
 }
 
 /// Whether the file's mode lets its owner run it.
@@ -439,7 +461,7 @@ pub fn read_path(path: &Path, display: &str, dialect: Dialect, layout: &ScriptLa
         let text = crate::read::bytes(&file, crate::read::MAX_FILE_BYTES)
             .map(|b| String::from_utf8_lossy(&b).into_owned())
             .unwrap_or_default();
-        let mut parsed = read(&absolute, &shown, &text, dialect, layout);
+        let mut parsed = read(&absolute, &shown, &text, dialect, layout, None);
         // What `convert` writes from it may be committed: the script is named from the
         // project (or the home), not by this machine's path.
         let portable = portable_path(&absolute, dialect);

@@ -75,7 +75,14 @@ pub(super) fn load(
         .is_some_and(|r| r.without_agent_keys.is_some())
         .then_some(&same_read);
     if let Some(layout) = location.dialect.config().scripts {
-        return Some(read_script(source, layout, run, gated, &accept));
+        return Some(read_script(
+            source,
+            layout,
+            run,
+            gated,
+            &accept,
+            &ctx.project,
+        ));
     }
     if let Some(plugin) = location.dialect.config().generated {
         return Some(read_generated(source, plugin));
@@ -227,13 +234,15 @@ fn read_generated(mut source: Source, plugin: &crate::tables::GeneratedPlugin) -
     source
 }
 
-/// A hook script: its bytes are what trust hashes, its name the event.
+/// A hook script: its bytes are what trust hashes, its name the event. `project`: the run's,
+/// whose folders the program a script runs with is not taken from.
 fn read_script(
     mut source: Source,
     layout: &ScriptLayout,
     run: Run,
     gated: bool,
     accept: &dyn Fn(&str) -> bool,
+    project: &Path,
 ) -> Source {
     let bytes = match crate::read::bytes(&source.path, crate::read::MAX_FILE_BYTES) {
         Ok(bytes) => bytes,
@@ -258,6 +267,7 @@ fn read_script(
         &text,
         source.location.dialect,
         layout,
+        None,
     );
     if let Some((_, event, _)) = run {
         parsed.document.rules.retain(|r| r.event == *event);
@@ -280,6 +290,7 @@ fn read_script(
                 &text,
                 source.location.dialect,
                 layout,
+                Some(project),
             );
             parsed.document.rules.retain(|r| r.event == *event);
         }
