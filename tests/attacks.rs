@@ -1897,3 +1897,143 @@ fn codex_routes_in_a_repository_root_and_its_package_run_both_folders_guards() {
         "the root's guard ran nowhere: {said}"
     );
 }
+
+/// A repository whose root and package `pkg` each hold a trusted Claude guard (the root's
+/// denies) and hookx's Codex route (`install --host codex` in each, reviewed by install),
+/// with the route lines each folder's file holds (`PreToolUse`).
+struct RootAndPackage {
+    _tmp: tempfile::TempDir,
+    repo: std::path::PathBuf,
+    pkg: std::path::PathBuf,
+    home: std::path::PathBuf,
+}
+
+impl RootAndPackage {
+    fn new() -> RootAndPackage {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let (repo, home) = (root.join("repo"), root.join("home"));
+        let pkg = repo.join("pkg");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(&pkg).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        let log = root.join("ran").display().to_string();
+        for (dir, command) in [
+            (
+                &repo,
+                format!("echo ROOT >> '{log}'; echo R680-ROOT >&2; exit 2"),
+            ),
+            (&pkg, format!("echo PKG >> '{log}'; exit 0")),
+        ] {
+            write(
+                dir,
+                ".claude/settings.json",
+                &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                    "command": command}]}]}})
+                .to_string(),
+            );
+            common::hookx_at(dir, &home, &["trust", "--yes"]).success();
+            common::hookx_at(dir, &home, &["install", "--host", "codex"]).success();
+        }
+        RootAndPackage {
+            _tmp: tmp,
+            repo,
+            pkg,
+            home,
+        }
+    }
+
+    /// The route line of `PreToolUse` in `dir`'s `.codex/hooks.json`.
+    fn line(dir: &Path) -> String {
+        let text = std::fs::read_to_string(dir.join(".codex/hooks.json")).unwrap();
+        let value: Value = serde_json::from_str(&text).unwrap();
+        value["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+
+    /// Runs `lines` as Codex started in `pkg` runs them for one Bash call (`sh -c LINE` in
+    /// `pkg`, its payload on stdin): what they said, and the guards that ran, sorted.
+    fn run(&self, lines: &[String]) -> (String, Vec<String>) {
+        let _ = std::fs::remove_file(self.repo.parent().unwrap().join("ran"));
+        let mut said = String::new();
+        for line in lines {
+            let payload = json!({"session_id": "s", "turn_id": "t", "transcript_path": null,
+                "cwd": self.pkg, "hook_event_name": "PreToolUse", "model": "gpt-5.5",
+                "permission_mode": "bypassPermissions", "tool_name": "Bash",
+                "tool_input": {"command": "ls"}, "tool_use_id": "call_1"});
+            let mut cmd = assert_cmd::Command::new("sh");
+            cmd.args(["-c", line])
+                .current_dir(&self.pkg)
+                .env("HOME", &self.home)
+                .env_remove("HOOKX_HOME")
+                .env_remove("CLAUDE_PROJECT_DIR")
+                .timeout(std::time::Duration::from_secs(120))
+                .write_stdin(payload.to_string());
+            let ran = ran(&mut cmd);
+            assert_eq!(ran.code, Some(0), "{line}: {ran:?}");
+            said.push_str(&ran.stdout);
+        }
+        let ran = std::fs::read_to_string(self.repo.parent().unwrap().join("ran"));
+        let mut ran: Vec<String> = ran.unwrap_or_default().lines().map(String::from).collect();
+        ran.sort();
+        (said, ran)
+    }
+}
+
+/// Attacks row 680 (row 670's leftover): with a route in the root's `.codex/` and in the
+/// package's, Codex started in the package runs both lines; each line names its folder, so
+/// each runs its own folder's rules: each guard once, the root's deny standing. Lines without
+/// the name (an older install's) run both folders' rules, as before: twice, never nowhere.
+#[test]
+fn codex_routes_in_a_repository_root_and_its_package_run_each_guard_once() {
+    let setup = RootAndPackage::new();
+    let lines = [
+        RootAndPackage::line(&setup.repo),
+        RootAndPackage::line(&setup.pkg),
+    ];
+    assert_ne!(lines[0], lines[1], "the two lines are alike: {lines:?}");
+    let (said, ran) = setup.run(&lines);
+    assert_eq!(ran, ["PKG", "ROOT"], "each guard once; said: {said}");
+    assert!(said.contains("R680-ROOT"), "the root's deny: {said}");
+    let old: Vec<String> = lines
+        .iter()
+        .map(|l| {
+            let named = [" --route-folder .", " --route-folder pkg"];
+            named.iter().fold(l.clone(), |l, n| l.replace(n, ""))
+        })
+        .collect();
+    let (said, ran) = setup.run(&old);
+    assert_eq!(
+        ran,
+        ["PKG", "PKG", "ROOT", "ROOT"],
+        "old lines; said: {said}"
+    );
+}
+
+/// Row 680's safety: a line stands in for its folder's rules only where Codex runs it. The
+/// root's line not reviewed in Codex (its `trusted_hash` taken out of `~/.codex/config.toml`),
+/// Codex skips it, and the package's line runs the root's guard: its deny is not lost.
+#[test]
+fn a_folders_route_codex_does_not_run_leaves_its_rules_to_the_other_line() {
+    let setup = RootAndPackage::new();
+    let config = setup.home.join(".codex/config.toml");
+    let text = std::fs::read_to_string(&config).unwrap();
+    let root_file = setup.repo.join(".codex/hooks.json");
+    let key = format!("{}:pre_tool_use:0:0", root_file.display());
+    assert!(
+        text.contains(&key),
+        "install reviewed the root's line: {text}"
+    );
+    let header = format!("[hooks.state.\"{key}\"]");
+    let kept: Vec<&str> = text
+        .split("\n\n")
+        .filter(|table| !table.starts_with(&header))
+        .collect();
+    std::fs::write(&config, kept.join("\n\n")).unwrap();
+    // Codex runs the package's line alone.
+    let (said, ran) = setup.run(&[RootAndPackage::line(&setup.pkg)]);
+    assert_eq!(ran, ["PKG", "ROOT"], "said: {said}");
+    assert!(said.contains("R680-ROOT"), "the root's deny: {said}");
+}

@@ -435,6 +435,11 @@ pub(super) struct RunArgs {
     /// makes the line unique, so that no repository's copy of it is run in its place.
     #[arg(long, value_name = "KEY", hide = true)]
     pub(super) route_key: Option<String>,
+    /// The project route's folder below the project's root (`hookx install` writes it where
+    /// the agent loads the project file of every folder down to where it started): the route
+    /// runs that folder's rules, and another's only where no line of its own runs them.
+    #[arg(long, value_name = "REL", requires = "installed_in")]
+    pub(super) route_folder: Option<String>,
 }
 
 #[derive(clap::Args, Debug)]

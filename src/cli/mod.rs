@@ -166,6 +166,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
         Command::Run(args) => Ok(pipeline::run(pipeline::RunRequest {
             installed_in: args.installed_in,
             route_key: args.route_key,
+            route_folder: args.route_folder,
             host: args.host,
             event: args.event,
             project: args.project,

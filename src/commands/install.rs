@@ -50,6 +50,8 @@ struct Written {
     managed_root: Option<String>,
     /// The user's route key, on a route of the user's own files ([`crate::route::route_key`]).
     key: Option<String>,
+    /// The project route's folder, where the host names it ([`crate::route::Program::folder`]).
+    folder: Option<String>,
 }
 
 impl Written {
@@ -59,6 +61,7 @@ impl Written {
             home: self.home.as_deref(),
             managed_root: self.managed_root.as_deref(),
             key: self.key.as_deref(),
+            folder: self.folder.as_deref(),
         }
     }
 }
@@ -229,11 +232,19 @@ fn hookx_program(opts: &Options) -> Result<Written, Error> {
         InstallScope::User => Some(crate::route::route_key(&opts.ctx.home)?),
         InstallScope::Project => None,
     };
+    let places = crate::context::Places {
+        project: None,
+        home: Some(&opts.ctx.agents_home),
+        managed_root: Some(&opts.ctx.managed_root),
+    };
+    let folder = (opts.scope == InstallScope::Project && opts.host.def().route.names_folder)
+        .then(|| crate::dispatch::project::route_folder_of(opts.host, places, &opts.ctx.project));
     Ok(Written {
         hookx,
         home,
         managed_root,
         key,
+        folder,
     })
 }
 

@@ -787,6 +787,7 @@ pub static DEF: DialectDef = DialectDef {
         // The user route carries the user's key, so the two lines differ and the agent runs both
         // (attacks row 163): the project route says it is one and leaves the event to the user's.
         names_project_route: true,
+        names_folder: false,
     },
     route_trust: None,
     home_var: Some(crate::tables::HomeVar {

@@ -304,6 +304,7 @@ pub static DEF: DialectDef = DialectDef {
         // Cline runs the scripts of every folder (run 3.0.65): both routes would
         // (tests/double_runs.rs).
         names_project_route: true,
+        names_folder: false,
     },
     route_trust: None,
     home_var: Some(crate::tables::HomeVar {

@@ -490,6 +490,9 @@ pub static DEF: DialectDef = DialectDef {
         // The user and the project layer both load, each handler keyed by its file
         // (codex-facts.md): both routes would (tests/double_runs.rs).
         names_project_route: true,
+        // Codex loads the `.codex/` of every folder from the project's root down to where it
+        // started (source: `load_project_layers`; run: attacks row 670).
+        names_folder: true,
     },
     // Codex skips every handler its `/hooks` review has not trusted by hash (run).
     route_trust: Some(RouteTrust {

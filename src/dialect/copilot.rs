@@ -692,6 +692,7 @@ pub static DEF: DialectDef = DialectDef {
             on: &[],
         },
         names_project_route: false,
+        names_folder: false,
     },
     route_trust: None,
     home_var: Some(crate::tables::HomeVar {

@@ -328,6 +328,7 @@ pub static DEF: DialectDef = DialectDef {
         // Docs: "All matching hooks from every source run" (cursor-facts.md): both routes
         // would (tests/double_runs.rs).
         names_project_route: true,
+        names_folder: false,
     },
     scope_option: None,
     presence: crate::tables::Presence {

@@ -293,6 +293,7 @@ pub static DEF: DialectDef = DialectDef {
             on: &[],
         },
         names_project_route: true,
+        names_folder: false,
     },
     route_trust: None,
     home_var: None,

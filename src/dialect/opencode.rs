@@ -281,6 +281,7 @@ pub(crate) const fn engine_def(
                 on: &[],
             },
             names_project_route: true,
+            names_folder: false,
         },
         route_trust: None,
         // Run 1.18.33 (`live_opencode::opencode_user_plugins_below_xdg_config_home`): with

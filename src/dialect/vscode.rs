@@ -181,6 +181,7 @@ pub static DEF: DialectDef = DialectDef {
         // It reads every hook file and merges none (vscode-facts.md): both routes would
         // (tests/double_runs.rs).
         names_project_route: true,
+        names_folder: false,
     },
     scope_option: None,
     presence: crate::tables::Presence {

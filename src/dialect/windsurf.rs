@@ -420,6 +420,7 @@ pub static DEF: DialectDef = DialectDef {
         // Docs: the hooks of all locations "are merged together … all hooks will execute"
         // (windsurf-facts.md): both routes would (tests/double_runs.rs).
         names_project_route: true,
+        names_folder: false,
     },
     scope_option: None,
     presence: crate::tables::Presence {

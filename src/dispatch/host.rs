@@ -34,8 +34,10 @@ pub struct HostEvent {
     /// Whether the payload carried the event's instant (else it is when hookx read it): one
     /// of the fields that tell one call from another ([`crate::claim::event_id`]).
     pub stamped: bool,
-    /// For a project route, the folders above `project` whose project file routes the event
-    /// too, each project's rules run as well (attacks row 670); empty almost always.
+    /// For a project route, the other folders whose project file routes the event too (above
+    /// `project`; with a line naming its folder, any from `cwd` up to the root without a line
+    /// of its own the agent runs), each project's rules run as well (attacks rows 670, 680);
+    /// empty almost always.
     pub above: Vec<PathBuf>,
 }
 

@@ -49,7 +49,23 @@ pub fn of_event(
     let holding = |holds: &dyn Fn(&Path, &Path) -> bool| folder_holding(&cwd, &root, places, holds);
     let found = match line {
         Line::Unknown => None,
-        Line::ProjectRoute => {
+        Line::ProjectRoute(Some(folder)) => {
+            if let Some(event) = route_event
+                && let Some(home) = crate::context::dispatch_home(places.home)
+            {
+                let cwd = std::path::absolute(&cwd).unwrap_or_else(|_| cwd.clone());
+                let chain = Chain {
+                    cwd: &cwd,
+                    root: &root,
+                    home: &home,
+                    host,
+                    event,
+                };
+                return chain.named(folder);
+            }
+            None
+        }
+        Line::ProjectRoute(None) => {
             let routes = |home: &Path, dir: &Path| {
                 route_event.is_some_and(|e| crate::route::routed_in_project(home, dir, host, e))
             };
@@ -91,6 +107,90 @@ fn folders_above(
         .collect()
 }
 
+/// The folder `dir` as its project route names it ([`crate::tables::RouteSpec::names_folder`]):
+/// its path below the project's root as the agent's markers place it, `.` for the root.
+pub fn route_folder_of(host: crate::tables::Dialect, places: Places<'_>, dir: &Path) -> String {
+    let markers = root_markers(host.default_flavor(), places);
+    let root = project_at_or_above(dir.to_path_buf(), &markers);
+    let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
+    match dir.strip_prefix(&root) {
+        Ok(rel) if !rel.as_os_str().is_empty() => rel.to_string_lossy().into_owned(),
+        _ => ".".to_string(),
+    }
+}
+
+/// The folders from `cwd` up to the project's `root` whose project files the agent loads
+/// (Codex: every `.codex/` between them), and what `event`'s route lines in them say.
+struct Chain<'a> {
+    cwd: &'a Path,
+    root: &'a Path,
+    home: &'a Path,
+    host: crate::tables::Dialect,
+    event: &'a str,
+}
+
+impl Chain<'_> {
+    /// The folders, nearest first, the root last.
+    fn folders(&self) -> impl Iterator<Item = &Path> {
+        let root = self.root;
+        self.cwd
+            .ancestors()
+            .take_while(move |dir| dir.starts_with(root))
+    }
+
+    /// The folder a line naming `folder` (`--route-folder REL`) is in: the nearest whose file
+    /// holds such a line for the event, else the root. The root itself is not read: where
+    /// the agent starts in the root, the common path reads no file more.
+    fn holder(&self, folder: &str) -> PathBuf {
+        let names = |line: &String| crate::route::route_folder(line).as_deref() == Some(folder);
+        self.folders()
+            .take_while(|dir| *dir != self.root)
+            .find(|dir| {
+                crate::route::project_routes(self.home, dir, self.host, self.event, true)
+                    .iter()
+                    .any(names)
+            })
+            .unwrap_or(self.root)
+            .to_path_buf()
+    }
+
+    /// Whether the rules of `dir` are run by a line of its own: a route line in its file that
+    /// the agent runs for every call (reviewed, not turned off) and that names a folder whose
+    /// [`Self::holder`] is `dir`.
+    fn runs_its_own(&self, dir: &Path) -> bool {
+        let file = crate::route::target(self.home, dir, self.host, InstallScope::Project);
+        crate::route::project_routes(self.home, dir, self.host, self.event, false)
+            .iter()
+            .any(|line| {
+                crate::route::route_folder(line).is_some_and(|f| self.holder(&f) == dir)
+                    && crate::route::route_can_run(line)
+                    && crate::route::review::runs_handler(self.home, self.host, &file, line)
+            })
+    }
+
+    /// The project of a route line naming `folder` ([`crate::tables::RouteSpec::names_folder`]),
+    /// and the other folders whose rules it runs too: its own folder's rules, and those of
+    /// each other folder whose file routes the event but has no line of its own the agent runs
+    /// ([`Self::runs_its_own`]): each rule once where every folder has its line, twice at
+    /// worst, never nowhere. Two alike lines in a repository's root and its package, Codex
+    /// started in the package, each ran both folders' rules: each rule twice (attacks row 680).
+    fn named(&self, folder: &str) -> (PathBuf, Vec<PathBuf>) {
+        let own = self.holder(folder);
+        // Only where the agent starts below the root can it load another folder's file.
+        if self.cwd == self.root {
+            return (own, Vec::new());
+        }
+        let others = self
+            .folders()
+            .filter(|dir| *dir != own)
+            .filter(|dir| crate::route::routed_in_project(self.home, dir, self.host, self.event))
+            .filter(|dir| !self.runs_its_own(dir))
+            .map(Path::to_path_buf)
+            .collect();
+        (own, others)
+    }
+}
+
 /// The project an agent that sets no project variable runs from `cwd`: the nearest folder at
 /// or above it holding one of `markers` (Codex's `.git`: started below the project, it reads
 /// the project's files from there, attacks row 521), else `cwd` itself. A marker is looked at
@@ -112,8 +212,9 @@ fn project_at_or_above(cwd: PathBuf, markers: &[String]) -> PathBuf {
 pub enum Line<'a> {
     /// Not told (the user's route, a command typed by hand).
     Unknown,
-    /// hookx's route in the host's project file (`--installed-in project`).
-    ProjectRoute,
+    /// hookx's route in the host's project file (`--installed-in project`), with the folder
+    /// it names where it names one (`--route-folder REL`).
+    ProjectRoute(Option<&'a str>),
     /// A wrapped copy (`hookx exec`) running `command`, in one of the host's files.
     Copy(&'a [String]),
 }

@@ -64,6 +64,9 @@ pub struct RunRequest {
     pub installed_in: Option<InstallScope>,
     /// `--route-key`: on a route of the user's own files (`hookx install` writes it).
     pub route_key: Option<String>,
+    /// `--route-folder`: the project route's folder below the project's root, where the host
+    /// loads the project file of several folders ([`crate::tables::RouteSpec::names_folder`]).
+    pub route_folder: Option<String>,
 }
 
 /// What `hookx exec` is told on its command line: one handler written for `flavor`.
@@ -292,7 +295,9 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
             managed_root: request.managed_root.as_deref(),
         },
         match request.installed_in {
-            Some(InstallScope::Project) => host::Line::ProjectRoute,
+            Some(InstallScope::Project) => {
+                host::Line::ProjectRoute(request.route_folder.as_deref())
+            }
             _ => host::Line::Unknown,
         },
         known,

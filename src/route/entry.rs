@@ -17,6 +17,9 @@ pub struct Program<'a> {
     pub managed_root: Option<&'a str>,
     /// The user's route key ([`route_key`]), on a route of the user's own files.
     pub key: Option<&'a str>,
+    /// The project route's folder below the project's root (`.` for the root), where the host
+    /// names it ([`crate::tables::RouteSpec::names_folder`]).
+    pub folder: Option<&'a str>,
 }
 
 impl<'a> Program<'a> {
@@ -50,7 +53,11 @@ pub fn route_command(
             ""
         }
     );
+    let folder = program
+        .folder
+        .filter(|_| names_scope && host.def().route.names_folder);
     for (flag, value) in [
+        ("--route-folder", folder),
         ("--home", program.home),
         ("--managed-root", program.managed_root),
         ("--route-key", program.key),
@@ -63,10 +70,11 @@ pub fn route_command(
 }
 
 /// Whether `rest`, the words after a route's `--event EVENT`, are what [`route_command`] may
-/// write there: `--installed-in project`, `--home DIR`, `--managed-root DIR`, `--route-key
-/// KEY`, each at most once and in that order.
+/// write there: `--installed-in project` (then `--route-folder REL`), `--home DIR`,
+/// `--managed-root DIR`, `--route-key KEY`, each at most once and in that order.
 fn written_tail(rest: &[&str]) -> bool {
     let rest = match rest {
+        ["--installed-in", "project", "--route-folder", _, rest @ ..] => rest,
         ["--installed-in", "project", rest @ ..] => rest,
         rest => rest,
     };
@@ -154,16 +162,27 @@ fn route_parts(command: &str) -> Option<(String, String)> {
 /// The home a routing command names (`--home DIR`, `--home=DIR`), if it names one: the user's
 /// trust store and hooks are read there.
 pub fn route_home(command: &str) -> Option<String> {
+    route_option(command, "--home")
+}
+
+/// The folder a project routing command names (`--route-folder REL`), if it names one.
+pub fn route_folder(command: &str) -> Option<String> {
+    route_option(command, "--route-folder")
+}
+
+/// The value of option `flag` (`FLAG VALUE`, `FLAG=VALUE`) of the route in `command`.
+fn route_option(command: &str, flag: &str) -> Option<String> {
     let words = shell_words(command)?;
+    let with = format!("{flag}=");
     words.split(|w| w.is_none()).find_map(|simple| {
         let simple: Vec<&str> = simple.iter().flatten().map(String::as_str).collect();
         route_of(simple.iter().copied())?;
         simple
             .iter()
             .enumerate()
-            .find_map(|(i, w)| match w.strip_prefix("--home=") {
-                Some(dir) => Some(dir.to_string()),
-                None => (*w == "--home").then(|| simple.get(i + 1).map(|d| d.to_string()))?,
+            .find_map(|(i, w)| match w.strip_prefix(with.as_str()) {
+                Some(value) => Some(value.to_string()),
+                None => (*w == flag).then(|| simple.get(i + 1).map(|d| d.to_string()))?,
             })
     })
 }

@@ -28,8 +28,8 @@ mod switch;
 
 pub use entry::{
     Program, hookx_handler_can_run, is_hookx_entry, is_hookx_handler, is_hookx_program,
-    is_plain_route, is_this_hookx, is_users_route_key, route_can_run, route_command, route_home,
-    route_host, route_is_projects, route_key,
+    is_plain_route, is_this_hookx, is_users_route_key, route_can_run, route_command, route_folder,
+    route_home, route_host, route_is_projects, route_key,
 };
 pub use file::{Created, is_own_route};
 pub(crate) use file::{
@@ -205,6 +205,19 @@ pub fn routed_in_both_scopes(home: &Path, project: &Path, host: Dialect, event: 
 /// Whether the host's project file in `project` routes `event`.
 pub fn routed_in_project(home: &Path, project: &Path, host: Dialect, event: &str) -> bool {
     routed_in(home, project, host, InstallScope::Project, event)
+}
+
+/// The route lines for `event` in `host`'s project file of the folder `dir` (`any`: also those
+/// turned off or narrowed to some calls).
+pub fn project_routes(
+    home: &Path,
+    dir: &Path,
+    host: Dialect,
+    event: &str,
+    any: bool,
+) -> Vec<String> {
+    let file = read_target(home, dir, host, InstallScope::Project);
+    routes_of(home, &file, host, host, event, &[], any)
 }
 
 /// [`routed_in_both_scopes`] for one scope's file.

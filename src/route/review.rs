@@ -22,6 +22,48 @@ pub fn review_file(ctx: &Context, host: Dialect, trust: &RouteTrust, path: &Path
     }
 }
 
+/// Whether `host` runs the handler of its project hook file `file` whose command is
+/// `command`: for an agent that runs only handlers its user reviewed (Codex), one whose review
+/// holds in each place the agent may read it from (below the home, and below its folder
+/// variable) and that no layer the agent was started with turns off. A line that stands in
+/// for another's run of a rule must be one the agent runs: else the rule runs nowhere.
+pub fn runs_handler(home: &Path, host: Dialect, file: &Path, command: &str) -> bool {
+    let Some(trust) = &host.def().route_trust else {
+        return true;
+    };
+    let Some(value) = crate::read::text(file, crate::read::MAX_FILE_BYTES)
+        .ok()
+        .and_then(|text| serde_json::from_str::<Value>(&text).ok())
+    else {
+        return false;
+    };
+    let named = file.canonicalize().unwrap_or_else(|_| file.to_path_buf());
+    let key = host.def().route.command_key;
+    let records = (trust.records)(&named, &value, &|h| {
+        h.get(key).and_then(Value::as_str) == Some(command)
+    });
+    let mut places = vec![home.join(trust.file)];
+    places.push(super::hosts_own_file(home, host, trust.file));
+    places.dedup();
+    let texts: Vec<String> = places
+        .iter()
+        .map(|f| crate::read::text(f, crate::read::MAX_FILE_BYTES).unwrap_or_default())
+        .collect();
+    let held = records.iter().all(|(key, value)| {
+        texts
+            .iter()
+            .all(|text| (trust.recorded)(text, key).as_deref() == Some(value))
+    });
+    // The agent's process is looked at only where a layer names the handler at all.
+    let off = |layer| {
+        records.iter().any(|(key, _)| {
+            super::any_layer_holds(home, layer, key)
+                && (trust.turned_off)(&super::layer_text(home, layer), key)
+        })
+    };
+    !records.is_empty() && held && !trust.layer.is_some_and(off)
+}
+
 /// The (old key, new key) of each handler `moving` picks that sits elsewhere in `after` than in
 /// `before` (both the hook file's text; `named` the path the host keys it by). Matched in
 /// order by their review value, which does not hold the place: hookx's writes take out, add

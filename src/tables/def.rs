@@ -214,6 +214,11 @@ pub struct RouteSpec {
     /// nor (no [`crate::tables::ConfigSpec::hook_dir_var`]) its folder, so the project route
     /// must leave an event the user route also takes to it.
     pub names_project_route: bool,
+    /// Whether the project route names its folder (`--route-folder REL`, the folder below the
+    /// project's root): the agent loads the project file of every folder from the root down
+    /// to where it started (Codex's `.codex/`) and runs each one's route line, and lines alike
+    /// cannot tell which folder's rules are theirs (attacks rows 670, 680).
+    pub names_folder: bool,
 }
 
 /// Seconds install writes as a route's timeout where the host's entries have one: a Claude
