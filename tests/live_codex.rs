@@ -2310,6 +2310,7 @@ fn main() -> std::process::ExitCode {
             no_markers_make_the_folder_codex_started_in_the_project,
             a_folder_with_its_own_route_inside_a_repository_runs_its_guard,
             routes_in_a_repository_root_and_its_package_run_the_roots_guard,
+            two_identical_handlers_in_one_file_each_run,
             a_profiles_project_markers_place_the_project,
         ],
     )
@@ -2618,6 +2619,28 @@ fn routes_in_a_repository_root_and_its_package_run_the_roots_guard() {
         ),
     );
     c.done("routes in a root and its package");
+}
+
+/// Attacks row 681 (row 662's question): one `convert --write` of a file and of its copy's
+/// source writes two identical copies into one file. Two handlers with the same command in
+/// one `.codex/hooks.json` group, both reviewed: Codex runs each (it keys a handler by its
+/// place, and dedupes nothing), so a rule copied twice runs twice per event.
+fn two_identical_handlers_in_one_file_each_run() {
+    let Some(l) = live("subfolder", WRITE, |sb| {
+        sb.trust_project();
+        let twin = json!({"type": "command", "command": sb.dumper("twin")});
+        let hooks = json!({"PreToolUse": [{"hooks": [twin, twin]}]});
+        sb.trusted_hooks(HookFile::ProjectJson, &hooks);
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let ran = l.dumps.iter().filter(|d| d.label == "twin").count();
+    c.that(
+        ran == 2,
+        format!("both identical handlers ran: {ran} times"),
+    );
+    c.done("two identical handlers");
 }
 
 /// Attacks row 570: row 560 with the markers in a profile (`codex exec --profile work`,
