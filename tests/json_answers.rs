@@ -291,3 +291,89 @@ fn a_post_tool_use_block_reaches_auggies_model_as_context() {
     assert_eq!(out["additionalContext"], "R-APOST", "{out} {err}");
     assert!(out["hookSpecificOutput"]["decision"].is_null(), "{out}");
 }
+
+/// The bytes of the answer `name` Claude Code 2.1.332 read (`tests/fixtures/real/`).
+fn recorded(name: &str) -> Vec<u8> {
+    std::fs::read(
+        common::fixtures_dir()
+            .join("real/claude-2.1.332")
+            .join(name),
+    )
+    .unwrap()
+}
+
+/// `hookx exec --host HOST --as FLAVOR --event EVENT` over a handler that prints `answer`, bytes
+/// as they are, and exits `code`: hookx's stdout as JSON (`Null` when empty) and its stderr.
+fn exec_bytes(host: &str, flavor: &str, event: &str, answer: &[u8], code: i32) -> (Value, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().display().to_string();
+    std::fs::write(dir.path().join("answer.out"), answer).unwrap();
+    let out = common::hookx()
+        .args(["exec", "--host", host, "--as", flavor, "--event", event])
+        .args(["--project", &project, "--", "sh", "-c"])
+        .arg("cat >/dev/null; cat answer.out; exit $CODE")
+        .current_dir(dir.path())
+        .env_remove("HOOKX_HOST")
+        .env("CODE", code.to_string())
+        .write_stdin(payload(host, event, &project).to_string())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let json = match stdout.trim() {
+        "" => Value::Null,
+        text => serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}")),
+    };
+    (json, err)
+}
+
+/// Attacks row 700: a deny that starts with a byte order mark (a Windows tool, Python's
+/// `utf-8-sig`, PowerShell's `Out-File`), at exit 0 and at exit 1, and a deny at exit 1 whose
+/// reason holds one byte that is not UTF-8. Claude Code 2.1.332 denies each (run:
+/// `live_claude::answers_with_a_mark_or_a_stray_byte`, the same bytes): it decodes lossily and
+/// trims the text with JavaScript's `trim`, which takes U+FEFF for white space. So does
+/// hookx, under Claude and under Copilot (before: the first two were "not JSON" and the third
+/// "exited with code 1", three allows).
+#[test]
+fn a_deny_after_a_byte_order_mark_or_with_a_stray_byte_at_exit_1_denies() {
+    let cases = [
+        ("deny-after-a-byte-order-mark.out", 0, "R-MARKED-DENY"),
+        ("deny-after-a-byte-order-mark.out", 1, "R-MARKED-DENY"),
+        ("deny-with-a-stray-byte.out", 1, "R-STRAY-BYTE-"),
+    ];
+    for (name, code, reason) in cases {
+        for (host, event) in [("claude", "PreToolUse"), ("copilot", "preToolUse")] {
+            let (out, err) = exec_bytes(host, "claude", event, &recorded(name), code);
+            let decision = match host {
+                "claude" => &out["hookSpecificOutput"]["permissionDecision"],
+                _ => &out["permissionDecision"],
+            };
+            assert_eq!(
+                decision, "deny",
+                "{name} at exit {code} under {host}: {out} {err}"
+            );
+            assert!(out.to_string().contains(reason), "{name}: {out}");
+        }
+    }
+}
+
+/// Row 700 for the handlers of the other JavaScript clients that trim before they parse:
+/// Qwen Code 0.24.4 (a JSON object at exit 1 counts; `stdout.trim()`, bundle
+/// `chunk-DPEB6S2R.js`) and Gemini CLI 0.61.0 (the output is the answer whatever the exit code;
+/// `stdout.trim()`, bundle `chunk-5FZXKDXH.js`, conformance/gemini-facts.md).
+#[test]
+fn a_marked_deny_counts_for_qwen_and_gemini_handlers() {
+    let qwen = recorded("deny-after-a-byte-order-mark.out");
+    let gemini = b"\xEF\xBB\xBF{\"decision\":\"deny\",\"reason\":\"R-GEMINI-MARKED\"}\r\n";
+    for (flavor, answer, code) in [
+        ("qwen", &qwen[..], 1),
+        ("gemini", gemini, 0),
+        ("gemini", gemini, 1),
+    ] {
+        let (out, err) = exec_bytes("claude", flavor, "PreToolUse", answer, code);
+        assert_eq!(
+            out["hookSpecificOutput"]["permissionDecision"], "deny",
+            "{flavor} at exit {code}: {out} {err}"
+        );
+    }
+}

@@ -2399,6 +2399,7 @@ fn main() -> std::process::ExitCode {
             a_session_started_below_the_project,
             a_wrapper_copy_claude_runs_without_its_user_settings,
             the_setting_sources_and_the_two_routes,
+            answers_with_a_mark_or_a_stray_byte,
         ],
     )
 }
@@ -2846,4 +2847,45 @@ fn a_route_the_user_shortened() {
             run.describe()
         );
     }
+}
+
+/// Attacks row 700, the client's side: a project guard in `.claude/settings.json` that prints
+/// a recorded answer (`tests/fixtures/real/claude-2.1.332/`) as bytes: a deny after a byte
+/// order mark, at exit 0 and at exit 1, and a deny whose reason holds a byte that is not UTF-8,
+/// at exit 1. Claude Code denies each: the Bash call never runs and the reason reaches the
+/// model. hookx reads the same bytes the same way (`json_answers::
+/// a_deny_after_a_byte_order_mark_or_with_a_stray_byte_at_exit_1_denies`).
+fn answers_with_a_mark_or_a_stray_byte() {
+    let Some(bin) = client_or_skip("answers_with_a_mark_or_a_stray_byte") else {
+        return;
+    };
+    let real = common::fixtures_dir().join("real/claude-2.1.332");
+    let cases = [
+        ("deny-after-a-byte-order-mark.out", 0, "R-MARKED-DENY"),
+        ("deny-after-a-byte-order-mark.out", 1, "R-MARKED-DENY"),
+        ("deny-with-a-stray-byte.out", 1, "R-STRAY-BYTE-"),
+    ];
+    let mut c = Checks::default();
+    for (name, code, reason) in cases {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let answer = real.join(name);
+        let guard = format!("cat >/dev/null; cat '{}'; exit {code}", answer.display());
+        write_json(
+            &world.project.join(".claude/settings.json"),
+            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": guard}]}]}}),
+        );
+        let run = one_call(&bin, &world, &model);
+        let ran = world.project.join("once.txt").exists();
+        let said = Seen::new(&model).any(reason);
+        c.check(
+            !ran && said,
+            format!(
+                "{name} at exit {code}: the Bash call ran: {ran}, the reason reached the model: {said}\n{}",
+                run.describe()
+            ),
+        );
+    }
+    c.finish("answers_with_a_mark_or_a_stray_byte", "");
 }

@@ -136,8 +136,8 @@ fn read_output_first(
     };
     let stdout = String::from_utf8_lossy(&finished.stdout);
     let stderr = String::from_utf8_lossy(&finished.stderr);
-    let (text, truncated, stream) = match stdout.trim() {
-        "" => (stderr.trim(), finished.stderr_truncated, "stderr"),
+    let (text, truncated, stream) = match js_trim(&stdout) {
+        "" => (js_trim(&stderr), finished.stderr_truncated, "stderr"),
         text => (text, finished.stdout_truncated, "stdout"),
     };
     if truncated {
@@ -531,7 +531,7 @@ fn read_stdout(flavor: Flavor, event: &Event, finished: &Finished, out: &mut Out
         unreadable(flavor, &event.kind, &over_output_cap("stdout"), out);
         return;
     }
-    let text = text.trim();
+    let text = js_trim(&text);
     if text.is_empty() {
         return;
     }
@@ -561,13 +561,23 @@ fn read_stdout(flavor: Flavor, event: &Event, finished: &Finished, out: &mut Out
     }
 }
 
-/// Whether the handler's whole stdout is a JSON object (not cut at the output cap).
+/// Whether the handler's whole stdout is a JSON object (not cut at the output cap), read as
+/// [`read_stdout`] reads it: a deny at exit 1 with a stray byte or after a byte order mark
+/// still counts (attacks row 700).
 fn stdout_is_object(finished: &Finished) -> bool {
+    let text = String::from_utf8_lossy(&finished.stdout);
+    let text = js_trim(&text);
     !finished.stdout_truncated
-        && String::from_utf8_lossy(&finished.stdout)
-            .trim_start()
-            .starts_with('{')
-        && serde_json::from_slice::<Value>(&finished.stdout).is_ok_and(|v| v.is_object())
+        && text.starts_with('{')
+        && serde_json::from_str::<Value>(text).is_ok_and(|v| v.is_object())
+}
+
+/// An answer's text trimmed as the JavaScript agents trim it before they parse it
+/// (`String.prototype.trim`: Claude Code, Gemini CLI, Qwen Code): a byte order mark is white
+/// space there, and U+0085 is not (attacks row 700: a deny after a mark denies in Claude Code
+/// 2.1.332).
+fn js_trim(text: &str) -> &str {
+    text.trim_matches(|c: char| c == '\u{FEFF}' || (c.is_whitespace() && c != '\u{0085}'))
 }
 
 /// A handler's answer hookx cannot read whole, by the failure policy of its event
