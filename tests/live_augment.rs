@@ -1107,6 +1107,45 @@ fn migration_story_runs_each_rule_once() {
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 
+/// The team loop under Auggie (attacks rows 760-779, [`common::team_of_four`]): hooks written
+/// for Claude, Qwen, Droid and Auggie, each file converted into the three others', hookx
+/// installed for Augment in both scopes, trusted. Auggie runs its own
+/// `.augment/settings.json`, its rules and the copies of the three others'; hookx's routes run
+/// none of them. The recorders of Auggie's own in the user settings count the events: every
+/// rule once per event, and the Qwen guard's deny is the denied call's result.
+fn team_loop_runs_each_rule_once() {
+    let Some(program) = auggie() else { return };
+    let sb = Sandbox::new("hookx-live-augment-team");
+    let model = FakeAugment::start(sb.project.display().to_string());
+    common::write(
+        &sb.home,
+        ".augment/settings.json",
+        &json!({"hooks": recorders(&sb)}).to_string(),
+    );
+    common::team_of_four(&sb.project, &sb.home, "augment", env!("CARGO_BIN_EXE_hookx"));
+    let out = run_auggie(&sb, &program, &model, "story", &[]);
+    let dumps = sb.dumps();
+    let fired = |event: &str, tools: &[&str]| minimal::dumps::count(&dumps, event, tools);
+    let mut wrong = common::team_of_four_once(
+        &sb.project,
+        fired("PreToolUse", &["launch-process"]),
+        fired("PromptSubmit", &[]),
+        fired("Stop", &[]),
+    );
+    if !out.status.success() {
+        wrong.push(format!(
+            "exit {:?}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let denied = model.tool_result("toolu_2");
+    if !denied.contains(common::STORY_REASON) {
+        wrong.push(format!("the Qwen guard's deny reached the model: {denied:?}"));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -1122,6 +1161,7 @@ fn main() -> std::process::ExitCode {
             hookx_routes_mcp_calls_to_claude_mcp_hooks,
             files_auggie_reads_and_millisecond_timeouts,
             migration_story_runs_each_rule_once,
+            team_loop_runs_each_rule_once,
             both_scopes_get_one_event,
         ],
     )

@@ -886,6 +886,59 @@ fn migration_story_runs_each_rule_once() {
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 
+/// The team loop under Cline (attacks rows 760-779, [`common::team_of_four`]): hooks written
+/// for Claude, Qwen, Droid and Auggie, each file converted into the three others', hookx
+/// installed for Cline in both scopes, trusted. Cline reads none of the four files: hookx's
+/// project routes run every rule, each once, and no copy. Recorders of Cline's own (user hook
+/// scripts) count the events over two runs, an allowed call and the denied one (a deny ends
+/// Cline's run): every rule once per event, the denied call never run.
+fn team_loop_runs_each_rule_once() {
+    let Some(bin) = cline() else { return };
+    let sb = Sandbox::new("hookx-live-cline-team");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    for file in ["PreToolUse", "UserPromptSubmit", "TaskComplete"] {
+        executable(
+            &sb.home,
+            &format!("Documents/Cline/Hooks/{file}"),
+            &sb.dumper(file),
+            0o755,
+        );
+    }
+    common::team_of_four(&sb.project, &sb.home, "cline", env!("CARGO_BIN_EXE_hookx"));
+    let (first, _) = run_client(&bin, &sb, &model, "story", "cline-team");
+    let (denied, stdout) = run_client(&bin, &sb, &model, "story-deny", "cline-team-deny");
+    let dumps = sb.dumps();
+    let fired = |file: &str, tool: Option<&str>| {
+        dumps
+            .iter()
+            .filter(|d| d.label == file)
+            .filter(|d| tool.is_none_or(|t| d.stdin["tool_call"]["name"] == t))
+            .count()
+    };
+    let mut wrong = common::team_of_four_once(
+        &sb.project,
+        fired("PreToolUse", Some("run_commands")),
+        fired("UserPromptSubmit", None),
+        fired("TaskComplete", None),
+    );
+    for out in [&first, &denied] {
+        if !out.status.success() {
+            wrong.push(format!("exit {:?}", out.status));
+        }
+    }
+    let requests = model.requests_of("story-deny");
+    if requests
+        .iter()
+        .any(|b| b.to_string().contains("\"role\":\"tool\""))
+    {
+        wrong.push("the denied call ran, or its result reached the model".into());
+    }
+    if !stdout.contains(r#""finishReason":"aborted""#) {
+        wrong.push(format!("the deny ended the run: {stdout}"));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The pinned binary, or `None` after a skip line.
 fn cline() -> Option<std::path::PathBuf> {
     minimal::client(
@@ -908,6 +961,7 @@ fn main() -> std::process::ExitCode {
             error_message_without_cancel_reaches_the_model_through_hookx,
             routed_handlers_of_every_dialect_run_under_cline,
             migration_story_runs_each_rule_once,
+            team_loop_runs_each_rule_once,
             both_scopes_get_one_event,
         ],
     )

@@ -1435,6 +1435,47 @@ fn migration_story_runs_each_rule_once() {
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 
+/// The team loop under Factory Droid (attacks rows 760-779, [`common::team_of_four`]): hooks
+/// written for Claude, Qwen, Droid and Auggie, each file converted into the three others',
+/// hookx installed for Droid in both scopes, trusted. Droid runs its own
+/// `.factory/settings.json`, its rules and the copies of the three others'; hookx's routes run
+/// none of them. Recorders of Droid's own in the user settings count the events (no prompt
+/// event in `droid exec`): every rule once per event, the Qwen guard's deny the call's result.
+fn team_loop_runs_each_rule_once() {
+    let Some(bin) = droid() else { return };
+    let sb = Sandbox::new("hookx-live-droid-team");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let mut recorders = json!({});
+    for (e, label) in [
+        ("PreToolUse", "event-shell"),
+        ("UserPromptSubmit", "event-prompt"),
+        ("Stop", "event-stop"),
+    ] {
+        recorders[e] = recorder_on(&sb, e, label)[e].clone();
+    }
+    recorders["PreToolUse"][0]["matcher"] = json!("Execute");
+    user_settings(&sb, &model, Some(recorders));
+    common::team_of_four(&sb.project, &sb.home, "droid", env!("CARGO_BIN_EXE_hookx"));
+    let out = run_droid(&sb, &bin, "story");
+    keep(&sb, &model, &out, "droid-team");
+    let dumps = sb.dumps();
+    let [shell, prompts, stops] =
+        ["event-shell", "event-prompt", "event-stop"].map(|l| minimal::dumps::count(&dumps, l, &[]));
+    let mut wrong = common::team_of_four_once(&sb.project, shell, prompts, stops);
+    if !out.status.success() {
+        wrong.push(format!(
+            "exit {:?}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let denied = minimal::tool_result(&model.requests_of("story"), "story-denied");
+    if !denied.contains(common::STORY_REASON) {
+        wrong.push(format!("the Qwen guard's deny reached the model: {denied:?}"));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -1455,6 +1496,7 @@ fn main() -> std::process::ExitCode {
             hook_files_with_comments_or_trailing_commas,
             faulty_handlers_beside_a_deny,
             migration_story_runs_each_rule_once,
+            team_loop_runs_each_rule_once,
             both_scopes_get_one_event,
         ],
     )

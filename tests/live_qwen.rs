@@ -1192,6 +1192,41 @@ fn migration_story_runs_each_rule_once() {
     c.done("story");
 }
 
+/// The team loop under Qwen Code (attacks rows 760-779, [`common::team_of_four`]): hooks
+/// written for Claude, Qwen, Droid and Auggie, each file converted into the three others',
+/// hookx installed for Qwen in both scopes, trusted. Qwen runs its own file, the Qwen rules
+/// and the copies of the three others'; hookx's routes run none of them. Recorders of Qwen's
+/// own in the user settings count the events: every rule once per event, and the Qwen
+/// guard's deny is the denied call's result.
+fn team_loop_runs_each_rule_once() {
+    let Some(l) = live("story", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({
+            "PreToolUse": [group(sb, Some("run_shell_command"), "event-shell")],
+            "UserPromptSubmit": [group(sb, None, "event-prompt")],
+            "Stop": [group(sb, None, "event-stop")],
+        }));
+        common::team_of_four(&sb.project, &sb.home, "qwen", env!("CARGO_BIN_EXE_hookx"));
+        None
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let [shell, prompts, stops] = ["event-shell", "event-prompt", "event-stop"].map(|e| l.count(e));
+    for wrong in common::team_of_four_once(&l.sb.project, shell, prompts, stops) {
+        c.that(false, wrong);
+    }
+    let denied = l.tool_result("story", "story-denied");
+    c.that(
+        denied.contains(common::STORY_REASON),
+        format!("the Qwen guard's deny reached the model: {denied:?}"),
+    );
+    c.done("story");
+}
+
 /// Qwen writes `"$version": 4` into a settings file that lacks it when it starts
 /// (qwen-facts.md). A user's hand-written `~/.qwen/settings.json` guard, trusted with `hookx
 /// trust` before Qwen ever started, stays trusted after a Qwen session: hookx still runs it
@@ -1385,6 +1420,7 @@ fn main() -> std::process::ExitCode {
             settings_with_comments_or_trailing_commas,
             faulty_handlers_beside_a_deny,
             migration_story_runs_each_rule_once,
+            team_loop_runs_each_rule_once,
             a_trusted_settings_file_stays_trusted_after_qwen_starts,
             a_projects_env_reaches_the_users_hooks,
             both_scopes_get_one_event,

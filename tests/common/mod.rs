@@ -370,6 +370,90 @@ fn team_files(project: &Path, home: &Path, from_claude: &str, from_codex: &str, 
     }
 }
 
+/// The labels of [`team_of_four`]'s rules, by file: Claude's, Qwen's (its guard `guard`
+/// denies), Droid's, Augment's; each file's guard, prompt logger and Stop hook.
+pub const TEAM4_LABELS: [&str; 12] = [
+    "cguard", "clog", "cstop", "guard", "qlog", "qstop", "dguard", "dlog", "dstop", "aguard",
+    "alog", "astop",
+];
+
+/// The team loop of attacks rows 760-779: hooks written for Claude, Qwen, Droid and Auggie,
+/// each file's shell guard, prompt logger and Stop hook its first rule of its event (one
+/// pointer in all four), the Qwen guard `guard` denying [`STORY_DENIED`] with
+/// [`STORY_REASON`]; each file converted into the three others' with `--write` (the copies
+/// call `hookx`), the files trusted, hookx installed for `host` in the project and the user
+/// scope, and trusted again. Each rule must run once per event under every agent.
+pub fn team_of_four(project: &Path, home: &Path, host: &str, hookx: &str) {
+    team_of_four_files(project, home, hookx);
+    hookx_at(project, home, &["trust", "--yes"]).success();
+    for scope in ["project", "user"] {
+        hookx_at(
+            project,
+            home,
+            &["install", "--host", host, "--scope", scope],
+        )
+        .success();
+    }
+    hookx_at(project, home, &["trust", "--yes"]).success();
+}
+
+/// The four files of [`team_of_four`] (file, dialect, prompt event, shell tool, labels), each
+/// written and converted into the three others with `--write --hookx HOOKX`.
+pub fn team_of_four_files(project: &Path, home: &Path, hookx: &str) {
+    let run = story_script(project);
+    let files = [
+        (".claude/settings.json", "claude", "UserPromptSubmit", "Bash"),
+        (".qwen/settings.json", "qwen", "UserPromptSubmit", "run_shell_command"),
+        (".factory/settings.json", "droid", "UserPromptSubmit", "Execute"),
+        (".augment/settings.json", "augment", "PromptSubmit", "launch-process"),
+    ];
+    for (i, (file, _, prompt, shell)) in files.iter().enumerate() {
+        let handler = |label: &str| serde_json::json!([{"type": "command", "command": run(label)}]);
+        let [guard, log, stop] = [0, 1, 2].map(|k| TEAM4_LABELS[i * 3 + k]);
+        let mut hooks = serde_json::Map::new();
+        hooks.insert(
+            "PreToolUse".into(),
+            serde_json::json!([{"matcher": shell, "hooks": handler(guard)}]),
+        );
+        hooks.insert(prompt.to_string(), serde_json::json!([{"hooks": handler(log)}]));
+        hooks.insert("Stop".into(), serde_json::json!([{"hooks": handler(stop)}]));
+        write(project, file, &serde_json::json!({ "hooks": hooks }).to_string());
+    }
+    for (file, from, _, _) in files {
+        let to: Vec<&str> = files
+            .iter()
+            .map(|f| f.1)
+            .filter(|d| *d != from)
+            .collect();
+        hookx_clean(project)
+            .env("HOME", home)
+            .args(["convert", file, "--to", &to.join(","), "--write", "--hookx", hookx])
+            .assert()
+            .success();
+    }
+}
+
+/// Whether each of [`team_of_four`]'s rules ran once per event the client fired: `shell`
+/// shell calls for the guards, `prompts` for the loggers, `stops` for the Stop hooks (each
+/// counted by a recorder of the client's own; a client may fire no prompt event, as `droid
+/// exec`, never a shell call or a stop). What went wrong, with the whole log, else nothing.
+pub fn team_of_four_once(project: &Path, shell: usize, prompts: usize, stops: usize) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for (i, label) in TEAM4_LABELS.iter().enumerate() {
+        let fired = [shell, prompts, stops][i % 3];
+        let runs = story_runs(project, label).len();
+        eprintln!("{label}: {runs} runs for {fired} events");
+        if runs != fired || (fired == 0 && i % 3 != 1) {
+            wrong.push(format!("{label}: {runs} runs for {fired} events"));
+        }
+    }
+    if !wrong.is_empty() {
+        let log = std::fs::read_to_string(project.join("runs.log")).unwrap_or_default();
+        wrong.push(format!("runs.log:\n{log}"));
+    }
+    wrong
+}
+
 /// The conversions the story runs under a client with a dialect of its own: into the client
 /// and two others (the client runs its own copy), and the README's own, into Copilot, Gemini
 /// and Codex (no copy for the client: hookx runs the Claude file through its route).
