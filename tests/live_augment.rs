@@ -1122,15 +1122,23 @@ fn team_loop_runs_each_rule_once() {
         ".augment/settings.json",
         &json!({"hooks": recorders(&sb)}).to_string(),
     );
-    common::team_of_four(&sb.project, &sb.home, "augment", env!("CARGO_BIN_EXE_hookx"));
+    common::team_of_four(
+        &sb.project,
+        &sb.home,
+        "augment",
+        env!("CARGO_BIN_EXE_hookx"),
+    );
     let out = run_auggie(&sb, &program, &model, "story", &[]);
     let dumps = sb.dumps();
     let fired = |event: &str, tools: &[&str]| minimal::dumps::count(&dumps, event, tools);
     let mut wrong = common::team_of_four_once(
         &sb.project,
-        fired("PreToolUse", &["launch-process"]),
-        fired("PromptSubmit", &[]),
-        fired("Stop", &[]),
+        [
+            fired("PreToolUse", &["launch-process"]),
+            fired("PromptSubmit", &[]),
+            fired("Stop", &[]),
+        ],
+        (&[], 0),
     );
     if !out.status.success() {
         wrong.push(format!(
@@ -1141,7 +1149,9 @@ fn team_loop_runs_each_rule_once() {
     }
     let denied = model.tool_result("toolu_2");
     if !denied.contains(common::STORY_REASON) {
-        wrong.push(format!("the Qwen guard's deny reached the model: {denied:?}"));
+        wrong.push(format!(
+            "the Qwen guard's deny reached the model: {denied:?}"
+        ));
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -917,9 +917,12 @@ fn team_loop_runs_each_rule_once() {
     };
     let mut wrong = common::team_of_four_once(
         &sb.project,
-        fired("PreToolUse", Some("run_commands")),
-        fired("UserPromptSubmit", None),
-        fired("TaskComplete", None),
+        [
+            fired("PreToolUse", Some("run_commands")),
+            fired("UserPromptSubmit", None),
+            fired("TaskComplete", None),
+        ],
+        (&[], 0),
     );
     for out in [&first, &denied] {
         if !out.status.success() {

@@ -1459,9 +1459,9 @@ fn team_loop_runs_each_rule_once() {
     let out = run_droid(&sb, &bin, "story");
     keep(&sb, &model, &out, "droid-team");
     let dumps = sb.dumps();
-    let [shell, prompts, stops] =
-        ["event-shell", "event-prompt", "event-stop"].map(|l| minimal::dumps::count(&dumps, l, &[]));
-    let mut wrong = common::team_of_four_once(&sb.project, shell, prompts, stops);
+    let [shell, prompts, stops] = ["event-shell", "event-prompt", "event-stop"]
+        .map(|l| minimal::dumps::count(&dumps, l, &[]));
+    let mut wrong = common::team_of_four_once(&sb.project, [shell, prompts, stops], (&[], 0));
     if !out.status.success() {
         wrong.push(format!(
             "exit {:?}: {}",
@@ -1471,7 +1471,9 @@ fn team_loop_runs_each_rule_once() {
     }
     let denied = minimal::tool_result(&model.requests_of("story"), "story-denied");
     if !denied.contains(common::STORY_REASON) {
-        wrong.push(format!("the Qwen guard's deny reached the model: {denied:?}"));
+        wrong.push(format!(
+            "the Qwen guard's deny reached the model: {denied:?}"
+        ));
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

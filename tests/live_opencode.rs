@@ -739,6 +739,91 @@ fn story(client: Client, install_first: bool) {
     );
 }
 
+/// The team loop under the client (attacks rows 760-779, [`common::team_of_four`]): hooks
+/// written for Claude, Qwen, Droid and Auggie, each file converted into the three others',
+/// hookx installed for the client in both scopes, trusted; with `plugins`, each of the four
+/// files converted into OpenCode's and Kilo's plugins too (`--to opencode,kilo`), before the
+/// install. Two `bash` calls (the Qwen guard denies the second) and one `write`: every guard
+/// and Stop hook once per event the client fired (a recorder plugin of its own counts them),
+/// but the guards after the Qwen guard on the denied call (the client stops at the first deny,
+/// hookx's route and plugin with it); the prompt loggers never (no prompt event); the Qwen
+/// guard's reason is the denied call's result.
+fn team(client: Client, plugins: bool) {
+    let Some(bin) = client::binary(client) else {
+        return;
+    };
+    let sb = Sandbox::new(client);
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    let host = client.host();
+    common::team_of_four_files(&sb.project, &sb.home, hookx);
+    if plugins {
+        for file in common::TEAM4_FILES {
+            common::hookx_clean(&sb.project)
+                .env("HOME", &sb.home)
+                .args([
+                    "convert",
+                    file,
+                    "--to",
+                    "opencode,kilo",
+                    "--write",
+                    "--hookx",
+                    hookx,
+                ])
+                .assert()
+                .success();
+        }
+    }
+    common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+    for scope in ["project", "user"] {
+        let args = ["install", "--host", host, "--scope", scope];
+        common::hookx_at(&sb.project, &sb.home, &args).success();
+    }
+    common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+    sb.write(
+        &format!("home/{}/plugin/story-rec.js", client.user_dir()),
+        &format!("{REC}{STORY_REC}"),
+    );
+    let model = FakeModel::start_concurrent(scripts, sb.project.display().to_string());
+    let out = sb.run(&bin, model.port, "SCENARIO:story go", &[]);
+    let at = format!("{} (plugins: {plugins})", client.what());
+    assert_eq!(out.status, Some(0), "{at}: {}\n{}", out.stdout, out.stderr);
+    let messages = tool_messages(&model, "story");
+    assert_eq!(messages.len(), 3, "{at}: {messages:?}");
+    assert!(
+        messages[1].contains(common::STORY_REASON),
+        "{at}: the Qwen guard's deny is the denied call's result: {messages:?}"
+    );
+    // The order the guards run in: hookx's route takes the files in turn; the plugin holds
+    // the last file converted into it, the Augment file, its own guard first.
+    let after: &[&str] = match plugins {
+        false => &["dguard", "aguard"],
+        true => &["dguard"],
+    };
+    let records = sb.records();
+    let fired = |hook: &str, tool: Option<&str>| {
+        records
+            .iter()
+            .filter(|r| r["hook"] == hook)
+            .filter(|r| tool.is_none_or(|t| r["tool"] == t))
+            .count()
+    };
+    let wrong = common::team_of_four_once(
+        &sb.project,
+        [fired("before", Some("bash")), 0, fired("idle", None)],
+        (after, 1),
+    );
+    assert!(wrong.is_empty(), "{at}: {}", wrong.join("\n"));
+}
+
+/// [`team`] under OpenCode and Kilo, with and without the plugins converted.
+fn team_loop_runs_each_rule_once() {
+    for client in [Client::OpenCode, Client::Kilo] {
+        for plugins in [false, true] {
+            team(client, plugins);
+        }
+    }
+}
+
 /// [`story`] under OpenCode and Kilo, in the README's order and with install first.
 fn migration_story_runs_each_rule_once() {
     for client in [Client::OpenCode, Client::Kilo] {
@@ -780,6 +865,7 @@ fn main() -> std::process::ExitCode {
             opencode_routed_guards_and_rewrite,
             kilo_routed_guards_and_rewrite,
             migration_story_runs_each_rule_once,
+            team_loop_runs_each_rule_once,
             opencode_plugin_emptied_through_a_link,
             opencode_started_below_the_project,
             kilo_started_below_the_project,

@@ -1216,7 +1216,7 @@ fn team_loop_runs_each_rule_once() {
         format!("exit {:?}: {}", l.out.status, l.out.stderr),
     );
     let [shell, prompts, stops] = ["event-shell", "event-prompt", "event-stop"].map(|e| l.count(e));
-    for wrong in common::team_of_four_once(&l.sb.project, shell, prompts, stops) {
+    for wrong in common::team_of_four_once(&l.sb.project, [shell, prompts, stops], (&[], 0)) {
         c.that(false, wrong);
     }
     let denied = l.tool_result("story", "story-denied");

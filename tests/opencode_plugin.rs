@@ -956,3 +956,61 @@ fn a_converted_copy_changed_leaves_the_guard_to_hookx(from: &str, to: &str) {
         .success()
         .says("no rm -rf / (claude guard)");
 }
+
+/// OpenCode does not await a plugin's `event` hook, and `opencode run` ends at `session.idle`
+/// (attacks row 764, live: `live_opencode::team_loop_runs_each_rule_once`, 1.18.33 and Kilo
+/// 7.7.7): a converted plugin that awaited its Stop handlers in turn started the first one or
+/// two, and the run ended before the others ever started. The plugin starts every handler of
+/// such an event at once. Here the first Stop handler waits for the second to have run: in
+/// turn, the plugin gives up on the first at its limit ("did not answer within") before the
+/// second starts; at once, both end, and the event's hook returns after both. The event is
+/// OpenCode's recorded `session.idle`.
+#[test]
+fn the_plugin_starts_every_handler_of_an_event_opencode_does_not_await_at_once() {
+    let p = Project::new();
+    let first = format!(
+        "while [ ! -e '{0}/second-ran' ]; do sleep 0.05; done; touch '{0}/first-ran'",
+        p.root.display()
+    );
+    let second = format!("touch '{}/second-ran'", p.root.display());
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"Stop": [
+            {"hooks": [{"type": "command", "command": first}]},
+            {"hooks": [{"type": "command", "command": second}]}
+        ]}})
+        .to_string(),
+    );
+    p.convert("opencode", &["--hookx", env!("CARGO_BIN_EXE_hookx")])
+        .success();
+    let path = p.project.join(".opencode/plugin/hookx-converted.js");
+    let recorded =
+        common::fixtures_dir().join("plugin-events/opencode-1.18.33/event.session.idle.json");
+    let recorded: Value =
+        serde_json::from_str(&std::fs::read_to_string(recorded).unwrap()).unwrap();
+    let script = format!(
+        r#"
+const m = await import(process.argv[1]);
+const hooks = await m.HookxPlugin({{ directory: process.cwd() }});
+await hooks.event({{ event: {} }});
+console.log(JSON.stringify({{}}));
+"#,
+        recorded["event"]
+    );
+    let out = Command::new("node")
+        .args(["--input-type=module", "-e", &script])
+        .arg(&path)
+        .current_dir(&p.project)
+        .env("HOOKX_PLUGIN_LIMIT_MS", "5000")
+        .output()
+        .expect("node");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        !stderr.contains("did not answer within"),
+        "the first Stop handler was not cut short waiting for the second: {stderr}"
+    );
+    for marker in ["second-ran", "first-ran"] {
+        assert!(p.root.join(marker).exists(), "{marker}: {stderr}");
+    }
+}

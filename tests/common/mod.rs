@@ -397,16 +397,29 @@ pub fn team_of_four(project: &Path, home: &Path, host: &str, hookx: &str) {
     hookx_at(project, home, &["trust", "--yes"]).success();
 }
 
+/// [`team_of_four`]'s files, Claude's, Qwen's, Droid's and Augment's.
+pub const TEAM4_FILES: [&str; 4] = [
+    ".claude/settings.json",
+    ".qwen/settings.json",
+    ".factory/settings.json",
+    ".augment/settings.json",
+];
+
 /// The four files of [`team_of_four`] (file, dialect, prompt event, shell tool, labels), each
 /// written and converted into the three others with `--write --hookx HOOKX`.
 pub fn team_of_four_files(project: &Path, home: &Path, hookx: &str) {
     let run = story_script(project);
     let files = [
-        (".claude/settings.json", "claude", "UserPromptSubmit", "Bash"),
-        (".qwen/settings.json", "qwen", "UserPromptSubmit", "run_shell_command"),
-        (".factory/settings.json", "droid", "UserPromptSubmit", "Execute"),
-        (".augment/settings.json", "augment", "PromptSubmit", "launch-process"),
+        ("claude", "UserPromptSubmit", "Bash"),
+        ("qwen", "UserPromptSubmit", "run_shell_command"),
+        ("droid", "UserPromptSubmit", "Execute"),
+        ("augment", "PromptSubmit", "launch-process"),
     ];
+    let files: Vec<_> = TEAM4_FILES
+        .iter()
+        .zip(files)
+        .map(|(f, (d, p, s))| (*f, d, p, s))
+        .collect();
     for (i, (file, _, prompt, shell)) in files.iter().enumerate() {
         let handler = |label: &str| serde_json::json!([{"type": "command", "command": run(label)}]);
         let [guard, log, stop] = [0, 1, 2].map(|k| TEAM4_LABELS[i * 3 + k]);
@@ -415,19 +428,30 @@ pub fn team_of_four_files(project: &Path, home: &Path, hookx: &str) {
             "PreToolUse".into(),
             serde_json::json!([{"matcher": shell, "hooks": handler(guard)}]),
         );
-        hooks.insert(prompt.to_string(), serde_json::json!([{"hooks": handler(log)}]));
+        hooks.insert(
+            prompt.to_string(),
+            serde_json::json!([{"hooks": handler(log)}]),
+        );
         hooks.insert("Stop".into(), serde_json::json!([{"hooks": handler(stop)}]));
-        write(project, file, &serde_json::json!({ "hooks": hooks }).to_string());
+        write(
+            project,
+            file,
+            &serde_json::json!({ "hooks": hooks }).to_string(),
+        );
     }
-    for (file, from, _, _) in files {
-        let to: Vec<&str> = files
-            .iter()
-            .map(|f| f.1)
-            .filter(|d| *d != from)
-            .collect();
+    for &(file, from, _, _) in &files {
+        let to: Vec<&str> = files.iter().map(|f| f.1).filter(|d| *d != from).collect();
         hookx_clean(project)
             .env("HOME", home)
-            .args(["convert", file, "--to", &to.join(","), "--write", "--hookx", hookx])
+            .args([
+                "convert",
+                file,
+                "--to",
+                &to.join(","),
+                "--write",
+                "--hookx",
+                hookx,
+            ])
             .assert()
             .success();
     }
@@ -436,11 +460,18 @@ pub fn team_of_four_files(project: &Path, home: &Path, hookx: &str) {
 /// Whether each of [`team_of_four`]'s rules ran once per event the client fired: `shell`
 /// shell calls for the guards, `prompts` for the loggers, `stops` for the Stop hooks (each
 /// counted by a recorder of the client's own; a client may fire no prompt event, as `droid
-/// exec`, never a shell call or a stop). What went wrong, with the whole log, else nothing.
-pub fn team_of_four_once(project: &Path, shell: usize, prompts: usize, stops: usize) -> Vec<String> {
+/// exec`, never a shell call or a stop). On a host that stops at the first deny (OpenCode,
+/// Kilo: `first_deny_stops_the_rest`) the guards run after the Qwen guard, `after`, never
+/// start on the calls it denies, `denied`. What went wrong, with the whole log, else nothing.
+pub fn team_of_four_once(
+    project: &Path,
+    [shell, prompts, stops]: [usize; 3],
+    (after, denied): (&[&str], usize),
+) -> Vec<String> {
     let mut wrong = Vec::new();
     for (i, label) in TEAM4_LABELS.iter().enumerate() {
-        let fired = [shell, prompts, stops][i % 3];
+        let stopped = if after.contains(label) { denied } else { 0 };
+        let fired = [shell, prompts, stops][i % 3] - stopped;
         let runs = story_runs(project, label).len();
         eprintln!("{label}: {runs} runs for {fired} events");
         if runs != fired || (fired == 0 && i % 3 != 1) {

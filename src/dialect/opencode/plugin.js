@@ -36,6 +36,14 @@ async function answer(event, payload) {
   if (contexts.length) v.context = contexts.join("\n");
   return v;
 }
+
+// Starts the event's handlers all at once: OpenCode does not await `event`, and `opencode run`
+// ends at `session.idle`, before a handler awaited in turn would start. Nothing they answer
+// reaches OpenCode there, so no order is lost.
+async function startAll(event, payload) {
+  const started = handlers(event).filter((h) => fits(h, payload.tool_name));
+  await Promise.all(started.map(async (h) => verdict(event, await ask(h.command, payload, h.timeout_ms || LIMIT_MS))));
+}
 const GUARDS = __HOOKX_GUARDS__;
 // HOOKX_PLUGIN_LIMIT_MS (the agent's own environment) shortens the wait, for tests.
 const LIMIT_MS = Number(process.env.HOOKX_PLUGIN_LIMIT_MS) || __HOOKX_LIMIT_MS__;
@@ -132,7 +140,7 @@ export const HookxPlugin = async ({ directory }) => {
         if (!event || !others.includes(event.type)) return;
         const props = event.properties || {};
         const sessionID = props.sessionID || (props.info && props.info.id) || "";
-        await answer(event.type, base(event.type, sessionID));
+        await startAll(event.type, base(event.type, sessionID));
       } catch {}
     };
   }
