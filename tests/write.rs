@@ -665,3 +665,48 @@ fn a_copy_written_again_by_a_moved_hookx_replaces_its_copy_of_a_copy() {
     assert_eq!(runs("codex-logger").len(), 1, "{:?}", runs(""));
     assert_eq!(runs("/opt/old/").len(), 0, "{:?}", runs(""));
 }
+
+/// Attacks row 681 (row 662): a Gemini logger converted into the Claude file, then one
+/// `convert --write` of both files into Codex's (and one `sync` with both for sources). Each
+/// file gives a copy of the logger (the Claude file's copy of a copy, the Gemini file's own),
+/// alike but for hookx's records: both were written, and Codex 0.171.0 runs both
+/// (`live_codex::two_identical_handlers_in_one_file_each_run`): the logger twice per prompt.
+/// The first stands for both, as when the two files are converted one after the other.
+#[test]
+fn one_write_of_a_file_and_its_copys_source_writes_one_copy() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    common::write(
+        &project,
+        ".gemini/settings.json",
+        r#"{"hooks":{"BeforeAgent":[{"hooks":[{"type":"command","command":"echo gemini-logger"}]}]}}"#,
+    );
+    let run = |args: &[&str]| convert_in(&project, &home, args).success();
+    run(&[
+        "convert",
+        ".gemini/settings.json",
+        "--to",
+        "claude",
+        "--write",
+    ]);
+    let codex = project.join(".codex/hooks.json");
+    let copies = || {
+        commands_of(&codex, "UserPromptSubmit")
+            .into_iter()
+            .filter(|c| c.contains("gemini-logger"))
+            .count()
+    };
+    let both = [".claude/settings.json", ".gemini/settings.json"];
+    run(&[&["convert"], &both[..], &["--to", "codex", "--write"]].concat());
+    assert_eq!(copies(), 1, "{}", std::fs::read_to_string(&codex).unwrap());
+    // Again: the same text.
+    let before = std::fs::read_to_string(&codex).unwrap();
+    run(&[&["convert"], &both[..], &["--to", "codex", "--write"]].concat());
+    assert_eq!(std::fs::read_to_string(&codex).unwrap(), before);
+    std::fs::remove_file(&codex).unwrap();
+    run(&["sync", "--init", "--to", "codex", "--project", "."]);
+    run(&["sync", "--project", "."]);
+    assert_eq!(copies(), 1, "{}", std::fs::read_to_string(&codex).unwrap());
+}

@@ -77,6 +77,25 @@ pub fn sync_text(
             }
         }
     }
+    // Two sources' copies alike but for hookx's records (a file and the source of a copy it
+    // holds, converted in one run): the first stands for both, as when the files are converted
+    // one after the other. Codex runs each of two alike handlers (attacks row 681).
+    let mut seen: Vec<(&str, Vec<Value>)> = Vec::new();
+    let alike: Vec<bool> = marked
+        .rules
+        .iter()
+        .map(|rule| {
+            let this = (
+                event_key(rule),
+                rule_json(&marked, rule).iter().map(unmarked).collect(),
+            );
+            let again = seen.contains(&this);
+            seen.push(this);
+            again
+        })
+        .collect();
+    let mut alike = alike.into_iter();
+    marked.rules.retain(|_| !alike.next().unwrap_or(false));
     let Some(current) = current else {
         return Ok(to_text(&marked));
     };
