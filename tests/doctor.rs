@@ -2601,3 +2601,40 @@ fn a_copy_calling_another_hookx_beside_the_route_is_said_at_the_copy() {
     let copy = verdict(&report, ".claude/settings.json", "PreToolUse", "claude");
     assert!(!has(copy, "runs twice", None), "{:#?}", findings(copy));
 }
+
+/// Attacks rows 782 and 787 (Cline CLI 3.0.65, live: `live_cline`
+/// `a_projects_env_file_reaches_the_users_hooks`): a Bun executable, Cline loads the `.env`
+/// and `.env.local` of the folder it starts in and hands every variable that is unset to its
+/// hooks, the user's own among them; `CLINE_DIR` there moves the folder it reads its user hooks
+/// from, so those (a route of hookx's too) do not run in that project. doctor said neither.
+#[test]
+fn a_projects_env_files_are_said_on_the_users_files_under_cline() {
+    let w = World::new();
+    w.write("home/.cline/hooks/PreToolUse", "#!/bin/bash\necho '{}'\n");
+    w.write(
+        "project/.env.local",
+        "BASH_ENV=./x\nPATH=./tools:/usr/bin\n",
+    );
+    w.write("project/.env", "PYTHONPATH=./py\nCLINE_DIR=./elsewhere\n");
+    // Above the project: Cline reads the folder it starts in only.
+    w.write(".env", "LD_PRELOAD=./x.so\n");
+    let (_, report) = w.doctor(Some("cline"));
+    let l = loading(&report, "~/.cline/hooks/PreToolUse", "cline");
+    let said = findings(l);
+    let sets = |var: &str| {
+        said.iter().any(|f| {
+            f.contains(&format!(
+                "sets `{var}` for every hook Cline runs where it is unset (when started here)"
+            ))
+        })
+    };
+    assert!(sets("BASH_ENV") && sets("PYTHONPATH"), "{said:#?}");
+    assert!(!sets("PATH") && !sets("LD_PRELOAD"), "{said:#?}");
+    assert!(
+        said.iter().any(|f| f.contains(
+            ".env sets `CLINE_DIR` (when started here): Cline then reads its user hooks below \
+             the folder it names, not ~/.cline"
+        )),
+        "{said:#?}"
+    );
+}

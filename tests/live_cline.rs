@@ -966,6 +966,7 @@ fn main() -> std::process::ExitCode {
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
             both_scopes_get_one_event,
+            a_projects_env_file_reaches_the_users_hooks,
         ],
     )
 }
@@ -1013,4 +1014,102 @@ fn both_scopes_get_one_event() {
         ],
     );
     assert!(failed.is_empty(), "{}\n{out:?}", failed.join("\n"));
+}
+
+/// Attacks rows 782, 787: the Cline CLI is a Bun executable, and Bun loads the `.env` files of
+/// the folder it starts in. A project's `.env` (or `.env.local`) with variables that change
+/// what a hook's program loads, beside the user's own hook in `~/.cline/hooks/`: those that
+/// reach that hook are those `doctor --host cline` says. Then one with `CLINE_DIR`: the user's
+/// hook does not run, one below the folder it names does, and doctor says so.
+fn a_projects_env_file_reaches_the_users_hooks() {
+    let Some(bin) = cline() else { return };
+    let vars = [
+        ("PATH", "/repo-tools:/usr/bin:/bin"),
+        ("LD_PRELOAD", "/repo-preload.so"),
+        ("LD_LIBRARY_PATH", "/repo-lib"),
+        ("BASH_ENV", "/repo-bashenv"),
+        ("PYTHONPATH", "/repo-py"),
+        ("HXPROBE", "seen"),
+    ];
+    let doctor = |sb: &Sandbox| {
+        let out = common::hookx_at(&sb.project, &sb.home, &["doctor", "--host", "cline"]);
+        String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+    };
+    let mut failed = Vec::new();
+    for file in [".env", ".env.local"] {
+        let sb = Sandbox::new("hookx-live-cline-env");
+        let model = FakeModel::start(scripts, sb.project.display().to_string());
+        let probe = sb.root.join("probe.env");
+        let hook = common::write(
+            &sb.home,
+            ".cline/hooks/PreToolUse",
+            &format!(
+                "#!/bin/sh\ntr '\\0' '\\n' < /proc/$$/environ > '{}'\necho '{{}}'\n",
+                probe.display()
+            ),
+        );
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let dotenv: String = vars.iter().map(|(k, v)| format!("{k}={v}\n")).collect();
+        common::write(&sb.project, file, &dotenv);
+        let (out, _) = run_client(&bin, &sb, &model, "twice", "env");
+        let seen = std::fs::read_to_string(&probe).unwrap_or_default();
+        if seen.is_empty() {
+            failed.push(format!("{file}: the user's hook did not run: {out:?}"));
+        }
+        let report = doctor(&sb);
+        for (name, value) in vars {
+            let reached = seen.lines().any(|line| line == format!("{name}={value}"));
+            eprintln!("{file:<11} {name:<16} reached the user's hook: {reached}");
+            if name == "HXPROBE" {
+                if !reached {
+                    failed.push(format!(
+                        "{file}: the project's variable did not reach the hook"
+                    ));
+                }
+                continue;
+            }
+            let said = report.contains(&format!("sets `{name}` for every hook Cline runs"));
+            if said != reached {
+                failed.push(format!(
+                    "{file}: `{name}` reached the hook: {reached}; doctor says it: {said}"
+                ));
+            }
+        }
+    }
+    // `CLINE_DIR` from the project's `.env`: where Cline then looks for the user's hooks.
+    let sb = Sandbox::new("hookx-live-cline-dir");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let probe = sb.root.join("ran");
+    for (root, rel, label) in [
+        (&sb.home, ".cline/hooks/PreToolUse", "home"),
+        (&sb.project, "elsewhere/hooks/PreToolUse", "moved"),
+    ] {
+        let hook = common::write(
+            root,
+            rel,
+            &format!(
+                "#!/bin/sh\necho {label} >> '{}'\necho '{{}}'\n",
+                probe.display()
+            ),
+        );
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let elsewhere = sb.project.join("elsewhere");
+    common::write(
+        &sb.project,
+        ".env",
+        &format!("CLINE_DIR={}\n", elsewhere.display()),
+    );
+    let (out, _) = run_client(&bin, &sb, &model, "twice", "cline-dir");
+    let ran = std::fs::read_to_string(&probe).unwrap_or_default();
+    eprintln!("CLINE_DIR from .env: the hooks that ran: {ran:?}");
+    if ran.is_empty() || ran.lines().any(|l| l != "moved") {
+        failed.push(format!("CLINE_DIR: the hooks that ran: {ran:?}; {out:?}"));
+    }
+    if !doctor(&sb).contains(".env sets `CLINE_DIR` (when started here)") {
+        failed.push("CLINE_DIR: doctor does not say it".into());
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
 }

@@ -338,7 +338,18 @@ static CONFIG: ConfigSpec = ConfigSpec {
     merges_identical_handlers: false,
     version: None,
     stamp: None,
-    project_env: crate::tables::ProjectEnv::NONE,
+    // Live 3.0.65 (`live_cline` `a_projects_env_file_reaches_the_users_hooks`): a Bun
+    // executable, it loads the `.env` and `.env.local` of the folder it starts in, each
+    // variable only where it is unset (so never `PATH`), and hands them to every hook; its own
+    // `CLINE_DIR` among them, which moves the user's hook folder (attacks rows 782, 787).
+    project_env: crate::tables::ProjectEnv {
+        files: &[".env.local", ".env"],
+        search: crate::tables::EnvSearch::EachHere,
+        when: "when started here",
+        only_unset: true,
+        refused: &[],
+        refused_in_settings: &[],
+    },
     install_project: ".clinerules/hooks",
     install_user: ".cline/hooks",
     install_hidden_by: &[],

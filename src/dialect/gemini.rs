@@ -528,6 +528,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // for every hook. Its `excludedEnvVars` (`DEBUG`, …) change no program.
     project_env: crate::tables::ProjectEnv {
         files: &[".gemini/.env", ".env"],
+        search: crate::tables::EnvSearch::FirstUp,
+        when: "in a folder it trusts",
         only_unset: true,
         refused: &[],
         refused_in_settings: &[],

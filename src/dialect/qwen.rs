@@ -492,6 +492,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // the library path (they all reach the hook's shell otherwise: `PYTHONPATH` does).
     project_env: crate::tables::ProjectEnv {
         files: &[".qwen/.env", ".env"],
+        search: crate::tables::EnvSearch::FirstUp,
+        when: "in a folder it trusts",
         only_unset: true,
         refused: &[
             "NODE_OPTIONS",

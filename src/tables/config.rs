@@ -50,10 +50,12 @@ impl HandlerField {
 /// (Gemini's `.env`) and its settings' `env` ([`crate::tables::DocumentKind::session_env`]).
 #[derive(Debug)]
 pub struct ProjectEnv {
-    /// The variables files the agent loads: in each folder from the project up to the home
-    /// (not included: the home's are the user's own), these names in order, the first found
-    /// (Gemini 0.61.0 `findEnvFile`, Qwen 0.24.4 `findEnvFiles`).
+    /// The variables files the agent loads, looked for as [`ProjectEnv::search`] says.
     pub files: &'static [&'static str],
+    /// Where [`ProjectEnv::files`] are looked for.
+    pub search: EnvSearch,
+    /// When the agent loads them, said after what they set ("in a folder it trusts").
+    pub when: &'static str,
     /// Whether the agent sets a variable only where it is unset (so never `PATH`), where
     /// Claude's settings `env` replaces it.
     pub only_unset: bool,
@@ -64,9 +66,23 @@ pub struct ProjectEnv {
     pub refused_in_settings: &'static [&'static str],
 }
 
+/// How an agent finds its variables files ([`ProjectEnv::files`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EnvSearch {
+    /// In each folder from the project up to the home (not included: the home's are the
+    /// user's own), these names in order, the first found (Gemini 0.61.0 `findEnvFile`, Qwen
+    /// 0.24.4 `findEnvFiles`).
+    FirstUp,
+    /// Each of them in the folder the agent starts in, the project (a Bun executable's own
+    /// loading: Cline 3.0.65).
+    EachHere,
+}
+
 impl ProjectEnv {
     pub const NONE: ProjectEnv = ProjectEnv {
         files: &[],
+        search: EnvSearch::FirstUp,
+        when: "",
         only_unset: false,
         refused: &[],
         refused_in_settings: &[],

@@ -8,8 +8,9 @@ use crate::discover::{self, Context, Runner, Source};
 use crate::model::EventKind;
 use crate::source::SourceFile;
 use crate::tables::Dialect;
-use crate::tables::{Root, Scope};
+use crate::tables::{EnvSearch, Root, Scope};
 use crate::trust::TrustState;
+use std::path::Path;
 
 /// Variables that change which program a command runs or what it loads (the system's, not an
 /// agent's), with what each does to a hook.
@@ -236,7 +237,7 @@ impl Doctor<'_> {
             true => " where it is unset",
             false => "",
         };
-        let mut findings = self.env_file(host);
+        let mut findings = self.env_file(source, host);
         let settings = self
             .sources
             .iter()
@@ -278,43 +279,80 @@ impl Doctor<'_> {
         findings
     }
 
-    /// [`Self::project_env`] for the project's variables file the host loads
-    /// ([`crate::tables::ProjectEnv::files`], Gemini's `.gemini/.env`): the first found from
-    /// the project up, short of the home (the user's own).
-    fn env_file(&self, host: Dialect) -> Vec<Finding> {
+    /// [`Self::project_env`] for the project's variables files the host loads
+    /// ([`crate::tables::ProjectEnv::files`]: Gemini's `.gemini/.env`, the first found from
+    /// the project up, short of the home, the user's own; Cline's `.env` and `.env.local` in
+    /// the project). One that sets the host's own folder variable (`CLINE_DIR`) moves the
+    /// folder the host reads `source`, a file of the home, from: its hooks, a route of
+    /// hookx's among them, do not run in this project (attacks row 787).
+    fn env_file(&self, source: &Source, host: Dialect) -> Vec<Finding> {
         let project_env = &host.config().project_env;
-        let Some((path, text)) = self
-            .ctx
-            .project
-            .ancestors()
-            .take_while(|dir| *dir != self.ctx.home)
-            .flat_map(|dir| project_env.files.iter().map(move |f| dir.join(f)))
-            // The first that exists, as the agent's `existsSync`; of a larger one, its start.
-            .find(|path| path.exists())
-            .and_then(|path| {
-                let bytes = crate::read::head(&path, crate::read::MAX_FILE_BYTES).ok()?;
-                Some((path, String::from_utf8_lossy(&bytes).into_owned()))
-            })
-        else {
-            return Vec::new();
+        let read = |path: std::path::PathBuf| {
+            let bytes = crate::read::head(&path, crate::read::MAX_FILE_BYTES).ok()?;
+            Some((path, String::from_utf8_lossy(&bytes).into_owned()))
         };
-        let names = dotenv_names(&text);
-        let shown = self.ctx.display(&path);
-        PROGRAM_VARS
-            .iter()
-            .filter(|(var, _)| project_env.takes(var, false) && names.iter().any(|n| n == var))
-            .map(|(var, what)| {
-                Finding::new(
-                    Level::Warning,
+        let here = |dir: &Path| -> Vec<std::path::PathBuf> {
+            project_env.files.iter().map(|f| dir.join(f)).collect()
+        };
+        let found: Vec<(std::path::PathBuf, String)> = match project_env.search {
+            // The first that exists, as the agent's `existsSync`; of a larger one, its start.
+            EnvSearch::FirstUp => (self.ctx.project.ancestors())
+                .take_while(|dir| *dir != self.ctx.home)
+                .flat_map(here)
+                .find(|path| path.exists())
+                .and_then(read)
+                .into_iter()
+                .collect(),
+            EnvSearch::EachHere => (here(&self.ctx.project).into_iter())
+                .filter_map(read)
+                .collect(),
+        };
+        let display = host.def().display;
+        let when = project_env.when;
+        let mut findings = Vec::new();
+        for (path, text) in &found {
+            let names = dotenv_names(text);
+            let shown = self.ctx.display(path);
+            findings.extend(
+                (PROGRAM_VARS.iter())
+                    .filter(|(var, _)| {
+                        project_env.takes(var, false) && names.iter().any(|n| n == var)
+                    })
+                    .map(|(var, what)| {
+                        Finding::new(
+                            Level::Warning,
+                            format!(
+                                "{shown} sets `{var}` for every hook {display} runs where it \
+                                 is unset ({when}), this file's too: {what}"
+                            ),
+                            Some(format!("remove `{var}` from {shown}")),
+                        )
+                    }),
+            );
+            if let Some(var) = host.def().home_var.as_ref()
+                && names.contains(&var.var)
+                && std::env::var_os(var.var).is_none_or(|v| v.is_empty())
+                && source.dialect == host
+                && source.location.root == Root::Home
+                && source.path.starts_with(self.ctx.home.join(var.dir))
+            {
+                findings.push(Finding::new(
+                    Level::Error,
                     format!(
-                        "{shown} sets `{var}` for every hook {} runs where it is unset (in a \
-                         folder it trusts), this file's too: {what}",
-                        host.def().display
+                        "{shown} sets `{}` ({when}): {display} then reads its user hooks below \
+                         the folder it names, not ~/{}: the hooks of this file (a route of \
+                         hookx's too) do not run in this project",
+                        var.var, var.dir
                     ),
-                    Some(format!("remove `{var}` from {shown}")),
-                )
-            })
-            .collect()
+                    Some(format!(
+                        "remove `{0}` from {shown}, or set `{0}` in your own environment (to \
+                         ~/{1}): {display} takes it from {shown} only where it is unset",
+                        var.var, var.dir
+                    )),
+                ));
+            }
+        }
+        findings
     }
 
     /// What turns the file's hooks off under `host`: the machine's policy (only policy hooks,
