@@ -377,3 +377,30 @@ fn a_marked_deny_counts_for_qwen_and_gemini_handlers() {
         );
     }
 }
+
+/// Attacks row 709: a deny whose reason was cut in the middle of an emoji by a Node hook
+/// (`reason.slice(0, n)`, then `JSON.stringify`, which writes the lone half as `\ud83d`),
+/// at exit 0 and 1. Claude Code 2.1.332 denies (run: `live_claude::
+/// answers_with_a_mark_or_a_stray_byte`, the same bytes): `JSON.parse` takes a lone
+/// surrogate. serde_json refuses the whole answer for it; hookx reads it as U+FFFD, as it reads
+/// a host's payload (before: "not valid JSON", and "exited with code 1": allows).
+#[test]
+fn a_deny_with_half_an_emoji_denies() {
+    for code in [0, 1] {
+        for (host, event) in [("claude", "PreToolUse"), ("copilot", "preToolUse")] {
+            let answer = recorded("deny-with-half-an-emoji.out");
+            let (out, err) = exec_bytes(host, "claude", event, &answer, code);
+            assert!(
+                out.to_string().contains("\"deny\"")
+                    && out.to_string().contains("R-HALF-AN-EMOJI-\u{fffd}"),
+                "exit {code} under {host}: {out} {err}"
+            );
+        }
+    }
+    let gemini = br#"{"decision":"deny","reason":"R-GEMINI-HALF-\udc00"}"#;
+    let (out, err) = exec_bytes("claude", "gemini", "PreToolUse", gemini, 0);
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "deny",
+        "{out} {err}"
+    );
+}

@@ -2851,8 +2851,9 @@ fn a_route_the_user_shortened() {
 
 /// Attacks row 700, the client's side: a project guard in `.claude/settings.json` that prints
 /// a recorded answer (`tests/fixtures/real/claude-2.1.332/`) as bytes: a deny after a byte
-/// order mark, at exit 0 and at exit 1, and a deny whose reason holds a byte that is not UTF-8,
-/// at exit 1. Claude Code denies each: the Bash call never runs and the reason reaches the
+/// order mark, at exit 0 and at exit 1, a deny whose reason holds a byte that is not UTF-8,
+/// at exit 1, and (row 709) a deny whose reason a Node hook cut in half an emoji (a lone
+/// surrogate escape, `\ud83d`), at exit 0 and 1. Claude Code denies each: the Bash call never runs and the reason reaches the
 /// model. hookx reads the same bytes the same way (`json_answers::
 /// a_deny_after_a_byte_order_mark_or_with_a_stray_byte_at_exit_1_denies`).
 fn answers_with_a_mark_or_a_stray_byte() {
@@ -2864,6 +2865,8 @@ fn answers_with_a_mark_or_a_stray_byte() {
         ("deny-after-a-byte-order-mark.out", 0, "R-MARKED-DENY"),
         ("deny-after-a-byte-order-mark.out", 1, "R-MARKED-DENY"),
         ("deny-with-a-stray-byte.out", 1, "R-STRAY-BYTE-"),
+        ("deny-with-half-an-emoji.out", 0, "R-HALF-AN-EMOJI-"),
+        ("deny-with-half-an-emoji.out", 1, "R-HALF-AN-EMOJI-"),
     ];
     let mut c = Checks::default();
     for (name, code, reason) in cases {

@@ -3,11 +3,13 @@
 
 use crate::diag::json_type;
 use crate::model::{Decision, Event, EventKind, Outcome};
+use crate::protocol::payload::replace_lone_surrogates;
 use crate::protocol::{event_name, input_from_canonical, input_to_canonical, is_permission_event};
 use crate::spawn::{Exit, Finished};
 use crate::tables::Flavor;
 use crate::tables::{AnswerField, Exit2, ExitCodes, ProtocolTables, Slot};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 /// The deepest a handler's JSON answer may nest (arrays and objects, the answer object itself
 /// the first level): deeper, hookx cannot read it whole (serde_json stops at 128), and the
@@ -134,8 +136,8 @@ fn read_output_first(
             return;
         }
     };
-    let stdout = String::from_utf8_lossy(&finished.stdout);
-    let stderr = String::from_utf8_lossy(&finished.stderr);
+    let stdout = decoded(&finished.stdout);
+    let stderr = decoded(&finished.stderr);
     let (text, truncated, stream) = match js_trim(&stdout) {
         "" => (js_trim(&stderr), finished.stderr_truncated, "stderr"),
         text => (text, finished.stdout_truncated, "stdout"),
@@ -526,7 +528,7 @@ fn lookup<'a>(map: &'a Map<String, Value>, path: &[&str]) -> Option<&'a Value> {
 /// read by the failure policy ([`unreadable`]).
 fn read_stdout(flavor: Flavor, event: &Event, finished: &Finished, out: &mut Outcome) {
     let p = &flavor.tables().protocol;
-    let text = String::from_utf8_lossy(&finished.stdout);
+    let text = decoded(&finished.stdout);
     if finished.stdout_truncated {
         unreadable(flavor, &event.kind, &over_output_cap("stdout"), out);
         return;
@@ -565,11 +567,21 @@ fn read_stdout(flavor: Flavor, event: &Event, finished: &Finished, out: &mut Out
 /// [`read_stdout`] reads it: a deny at exit 1 with a stray byte or after a byte order mark
 /// still counts (attacks row 700).
 fn stdout_is_object(finished: &Finished) -> bool {
-    let text = String::from_utf8_lossy(&finished.stdout);
+    let text = decoded(&finished.stdout);
     let text = js_trim(&text);
     !finished.stdout_truncated
         && text.starts_with('{')
         && serde_json::from_str::<Value>(text).is_ok_and(|v| v.is_object())
+}
+
+/// A handler's output as the agents decode it: lossily, and with each lone surrogate escape
+/// (`\ud83d`, half an emoji a Node hook cut off) read as U+FFFD, which `JSON.parse` takes and
+/// serde_json refuses the whole answer for (attacks row 709). Borrowed when nothing changed.
+fn decoded(output: &[u8]) -> Cow<'_, str> {
+    match replace_lone_surrogates(output) {
+        Cow::Borrowed(bytes) => String::from_utf8_lossy(bytes),
+        Cow::Owned(bytes) => Cow::Owned(String::from_utf8_lossy(&bytes).into_owned()),
+    }
 }
 
 /// An answer's text trimmed as the JavaScript agents trim it before they parse it
