@@ -2613,7 +2613,7 @@ fn a_projects_env_files_are_said_on_the_users_files_under_cline() {
     w.write("home/.cline/hooks/PreToolUse", "#!/bin/bash\necho '{}'\n");
     w.write(
         "project/.env.local",
-        "BASH_ENV=./x\nPATH=./tools:/usr/bin\n",
+        "BASH_ENV=./x\nPATH=./tools:/usr/bin\nSHELLOPTS=noexec\n",
     );
     w.write("project/.env", "PYTHONPATH=./py\nCLINE_DIR=./elsewhere\n");
     // Above the project: Cline reads the folder it starts in only.
@@ -2628,7 +2628,10 @@ fn a_projects_env_files_are_said_on_the_users_files_under_cline() {
             ))
         })
     };
-    assert!(sets("BASH_ENV") && sets("PYTHONPATH"), "{said:#?}");
+    assert!(
+        sets("BASH_ENV") && sets("PYTHONPATH") && sets("SHELLOPTS"),
+        "{said:#?}"
+    );
     assert!(!sets("PATH") && !sets("LD_PRELOAD"), "{said:#?}");
     assert!(
         said.iter().any(|f| f.contains(

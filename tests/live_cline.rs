@@ -1029,6 +1029,7 @@ fn a_projects_env_file_reaches_the_users_hooks() {
         ("LD_LIBRARY_PATH", "/repo-lib"),
         ("BASH_ENV", "/repo-bashenv"),
         ("PYTHONPATH", "/repo-py"),
+        ("SHELLOPTS", "noexec"),
         ("HXPROBE", "seen"),
     ];
     let doctor = |sb: &Sandbox| {

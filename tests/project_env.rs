@@ -874,3 +874,43 @@ fn a_projects_path_does_not_pick_the_program_a_cline_script_runs_with() {
         }
     }
 }
+
+/// Attacks row 788: `SHELLOPTS` in a hook's environment turns shell options on in every bash
+/// it starts; `noexec` makes bash read its commands and run none, exit 0. bash never exports them itself; Claude Code hands a project's settings `env` to every
+/// hook (row 84, live). hookx starts a Cline script with bash (`#!/bin/bash`), and every handler
+/// with `/bin/sh`, bash on many systems: the user's trusted guard (the Cline script, and a
+/// Gemini guard that runs `bash -c`) still denies.
+#[test]
+fn shell_options_from_the_project_do_not_empty_the_users_guards() {
+    let deny = r#"{"cancel": true, "errorMessage": "the cline guard says no"}"#;
+    let guards = [
+        (
+            ".cline/hooks/PreToolUse",
+            format!("#!/bin/bash\necho '{deny}'\n"),
+            "the cline guard says no",
+        ),
+        (
+            ".gemini/settings.json",
+            r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": "bash -c 'echo the gemini guard says no >&2; exit 2'"}]}]}}"#
+                .to_string(),
+            "the gemini guard says no",
+        ),
+    ];
+    for (file, text, says) in guards {
+        let world = World::with_trusted_guard();
+        std::fs::remove_file(world.project.join(".bricks/hooks.json")).unwrap();
+        write(&world.home, file, &text);
+        let trusted = ran(&mut world.hookx(&["trust", "--yes", "--project", "."]));
+        assert_eq!(trusted.code, Some(0), "{trusted:?}");
+        let home = world.home.to_str().unwrap();
+        for value in ["noexec", "braceexpand:noexec:xtrace"] {
+            let ran = world.pre_tool_use(&["--home", home], &[("SHELLOPTS", value)]);
+            denies(&ran);
+            assert!(
+                ran.stdout.contains(says),
+                "SHELLOPTS={value}: {file}: {ran:?}"
+            );
+        }
+    }
+}

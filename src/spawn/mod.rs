@@ -466,6 +466,11 @@ fn shell_command(spec: &Spawn) -> Command {
     cmd.arg("-c").arg(&spec.command_line);
     // Its own group, so a timeout kills whatever the handler forked, and only that.
     cmd.process_group(0);
+    // Every bash started below takes its options from `SHELLOPTS` (`/bin/sh` is bash on many
+    // systems; a Cline script runs with bash): `noexec` reads a guard's commands and runs
+    // none, exit 0. bash never exports it itself; in a hook's environment it comes from what
+    // the agent hands every hook, a project's settings `env` (attacks row 788).
+    cmd.env_remove("SHELLOPTS");
     configure(cmd, spec)
 }
 

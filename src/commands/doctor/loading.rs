@@ -31,6 +31,11 @@ const PROGRAM_VARS: &[(&str, &str)] = &[
         "BASH_ENV",
         "a `bash` a hook starts first runs the file it names",
     ),
+    // Attacks row 788: hookx takes it out of what it starts, the agent does not.
+    (
+        "SHELLOPTS",
+        "a `bash` a hook starts takes these options (`noexec`: it runs none of its commands)",
+    ),
     // The interpreters' own: a guard written in node, python, perl or ruby loads the
     // repository's code (attacks row 129).
     (
