@@ -1631,7 +1631,7 @@ fn codexs_own_project_markers_place_the_project_its_guards_are_in() {
     let bin = root.join("bin");
     std::fs::create_dir_all(&bin).unwrap();
     std::os::unix::fs::symlink("/bin/sh", bin.join("codex")).unwrap();
-    for (options, denies) in [("exec --profile work", true), ("exec", false)] {
+    let fire_under_codex = |options: &str, codex_home: Option<&Path>| {
         let payload = json!({"session_id": "s", "turn_id": "t", "transcript_path": null,
             "cwd": hg_sub, "hook_event_name": "PreToolUse", "model": "gpt-5.5",
             "permission_mode": "bypassPermissions", "tool_name": "Bash",
@@ -1648,12 +1648,42 @@ fn codexs_own_project_markers_place_the_project_its_guards_are_in() {
             .env("HOME", &home)
             .env_remove("CODEX_HOME")
             .env_remove("HOOKX_DEPTH");
+        if let Some(dir) = codex_home {
+            cmd.env("CODEX_HOME", dir);
+        }
         let out = assert_cmd::Command::from_std(cmd)
             .write_stdin(payload.to_string())
             .output()
             .unwrap();
-        let said = String::from_utf8_lossy(&out.stdout);
-        assert_eq!(said.contains("R-HG"), denies, "codex {options}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).contains("R-HG")
+    };
+    for (options, denies) in [("exec --profile work", true), ("exec", false)] {
+        assert_eq!(fire_under_codex(options, None), denies, "codex {options}");
+    }
+    // Row 740: `-c` sets the key on top of every file (`-c KEY=VALUE`, the value TOML, the
+    // last one winning), where no profile names it.
+    std::fs::remove_file(home.join(".codex/work.config.toml")).unwrap();
+    for (options, denies) in [
+        (r#"exec -c project_root_markers=[".hg"]"#, true),
+        (r#"exec --config=project_root_markers=[".hg"]"#, true),
+        (
+            r#"-c project_root_markers=[".hg"] exec -c project_root_markers=[]"#,
+            false,
+        ),
+    ] {
+        assert_eq!(fire_under_codex(options, None), denies, "codex {options}");
+    }
+    // Row 741: Codex reads a profile below `$CODEX_HOME` (`$CODEX_HOME/work.config.toml`); read
+    // below the home only, a profile kept there placed the project nowhere.
+    set(&moved.join("config.toml"), Some("[]"));
+    write(
+        &moved,
+        "work.config.toml",
+        "project_root_markers = [\".hg\"]\n",
+    );
+    for (options, denies) in [("exec --profile work", true), ("exec", false)] {
+        let said = fire_under_codex(options, Some(&moved));
+        assert_eq!(said, denies, "codex {options}, CODEX_HOME elsewhere");
     }
 }
 

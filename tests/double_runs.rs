@@ -3175,6 +3175,66 @@ fn a_wrapper_copy_codex_runs_beside_a_user_route_its_profile_turns_off() {
     }
 }
 
+/// Attacks row 740: row 605 through Codex's `-c` overrides: `codex exec -c
+/// 'hooks.state={"KEY"={enabled=false}}'` (or `hooks={state=…}`), KEY the user route's review
+/// key, and Codex CLI 0.171.0 does not run the route (live:
+/// `live_codex::a_wrapper_copy_beside_a_user_route_an_override_turns_off`); `exec` read the
+/// profile only, took the route for one that answers, and the Cursor rules ran nowhere. The
+/// dotted form (`hooks.state."KEY".enabled=false`) Codex cuts at every `.` of the path: the
+/// route runs, and the route inside the copy stands aside.
+#[test]
+fn a_wrapper_copy_codex_runs_beside_a_user_route_an_override_turns_off() {
+    let w = WrapperCopy::new(Dialect::named("codex").unwrap());
+    let route = w.user_route("codex", ".codex/hooks.json", "PreToolUse");
+    let routes: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(w.home.join(".codex/hooks.json")).unwrap())
+            .unwrap();
+    let review = Dialect::named("codex")
+        .unwrap()
+        .def()
+        .route_trust
+        .as_ref()
+        .unwrap();
+    let file = w.home.join(".codex/hooks.json");
+    let [(key, _)] = &(review.records)(&file, &routes, &|_| true)[..] else {
+        panic!("one user route: {routes}");
+    };
+    let payload = serde_json::json!({"session_id": "s", "turn_id": "t", "cwd": w.project,
+        "hook_event_name": "PreToolUse", "model": "m", "transcript_path": null,
+        "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": "ls"},
+        "tool_use_id": "c"});
+    let bin = w.home.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink("/bin/sh", bin.join("codex")).unwrap();
+    let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
+    let as_codex = |line: &str, options: &[String]| {
+        let options: Vec<String> = options.iter().map(|o| quote(o)).collect();
+        format!(
+            "{} -c {} codex {}",
+            bin.join("codex").display(),
+            quote(&format!("{line}; true")),
+            options.join(" ")
+        )
+    };
+    let key = serde_json::json!(key);
+    let off = |form: String| vec!["exec".to_string(), "-c".to_string(), form];
+    for options in [
+        off(format!("hooks.state={{{key}={{enabled=false}}}}")),
+        off(format!("hooks={{state={{{key}={{enabled=false}}}}}}")),
+    ] {
+        w.fire(&as_codex(&w.copy, &options), &[], &payload);
+        assert_eq!(w.ran(), ["cursor-rule", "mine", "wrapper"], "{options:?}");
+    }
+    for options in [
+        vec!["exec".to_string()],
+        off(format!("hooks.state.{key}.enabled=false")),
+    ] {
+        w.fire(&as_codex(&route, &options), &[], &payload);
+        w.fire(&as_codex(&w.copy, &options), &[], &payload);
+        assert_eq!(w.ran(), ["cursor-rule", "mine", "wrapper"], "{options:?}");
+    }
+}
+
 /// Attacks row 640 (row 605 under Gemini): a Claude wrapper (`./hookx-route.sh`, running `hookx
 /// run --host claude`) converted into `.gemini/settings.json` (`hookx exec --host gemini --as
 /// claude`), the Cursor rules, hookx's Gemini user route, which the machine's system settings

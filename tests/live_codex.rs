@@ -498,15 +498,28 @@ fn live_env(
     env: &[(&str, &str)],
     setup: impl FnOnce(&Sandbox),
 ) -> Option<Live> {
+    live_args(scenario, env, |sb| {
+        setup(sb);
+        args.iter().map(|a| a.to_string()).collect()
+    })
+}
+
+/// [`live_env`] with the arguments the sandbox's setup gives (an option naming its paths).
+fn live_args(
+    scenario: &str,
+    env: &[(&str, &str)],
+    setup: impl FnOnce(&Sandbox) -> Vec<String>,
+) -> Option<Live> {
     let bin = client::binary()?;
     let sb = Sandbox::new();
-    setup(&sb);
+    let args = setup(&sb);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let model = FakeModel::start(scripts, sb.project.display().to_string());
     let out = sb.run(
         &bin,
         model.port,
         &format!("SCENARIO:{scenario} do the work"),
-        args,
+        &args,
         env,
     );
     let dumps = sb.dumps();
@@ -2305,6 +2318,7 @@ fn main() -> std::process::ExitCode {
             both_scopes_get_one_event,
             a_session_started_in_a_subfolder_runs_the_projects_guard,
             a_wrapper_copy_beside_a_user_route_a_profile_turns_off,
+            a_wrapper_copy_beside_a_user_route_an_override_turns_off,
             a_copy_a_profile_turns_off,
             a_project_marked_by_the_users_own_markers_runs_its_guard,
             no_markers_make_the_folder_codex_started_in_the_project,
@@ -2312,6 +2326,7 @@ fn main() -> std::process::ExitCode {
             routes_in_a_repository_root_and_its_package_run_the_roots_guard,
             two_identical_handlers_in_one_file_each_run,
             a_profiles_project_markers_place_the_project,
+            an_overrides_project_markers_place_the_project,
         ],
     )
 }
@@ -2462,6 +2477,100 @@ fn a_wrapper_copy_beside_a_user_route_a_profile_turns_off() {
             ran == expected,
             format!(
                 "profile {profile}: each rule once for one call: {ran:?}\n{}",
+                l.out.stderr
+            ),
+        );
+    }
+    c.done("subfolder");
+}
+
+/// Attacks row 740: row 605 through Codex's `-c key=value` overrides instead of a profile:
+/// the same wrapper copy, Cursor rules and user route, Codex started with an override naming
+/// the user route's review key, in each form a user would write it (`-c` takes a dotted path,
+/// its value parsed as TOML). Where Codex does not run the user route (an inline table at
+/// `hooks.state` or `hooks`), the route inside the copy must run the Cursor rules (`gemini`);
+/// where it does (no override, or the key dotted, which Codex 0.171.0 cuts at every `.`), the
+/// user route (`codex`).
+fn a_wrapper_copy_beside_a_user_route_an_override_turns_off() {
+    let mut c = Checks::default();
+    let forms: [(&str, fn(&str) -> Vec<String>); 4] = [
+        ("none", |_| vec![]),
+        ("dotted", |key| {
+            vec![
+                "-c".into(),
+                format!("hooks.state.{}.enabled=false", json!(key)),
+            ]
+        }),
+        ("inline", |key| {
+            vec![
+                "-c".into(),
+                format!("hooks.state={{{}={{enabled=false}}}}", json!(key)),
+            ]
+        }),
+        ("state", |key| {
+            vec![
+                "-c".into(),
+                format!("hooks={{state={{{}={{enabled=false}}}}}}", json!(key)),
+            ]
+        }),
+    ];
+    for (form, args) in forms {
+        let Some(l) = live_args("subfolder", &[], |sb| {
+            sb.trust_project();
+            let log = sb.root.join("ran.log");
+            common::a_wrapper_route(&sb.project, &sb.home, &log, "gemini", "BeforeTool");
+            sb.write(
+                "project/.gemini/settings.json",
+                &client::pretty(
+                    &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+                    "hooks": [{"type": "command", "command": "./hookx-route.sh"}]}]}}),
+                ),
+            );
+            let cursor = |name: &str| {
+                let line = format!("echo {name}:$HOOKX_HOST >> '{}'", log.display());
+                client::pretty(
+                    &json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": line}]}}),
+                )
+            };
+            sb.write("project/.cursor/hooks.json", &cursor("cursor-rule"));
+            sb.write("home/.cursor/hooks.json", &cursor("mine"));
+            sb.write(
+                "home/.gemini/trustedFolders.json",
+                &json!({sb.project.display().to_string(): "TRUST_FOLDER"}).to_string(),
+            );
+            copies_reviewed_beside_a_user_route(sb, ".gemini/settings.json");
+            let routes: Value = serde_json::from_str(
+                &std::fs::read_to_string(sb.home.join(".codex/hooks.json")).unwrap(),
+            )
+            .unwrap();
+            let [(key, _)] =
+                &client::trust_entries(&sb.home.join(".codex/hooks.json"), &routes["hooks"])[..]
+            else {
+                panic!("one user route: {routes}");
+            };
+            let mut all = vec!["-s".to_string(), "workspace-write".to_string()];
+            all.extend(args(key));
+            all
+        }) else {
+            return;
+        };
+        let ran = sorted_ran_log(&l);
+        // Codex cuts a dotted key at every `.`, quotes or not: the review key (a path) is
+        // out of its reach that way, and the user route runs.
+        let host = if matches!(form, "none" | "dotted") {
+            "codex"
+        } else {
+            "gemini"
+        };
+        let expected = [
+            format!("cursor-rule:{host}"),
+            format!("mine:{host}"),
+            "wrapper".to_string(),
+        ];
+        c.that(
+            ran == expected,
+            format!(
+                "override {form}: each rule once for one call: {ran:?}\n{}",
                 l.out.stderr
             ),
         );
@@ -2669,6 +2778,31 @@ fn a_profiles_project_markers_place_the_project() {
         return;
     };
     guard_ran(&l, "a profile's markers", "/project/sub");
+}
+
+/// Attacks row 740: row 570 with the markers given on Codex's command line (`codex exec -c
+/// project_root_markers=[".hg"]`), no file naming them: the `-c` layer counts before the
+/// project is looked for, as the profile's does.
+fn an_overrides_project_markers_place_the_project() {
+    let args = [
+        "-s",
+        "workspace-write",
+        "-C",
+        "sub",
+        "--skip-git-repo-check",
+        "-c",
+        r#"project_root_markers=[".hg"]"#,
+    ];
+    let Some(l) = live("subfolder", &args, |sb| {
+        sb.trust_project();
+        std::fs::remove_dir_all(sb.project.join(".git")).unwrap();
+        std::fs::create_dir_all(sb.project.join(".hg")).unwrap();
+        std::fs::create_dir_all(sb.project.join("sub")).unwrap();
+        guard_routed_from(sb, &sb.project);
+    }) else {
+        return;
+    };
+    guard_ran(&l, "an override's markers", "/project/sub");
 }
 
 /// The claim gate (task "claims"): a recorder on every event in the user's

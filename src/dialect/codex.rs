@@ -333,12 +333,14 @@ pub static TOML_FILE: DocumentKind = DocumentKind {
     frontmatter: false,
 };
 
-/// `codex --profile NAME` (`-p`): `$CODEX_HOME/NAME.config.toml` on top of the user's file.
+/// `codex --profile NAME` (`-p`): `$CODEX_HOME/NAME.config.toml` on top of the user's file;
+/// `-c key=value` on top of both.
 static PROFILE: crate::tables::ConfigLayer = crate::tables::ConfigLayer {
     program: "codex",
     options: &["--profile", "-p"],
     file: ".codex/{}.config.toml",
-    source: "run: live_codex::a_wrapper_copy_beside_a_user_route_a_profile_turns_off (Codex CLI 0.171.0); `codex exec --help`: \"Layer $CODEX_HOME/<name>.config.toml on top of the base user config\"",
+    overrides: &["-c", "--config"],
+    source: "run: live_codex::a_wrapper_copy_beside_a_user_route_a_profile_turns_off, a_wrapper_copy_beside_a_user_route_an_override_turns_off (Codex CLI 0.171.0); `codex exec --help`: \"Layer $CODEX_HOME/<name>.config.toml on top of the base user config\", \"-c, --config <key=value> Override a configuration value\"",
 };
 
 pub static DEF: DialectDef = DialectDef {

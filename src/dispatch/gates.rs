@@ -112,9 +112,9 @@ pub struct Review {
     /// The records' file as people read it.
     shown: String,
     home: std::path::PathBuf,
-    /// The config layer the agent was started with ([`crate::route::layer_text`]), read once
-    /// and only where a record holds.
-    layer: std::cell::OnceCell<String>,
+    /// The config layers the agent was started with ([`crate::route::layer_texts`]), read
+    /// once and only where a record holds.
+    layers: std::cell::OnceCell<Vec<String>>,
 }
 
 impl Review {
@@ -145,14 +145,15 @@ impl Review {
             path: crate::route::review_key_path(&ctx.home, host, &source.path),
             shown: ctx.display(&file),
             home: ctx.home.clone(),
-            layer: std::cell::OnceCell::new(),
+            layers: std::cell::OnceCell::new(),
         })
     }
 
     /// Whether the agent runs handler `index` of `rule`: its record is there (in each place)
-    /// and hashes what the file holds now, and the layer the agent was started with (Codex's
-    /// `--profile`) does not turn it off: a copy turned off there stands in for nothing, and
-    /// hookx's route runs its original (attacks row 642, as a copy Gemini's list turns off).
+    /// and hashes what the file holds now, and no layer the agent was started with (Codex's
+    /// `--profile`, `-c`) turns it off: a copy turned off there stands in for nothing, and
+    /// hookx's route runs its original (attacks rows 642, 740, as a copy Gemini's list turns
+    /// off).
     /// A handler the file's value does not show where the rule says is taken as reviewed
     /// (nothing to compare).
     pub fn reviewed(&self, rule: &Rule, index: usize) -> bool {
@@ -165,12 +166,12 @@ impl Review {
                 .all(|text| (review.recorded)(text, key).as_deref() == Some(value))
         });
         held && review.layer.is_none_or(|l| {
-            let layer = self
-                .layer
-                .get_or_init(|| crate::route::layer_text(&self.home, l));
+            let layers = self
+                .layers
+                .get_or_init(|| crate::route::layer_texts(&self.home, self.host, l));
             !records
                 .iter()
-                .any(|(key, _)| (review.turned_off)(layer, key))
+                .any(|(key, _)| layers.iter().any(|layer| (review.turned_off)(layer, key)))
         })
     }
 
@@ -185,7 +186,7 @@ impl Review {
         let Some(layer) = review.layer else {
             return Vec::new();
         };
-        let mut names: Vec<String> = crate::route::layer_files(&self.home, layer)
+        let mut names: Vec<String> = crate::route::layer_files(&self.home, self.host, layer)
             .filter(|(_, file)| {
                 crate::read::text(file, crate::read::MAX_FILE_BYTES)
                     .is_ok_and(|text| keys.iter().any(|(k, _)| (review.turned_off)(&text, k)))

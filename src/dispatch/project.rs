@@ -318,12 +318,15 @@ fn root_markers(flavor: Flavor, places: Places<'_>) -> Vec<String> {
         let file = file.as_deref()?;
         crate::read::text(file, crate::read::MAX_FILE_BYTES).ok()
     };
-    // The layer the agent's command line puts on top (Codex's `--profile`, attacks row 570)
-    // wins over the user's file, which wins over the policy's.
-    let layer = || {
-        let (layer, home) = (setting.layer?, home.as_deref()?);
-        crate::route::any_layer_holds(home, layer, setting.key)
-            .then(|| crate::route::layer_text(home, layer))
+    // The layers the agent's command line puts on top (Codex's `-c`, then `--profile`, attacks
+    // rows 570, 740) win over the user's file, which wins over the policy's. Looked for on
+    // every run of the flavour: a `-c` is seen on the command line only (under Codex, its
+    // process is the hook's shell's parent: 31,000 instructions more of 1.87 million, debug).
+    let layers = || {
+        let (Some(layer), Some(home)) = (setting.layer, home.as_deref()) else {
+            return Vec::new();
+        };
+        crate::route::layer_texts(home, dialect, layer)
     };
     let read = |text: Option<String>| -> Option<Vec<String>> {
         let text = text?;
@@ -337,9 +340,8 @@ fn root_markers(flavor: Flavor, places: Places<'_>) -> Vec<String> {
             .map(|m| m.as_str().map(str::to_string))
             .collect()
     };
-    let texts: [&dyn Fn() -> Option<String>; 3] = [&layer, &|| file(&user), &|| file(&policy)];
-    texts
-        .iter()
-        .find_map(|text| read(text()))
+    let files: [&dyn Fn() -> Option<String>; 2] = [&|| file(&user), &|| file(&policy)];
+    (layers().into_iter().find_map(|text| read(Some(text))))
+        .or_else(|| files.iter().find_map(|text| read(text())))
         .unwrap_or_else(own)
 }

@@ -22,6 +22,7 @@
 
 mod entry;
 mod file;
+mod layer;
 mod plugin;
 pub mod review;
 mod switch;
@@ -36,6 +37,7 @@ pub(crate) use file::{
     Tally, Timeouts, created_file, events_path, fresh_text, install_text, is_edited_route, layout,
     own_route_events, route_timeout, routes_in_list, uninstall_text,
 };
+pub use layer::{layer_files, layer_texts};
 pub use plugin::{
     PluginFile, converted_document, installed_plugin_routes, is_own_plugin, plugin_files,
     plugin_routes,
@@ -49,6 +51,7 @@ use crate::config::edit::{JsonText, Seg};
 use crate::config::scripts;
 use crate::tables::Dialect;
 use file::{entries_of, find_any_routes, list_route_commands, path_to, route_line};
+use layer::option_value;
 use std::path::{Path, PathBuf};
 
 /// Where the routing goes.
@@ -291,74 +294,6 @@ pub fn leaves_user_scope_out(host: Dialect) -> bool {
         .is_some_and(|list| !list.split(',').any(|s| s.trim() == scope.user))
 }
 
-/// The value the command line `args` (the program first) gives the option of `names` (`--name
-/// VALUE`, `--name=VALUE`, and for a one-letter name `-xVALUE`), the last one given.
-fn option_value<'a>(args: &'a [String], names: &[&str]) -> Option<&'a str> {
-    let mut words = args.iter().skip(1).map(String::as_str);
-    let mut value = None;
-    while let Some(word) = words.next() {
-        for name in names {
-            if word == *name {
-                value = words.next();
-            } else if let Some(rest) = word.strip_prefix(name) {
-                let short = !name.starts_with("--");
-                match rest.strip_prefix('=') {
-                    Some(v) => value = Some(v),
-                    None if short && !rest.is_empty() => value = Some(rest),
-                    None => {}
-                }
-            }
-        }
-    }
-    value
-}
-
-/// Whether any layer file of `layer` below `home` (Codex's `~/.codex/*.config.toml`) holds
-/// `text`: where none does, no layer the agent could be started with sets it, and the agent's
-/// command line need not be looked for (a walk of `/proc`, the costlier read).
-pub fn any_layer_holds(home: &Path, layer: &crate::tables::ConfigLayer, text: &str) -> bool {
-    layer_files(home, layer).any(|(_, file)| {
-        crate::read::text(&file, crate::read::MAX_FILE_BYTES).is_ok_and(|t| t.contains(text))
-    })
-}
-
-/// The layer files of `layer` below `home`, each with the name that selects it (Codex's
-/// `~/.codex/NAME.config.toml`, `--profile NAME`): (NAME, file).
-pub fn layer_files(
-    home: &Path,
-    layer: &crate::tables::ConfigLayer,
-) -> impl Iterator<Item = (String, PathBuf)> {
-    let pattern = Path::new(layer.file);
-    let fixes = pattern
-        .file_name()
-        .and_then(|name| name.to_str()?.split_once("{}"));
-    let entries = fixes.and_then(|_| std::fs::read_dir(home.join(pattern.parent()?)).ok());
-    let (prefix, suffix) = fixes.unwrap_or_default();
-    entries
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter_map(move |entry| {
-            let file = entry.file_name();
-            let name = file.to_string_lossy();
-            let name = name.strip_prefix(prefix)?.strip_suffix(suffix)?;
-            (!name.is_empty()).then(|| (name.to_string(), entry.path()))
-        })
-}
-
-/// The text of the config layer the agent was started with ([`crate::tables::ConfigLayer`]:
-/// Codex's `--profile NAME`), empty where there is none or it cannot be read.
-pub fn layer_text(home: &Path, layer: &crate::tables::ConfigLayer) -> String {
-    let args = crate::spawn::nearest_ancestor_running(layer.program).unwrap_or_default();
-    option_value(&args, layer.options)
-        .filter(|name| !name.is_empty() && !name.contains('/'))
-        .and_then(|name| {
-            let file = home.join(layer.file.replace("{}", name));
-            crate::read::text(&file, crate::read::MAX_FILE_BYTES).ok()
-        })
-        .unwrap_or_default()
-}
-
 /// Where `host` reads its own file `rel` (`.copilot/settings.json`, below the home): below its
 /// folder variable when that names a folder (`$COPILOT_HOME/settings.json`), else below
 /// `home`. For the run path's reads of the host's own switch (`disabledHooks`), which the host
@@ -472,17 +407,17 @@ fn reviewed(home: &Path, file: &Path, host: Dialect, routes: &[String]) -> bool 
         .filter(|(key, hash)| (review.recorded)(&records, key).as_deref() == Some(hash))
         .map(|(key, _)| key)
         .collect();
-    // A layer the agent was started with (Codex's `--profile`) may turn the route off (attacks
-    // row 605): read only where a review holds.
+    // A layer the agent was started with (Codex's `--profile`, `-c`) may turn the route off
+    // (attacks rows 605, 740): read only where a review holds.
     if held.is_empty() {
         return false;
     }
-    let layer = review
+    let layers = review
         .layer
-        .as_ref()
-        .map(|l| layer_text(home, l))
+        .map(|l| layer_texts(home, host, l))
         .unwrap_or_default();
-    held.iter().any(|key| !(review.turned_off)(&layer, key))
+    held.iter()
+        .any(|key| !layers.iter().any(|text| (review.turned_off)(text, key)))
 }
 
 /// Whether the host refuses the whole of its file `file`, routes and all

@@ -111,14 +111,17 @@ pub struct RouteTrust {
 }
 
 /// A config file an agent's command line layers on top of its user file (Codex CLI's `--profile
-/// NAME`: `$CODEX_HOME/NAME.config.toml`). Read from the agent's process: the nearest of
-/// hookx's ancestors running `program`.
+/// NAME`: `$CODEX_HOME/NAME.config.toml`), and the single keys it sets above that (`-c`). Read
+/// from the agent's process: the nearest of hookx's ancestors running `program`.
 pub struct ConfigLayer {
     pub program: &'static str,
     /// The option naming the layer, in each spelling (`--profile`, `-p`); the last one counts.
     pub options: &'static [&'static str],
     /// The layer's file below the home, `{}` standing for the name the option gives.
     pub file: &'static str,
+    /// The option that sets one key on top of the layer (Codex's `-c key=value`, a dotted
+    /// path and a TOML value), in each spelling; each one given counts, the last one winning.
+    pub overrides: &'static [&'static str],
     /// Where this fact comes from.
     pub source: &'static str,
 }
