@@ -3315,7 +3315,8 @@ fn a_wrapper_copy_gemini_runs_beside_a_user_route_its_system_settings_turn_off()
 /// live row 605 for a route). The plan's review of copies read no profile: it took the copy for
 /// one Codex runs, and the route left the guard to it; the guard ran nowhere. As for a copy
 /// Gemini's own list turns off, a copy turned off stands in for nothing: the route runs the
-/// guard. Without the profile the copy runs it and the route does not.
+/// guard. Without the profile the copy runs it and the route does not. Row 740: `-c
+/// 'hooks.state={"KEY"={enabled=false}}'` turns it off the same way.
 #[test]
 fn a_copy_a_codex_profile_turns_off_does_not_take_the_guards_run() {
     let w = GuardAndMine::new(false);
@@ -3366,10 +3367,16 @@ fn a_copy_a_codex_profile_turns_off_does_not_take_the_guards_run() {
     let shell = home.join("bin/codex");
     std::fs::create_dir_all(shell.parent().unwrap()).unwrap();
     std::os::unix::fs::symlink("/bin/sh", &shell).unwrap();
+    // Row 740: the same through `-c` (an inline table: Codex cuts a dotted key at every `.`).
+    let inline = format!(
+        "exec -c 'hooks.state={{{}={{enabled=false}}}}'",
+        serde_json::json!(key)
+    );
     for (options, ran) in [
         ("exec --profile work", &["guard", "mine"][..]),
         ("exec", &["mine"]),
         ("exec -p other", &["mine"]),
+        (&inline, &["guard", "mine"]),
     ] {
         let line = format!(
             "{} -c '{}; true' codex {options}",

@@ -2493,28 +2493,14 @@ fn a_wrapper_copy_beside_a_user_route_a_profile_turns_off() {
 /// user route (`codex`).
 fn a_wrapper_copy_beside_a_user_route_an_override_turns_off() {
     let mut c = Checks::default();
-    let forms: [(&str, fn(&str) -> Vec<String>); 4] = [
-        ("none", |_| vec![]),
-        ("dotted", |key| {
-            vec![
-                "-c".into(),
-                format!("hooks.state.{}.enabled=false", json!(key)),
-            ]
-        }),
-        ("inline", |key| {
-            vec![
-                "-c".into(),
-                format!("hooks.state={{{}={{enabled=false}}}}", json!(key)),
-            ]
-        }),
-        ("state", |key| {
-            vec![
-                "-c".into(),
-                format!("hooks={{state={{{}={{enabled=false}}}}}}", json!(key)),
-            ]
-        }),
+    // Each override with KEY for the route's review key, as a TOML string.
+    let forms = [
+        ("none", None),
+        ("dotted", Some("hooks.state.KEY.enabled=false")),
+        ("inline", Some("hooks.state={KEY={enabled=false}}")),
+        ("state", Some("hooks={state={KEY={enabled=false}}}")),
     ];
-    for (form, args) in forms {
+    for (form, set) in forms {
         let Some(l) = live_args("subfolder", &[], |sb| {
             sb.trust_project();
             let log = sb.root.join("ran.log");
@@ -2549,7 +2535,12 @@ fn a_wrapper_copy_beside_a_user_route_an_override_turns_off() {
                 panic!("one user route: {routes}");
             };
             let mut all = vec!["-s".to_string(), "workspace-write".to_string()];
-            all.extend(args(key));
+            if let Some(set) = set {
+                all.extend([
+                    "-c".to_string(),
+                    set.replace("KEY", &json!(key).to_string()),
+                ]);
+            }
             all
         }) else {
             return;
