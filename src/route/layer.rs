@@ -97,8 +97,11 @@ fn override_text(raw: &str) -> Option<String> {
         return None;
     }
     let path: Vec<String> = key.split('.').map(quoted).collect();
+    // A value that parses only with more keys after it (`1\nb=2`) is one Codex takes the
+    // first of; written out, it would set the others too here: left out.
     let value = match format!("_x_ = {value}").parse::<toml_edit::DocumentMut>() {
-        Ok(_) => value.to_string(),
+        Ok(doc) if doc.len() == 1 => value.to_string(),
+        Ok(_) => return None,
         Err(_) => quoted(value),
     };
     Some(format!("{} = {value}\n", path.join(".")))
@@ -141,6 +144,7 @@ mod tests {
         // Quotes in the key are characters of a segment, cut at every dot.
         let doc = parsed(r#"hooks.state."/h/.codex/x".enabled=false"#);
         assert!(doc["hooks"]["state"].get(r#""/h/"#).is_some());
+        assert_eq!(override_text("a=1\nb=2"), None);
         assert_eq!(override_text("no-equals"), None);
         assert_eq!(override_text(" =1"), None);
     }
