@@ -54,12 +54,13 @@ pub fn runs_handler(home: &Path, host: Dialect, file: &Path, command: &str) -> b
             .iter()
             .all(|text| (trust.recorded)(text, key).as_deref() == Some(value))
     });
-    // The agent's process is looked at only where a layer names the handler at all.
+    // The agent's process is looked at only where a review holds (its `-c` is seen there
+    // only: attacks row 740).
     let off = |layer| {
-        records.iter().any(|(key, _)| {
-            super::any_layer_holds(home, layer, key)
-                && (trust.turned_off)(&super::layer_text(home, layer), key)
-        })
+        let layers = super::layer_texts(home, host, layer);
+        records
+            .iter()
+            .any(|(key, _)| layers.iter().any(|text| (trust.turned_off)(text, key)))
     };
     !records.is_empty() && held && !trust.layer.is_some_and(off)
 }
