@@ -926,3 +926,59 @@ fn list_shows_no_gemini_handler_gemini_lists_off_trusted_or_not() {
     hookx(&["trust", &file.to_string_lossy()]);
     assert_eq!(listed("gemini"), ["echo not-listed"], "trusted");
 }
+
+/// Attacks row 682 (row 670's leftover): hookx's Codex route in a repository root's
+/// `.codex/` and its package's, each folder with a trusted Claude guard (the root's denies).
+/// Codex started in the package runs both lines, which between them run both guards;
+/// `simulate` in the package showed the package's guard alone, and the call allowed.
+#[test]
+fn simulate_in_a_package_shows_the_roots_guard_its_route_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (repo, home) = (root.join("repo"), root.join("home"));
+    let pkg = repo.join("pkg");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let guard = |command: &str| {
+        serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": command}]}]}})
+        .to_string()
+    };
+    let mut trusted = String::new();
+    for (dir, command) in [
+        (&repo, "echo R682-ROOT >&2; exit 2"),
+        (&pkg, "echo R682-PKG; exit 0"),
+    ] {
+        common::write(dir, ".claude/settings.json", &guard(command));
+        common::hookx_at(dir, &home, &["trust", "--yes"]).success();
+        common::hookx_at(dir, &home, &["install", "--host", "codex"]).success();
+        trusted.push_str(&format!(
+            "\n[projects.{}]\ntrust_level = \"trusted\"\n",
+            serde_json::json!(dir.display().to_string())
+        ));
+    }
+    let config = home.join(".codex/config.toml");
+    let text_before = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, text_before + &trusted).unwrap();
+    let out = common::hookx()
+        .current_dir(&pkg)
+        .env("HOME", &home)
+        .env_remove("HOOKX_HOME")
+        .args([
+            "simulate",
+            "--host",
+            "codex",
+            "--event",
+            "PreToolUse",
+            "--tool",
+            "Bash",
+        ])
+        .args(["--input", r#"{"command":"ls"}"#, "--dry-run", "--home"])
+        .arg(&home)
+        .output()
+        .unwrap();
+    let said = text(&out.stdout);
+    assert!(said.contains("R682-PKG"), "{said}{}", text(&out.stderr));
+    assert!(said.contains("R682-ROOT"), "the root's guard: {said}");
+}

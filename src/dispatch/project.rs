@@ -119,6 +119,34 @@ pub fn route_folder_of(host: crate::tables::Dialect, places: Places<'_>, dir: &P
     }
 }
 
+/// The folders above `project`, up to its root as the agent's markers place it, whose project
+/// file routes `event` (the host's name) too, where the host loads the project file of each
+/// folder down to where it started ([`crate::tables::RouteSpec::names_folder`]): hookx's routes
+/// there run their rules as well (attacks rows 670, 680). For the commands that show what runs
+/// (`simulate`), which take `project` for the folder the agent started in.
+pub fn routed_above(
+    host: crate::tables::Dialect,
+    home: &Path,
+    managed_root: &Path,
+    project: &Path,
+    event: &str,
+) -> Vec<PathBuf> {
+    if !host.def().route.names_folder {
+        return Vec::new();
+    }
+    let places = Places {
+        project: None,
+        home: Some(home),
+        managed_root: Some(managed_root),
+    };
+    let root = project_at_or_above(
+        project.to_path_buf(),
+        &root_markers(host.default_flavor(), places),
+    );
+    let routes = |home: &Path, dir: &Path| crate::route::routed_in_project(home, dir, host, event);
+    folders_above(project, &root, places, &routes)
+}
+
 /// The folders from `cwd` up to the project's `root` whose project files the agent loads
 /// (Codex: every `.codex/` between them), and what `event`'s route lines in them say.
 struct Chain<'a> {

@@ -206,14 +206,54 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
     let hook_set = hook_set(&ctx, &sources, dialect, &store);
     // 4. run: through hookx only where the host calls it (a route its own gates let through).
     let all = discover::discover(&ctx);
+    // The folders above whose own route runs their rules too (Codex, attacks row 680).
+    let above: Vec<(Context, Vec<Source>)> = routed_above(&ctx, dialect, &event.kind)
+        .into_iter()
+        .map(|folder| {
+            let places = Places {
+                project: Some(&folder),
+                home: request.home.as_deref(),
+                managed_root: request.managed_root.as_deref(),
+            };
+            let ctx = Context::resolve_places(places, Vars::User)?;
+            let own = |s: &Source| s.path.starts_with(&ctx.project);
+            let found = discover::discover_for_event(&ctx, dialect, &event.kind, &store);
+            let sources = found.into_iter().filter(own).collect();
+            Ok((ctx, sources))
+        })
+        .collect::<Result<_, Error>>()?;
+    let above_sets: Vec<(&Path, HookSet)> = above
+        .iter()
+        .map(|(ctx, sources)| {
+            (
+                ctx.project.as_path(),
+                self::hook_set(ctx, sources, dialect, &store),
+            )
+        })
+        .collect();
     let mut through_hookx = match simulate::uncalled(&ctx, &all, dialect, &event.kind) {
-        None => fire(
-            request.host,
-            &event,
-            &hook_set.rules,
-            &project,
-            request.dry_run,
-        ),
+        None => {
+            let mut plan = dispatch::run::plan(
+                request.host,
+                &event,
+                hook_set.rules.iter().map(|r| (r.rule.as_ref(), r.source)),
+                &project,
+                Limit::Route,
+            );
+            for (folder, set) in &above_sets {
+                plan.absorb(dispatch::run::plan(
+                    request.host,
+                    &event,
+                    set.rules.iter().map(|r| (r.rule.as_ref(), r.source)),
+                    folder,
+                    Limit::Route,
+                ));
+            }
+            match request.dry_run {
+                true => plan.preview(),
+                false => plan.run(None),
+            }
+        }
         Some(why) => {
             let rules = hook_set.rules.iter().map(|r| (r.rule.as_ref(), r.source));
             let (selected, _) = dispatch::select::select(rules, &event);
@@ -251,10 +291,9 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
         }
     }
     // 5. answer: reported, with every untrusted file and what the host runs itself.
+    let untrusted = above_sets.iter().flat_map(|(_, set)| set.untrusted.iter());
     through_hookx.skipped.extend(
-        hook_set
-            .untrusted
-            .iter()
+        (hook_set.untrusted.iter().chain(untrusted))
             .map(|(source, state)| host::untrusted_warning(source, *state)),
     );
     through_hookx.native = simulate::native_runs(&ctx, request.host, &event, &sources);
@@ -267,6 +306,30 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
         native,
         verdict: simulate::verdict(&outcome),
     })
+}
+
+/// The folders above the project whose own route runs their rules for `kind` too
+/// ([`dispatch::project::routed_above`]), under any of the host's names for it.
+fn routed_above(ctx: &Context, host: Dialect, kind: &crate::model::EventKind) -> Vec<PathBuf> {
+    let mut names: Vec<&str> = host
+        .own_events()
+        .into_iter()
+        .filter(|(k, _, _)| k == kind)
+        .map(|(_, name, _)| name)
+        .collect();
+    names.dedup();
+    let mut folders: Vec<PathBuf> = Vec::new();
+    for name in names {
+        let found =
+            dispatch::project::routed_above(host, &ctx.home, &ctx.managed_root, &ctx.project, name);
+        folders.extend(
+            found
+                .into_iter()
+                .filter(|f| !folders.contains(f))
+                .collect::<Vec<_>>(),
+        );
+    }
+    folders
 }
 
 fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Error> {
