@@ -2641,3 +2641,38 @@ fn a_projects_env_files_are_said_on_the_users_files_under_cline() {
         "{said:#?}"
     );
 }
+
+/// Attacks row 682 (row 670's leftover): hookx's Codex route in a repository root's `.codex/`
+/// and its package's. Codex started in the package loads both, and the root's route runs the
+/// root's rules; `doctor` in the package showed the package's files without a word of them.
+#[test]
+fn doctor_in_a_package_names_the_folder_above_whose_route_runs_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (repo, home) = (root.join("repo"), root.join("home"));
+    let pkg = repo.join("pkg");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let guard = r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"exit 0"}]}]}}"#;
+    for dir in [&repo, &pkg] {
+        common::write(dir, ".claude/settings.json", guard);
+        common::hookx_at(dir, &home, &["trust", "--yes"]).success();
+        common::hookx_at(dir, &home, &["install", "--host", "codex"]).success();
+    }
+    let out = common::hookx_at(&pkg, &home, &["doctor", "--host", "codex"]);
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let file = repo.join(".codex/hooks.json");
+    assert!(
+        said.contains(&format!("also loads {}", file.display()))
+            && said.contains(&format!(
+                "runs the rules of {} as well (PreToolUse)",
+                repo.display()
+            )),
+        "{said}"
+    );
+    // At the root, nothing above.
+    let out = common::hookx_at(&repo, &home, &["doctor", "--host", "codex"]);
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(!said.contains("also loads"), "{said}");
+}

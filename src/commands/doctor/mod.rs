@@ -397,12 +397,61 @@ impl Doctor<'_> {
         }
         // A route whose hookx is gone, where a failed hook denies (attacks row 641).
         policy.extend(self.denying_routes(host));
+        policy.extend(self.routed_above(host));
         HostReport {
             host,
             verified_with: host.default_flavor().tables().verified_with,
             found,
             policy,
         }
+    }
+
+    /// The folders above the project whose project file the host loads too, started here, and
+    /// whose own hookx route runs their rules as well ([`crate::dispatch::project::routed_above`]):
+    /// a note each, naming the events. Doctor shows the project's files; Codex started in a
+    /// package ran the root's guard too, and doctor did not say so (attacks row 682).
+    fn routed_above(&self, host: Dialect) -> Vec<Finding> {
+        let mut folders: Vec<(std::path::PathBuf, Vec<&str>)> = Vec::new();
+        for (_, name, _) in host.own_events() {
+            let ctx = self.ctx;
+            let above = crate::dispatch::project::routed_above(
+                host,
+                &ctx.home,
+                &ctx.managed_root,
+                &ctx.project,
+                name,
+            );
+            for folder in above {
+                match folders.iter_mut().find(|(f, _)| *f == folder) {
+                    Some((_, events)) if !events.contains(&name) => events.push(name),
+                    Some(_) => {}
+                    None => folders.push((folder, vec![name])),
+                }
+            }
+        }
+        folders
+            .into_iter()
+            .map(|(folder, events)| {
+                let file = crate::route::target(
+                    &self.ctx.home,
+                    &folder,
+                    host,
+                    crate::route::InstallScope::Project,
+                );
+                let shown = folder.display().to_string();
+                Finding::new(
+                    Level::Note,
+                    format!(
+                        "{} started here also loads {}, whose hookx route runs the rules of {shown} as well ({}): `hookx doctor --project {}` shows them",
+                        host.def().display,
+                        file.display(),
+                        events.join(", "),
+                        shell_path(&shown)
+                    ),
+                    None,
+                )
+            })
+            .collect()
     }
 
     /// One file: who runs it under each host, its rules' verdicts, the entries dropped whole.
