@@ -218,11 +218,17 @@ fn program_outside(name: &str, project: &Path) -> Option<PathBuf> {
     let real = |dir: &Path| dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf());
     let project = real(project);
     let path = std::env::var_os("PATH").unwrap_or_default();
+    let outside = |dir: &Path| dir.is_absolute() && !real(dir).starts_with(&project);
+    let found = |dir: &Path| Some(dir.join(name)).filter(|f| f.is_file() && is_executable(f));
+    // The program looked for first: only a folder that has it is made canonical.
     (std::env::split_paths(&path))
-        .filter(|dir| dir.is_absolute() && !real(dir).starts_with(&project))
-        .chain(SYSTEM_PROGRAMS.iter().map(PathBuf::from))
-        .map(|dir| dir.join(name))
-        .find(|file| file.is_file() && is_executable(file))
+        .filter_map(|dir| found(&dir).filter(|_| outside(&dir)))
+        .chain(
+            SYSTEM_PROGRAMS
+                .iter()
+                .filter_map(|dir| found(Path::new(dir))),
+        )
+        .next()
 }
 
 /// Whether the file's mode lets its owner run it.
