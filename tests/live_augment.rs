@@ -253,7 +253,20 @@ fn run_auggie(
     scenario: &str,
     extra: &[&str],
 ) -> std::process::Output {
+    run_auggie_with(sb, program, model, scenario, extra, &[])
+}
+
+/// [`run_auggie`] with the extra variables `env`.
+fn run_auggie_with(
+    sb: &Sandbox,
+    program: &Path,
+    model: &FakeAugment,
+    scenario: &str,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> std::process::Output {
     let mut cmd = sb.command(Path::new("node"));
+    cmd.envs(env.iter().copied());
     cmd.env(
         "AUGMENT_SESSION_AUTH",
         json!({"accessToken": "dummy", "tenantURL": format!("http://127.0.0.1:{}/", model.port),
@@ -1156,6 +1169,64 @@ fn team_loop_runs_each_rule_once() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// The team loop as a teammate without hookx finds it under Auggie (attacks rows 760-779,
+/// [`common::team_of_four_without_hookx`]): the four files converted into each other with
+/// `--hookx hookx`, nothing installed, no `hookx` on Auggie's `PATH`. Auggie runs its own rules
+/// once per event and the copies of the three others', which fail: each guard's copy denies
+/// every `launch-process` call ("hookx not found"), the loggers' and Stop hooks' copies fail
+/// without blocking: the prompt reaches the model and the run ends at the story's answer.
+fn team_loop_without_hookx_fails_closed_only_on_the_guards() {
+    let Some(program) = auggie() else { return };
+    let sb = Sandbox::new("hookx-live-augment-team-without");
+    let model = FakeAugment::start(sb.project.display().to_string());
+    common::write(
+        &sb.home,
+        ".augment/settings.json",
+        &json!({"hooks": recorders(&sb)}).to_string(),
+    );
+    common::team_of_four_without_hookx(&sb.project, &sb.home);
+    let path = [("PATH", "/usr/local/bin:/usr/bin:/bin")];
+    let out = run_auggie_with(&sb, &program, &model, "story", &[], &path);
+    let dumps = sb.dumps();
+    let fired = |event: &str, tools: &[&str]| minimal::dumps::count(&dumps, event, tools);
+    let [shell, prompts, stops] = [
+        fired("PreToolUse", &["launch-process"]),
+        fired("PromptSubmit", &[]),
+        fired("Stop", &[]),
+    ];
+    let mut wrong = Vec::new();
+    if !out.status.success() || shell != 2 || prompts != 1 || stops != 1 {
+        wrong.push(format!(
+            "exit {:?}, {shell} calls, {prompts} prompts, {stops} stops: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    for (i, label) in common::TEAM4_LABELS.iter().enumerate() {
+        let own = (9..12).contains(&i);
+        let want = if own {
+            [shell, prompts, stops][i % 3]
+        } else {
+            0
+        };
+        let runs = common::story_runs(&sb.project, label).len();
+        if runs != want {
+            wrong.push(format!("{label}: {runs} runs, {want} wanted"));
+        }
+    }
+    for id in ["toolu_1", "toolu_2"] {
+        let result = model.tool_result(id);
+        if !result.contains("hookx not found") {
+            wrong.push(format!("the guards' copies denied {id}: {result:?}"));
+        }
+    }
+    let chats = serde_json::to_string(&model.chats()).unwrap();
+    if chats.contains("story done") {
+        wrong.push("a Stop copy blocked: the model was asked again after its answer".into());
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -1172,6 +1243,7 @@ fn main() -> std::process::ExitCode {
             files_auggie_reads_and_millisecond_timeouts,
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
+            team_loop_without_hookx_fails_closed_only_on_the_guards,
             both_scopes_get_one_event,
         ],
     )

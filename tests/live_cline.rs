@@ -942,6 +942,66 @@ fn team_loop_runs_each_rule_once() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// Four files converted into Cline's scripts one after another (attacks row 765,
+/// [`common::team_of_four_written`]): the Claude, Qwen, Droid and Augment files, none
+/// converted into the others, each `convert --to cline --write` (the copies calling this
+/// build), nothing installed. Cline runs every script of an event: each file's copies must
+/// stand beside the others', so that every rule runs once per event and the Qwen guard's
+/// copy denies the call (a deny ends Cline's run).
+fn four_files_converted_into_cline_each_run_once() {
+    let Some(bin) = cline() else { return };
+    let sb = Sandbox::new("hookx-live-cline-four");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    for file in ["PreToolUse", "TaskComplete"] {
+        executable(
+            &sb.home,
+            &format!("Documents/Cline/Hooks/{file}"),
+            &sb.dumper(file),
+            0o755,
+        );
+    }
+    common::team_of_four_written(&sb.project);
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    for file in common::TEAM4_FILES {
+        common::hookx_clean(&sb.project)
+            .env("HOME", &sb.home)
+            .args([
+                "convert", file, "--to", "cline", "--write", "--hookx", hookx,
+            ])
+            .assert()
+            .success();
+    }
+    let (first, _) = run_client(&bin, &sb, &model, "story", "cline-four");
+    let (denied, stdout) = run_client(&bin, &sb, &model, "story-deny", "cline-four-deny");
+    let dumps = sb.dumps();
+    let fired = |file: &str, tool: Option<&str>| {
+        dumps
+            .iter()
+            .filter(|d| d.label == file)
+            .filter(|d| tool.is_none_or(|t| d.stdin["tool_call"]["name"] == t))
+            .count()
+    };
+    // No prompt event in `cline --json`.
+    let mut wrong = common::team_of_four_once(
+        &sb.project,
+        [
+            fired("PreToolUse", Some("run_commands")),
+            0,
+            fired("TaskComplete", None),
+        ],
+        (&[], 0),
+    );
+    for out in [&first, &denied] {
+        if !out.status.success() {
+            wrong.push(format!("exit {:?}", out.status));
+        }
+    }
+    if !stdout.contains(r#""finishReason":"aborted""#) {
+        wrong.push(format!("the Qwen guard's copy denied the call: {stdout}"));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The pinned binary, or `None` after a skip line.
 fn cline() -> Option<std::path::PathBuf> {
     minimal::client(
@@ -965,6 +1025,7 @@ fn main() -> std::process::ExitCode {
             routed_handlers_of_every_dialect_run_under_cline,
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
+            four_files_converted_into_cline_each_run_once,
             both_scopes_get_one_event,
             a_projects_env_file_reaches_the_users_hooks,
         ],

@@ -576,7 +576,18 @@ fn user_settings(sb: &Sandbox, model: &FakeModel, hooks: Option<Value>) {
 
 /// One `droid exec` run of `scenario` in the sandbox.
 fn run_droid(sb: &Sandbox, bin: &std::path::Path, scenario: &str) -> std::process::Output {
+    run_droid_with(sb, bin, scenario, &[])
+}
+
+/// [`run_droid`] with the extra variables `env`.
+fn run_droid_with(
+    sb: &Sandbox,
+    bin: &std::path::Path,
+    scenario: &str,
+    env: &[(&str, &str)],
+) -> std::process::Output {
     let mut cmd = sb.command(bin);
+    cmd.envs(env.iter().copied());
     // Any value passes offline: the custom model carries its own key.
     cmd.env("FACTORY_API_KEY", "dummy")
         .args([
@@ -1478,6 +1489,61 @@ fn team_loop_runs_each_rule_once() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// The team loop as a teammate without hookx finds it under Factory Droid (attacks rows
+/// 760-779, [`common::team_of_four_without_hookx`]): the four files converted into each other
+/// with `--hookx hookx`, nothing installed, no `hookx` on Droid's `PATH`. Droid runs its own
+/// rules once per event and the copies of the three others', which fail: each guard's copy
+/// denies every shell call ("hookx not found"), the Stop hooks' copies fail without blocking:
+/// the run ends at the story's answer. (No prompt event in `droid exec`.)
+fn team_loop_without_hookx_fails_closed_only_on_the_guards() {
+    let Some(bin) = droid() else { return };
+    let sb = Sandbox::new("hookx-live-droid-team-without");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let mut recorders = json!({});
+    for (e, label) in [("PreToolUse", "event-shell"), ("Stop", "event-stop")] {
+        recorders[e] = recorder_on(&sb, e, label)[e].clone();
+    }
+    recorders["PreToolUse"][0]["matcher"] = json!("Execute");
+    user_settings(&sb, &model, Some(recorders));
+    common::team_of_four_without_hookx(&sb.project, &sb.home);
+    let path = [("PATH", "/usr/local/bin:/usr/bin:/bin")];
+    let out = run_droid_with(&sb, &bin, "story", &path);
+    keep(&sb, &model, &out, "droid-team-without");
+    let dumps = sb.dumps();
+    let [shell, stops] =
+        ["event-shell", "event-stop"].map(|l| minimal::dumps::count(&dumps, l, &[]));
+    let mut wrong = Vec::new();
+    if !out.status.success() || shell != 2 || stops != 1 {
+        wrong.push(format!(
+            "exit {:?}, {shell} shell calls, {stops} stops: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    for (i, label) in common::TEAM4_LABELS.iter().enumerate() {
+        let own = (6..9).contains(&i);
+        let want = if own { [shell, 0, stops][i % 3] } else { 0 };
+        let runs = common::story_runs(&sb.project, label).len();
+        if runs != want {
+            wrong.push(format!("{label}: {runs} runs, {want} wanted"));
+        }
+    }
+    let requests = model.requests_of("story");
+    for call in ["story-ok", "story-denied"] {
+        let result = minimal::tool_result(&requests, call);
+        if !result.contains("hookx not found") {
+            wrong.push(format!("the guards' copies denied {call}: {result:?}"));
+        }
+    }
+    if requests
+        .iter()
+        .any(|r| r.to_string().contains("story done"))
+    {
+        wrong.push("a Stop copy blocked: the model was asked again after its answer".into());
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -1499,6 +1565,7 @@ fn main() -> std::process::ExitCode {
             faulty_handlers_beside_a_deny,
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
+            team_loop_without_hookx_fails_closed_only_on_the_guards,
             both_scopes_get_one_event,
         ],
     )

@@ -1227,6 +1227,56 @@ fn team_loop_runs_each_rule_once() {
     c.done("story");
 }
 
+/// The team loop as a teammate without hookx finds it under Qwen Code (attacks rows 760-779,
+/// [`common::team_of_four_without_hookx`]): the four files converted into each other with
+/// `--hookx hookx`, nothing installed, no `hookx` on Qwen's `PATH`. Qwen runs its own rules
+/// once per event and the copies of the three others', which fail: each guard's copy denies
+/// every shell call ("hookx not found"), the loggers' and Stop hooks' copies fail without
+/// blocking (exit 1): the prompt reaches the model and the turn ends after the story.
+fn team_loop_without_hookx_fails_closed_only_on_the_guards() {
+    let path = [("PATH", "/usr/local/bin:/usr/bin:/bin")];
+    let Some(l) = live("story", &["--yolo"], &path, |sb| {
+        sb.user_settings(json!({
+            "PreToolUse": [group(sb, Some("run_shell_command"), "event-shell")],
+            "UserPromptSubmit": [group(sb, None, "event-prompt")],
+            "Stop": [group(sb, None, "event-stop")],
+        }));
+        common::team_of_four_without_hookx(&sb.project, &sb.home);
+        None
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let [shell, prompts, stops] = ["event-shell", "event-prompt", "event-stop"].map(|e| l.count(e));
+    c.that(
+        shell == 2 && stops == 1 && prompts > 0,
+        format!("events: {shell} {prompts} {stops}"),
+    );
+    for (i, label) in common::TEAM4_LABELS.iter().enumerate() {
+        let own = (3..6).contains(&i);
+        let fired = [shell, prompts, stops][i % 3];
+        let runs = common::story_runs(&l.sb.project, label).len();
+        let want = if own { fired } else { 0 };
+        c.that(runs == want, format!("{label}: {runs} runs, {want} wanted"));
+    }
+    for call in ["story-ok", common::STORY_DENIED] {
+        let result = l.tool_result("story", call);
+        c.that(
+            result.contains("hookx not found"),
+            format!("the guards' copies denied {call}: {result}"),
+        );
+    }
+    c.that(
+        l.out.stdout.contains("story done") && !l.sent("story").contains("story done"),
+        "the turn ended at the story's answer: no Stop copy blocked it",
+    );
+    c.done("story");
+}
+
 /// Qwen writes `"$version": 4` into a settings file that lacks it when it starts
 /// (qwen-facts.md). A user's hand-written `~/.qwen/settings.json` guard, trusted with `hookx
 /// trust` before Qwen ever started, stays trusted after a Qwen session: hookx still runs it
@@ -1421,6 +1471,7 @@ fn main() -> std::process::ExitCode {
             faulty_handlers_beside_a_deny,
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
+            team_loop_without_hookx_fails_closed_only_on_the_guards,
             a_trusted_settings_file_stays_trusted_after_qwen_starts,
             a_projects_env_reaches_the_users_hooks,
             both_scopes_get_one_event,

@@ -710,3 +710,84 @@ fn one_write_of_a_file_and_its_copys_source_writes_one_copy() {
     run(&["sync", "--project", "."]);
     assert_eq!(copies(), 1, "{}", std::fs::read_to_string(&codex).unwrap());
 }
+
+/// Attacks row 765: a Qwen guard and an Auggie logger, each file converted into Cline's
+/// scripts (`convert --to cline --write`, one file after the other). Each convert wrote its
+/// event's first script name, so the second file's copy took the first's place: Cline then ran
+/// the logger's copy only, and the guard's deny was lost (live: Cline 3.0.65,
+/// `live_cline::four_files_converted_into_cline_each_run_once`). A copy of another file's rule
+/// keeps its name; converted again, a file's copies replace its own, and one its source no
+/// longer has is removed. Each script is run as Cline runs it, with Cline's recorded payload.
+#[test]
+fn a_second_file_converted_into_cline_keeps_the_first_files_copies() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().canonicalize().unwrap();
+    let log = project.join("log");
+    let guard = "input=$(cat); case \"$input\" in *story-ok*) echo QWEN-GUARD >&2; exit 2;; esac";
+    let logger = format!("echo aguard >> '{}'", log.display());
+    let qwen = serde_json::json!({"hooks": {
+        "PreToolUse": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": guard}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": "echo qstop"}]}]}});
+    let augment = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "launch-process",
+        "hooks": [{"type": "command", "command": logger}]}]}});
+    common::write(&project, ".qwen/settings.json", &qwen.to_string());
+    common::write(&project, ".augment/settings.json", &augment.to_string());
+    let convert = |file: &str| {
+        common::hookx_clean(&project)
+            .env("HOME", &project)
+            .args(["convert", file, "--to", "cline", "--write", "--hookx"])
+            .arg(env!("CARGO_BIN_EXE_hookx"))
+            .assert()
+            .success();
+    };
+    convert(".qwen/settings.json");
+    convert(".augment/settings.json");
+    let recorded = std::fs::read_to_string(
+        common::fixtures_dir().join("recorded/cline-3.0.65/story.01.PreToolUse.json"),
+    )
+    .unwrap()
+    .replace("<project>", project.to_str().unwrap());
+    let payload = serde_json::from_str::<Value>(&recorded).unwrap()["stdin"].to_string();
+    let hooks = project.join(".clinerules/hooks");
+    let scripts = |stem: &str| -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(&hooks)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.starts_with(stem))
+            .collect();
+        names.sort();
+        names
+    };
+    let answers: Vec<String> = scripts("PreToolUse")
+        .iter()
+        .map(|name| {
+            let out = std::process::Command::new("sh")
+                .arg(hooks.join(name))
+                .current_dir(&project)
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .and_then(|mut child| {
+                    use std::io::Write;
+                    child.stdin.take().unwrap().write_all(payload.as_bytes())?;
+                    child.wait_with_output()
+                })
+                .unwrap();
+            String::from_utf8_lossy(&out.stdout).into_owned()
+        })
+        .collect();
+    assert!(
+        answers
+            .iter()
+            .any(|a| a.contains("\"cancel\":true") && a.contains("QWEN-GUARD")),
+        "the Qwen guard's copy cancels the call: {answers:?}"
+    );
+    let logged = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(logged, "aguard\n", "the Auggie logger's copy ran once");
+    // Converted again without its Stop rule, the Qwen file replaces its own copies only.
+    let qwen = serde_json::json!({"hooks": {"PreToolUse": qwen["hooks"]["PreToolUse"].clone()}});
+    common::write(&project, ".qwen/settings.json", &qwen.to_string());
+    convert(".qwen/settings.json");
+    assert_eq!(scripts("PreToolUse").len(), 2, "{:?}", scripts(""));
+    assert_eq!(scripts("TaskComplete"), Vec::<String>::new());
+}

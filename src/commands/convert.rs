@@ -1012,11 +1012,19 @@ pub fn convert_to_scripts(
         .config()
         .scripts
         .ok_or_else(|| Error::Usage(format!("{to} has no hook scripts")))?;
-    let (scripts, left) = config::scripts::emit(&conversion.document, layout);
+    let (scripts, mut left) = config::scripts::emit(&conversion.document, layout);
     let dir = match (&opts.out, opts.write) {
         (Some(out), _) => Some(out.clone()),
         (None, true) => Some(opts.project.join(to.config().convert_target)),
         (None, false) => None,
+    };
+    let (scripts, stale) = match &dir {
+        Some(dir) => {
+            let (placed, more, stale) = config::scripts::place(dir, scripts, layout);
+            left.extend(more);
+            (placed, stale)
+        }
+        None => (scripts, Vec::new()),
     };
     let lossy = !conversion.losses.is_empty();
     let mut written = Vec::new();
@@ -1075,6 +1083,21 @@ pub fn convert_to_scripts(
     if opts.strict && lossy && dir.is_some() && !opts.dry_run {
         errln!("not writing: the conversion loses something (--strict)");
     }
+    let mut removed = Vec::new();
+    if let (Some(dir), false) = (&dir, opts.dry_run || (opts.strict && lossy)) {
+        for name in &stale {
+            let path = dir.join(name);
+            std::fs::remove_file(&path).map_err(|e| Error::Io {
+                path: path.display().to_string(),
+                message: e.to_string(),
+            })?;
+            errln!(
+                "removed {}: a copy of a rule its source no longer has",
+                path.display()
+            );
+            removed.push(path.display().to_string());
+        }
+    }
     let code = match (opts.strict && lossy, refused.is_empty()) {
         (true, _) => EXIT_LOSSES,
         (false, false) => 1,
@@ -1086,6 +1109,7 @@ pub fn convert_to_scripts(
             .map(|(name, text)| serde_json::json!({"name": name, "text": text}))
             .collect::<Vec<_>>(),
         "written": written,
+        "removed": removed,
         "refused": refused,
     });
     let done = Done {

@@ -416,6 +416,74 @@ pub fn emit(doc: &Document, layout: &ScriptLayout) -> (Vec<(String, String)>, Ve
     (scripts, left)
 }
 
+/// The names the scripts [`emit`] gives take in `dir`, which may hold scripts already: an
+/// event's name, then the event's name with each of the layout's endings, skipping every name
+/// that holds a script converted from a source this run does not convert (a copy of another
+/// file's rule: the agent runs it beside these, attacks row 765: a second file's copies took
+/// the names of the first's, whose guard then ran nowhere). A name holding one of this run's
+/// sources' copies, or anything else, is taken in turn as before. Returns the scripts placed,
+/// the command lines left over (no name free), and the names of this run's sources' scripts
+/// in the folder that no new script takes (copies of rules their source no longer has, to
+/// remove, as a JSON target's are).
+pub fn place(
+    dir: &Path,
+    scripts: Vec<(String, String)>,
+    layout: &ScriptLayout,
+) -> (Vec<(String, String)>, Vec<String>, Vec<String>) {
+    let ours: Vec<PathBuf> = scripts.iter().filter_map(|(_, t)| source_of(t)).collect();
+    let at = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
+    let theirs =
+        |text: &str| is_converted(text) && source_of(text).is_some_and(|s| !ours.contains(&s));
+    let mut events: Vec<(String, Vec<String>)> = Vec::new();
+    for (name, text) in scripts {
+        let (stem, _, _) = folder_order(&name, layout);
+        match events.iter_mut().find(|(e, _)| *e == stem) {
+            Some((_, texts)) => texts.push(text),
+            None => events.push((stem, vec![text])),
+        }
+    }
+    let (mut placed, mut left) = (Vec::new(), Vec::new());
+    for (event, texts) in events {
+        let mut names = layout
+            .extensions
+            .iter()
+            .map(|ext| format!("{event}{ext}"))
+            .filter(|name| !at(name).is_some_and(|t| theirs(&t)));
+        for text in texts {
+            match names.next() {
+                Some(name) => placed.push((name, text)),
+                None => left.push(format!(
+                    "{event}: {}",
+                    hookx_line(&text).map_or("", |l| l.0)
+                )),
+            }
+        }
+    }
+    let ours_left = |name: &String| {
+        !placed.iter().any(|(n, _)| n == name)
+            && at(name).is_some_and(|t| {
+                is_converted(&t) && source_of(&t).is_some_and(|s| ours.contains(&s))
+            })
+    };
+    let mut stale: Vec<String> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|e| e.file_name().into_string().ok())
+        .filter(ours_left)
+        .collect();
+    stale.sort();
+    (placed, left, stale)
+}
+
+/// The source file a converted script's provenance record names, resolved from the working
+/// directory (as convert names it) where it exists.
+fn source_of(text: &str) -> Option<PathBuf> {
+    let (_, record) = hookx_line(text)?;
+    let source = record?.get("source")?.as_str()?.to_string();
+    Some(std::fs::canonicalize(&source).unwrap_or_else(|_| PathBuf::from(source)))
+}
+
 /// Where a script sorts in its folder: by its event, then in the order of the layout's
 /// endings (the order [`emit`] gives an event's scripts), so that a folder hookx wrote reads
 /// back in the order it was written.

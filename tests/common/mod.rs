@@ -408,6 +408,28 @@ pub const TEAM4_FILES: [&str; 4] = [
 /// The four files of [`team_of_four`] (file, dialect, prompt event, shell tool, labels), each
 /// written and converted into the three others with `--write --hookx HOOKX`.
 pub fn team_of_four_files(project: &Path, home: &Path, hookx: &str) {
+    let dialects = team_of_four_written(project);
+    for (file, from) in TEAM4_FILES.iter().zip(dialects) {
+        let to: Vec<&str> = dialects.into_iter().filter(|d| *d != from).collect();
+        hookx_clean(project)
+            .env("HOME", home)
+            .args([
+                "convert",
+                file,
+                "--to",
+                &to.join(","),
+                "--write",
+                "--hookx",
+                hookx,
+            ])
+            .assert()
+            .success();
+    }
+}
+
+/// The four files of [`team_of_four`] as their authors wrote them, none converted; their
+/// dialects, in [`TEAM4_FILES`]' order.
+pub fn team_of_four_written(project: &Path) -> [&'static str; 4] {
     let run = story_script(project);
     let files = [
         ("claude", "UserPromptSubmit", "Bash"),
@@ -415,12 +437,7 @@ pub fn team_of_four_files(project: &Path, home: &Path, hookx: &str) {
         ("droid", "UserPromptSubmit", "Execute"),
         ("augment", "PromptSubmit", "launch-process"),
     ];
-    let files: Vec<_> = TEAM4_FILES
-        .iter()
-        .zip(files)
-        .map(|(f, (d, p, s))| (*f, d, p, s))
-        .collect();
-    for (i, (file, _, prompt, shell)) in files.iter().enumerate() {
+    for (i, (file, (_, prompt, shell))) in TEAM4_FILES.iter().zip(files).enumerate() {
         let handler = |label: &str| serde_json::json!([{"type": "command", "command": run(label)}]);
         let [guard, log, stop] = [0, 1, 2].map(|k| TEAM4_LABELS[i * 3 + k]);
         let mut hooks = serde_json::Map::new();
@@ -439,22 +456,16 @@ pub fn team_of_four_files(project: &Path, home: &Path, hookx: &str) {
             &serde_json::json!({ "hooks": hooks }).to_string(),
         );
     }
-    for &(file, from, _, _) in &files {
-        let to: Vec<&str> = files.iter().map(|f| f.1).filter(|d| *d != from).collect();
-        hookx_clean(project)
-            .env("HOME", home)
-            .args([
-                "convert",
-                file,
-                "--to",
-                &to.join(","),
-                "--write",
-                "--hookx",
-                hookx,
-            ])
-            .assert()
-            .success();
-    }
+    files.map(|f| f.0)
+}
+
+/// [`team_of_four`] as a teammate without hookx finds it: the four files converted into each
+/// other with `--hookx hookx` (as the README says for a file the team shares); nothing
+/// installed or trusted. Each file's own rules are its first of each event ([`TEAM4_LABELS`]
+/// by threes, in [`TEAM4_FILES`]' order); with no `hookx` on the agent's `PATH`, each copy
+/// answers by the failure table.
+pub fn team_of_four_without_hookx(project: &Path, home: &Path) {
+    team_of_four_files(project, home, "hookx");
 }
 
 /// Whether each of [`team_of_four`]'s rules ran once per event the client fired: `shell`
