@@ -2676,3 +2676,55 @@ fn doctor_in_a_package_names_the_folder_above_whose_route_runs_too() {
     let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
     assert!(!said.contains("also loads"), "{said}");
 }
+
+/// Attacks row 742 (row 640's leftover): Gemini CLI 0.61.0 joins the `hooksConfig.disabled`
+/// of the system settings `$GEMINI_CLI_SYSTEM_SETTINGS_PATH` names, and of the system
+/// defaults beside them (source `getSystemSettingsPath`, `getSystemDefaultsPath`; live
+/// `live_gemini::a_wrapper_copy_beside_a_user_route_the_system_settings_turn_off`). The run
+/// path reads them since rows 640 and 643; `list` and `doctor`, typed in the shell Gemini is
+/// started from, read only the policy folder: they said Gemini ran a handler it skips. A file
+/// someone other than root could have written turns nothing off, for Gemini or for them.
+#[test]
+fn a_handler_the_moved_system_settings_turn_off_is_said() {
+    let w = World::new();
+    if !root_owned_path(&w.root) {
+        eprintln!("skip: Gemini CLI reads system settings only on a path that only root can write");
+        return;
+    }
+    w.write_json(
+        "home/.gemini/settings.json",
+        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "name": "guard", "command": "./guard.sh"}]}]}}),
+    );
+    let off = json!({"hooksConfig": {"disabled": ["guard"]}});
+    let said = |vars: &[(&str, PathBuf)]| {
+        let doctor = w.hookx_with(&["doctor", "--host", "gemini"], vars);
+        let doctor = String::from_utf8_lossy(&doctor.stdout).into_owned();
+        let list = w.hookx_with(&["list", "--host", "gemini", "--format", "json"], vars);
+        let rows: Vec<Value> = serde_json::from_slice(&list.stdout).unwrap();
+        (doctor.contains("turned off: gemini"), rows.len(), doctor)
+    };
+    let settings = w.write_json("moved/settings.json", off.clone());
+    let defaults = w.write_json("moved/system-defaults.json", off);
+    let (turned_off, rows, doctor) = said(&[]);
+    assert!(!turned_off && rows == 1, "no variable: it runs\n{doctor}");
+    std::fs::remove_file(&defaults).unwrap();
+    let var = "GEMINI_CLI_SYSTEM_SETTINGS_PATH";
+    let (turned_off, rows, doctor) = said(&[(var, settings.clone())]);
+    assert!(turned_off && rows == 0, "the moved settings'\n{doctor}");
+    // The defaults beside the moved settings (no `GEMINI_CLI_SYSTEM_DEFAULTS_PATH`).
+    w.write_json("moved/settings.json", json!({}));
+    w.write_json(
+        "moved/system-defaults.json",
+        json!({"hooksConfig": {"disabled": ["guard"]}}),
+    );
+    let (turned_off, rows, doctor) = said(&[(var, settings.clone())]);
+    assert!(
+        turned_off && rows == 0,
+        "the defaults beside them\n{doctor}"
+    );
+    // Not root's: Gemini skips it, and so does hookx.
+    std::os::unix::fs::chown(&defaults, Some(1000), Some(1000)).unwrap();
+    let (turned_off, rows, doctor) = said(&[(var, settings)]);
+    assert!(!turned_off && rows == 1, "a file not root's\n{doctor}");
+}

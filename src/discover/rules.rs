@@ -155,6 +155,12 @@ fn select<'a>(
         .filter_map(|d| hooks_disabled(sources, *d, store))
         .collect();
     let disabled = disabled_labels(sources, store, host);
+    // The host's own lists where its variables move its policy files (Gemini's system
+    // settings and defaults): read by the host alone, so for its own handlers only (attacks
+    // row 742: `list` and `doctor` said Gemini ran a handler it skipped).
+    let moved = host
+        .map(crate::route::moved_policy_labels)
+        .unwrap_or_default();
     let mut taken = vec![false; sources.len()];
     // Keys borrow from the sources: de-duplicating allocates nothing per handler.
     let handlers = sources
@@ -191,9 +197,11 @@ fn select<'a>(
                             return false;
                         }
                         if let Some(list) = &source.dialect.def().disabled_handlers
-                            && list
-                                .label(h)
-                                .is_some_and(|label| disabled.contains(&(source.dialect, label)))
+                            && list.label(h).is_some_and(|label| {
+                                disabled.contains(&(source.dialect, label))
+                                    || (host == Some(source.dialect)
+                                        && moved.iter().any(|m| m == label))
+                            })
                         {
                             return false;
                         }

@@ -521,7 +521,9 @@ pub fn routes_held(
 
 /// The host's own list of handlers it does not run, joined over its scopes (Gemini's
 /// `hooksConfig.disabled`, by `name`, else command; attacks rows 332, 334), from every file of
-/// the host's that `sources` holds: the host follows each it loads, trusted in hookx or not.
+/// the host's that `sources` holds: the host follows each it loads, trusted in hookx or not;
+/// and those of its policy files its variables move ([`crate::route::moved_policy_labels`],
+/// attacks row 742).
 pub fn listed_off(
     sources: &[crate::discover::Source],
     host: crate::tables::Dialect,
@@ -534,6 +536,7 @@ pub fn listed_off(
         .filter(|s| s.dialect == host)
         .filter_map(|s| crate::read::text(&s.path, crate::read::MAX_FILE_BYTES).ok())
         .flat_map(|text| crate::route::disabled_labels(host, &text))
+        .chain(crate::route::moved_policy_labels(host))
         .collect()
 }
 
