@@ -2482,6 +2482,7 @@ fn main() -> std::process::ExitCode {
             both_scopes_get_one_event,
             a_session_started_below_the_project,
             a_wrapper_copy_claude_runs_without_its_user_settings,
+            a_wrapper_copy_claude_runs_with_its_personal_config_restricted,
             the_setting_sources_and_the_two_routes,
             answers_with_a_mark_or_a_stray_byte,
         ],
@@ -2604,6 +2605,76 @@ fn a_wrapper_copy_claude_runs_without_its_user_settings() {
             run.describe()
         );
     }
+}
+
+/// Attacks row 744: row 602's wrapper copy under Claude Code's variables that restrict the
+/// user's own configuration (`CLAUDE_CODE_PERSONAL_HOOKS_OFF`, `CLAUDE_CODE_RESTRICT_PERSONAL_
+/// CONFIG`, both in 2.1.332's binary) and bare mode (`CLAUDE_CODE_SIMPLE`, `--bare`). Were the
+/// user's settings left out as `--setting-sources project,local` leaves them, `exec` would mark
+/// the event for a user route that does not run and the Cursor rules would run nowhere.
+fn a_wrapper_copy_claude_runs_with_its_personal_config_restricted() {
+    let Some(bin) =
+        client_or_skip("a_wrapper_copy_claude_runs_with_its_personal_config_restricted")
+    else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    let log = world.dump.join("ran.log");
+    common::a_wrapper_route(&world.project, &world.home, &log, "gemini", "BeforeTool");
+    let echo = |name: &str| format!("echo {name} >> '{}'", log.display());
+    write_json(
+        &world.project.join(".gemini/settings.json"),
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": "./hookx-route.sh"}]}]}}),
+    );
+    let cursor = |name: &str| json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": echo(name)}]}});
+    write_json(
+        &world.project.join(".cursor/hooks.json"),
+        &cursor("cursor-rule"),
+    );
+    write_json(&world.home.join(".cursor/hooks.json"), &cursor("mine"));
+    write_json(
+        &world.home.join(".gemini/trustedFolders.json"),
+        &json!({world.project.display().to_string(): "TRUST_FOLDER"}),
+    );
+    common::wrapper_copy_converted(
+        &world.project,
+        &world.home,
+        ".gemini/settings.json",
+        "claude",
+    );
+    common::user_route_naming_this_hookx(&world.project, &world.home, "claude");
+    let envs: [&[(&str, &str)]; 4] = [
+        &[("CLAUDE_CODE_PERSONAL_HOOKS_OFF", "1")],
+        &[("CLAUDE_CODE_RESTRICT_PERSONAL_CONFIG", "1")],
+        &[("CLAUDE_CODE_SIMPLE", "1")],
+        &[],
+    ];
+    let mut failed = Vec::new();
+    for env in envs {
+        let _ = std::fs::remove_file(&log);
+        let run = client::run_env(
+            &bin,
+            &world,
+            model.port,
+            "SCRIPT:once run one command",
+            &["--dangerously-skip-permissions"],
+            env,
+        );
+        let ran = std::fs::read_to_string(&log).unwrap_or_default();
+        let mut ran: Vec<&str> = ran.lines().collect();
+        ran.sort();
+        // Bare mode runs no hook at all, Claude's own as much as hookx's.
+        let expected: &[&str] = match env.first() {
+            Some(("CLAUDE_CODE_SIMPLE", _)) => &[],
+            _ => &["cursor-rule", "mine", "wrapper"],
+        };
+        if ran != expected {
+            failed.push(format!("{env:?}: {ran:?}\n{}", run.describe()));
+        }
+    }
+    assert!(failed.is_empty(), "{failed:#?}");
 }
 
 /// The project's Gemini guard (logging `ran` to `log`, denying with `USER-GUARD-SAYS-NO`)
