@@ -824,6 +824,71 @@ fn team_loop_runs_each_rule_once() {
     }
 }
 
+/// Four files converted into the client's plugin one after another (attacks row 767,
+/// [`common::team_of_four_written`]): the Claude, Qwen, Droid and Augment files, none converted
+/// into the others, each `convert --to opencode,kilo --write` (the copies calling this build),
+/// nothing installed or trusted: the plugin alone runs the rules. Every guard and Stop hook once
+/// per event (but the guards after the Qwen guard on the call it denies), and the Qwen guard's
+/// reason is the denied call's result.
+fn four_files_into_the_plugin(client: Client) {
+    let Some(bin) = client::binary(client) else {
+        return;
+    };
+    let sb = Sandbox::new(client);
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    common::team_of_four_written(&sb.project);
+    for file in common::TEAM4_FILES {
+        common::hookx_clean(&sb.project)
+            .env("HOME", &sb.home)
+            .args([
+                "convert",
+                file,
+                "--to",
+                "opencode,kilo",
+                "--write",
+                "--hookx",
+                hookx,
+            ])
+            .assert()
+            .success();
+    }
+    sb.write(
+        &format!("home/{}/plugin/story-rec.js", client.user_dir()),
+        &format!("{REC}{STORY_REC}"),
+    );
+    let model = FakeModel::start_concurrent(scripts, sb.project.display().to_string());
+    let out = sb.run(&bin, model.port, "SCENARIO:story go", &[]);
+    let at = client.what();
+    assert_eq!(out.status, Some(0), "{at}: {}\n{}", out.stdout, out.stderr);
+    let messages = tool_messages(&model, "story");
+    assert!(
+        messages
+            .get(1)
+            .is_some_and(|m| m.contains(common::STORY_REASON)),
+        "{at}: the Qwen guard's deny is the denied call's result: {messages:?}"
+    );
+    let records = sb.records();
+    let fired = |hook: &str, tool: Option<&str>| {
+        records
+            .iter()
+            .filter(|r| r["hook"] == hook)
+            .filter(|r| tool.is_none_or(|t| r["tool"] == t))
+            .count()
+    };
+    let wrong = common::team_of_four_once(
+        &sb.project,
+        [fired("before", Some("bash")), 0, fired("idle", None)],
+        (&["dguard", "aguard"], 1),
+    );
+    assert!(wrong.is_empty(), "{at}: {}", wrong.join("\n"));
+}
+
+/// [`four_files_into_the_plugin`] under OpenCode and Kilo.
+fn four_files_converted_into_the_plugin_each_run_once() {
+    four_files_into_the_plugin(Client::OpenCode);
+    four_files_into_the_plugin(Client::Kilo);
+}
+
 /// [`story`] under OpenCode and Kilo, in the README's order and with install first.
 fn migration_story_runs_each_rule_once() {
     for client in [Client::OpenCode, Client::Kilo] {
@@ -866,6 +931,7 @@ fn main() -> std::process::ExitCode {
             kilo_routed_guards_and_rewrite,
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
+            four_files_converted_into_the_plugin_each_run_once,
             opencode_plugin_emptied_through_a_link,
             opencode_started_below_the_project,
             kilo_started_below_the_project,

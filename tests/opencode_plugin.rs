@@ -1014,3 +1014,53 @@ console.log(JSON.stringify({{}}));
         assert!(p.root.join(marker).exists(), "{marker}: {stderr}");
     }
 }
+
+/// Attacks row 767: a Qwen guard and an Auggie logger, each file converted into OpenCode's
+/// plugin one after the other (`convert --to opencode --write`). The plugin was written whole
+/// from the second file: it held the logger's copy only, and under OpenCode without hookx's
+/// route the guard ran nowhere. The plugin keeps the copies other files' conversions wrote, as
+/// a JSON target does; a file converted again replaces its own. Run under node, the plugin
+/// denies with the guard's reason and runs the logger.
+#[test]
+fn a_second_file_converted_into_the_plugin_keeps_the_first_files_copies() {
+    let p = Project::new();
+    let log = p.root.join("log");
+    let logger = format!("echo aguard >> '{}'", log.display());
+    p.write(
+        ".qwen/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "run_shell_command",
+            "hooks": [{"type": "command", "command": CLAUDE_GUARD}]}]}})
+        .to_string(),
+    );
+    p.write(
+        ".augment/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "launch-process",
+            "hooks": [{"type": "command", "command": logger}]}]}})
+        .to_string(),
+    );
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    for file in [
+        ".qwen/settings.json",
+        ".augment/settings.json",
+        ".qwen/settings.json",
+    ] {
+        assert_cmd::Command::cargo_bin("hookx")
+            .unwrap()
+            .args([
+                "convert", file, "--to", "opencode", "--write", "--hookx", hookx,
+            ])
+            .current_dir(&p.project)
+            .env("HOME", &p.home)
+            .assert()
+            .success();
+    }
+    let path = p.project.join(".opencode/plugin/hookx-converted.js");
+    let r = drive(&path, &[]);
+    assert_eq!(r["before"]["denied"], "no rm -rf / (claude guard)", "{r}");
+    assert_eq!(
+        std::fs::read_to_string(&log).unwrap_or_default(),
+        "aguard\n"
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text.matches("(claude guard)").count(), 1, "{text}");
+}

@@ -1146,13 +1146,18 @@ fn convert_to_plugin(
     let at = target
         .clone()
         .unwrap_or_else(|| opts.project.join(to.config().convert_target));
-    let text = crate::route::converted_plugin(plugin, to, &conversion.document, &at);
+    let make = |current: Option<&str>| {
+        crate::route::converted_plugin(plugin, to, &conversion.document, &at, current)
+    };
+    let before = target
+        .as_ref()
+        .and_then(|path| crate::read::text(path, crate::read::MAX_FILE_BYTES).ok());
+    let text = make(before.as_deref());
     let lossy = !conversion.losses.is_empty();
     let mut written = None;
     let mut refused = None;
     let mut diff = None;
     if let Some(path) = &target {
-        let before = crate::read::text(path, crate::read::MAX_FILE_BYTES).ok();
         if before
             .as_deref()
             .is_some_and(|b| !crate::route::is_own_plugin(plugin, b))
@@ -1191,7 +1196,7 @@ fn convert_to_plugin(
                         message: "a plugin hookx did not write, not overwritten".into(),
                     });
                 }
-                Ok(config::update::Change::Write(text.clone()))
+                Ok(config::update::Change::Write(make(current)))
             })?;
             if outcome != config::update::Outcome::Unchanged {
                 written = Some(path.display().to_string());

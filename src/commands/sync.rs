@@ -1449,6 +1449,7 @@ fn plugin_plan(
             to,
             &conversion.document,
             &path,
+            None,
         )),
     };
     let mut edits = Vec::new();

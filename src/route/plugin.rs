@@ -32,15 +32,39 @@ pub(crate) fn plugin_text(
 /// [`crate::config::MARKER`], its source named from `target`'s folder), which the plugin
 /// ignores and hookx reads back ([`converted_document`]): the plan sees the host run those
 /// rules itself. Handlers that are not commands are the converter's losses already; here they
-/// are skipped.
+/// are skipped. The handlers of the plugin convert wrote there before (`current`) that other
+/// sources' conversions wrote stay, first, as a JSON target keeps other sources' copies: one
+/// plugin holds every file's copies (attacks row 767: a second file converted into it left
+/// the first's guard to nobody).
 pub(crate) fn converted_plugin(
     plugin: &GeneratedPlugin,
     host: Dialect,
     document: &crate::tables::Document,
     target: &Path,
+    current: Option<&str>,
 ) -> String {
     use crate::config::MARKER;
+    let ours: Vec<Value> = document
+        .rules
+        .iter()
+        .map(|r| Value::from(crate::config::merge::source_record(target, &r.origin.file)))
+        .collect();
     let mut routes = Map::new();
+    for (event, entries) in current
+        .and_then(|c| routes_object(plugin, c))
+        .unwrap_or_default()
+    {
+        let Value::Array(entries) = entries else {
+            continue;
+        };
+        let theirs: Vec<Value> = entries
+            .into_iter()
+            .filter(|e| e[MARKER]["source"].is_string() && !ours.contains(&e[MARKER]["source"]))
+            .collect();
+        if !theirs.is_empty() {
+            routes.insert(event, Value::Array(theirs));
+        }
+    }
     for rule in &document.rules {
         let source = crate::config::merge::source_record(target, &rule.origin.file);
         let Some(event) = rule.flavor.tables().event_name(&rule.event) else {
