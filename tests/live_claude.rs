@@ -2047,6 +2047,44 @@ fn a_projects_copy_of_the_user_route_line() {
     c.finish("a_projects_copy_of_the_user_route_line", "");
 }
 
+/// Attacks row 681 (row 662's question): two identical handlers in one project
+/// `.claude/settings.json` (what one `convert --write` of a file and of its copy's source wrote
+/// before the fix), in one group and in two groups: Claude Code runs identical commands once per
+/// event (as across files, row 163), so only Codex's copies ran twice.
+fn two_identical_handlers_in_one_file_run_once() {
+    let Some(bin) = client_or_skip("two_identical_handlers_in_one_file_run_once") else {
+        return;
+    };
+    let mut c = Checks::default();
+    for groups in [1, 2] {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let log = world.dump.join("twin.log");
+        let twin =
+            json!({"type": "command", "command": format!("echo ran >> '{}'", log.display())});
+        let hooks = match groups {
+            1 => json!([{"matcher": "Bash", "hooks": [twin, twin]}]),
+            _ => {
+                json!([{"matcher": "Bash", "hooks": [twin]}, {"matcher": "Bash", "hooks": [twin]}])
+            }
+        };
+        write_json(
+            &world.project.join(".claude/settings.json"),
+            &json!({"hooks": {"PreToolUse": hooks}}),
+        );
+        let run = one_call(&bin, &world, &model);
+        let ran = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        c.check(
+            ran == 1,
+            format!("{groups} group(s): ran {ran} times\n{}", run.describe()),
+        );
+    }
+    c.finish("two_identical_handlers_in_one_file_run_once", "");
+}
+
 /// A project's `"disableAllHooks": true` (`.claude/settings.json` or `.claude/settings.local.json`)
 /// turns off the hooks of the user's `~/.claude/settings.json` too, hookx's user route with them
 /// (attacks row 85): the user's trusted Gemini guard, run through that route, does not run, and
@@ -2475,6 +2513,7 @@ fn main() -> std::process::ExitCode {
             a_projects_env_does_not_empty_the_users_cline_guard,
             a_projects_kill_switch_turns_off_hookxs_user_route_too,
             a_projects_copy_of_the_user_route_line,
+            two_identical_handlers_in_one_file_run_once,
             settings_forms_claude_skips_whole,
             claude_config_dir_and_the_project_route,
             a_user_route_the_user_runs_once,
