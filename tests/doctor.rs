@@ -2508,7 +2508,7 @@ fn a_route_whose_hookx_is_gone_is_said_where_the_host_then_denies_every_call() {
 /// profile turns off (`~/.codex/work.config.toml`, `[hooks.state."KEY"] enabled = false`).
 /// Codex started with `--profile work` skips it (live, `live_codex::a_copy_a_profile_turns_off`);
 /// doctor, run under no Codex, read no profile and said it fires, nothing more. It names the
-/// profile; a profile that does not name it says nothing.
+/// profile; a profile that does not name it says nothing. Row 746: `list` the same.
 #[test]
 fn a_codex_handler_a_profile_turns_off_is_said() {
     let w = World::new();
@@ -2544,6 +2544,20 @@ fn a_codex_handler_a_profile_turns_off_is_said() {
     let v = verdict(&report, ".codex/hooks.json", "PreToolUse", "codex");
     assert!(has(v, said, None), "{:?}", findings(v));
     assert!(!has(v, "`--profile other`", None), "{:?}", findings(v));
+    // Row 746: `list` names it too (it said the handler runs, nothing more).
+    let list = |host: &[&str]| {
+        let out = w.hookx(&[&["list"][..], host].concat());
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let named = "codex PreToolUse ./guard.sh (.codex/hooks.json): Codex started with `--profile work` skips it";
+    for host in [&["--host", "codex"][..], &[]] {
+        let said = list(host);
+        assert!(said.contains(named), "{host:?}: {said}");
+        assert!(!said.contains("--profile other"), "{said}");
+    }
+    std::fs::remove_file(w.home().join(".codex/work.config.toml")).unwrap();
+    let said = list(&["--host", "codex"]);
+    assert!(!said.contains("started with"), "{said}");
 }
 
 /// Attacks row 661 (row 627's leftover): hookx moved, its routes installed again, the copies in

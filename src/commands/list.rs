@@ -561,9 +561,10 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         .into_iter()
         .map(|p| (opts.ctx.display(&p.path), p))
         .collect();
-    let plans: Vec<crate::plan::Plan> = plan_hosts(&opts.ctx, &sources, opts.host)
-        .into_iter()
-        .map(|host| crate::plan::plan_in(&opts.ctx, &mut sources, host, &store))
+    let hosts = plan_hosts(&opts.ctx, &sources, opts.host);
+    let plans: Vec<crate::plan::Plan> = hosts
+        .iter()
+        .map(|host| crate::plan::plan_in(&opts.ctx, &mut sources, *host, &store))
         .collect();
     if opts.json {
         out!("{}", render_json(&rows));
@@ -575,7 +576,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     } else {
         let held = std::cell::RefCell::new(std::collections::HashMap::new());
         out!(
-            "{}{}",
+            "{}{}{}",
             render_text(&rows, &sources, &plugins, &store, opts.host.is_some()),
             render_plan(&plans, |host, event| {
                 // Asked once per agent and event: each asking reads the agent's files.
@@ -593,8 +594,53 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
                             })
                     })
                     .clone()
-            })
+            }),
+            render_layers(&opts.ctx, &sources, &hosts)
         );
     }
     Ok(0)
+}
+
+/// The handlers a config layer the agent can be started with turns off (Codex's profiles,
+/// `codex --profile NAME`): `list` runs under no agent and sees none, so it names each, as
+/// `doctor` does (attacks rows 642, 746). The run path reads the one the agent was started with.
+fn render_layers(ctx: &discover::Context, sources: &[Source], hosts: &[Dialect]) -> String {
+    let mut notes = Vec::new();
+    for host in hosts {
+        let Some(option) = (host.def().route_trust.as_ref())
+            .and_then(|r| r.layer)
+            .and_then(|l| l.options.first())
+        else {
+            continue;
+        };
+        for source in sources.iter().filter(|s| s.dialect == *host) {
+            let (Some(review), Some(doc)) = (
+                crate::dispatch::gates::Review::of(ctx, *host, source),
+                source.document(),
+            ) else {
+                continue;
+            };
+            for rule in &doc.rules {
+                for (i, handler) in rule.handlers.iter().enumerate() {
+                    for name in review.layers_turning_off(rule, i) {
+                        notes.push(format!(
+                            "{host} {} {} ({}): {} started with `{option} {name}` skips it",
+                            rule.event,
+                            shorten(&crate::diag::visible(&handler_text(handler).1), 32),
+                            source.display,
+                            host.def().display,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    match notes.is_empty() {
+        true => String::new(),
+        false => format!(
+            "\nturned off by a layer the agent may be started with (a copy's original then runs \
+             through hookx's route):\n{}",
+            notes.iter().map(|n| format!("  {n}\n")).collect::<String>()
+        ),
+    }
 }
