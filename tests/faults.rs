@@ -805,3 +805,59 @@ fn a_handler_dies_with_hookx_when_the_host_kills_it() {
     kill(pid);
     assert!(gone, "the handler's child {pid} outlived hookx");
 }
+
+/// Qwen Code 0.24.4 SIGKILLs a hook's process group when the user quits it while the hook runs
+/// (`forceKillActivePosixHookProcesses`): hookx cannot catch that, and its handlers live in
+/// groups of their own. The handler's process dies with the hookx that started it (a
+/// parent-death signal), here long before its own timeout would have ended it (attacks row 712;
+/// row 705 found it).
+#[test]
+fn a_handler_dies_with_hookx_when_the_host_sigkills_its_group() {
+    use std::io::Write as _;
+    use std::os::unix::process::CommandExt as _;
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("handler.pid");
+    // The shell's own pid, then `sleep` in its place (the same process).
+    let script = format!("echo $$ > '{}'; exec sleep 600", pid_file.display());
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .current_dir(dir.path())
+        .args([
+            "exec",
+            "--host",
+            "claude",
+            "--as",
+            "claude",
+            "--timeout",
+            "600",
+            "--",
+        ])
+        .arg(&script)
+        // A group of hookx's own, as Qwen starts a hook (`detached: true`).
+        .process_group(0)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(&payload(CLAUDE_PRE, dir.path())).unwrap();
+    drop(stdin);
+    let start = Instant::now();
+    let pid = loop {
+        if let Some(pid) = pid_in(&pid_file) {
+            break pid;
+        }
+        assert!(start.elapsed() < HARD_LIMIT, "the handler never started");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let group = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+    rustix::process::kill_process_group(group, rustix::process::Signal::KILL).unwrap();
+    let _ = child.wait();
+    let gone = gone_soon(pid);
+    kill(pid);
+    assert!(
+        gone,
+        "the handler {pid} outlived the hookx that was SIGKILLed"
+    );
+}

@@ -405,8 +405,8 @@ fn in_order_the_caller_can_stop_the_rest() {
     assert!(!ran.exists());
 }
 
-/// The usual handler runs in hookx's own directory: no `chdir` is asked for then (which keeps a
-/// static build on `posix_spawn`), and the handler is still there.
+/// The usual handler runs in hookx's own directory: no `chdir` is asked for then (one system
+/// call less in the child), and the handler is still there.
 #[test]
 fn a_cwd_that_is_hookx_own_directory_is_where_the_handler_runs() {
     let here = std::env::current_dir().unwrap();

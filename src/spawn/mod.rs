@@ -471,8 +471,37 @@ fn shell_command(spec: &Spawn) -> Command {
     // none, exit 0. bash never exports it itself; in a hook's environment it comes from what
     // the agent hands every hook, a project's settings `env` (attacks row 788).
     cmd.env_remove("SHELLOPTS");
+    dies_with_hookx(&mut cmd);
     configure(cmd, spec)
 }
+
+/// The handler's process is SIGKILLed when the hookx that started it dies, however it dies: a
+/// host that SIGKILLs hookx's group (Qwen Code when the user quits it, attacks rows 705, 712)
+/// leaves nothing to enforce the handler's timeout. The signal follows the process through
+/// `exec` (not a set-uid one's) but not into its children: what the shell forks (a compound
+/// command's parts) outlives hookx still. The signal fires when the starting thread ends: only
+/// the main thread starts handlers (`split`).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn dies_with_hookx(cmd: &mut Command) {
+    use rustix::process::{Signal, getpid, getppid, set_parent_process_death_signal};
+    use std::os::unix::process::CommandExt;
+    let hookx = getpid();
+    // SAFETY: the closure runs in the forked child before `exec`: two system calls, no
+    // allocation, no lock.
+    unsafe {
+        cmd.pre_exec(move || {
+            set_parent_process_death_signal(Some(Signal::KILL))?;
+            // hookx died before the signal was set: nothing will send it.
+            if getppid() != Some(hookx) {
+                return Err(io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            Ok(())
+        })
+    };
+}
+
+#[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
+fn dies_with_hookx(_: &mut Command) {}
 
 #[cfg(windows)]
 fn shell_command(spec: &Spawn) -> Command {
@@ -489,9 +518,9 @@ fn configure(mut cmd: Command, spec: &Spawn) -> Command {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    // Only another directory than hookx's own needs a `chdir`. The usual case needs none, which
-    // also keeps a static glibc build on std's `posix_spawn` path: it cannot look up
-    // `posix_spawn_file_actions_addchdir_np` there, and forks the whole process instead.
+    // Only another directory than hookx's own needs a `chdir`: one system call less in the
+    // child. (Where no pre-exec step is set, not Linux, it also keeps a static glibc build on
+    // std's `posix_spawn` path, which cannot look up `posix_spawn_file_actions_addchdir_np`.)
     if let Some(cwd) = spec.cwd.as_deref().filter(|cwd| !is_current_dir(cwd)) {
         cmd.current_dir(cwd);
     }
