@@ -300,17 +300,33 @@ fn pid_in(file: &Path) -> Option<i32> {
     std::fs::read_to_string(file).ok()?.trim().parse().ok()
 }
 
+/// A handler that writes its own pid to `pid_file` and becomes `sleep 600` (the same process).
+fn sleeping_handler(pid_file: &Path) -> String {
+    format!("echo $$ > '{}'; exec sleep 600", pid_file.display())
+}
+
 /// `hookx run --host claude --event PreToolUse` started on a shell `PreToolUse` with `env`
 /// set, its output thrown away; once both handlers wrote their sleepers' pids, those pids.
+fn start_two_sleepers(s: &Setup, env: &[(&str, &str)]) -> (std::process::Child, [i32; 2]) {
+    start_two(s, env, sleeper)
+}
+
+/// [`start_two_sleepers`] with handlers `handler(pid_file)`, hookx in a process group of its
+/// own (as Qwen starts a hook).
 // The caller waits for the child it is given.
 #[allow(clippy::zombie_processes)]
-fn start_two_sleepers(s: &Setup, env: &[(&str, &str)]) -> (std::process::Child, [i32; 2]) {
+fn start_two(
+    s: &Setup,
+    env: &[(&str, &str)],
+    handler: fn(&Path) -> String,
+) -> (std::process::Child, [i32; 2]) {
     use std::io::Write as _;
+    use std::os::unix::process::CommandExt as _;
     use std::process::Stdio;
     let pids = [s.project.join("pid1"), s.project.join("pid2")];
     let rules = json!({"hooks": {"PreToolUse": [{"hooks": [
-        {"type": "command", "command": sleeper(&pids[0])},
-        {"type": "command", "command": sleeper(&pids[1])},
+        {"type": "command", "command": handler(&pids[0])},
+        {"type": "command", "command": handler(&pids[1])},
     ]}]}});
     let file = common::write(&s.project, ".bricks/hooks.json", &rules.to_string());
     s.trust(&file);
@@ -328,6 +344,7 @@ fn start_two_sleepers(s: &Setup, env: &[(&str, &str)]) -> (std::process::Child, 
         .env_remove("HOOKX_DEPTH")
         .env_remove("CLAUDE_PROJECT_DIR")
         .envs(env.iter().copied())
+        .process_group(0)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -372,6 +389,27 @@ fn a_host_killing_hookx_kills_the_handlers_it_runs_in_two() {
 #[test]
 fn a_host_killing_hookx_before_it_recorded_its_worker_kills_the_handlers() {
     host_kills_hookx_running_two_sleepers(&[("HOOKX_TEST_SPLIT_DELAY_MS", "4000")]);
+}
+
+/// The host SIGKILLs hookx's process group before the answer (Qwen Code 0.24.4 when the user
+/// quits it while a hook runs): the worker that started the handlers dies with the process the
+/// host started, and each handler's process with the worker (attacks row 712). Before, both
+/// ran on, their timeouts enforced by no one.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_host_sigkilling_hookx_group_before_the_answer_kills_the_handlers() {
+    let s = Setup::new();
+    let (mut child, handlers) = start_two(&s, &[], sleeping_handler);
+    let group = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+    rustix::process::kill_process_group(group, rustix::process::Signal::KILL).unwrap();
+    let _ = child.wait();
+    for pid in handlers {
+        let gone = common::exits_within(pid, common::KILLED_WITHIN);
+        if !gone {
+            kill(pid, rustix::process::Signal::KILL);
+        }
+        assert!(gone, "a handler outlived the hookx that was SIGKILLed");
+    }
 }
 
 #[cfg(target_os = "linux")]
