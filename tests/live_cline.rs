@@ -945,10 +945,19 @@ fn team_loop_runs_each_rule_once() {
 /// Four files converted into Cline's scripts one after another (attacks row 765,
 /// [`common::team_of_four_written`]): the Claude, Qwen, Droid and Augment files, none
 /// converted into the others, each `convert --to cline --write` (the copies calling this
-/// build), nothing installed. Cline runs every script of an event: each file's copies must
-/// stand beside the others', so that every rule runs once per event and the Qwen guard's
-/// copy denies the call (a deny ends Cline's run).
+/// build), nothing installed; and with the files trusted and hookx installed for Cline in
+/// both scopes first (row 771: convert then refused to write beside install's route scripts).
+/// Cline runs every script of an event: each file's copies must stand beside the others' (and
+/// the routes), so that every rule runs once per event and the Qwen guard's copy denies the
+/// call (a deny ends Cline's run).
 fn four_files_converted_into_cline_each_run_once() {
+    for install_first in [false, true] {
+        four_files_into_cline(install_first);
+    }
+}
+
+/// [`four_files_converted_into_cline_each_run_once`], with or without hookx installed first.
+fn four_files_into_cline(install_first: bool) {
     let Some(bin) = cline() else { return };
     let sb = Sandbox::new("hookx-live-cline-four");
     let model = FakeModel::start(scripts, sb.project.display().to_string());
@@ -962,6 +971,15 @@ fn four_files_converted_into_cline_each_run_once() {
     }
     common::team_of_four_written(&sb.project);
     let hookx = env!("CARGO_BIN_EXE_hookx");
+    if install_first {
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        for scope in ["project", "user"] {
+            let args = [
+                "install", "--host", "cline", "--scope", scope, "--hookx", hookx,
+            ];
+            common::hookx_at(&sb.project, &sb.home, &args).success();
+        }
+    }
     for file in common::TEAM4_FILES {
         common::hookx_clean(&sb.project)
             .env("HOME", &sb.home)
@@ -999,7 +1017,11 @@ fn four_files_converted_into_cline_each_run_once() {
     if !stdout.contains(r#""finishReason":"aborted""#) {
         wrong.push(format!("the Qwen guard's copy denied the call: {stdout}"));
     }
-    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(
+        wrong.is_empty(),
+        "install first: {install_first}: {}",
+        wrong.join("\n")
+    );
 }
 
 /// The pinned binary, or `None` after a skip line.

@@ -791,3 +791,35 @@ fn a_second_file_converted_into_cline_keeps_the_first_files_copies() {
     assert_eq!(scripts("PreToolUse").len(), 2, "{:?}", scripts(""));
     assert_eq!(scripts("TaskComplete"), Vec::<String>::new());
 }
+
+/// Attacks row 771: hookx installed for Cline first (its route scripts in `.clinerules/hooks/`
+/// at each event's first name), then a Qwen guard converted into Cline's scripts. Convert
+/// refused every name a route held ("a hook hookx convert did not write, not overwritten",
+/// exit 1). It writes beside the route, at the event's next name, and leaves the route as it
+/// is (live: `live_cline::four_files_converted_into_cline_each_run_once`, each rule once).
+#[test]
+fn convert_into_cline_writes_beside_installs_route() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let guard = "echo QWEN-GUARD >&2; exit 2";
+    let qwen = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "run_shell_command",
+        "hooks": [{"type": "command", "command": guard}]}]}});
+    common::write(&project, ".qwen/settings.json", &qwen.to_string());
+    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
+    common::hookx_at(&project, &home, &["install", "--host", "cline"]).success();
+    let route = std::fs::read_to_string(project.join(".clinerules/hooks/PreToolUse")).unwrap();
+    common::hookx_clean(&project)
+        .env("HOME", &home)
+        .args(["convert", ".qwen/settings.json", "--to", "cline", "--write"])
+        .assert()
+        .success();
+    let hooks = project.join(".clinerules/hooks");
+    assert_eq!(
+        std::fs::read_to_string(hooks.join("PreToolUse")).unwrap(),
+        route
+    );
+    let copy = std::fs::read_to_string(hooks.join("PreToolUse.sh")).unwrap();
+    assert!(copy.contains("QWEN-GUARD"), "{copy}");
+}

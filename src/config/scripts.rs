@@ -420,7 +420,8 @@ pub fn emit(doc: &Document, layout: &ScriptLayout) -> (Vec<(String, String)>, Ve
 /// event's name, then the event's name with each of the layout's endings, skipping every name
 /// that holds a script converted from a source this run does not convert (a copy of another
 /// file's rule: the agent runs it beside these, attacks row 765: a second file's copies took
-/// the names of the first's, whose guard then ran nowhere). A name holding one of this run's
+/// the names of the first's, whose guard then ran nowhere) or hookx's route (install came
+/// first, row 771: convert refused to write beside it). A name holding one of this run's
 /// sources' copies, or anything else, is taken in turn as before. Returns the scripts placed,
 /// the command lines left over (no name free), and the names of this run's sources' scripts
 /// in the folder that no new script takes (copies of rules their source no longer has, to
@@ -432,8 +433,9 @@ pub fn place(
 ) -> (Vec<(String, String)>, Vec<String>, Vec<String>) {
     let ours: Vec<PathBuf> = scripts.iter().filter_map(|(_, t)| source_of(t)).collect();
     let at = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
-    let theirs =
-        |text: &str| is_converted(text) && source_of(text).is_some_and(|s| !ours.contains(&s));
+    let theirs = |text: &str| {
+        is_route(text) || is_converted(text) && source_of(text).is_some_and(|s| !ours.contains(&s))
+    };
     let mut events: Vec<(String, Vec<String>)> = Vec::new();
     for (name, text) in scripts {
         let (stem, _, _) = folder_order(&name, layout);
