@@ -706,9 +706,10 @@ fn plan_with(
                 .entry(std::ptr::from_ref(s))
                 .or_insert_with(|| loaded_whole.refused_whole(s).is_some())
     };
-    // The host's own files as JSON where it leaves out single entries by their timeout: read
-    // once per file, and only of a file with a rule here.
-    let mut raw: HashMap<*const Source, Option<serde_json::Value>> = HashMap::new();
+    // The host's own files where it leaves out single entries (by their timeout, or a form it
+    // does not load): read once per file, and only of a file with a rule here.
+    let mut raw: HashMap<*const Source, Option<crate::config::strict_load::Entries>> =
+        HashMap::new();
     let mut left_out = |s: &Source, rule: &Rule, index: usize| -> Option<String> {
         if s.dialect != host || !crate::config::strict_load::leaves_out_entries(host) {
             return None;

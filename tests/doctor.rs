@@ -272,6 +272,72 @@ fn a_malformed_pretooluse_entry_hides_the_whole_project_file_from_claude() {
     );
 }
 
+/// Entries Claude Code 2.1.332 does not load on an event where it runs the rest of the file
+/// (attacks row 720, live: `live_claude_doctor::doctor_says_which_rules_claude_fires`): doctor
+/// and list said each fires while validate said Claude does not load it.
+#[test]
+fn a_claude_entry_claude_leaves_out_beside_the_rest_never_fires() {
+    let w = World::new();
+    w.write_json(
+        "project/.claude/settings.json",
+        json!({"hooks": {
+            "UserPromptSubmit": [{"matcher": null, "hooks": [command("./null.sh")]}],
+            "Stop": [{"hooks": [{"command": "./untyped.sh"}]}],
+            "PostToolUse": [
+                {"matcher": "Bash", "hooks": [{"type": "command", "command": "./zero.sh", "timeout": 0}]},
+                {"matcher": "Bash", "hooks": [command("./ok.sh"), {"type": "command", "command": "./async.sh", "async": "yes"}]},
+            ],
+            "SessionStart": [{"hooks": [command("./start.sh")]}],
+        }}),
+    );
+    let (code, report) = w.doctor(Some("claude"));
+    assert_eq!(code, 5, "{report:#}");
+    assert_eq!(
+        loading(&report, ".claude/settings.json", "claude")["status"],
+        "fires"
+    );
+    let rules = file(&report, ".claude/settings.json")["rules"]
+        .as_array()
+        .unwrap();
+    let status = |handler: &str| {
+        let rule = rules
+            .iter()
+            .find(|r| r["handler"].as_str().unwrap().starts_with(handler))
+            .unwrap_or_else(|| panic!("no rule of {handler}: {report:#}"));
+        (
+            rule["hosts"][0]["status"].clone(),
+            findings(&rule["hosts"][0]),
+        )
+    };
+    for handler in ["./null.sh", "./untyped.sh", "./zero.sh"] {
+        let (status, said) = status(handler);
+        assert_eq!(status, "never", "{handler}: {said:?}");
+        assert!(
+            said.iter()
+                .any(|f| f.contains("Claude does not load this entry")),
+            "{handler}: {said:?}"
+        );
+    }
+    // A rule of two handlers, one Claude leaves out: it still fires, and says which.
+    let (status_ok, said) = status("./ok.sh");
+    assert_eq!(status_ok, "fires", "{said:?}");
+    assert!(
+        said.iter().any(
+            |f| f.contains("Claude does not load its handler 2: `async` must be true or false")
+        ),
+        "{said:?}"
+    );
+    assert_eq!(status("./start.sh").0, "fires");
+    let out = w.hookx(&["list", "--host", "claude"]);
+    let list = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        list.contains(
+            "nobody (Claude does not load this entry of .claude/settings.json: `matcher` is null"
+        ),
+        "{list}"
+    );
+}
+
 #[test]
 fn a_kill_switch_in_local_settings_turns_the_project_hook_off() {
     let w = World::new();

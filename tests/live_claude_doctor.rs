@@ -68,6 +68,31 @@ const RULES: &[(&str, Option<&str>, &str)] = &[
     ("SessionStart", Some("boot"), "boot"),
 ];
 
+/// (label, a PostToolUse group whose first handler gets the label's recorder as its
+/// `command`): entries hookx's reader or Claude's schema refuses, on an event where Claude
+/// 2.1.332 leaves out only what it refuses and runs the rest of the file (attacks row 720),
+/// beside a valid one. The handler's text starts with `: LABEL;`, so doctor's rule is found by
+/// it.
+const ENTRIES: &[(&str, &str)] = &[
+    (
+        "post",
+        r#"{"matcher": "Bash", "hooks": [{"type": "command"}]}"#,
+    ),
+    (
+        "post-null",
+        r#"{"matcher": null, "hooks": [{"type": "command"}]}"#,
+    ),
+    ("post-untyped", r#"{"matcher": "Bash", "hooks": [{}]}"#),
+    (
+        "post-async",
+        r#"{"matcher": "Bash", "hooks": [{"type": "command", "async": "yes"}]}"#,
+    ),
+    (
+        "post-zero",
+        r#"{"matcher": "Bash", "hooks": [{"type": "command", "timeout": 0}]}"#,
+    ),
+];
+
 /// The client, or a skip (a failure under `HOOKX_LIVE=require`).
 fn client_or_skip() -> Option<std::path::PathBuf> {
     let bin = client::binary();
@@ -117,6 +142,15 @@ fn doctor_says_which_rules_claude_fires() {
             .push(group);
         world.answers(label, &[]);
     }
+    let mut post = Vec::new();
+    for (label, group) in ENTRIES {
+        let mut group: Value = serde_json::from_str(group).unwrap();
+        let command = format!(": {label}; {}", world.dumper_command(label, "PostToolUse"));
+        group["hooks"][0]["command"] = json!(command);
+        post.push(group);
+        world.answers(label, &[]);
+    }
+    hooks.insert("PostToolUse".into(), json!(post));
     let settings = world.project.join(".claude/settings.json");
     std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
     std::fs::write(&settings, json!({"hooks": hooks}).to_string()).unwrap();
@@ -159,23 +193,41 @@ fn doctor_says_which_rules_claude_fires() {
     );
     assert_eq!(user_file["hosts"][0]["status"], "never", "{user_file:#}");
     assert_eq!(user_file["rules"][0]["hosts"][0]["status"], "never");
-    let doctor_fires: BTreeSet<String> = RULES
+    let mut doctor_fires: BTreeSet<String> = RULES
         .iter()
         .zip(rules)
         .filter(|(_, r)| r["hosts"][0]["status"] == "fires")
         .map(|((_, _, label), _)| label.to_string())
         .collect();
-    assert_eq!(rules.len(), RULES.len(), "{report:#}");
+    // An entry doctor has no rule of (the reader's error: "no rule comes of this entry") it does
+    // not say fires.
+    doctor_fires.extend(
+        ENTRIES
+            .iter()
+            .map(|(label, _)| *label)
+            .filter(|label| {
+                let start = format!(": {label};");
+                rules.iter().any(|r| {
+                    r["handler"].as_str().is_some_and(|h| h.starts_with(&start))
+                        && r["hosts"][0]["status"] == "fires"
+                })
+            })
+            .map(str::to_string),
+    );
+    assert!(rules.len() >= RULES.len(), "{report:#}");
 
     let run = client::run(&bin, &world, model.port, "SCRIPT:doctor go", &[]);
     let claude_fired: BTreeSet<String> = RULES
         .iter()
-        .map(|(_, _, label)| label)
+        .map(|(_, _, label)| *label)
+        .chain(ENTRIES.iter().map(|(label, _)| *label))
         .filter(|label| !world.records(label).is_empty())
         .map(|label| label.to_string())
         .collect();
     assert!(
-        claude_fired.contains("bash") && claude_fired.contains("startup"),
+        claude_fired.contains("bash")
+            && claude_fired.contains("startup")
+            && claude_fired.contains("post"),
         "the run did not get far enough: {claude_fired:?}\n{}",
         run.describe()
     );

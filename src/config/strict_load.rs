@@ -244,18 +244,26 @@ pub fn refused_whole(
     doc: &Document,
     diagnostics: &[Diagnostic],
 ) -> Option<Diagnostic> {
-    let seen = seen(src, doc.dialect)?;
+    refusals(src, doc, diagnostics)
+        .into_iter()
+        .find(|d| whole_file(doc.dialect, d.pointer.as_deref()))
+}
+
+/// Every form in `src` (read as `doc`, with the reader's `diagnostics`) its agent does not
+/// load, as `validate` says it: those for which it refuses the whole file
+/// ([`refused_whole`]) and those it leaves out alone ([`left_out`]).
+fn refusals(src: &SourceFile, doc: &Document, diagnostics: &[Diagnostic]) -> Vec<Diagnostic> {
+    let Some(seen) = seen(src, doc.dialect) else {
+        return Vec::new();
+    };
     let mut all: Vec<Diagnostic> = diagnostics.to_vec();
     mark_reader_errors(src, doc.dialect, &mut all);
     all.extend(unknown_top_keys(src, doc));
     apply(src, doc.dialect, &mut all);
     all.extend(wrong_setting_types(src, doc));
     all.extend(refused_handlers(src, doc));
-    all.into_iter().find(|d| {
-        d.severity == Severity::Error
-            && d.message.ends_with(seen)
-            && whole_file(doc.dialect, d.pointer.as_deref())
-    })
+    all.retain(|d| d.severity == Severity::Error && d.message.ends_with(seen));
+    all
 }
 
 /// The error for writing `what` (a route, a copy) into the file at `path`, which its agent
@@ -279,52 +287,109 @@ pub fn refused_whole_text(src: &SourceFile, dialect: Dialect) -> Option<Diagnost
     refused_whole(src, &parsed.document, &parsed.diagnostics)
 }
 
-/// The file at `path` as JSON, as its agent reads it, where the agent leaves out single
-/// entries of its own files ([`leaves_out_entries`]): what [`left_out`] reads (the model keeps
-/// no timeout it cannot read, nor whether a `type` was written). `None` for
-/// every other dialect, and for a file that does not read.
-pub fn raw_if_entries_left_out(path: &std::path::Path, dialect: Dialect) -> Option<Value> {
+/// A file of an agent that leaves out single entries of its own files ([`leaves_out_entries`]),
+/// read for [`left_out`]: the JSON as the agent reads it (the model keeps no timeout it cannot
+/// read, nor whether a `type` was written) and the forms it does not load alone.
+pub struct Entries {
+    raw: Value,
+    refused: Vec<Diagnostic>,
+}
+
+/// The file at `path` read for [`left_out`]. `None` for a dialect whose agent leaves out no
+/// single entry, and for a file that does not read.
+pub fn raw_if_entries_left_out(path: &std::path::Path, dialect: Dialect) -> Option<Entries> {
     if !leaves_out_entries(dialect) {
         return None;
     }
     let src = SourceFile::read(path).ok()?;
     let syntax = super::read::json_syntax(&src, dialect);
-    syntax::parse_json_as(&src, syntax).ok()
+    let raw = syntax::parse_json_as(&src, syntax).ok()?;
+    let refused = match (dialect.config().strict_load, seen(&src, dialect)) {
+        (Some(strict), Some(seen)) if strict.whole_file_on.is_some() => {
+            super::read::read(&src, dialect)
+                .map(|parsed| refusals(&src, &parsed.document, &parsed.diagnostics))
+                .unwrap_or_default()
+                .into_iter()
+                .filter(|d| !whole_file(dialect, d.pointer.as_deref()))
+                .map(|mut d| {
+                    // What the agent does is said by the caller.
+                    let kept = d
+                        .message
+                        .trim_end_matches(seen)
+                        .trim_end_matches("; ")
+                        .len();
+                    d.message.truncate(kept);
+                    d
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    Some(Entries { raw, refused })
 }
 
-/// Whether `dialect`'s agent leaves out single entries of its own files ([`left_out`]).
+/// Whether `dialect`'s agent leaves out single entries of its own files ([`left_out`]): by
+/// their values, or, where it refuses the whole file only for some events
+/// ([`crate::tables::StrictLoad::whole_file_on`]), each form it does not load on the others.
 pub fn leaves_out_entries(dialect: Dialect) -> bool {
     let config = dialect.config();
-    config.skips_entry_without_positive_timeout || config.skips_entry_without_type
+    config.skips_entry_without_positive_timeout
+        || config.skips_entry_without_type
+        || config
+            .strict_load
+            .is_some_and(|s| s.whole_file_on.is_some())
 }
 
 /// One handler its own agent leaves out of its file.
 pub struct LeftOut<'a> {
     /// Its place in the rule.
     pub index: usize,
-    /// Why: the timeout's key and its value as written, or `None` for an entry without a
-    /// `type` or a command ([`crate::tables::ConfigSpec::skips_entry_without_type`]).
-    pub timeout: Option<(&'static str, &'a Value)>,
+    /// Why.
+    pub reason: Reason<'a>,
+}
+
+/// Why an agent leaves out a handler.
+pub enum Reason<'a> {
+    /// Its timeout (the key and its value as written) is no number of seconds above 0.
+    Timeout(&'static str, &'a Value),
+    /// It has no `type` or no command ([`crate::tables::ConfigSpec::skips_entry_without_type`]).
+    Untyped,
+    /// A form the agent does not load, on an event where it loads the rest of the file: what
+    /// `validate` says of it (Claude Code 2.1.332, attacks row 720).
+    Refused(&'a Diagnostic),
 }
 
 impl LeftOut<'_> {
     /// Why, as a sentence part: `` `"timeoutSec": 0` is no number of seconds above 0 ``.
     pub fn why(&self) -> String {
-        match self.timeout {
-            Some((key, value)) => format!("`\"{key}\": {value}` is no number of seconds above 0"),
-            None => "it has no `type`, or no command".to_string(),
+        match self.reason {
+            Reason::Timeout(key, value) => {
+                format!("`\"{key}\": {value}` is no number of seconds above 0")
+            }
+            Reason::Untyped => "it has no `type`, or no command".to_string(),
+            Reason::Refused(d) => format!("{} (line {})", d.message, d.line),
         }
     }
 
     /// What to write instead.
     pub fn fix(&self) -> String {
-        match self.timeout {
-            Some((key, _)) => {
+        match self.reason {
+            Reason::Timeout(key, _) => {
                 format!("write a number of seconds above 0, or leave `\"{key}\"` out")
             }
-            None => "write `\"type\": \"command\"` and its command".to_string(),
+            Reason::Untyped => "write `\"type\": \"command\"` and its command".to_string(),
+            Reason::Refused(_) => {
+                "write it in the form the agent loads (hookx validate says where)".to_string()
+            }
         }
     }
+}
+
+/// Whether the JSON pointer `inner` is `outer` or below it.
+fn below(inner: &str, outer: &str) -> bool {
+    inner
+        .strip_prefix(outer)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
 /// The handlers of `rule` its own agent leaves out of `raw` (the file as JSON,
@@ -332,15 +397,33 @@ impl LeftOut<'_> {
 /// ([`crate::tables::positive_seconds`]; Copilot CLI 1.0.102: `0`, `-1`, `"5"`, `null`,
 /// `true`), or for no `type` or command (Gemini CLI 0.61.0). The one place that decides it:
 /// doctor, list's plan and simulate ask it.
-pub fn left_out<'a>(rule: &Rule, raw: &'a Value) -> Vec<LeftOut<'a>> {
+pub fn left_out<'a>(rule: &Rule, entries: &'a Entries) -> Vec<LeftOut<'a>> {
     let config = rule.flavor.dialect().config();
     let key = rule
         .flavor
         .handler_key(crate::tables::HandlerField::Timeout)
         .unwrap_or("timeout");
+    let raw = &entries.raw;
+    let handlers: Vec<String> = (0..rule.handlers.len())
+        .map(|index| rule.handler_pointer(index))
+        .collect();
+    // A form of the rule's own (its matcher) leaves out each of its handlers.
+    let refused = |index: usize| {
+        entries.refused.iter().find(|d| {
+            let at = d.pointer.as_deref().unwrap_or_default();
+            below(at, &handlers[index])
+                || (below(at, &rule.origin.pointer) && !handlers.iter().any(|h| below(at, h)))
+        })
+    };
     (0..rule.handlers.len())
         .filter_map(|index| {
-            let handler = raw.pointer(&rule.handler_pointer(index))?;
+            if let Some(d) = refused(index) {
+                return Some(LeftOut {
+                    index,
+                    reason: Reason::Refused(d),
+                });
+            }
+            let handler = raw.pointer(&handlers[index])?;
             let untyped = || {
                 handler.get("type").is_none()
                     || (handler.get("type") == Some(&Value::from("command"))
@@ -351,14 +434,14 @@ pub fn left_out<'a>(rule: &Rule, raw: &'a Value) -> Vec<LeftOut<'a>> {
             if config.skips_entry_without_type && untyped() {
                 return Some(LeftOut {
                     index,
-                    timeout: None,
+                    reason: Reason::Untyped,
                 });
             }
             let value = handler.get(key)?;
             (config.skips_entry_without_positive_timeout && !crate::tables::positive_seconds(value))
                 .then_some(LeftOut {
                     index,
-                    timeout: Some((key, value)),
+                    reason: Reason::Timeout(key, value),
                 })
         })
         .collect()

@@ -457,7 +457,7 @@ impl Doctor<'_> {
     /// One file: who runs it under each host, its rules' verdicts, the entries dropped whole.
     fn file(&self, source: &Source, hosts: &[Dialect]) -> FileReport {
         let text = SourceFile::read(&source.path).ok();
-        // Read as JSON only where the agent leaves out entries by their values.
+        // Read again only where the agent leaves out single entries.
         let raw = crate::config::strict_load::raw_if_entries_left_out(&source.path, source.dialect);
         let loading: Vec<Loading> = hosts.iter().map(|h| self.loading(source, *h)).collect();
         let rules = source
@@ -513,11 +513,16 @@ impl Doctor<'_> {
 }
 
 /// The handlers of `rule` its own agent leaves out ([`crate::config::strict_load::left_out`]:
-/// a timeout that is no number of seconds above 0, no `type`), read in the
+/// a timeout that is no number of seconds above 0, no `type`, a form it does not load), read in the
 /// file as written (`raw`, `None` where the agent keeps them): said, and the rule never fires
 /// when it leaves out all of them.
 /// `file`: the source's name as the plan's runner gives it.
-fn left_out(verdict: &mut Verdict, rule: &Rule, raw: Option<&serde_json::Value>, file: &str) {
+fn left_out(
+    verdict: &mut Verdict,
+    rule: &Rule,
+    raw: Option<&crate::config::strict_load::Entries>,
+    file: &str,
+) {
     let Some(raw) = raw else {
         return;
     };
