@@ -392,11 +392,13 @@ fn below(inner: &str, outer: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
 }
 
-/// The handlers of `rule` its own agent leaves out of `raw` (the file as JSON,
+/// The handlers of `rule` its own agent leaves out of its file (`entries`,
 /// [`raw_if_entries_left_out`]) for a timeout that is no number of seconds above 0
 /// ([`crate::tables::positive_seconds`]; Copilot CLI 1.0.102: `0`, `-1`, `"5"`, `null`,
-/// `true`), or for no `type` or command (Gemini CLI 0.61.0). The one place that decides it:
-/// doctor, list's plan and simulate ask it.
+/// `true`), for no `type` or command (Gemini CLI 0.61.0), or for a form the agent does not
+/// load on an event where it loads the rest of the file (Claude Code 2.1.332: a `null`
+/// matcher, a handler without `type`, a timeout of 0; attacks row 720). The one place that
+/// decides it: doctor, list's plan and simulate ask it.
 pub fn left_out<'a>(rule: &Rule, entries: &'a Entries) -> Vec<LeftOut<'a>> {
     let config = rule.flavor.dialect().config();
     let key = rule

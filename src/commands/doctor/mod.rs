@@ -513,9 +513,9 @@ impl Doctor<'_> {
 }
 
 /// The handlers of `rule` its own agent leaves out ([`crate::config::strict_load::left_out`]:
-/// a timeout that is no number of seconds above 0, no `type`, a form it does not load), read in the
-/// file as written (`raw`, `None` where the agent keeps them): said, and the rule never fires
-/// when it leaves out all of them.
+/// a timeout that is no number of seconds above 0, no `type`, a form it does not load), read
+/// in the file as written (`raw`, `None` where the agent keeps them): said, and the rule never
+/// fires when it leaves out all of them.
 /// `file`: the source's name as the plan's runner gives it.
 fn left_out(
     verdict: &mut Verdict,
