@@ -698,13 +698,14 @@ fn plan_with(
     // The host's own files it refuses whole (read strictly, `StrictLoad`): none of their rules
     // runs. Asked once per file, and only of a file with a rule here.
     let mut refused: HashMap<*const Source, bool> = HashMap::new();
-    let mut loaded_whole = crate::dispatch::gates::LoadedWhole::new(store.dir());
+    let loaded_whole =
+        std::cell::RefCell::new(crate::dispatch::gates::LoadedWhole::new(store.dir()));
     let mut is_refused = |s: &Source| {
         s.dialect == host
             && host.config().strict_load.is_some()
             && *refused
                 .entry(std::ptr::from_ref(s))
-                .or_insert_with(|| loaded_whole.refused_whole(s).is_some())
+                .or_insert_with(|| loaded_whole.borrow_mut().refused_whole(s).is_some())
     };
     // The host's own files where it leaves out single entries (by their timeout, or a form it
     // does not load): read once per file, and only of a file with a rule here.
@@ -712,6 +713,13 @@ fn plan_with(
         HashMap::new();
     let mut left_out = |s: &Source, rule: &Rule, index: usize| -> Option<String> {
         if s.dialect != host || !crate::config::strict_load::leaves_out_entries(host) {
+            return None;
+        }
+        // A file remembered as loaded whole, every entry of it, is not read again (the run
+        // path reads only its event's part of a file).
+        if !crate::config::strict_load::leaves_out_by_values(host)
+            && loaded_whole.borrow().remembered(s)
+        {
             return None;
         }
         let raw = raw.entry(std::ptr::from_ref(s)).or_insert_with(|| {

@@ -280,6 +280,18 @@ pub fn refused_write(path: &str, d: Diagnostic, what: &str) -> crate::error::Err
     ])
 }
 
+/// Whether the agent of `dialect` refuses its whole file for `d`, one of [`refusals_text`].
+pub fn is_whole(dialect: Dialect, d: &Diagnostic) -> bool {
+    whole_file(dialect, d.pointer.as_deref())
+}
+
+/// [`refusals`] of `src` read whole as a file of `dialect` (none when it does not parse).
+pub fn refusals_text(src: &SourceFile, dialect: Dialect) -> Vec<Diagnostic> {
+    super::read::read(src, dialect)
+        .map(|parsed| refusals(src, &parsed.document, &parsed.diagnostics))
+        .unwrap_or_default()
+}
+
 /// [`refused_whole`] of `src` read whole as a file of `dialect` (none when it does not parse:
 /// that is said as it is).
 pub fn refused_whole_text(src: &SourceFile, dialect: Dialect) -> Option<Diagnostic> {
@@ -306,9 +318,7 @@ pub fn raw_if_entries_left_out(path: &std::path::Path, dialect: Dialect) -> Opti
     let raw = syntax::parse_json_as(&src, syntax).ok()?;
     let refused = match (dialect.config().strict_load, seen(&src, dialect)) {
         (Some(strict), Some(seen)) if strict.whole_file_on.is_some() => {
-            super::read::read(&src, dialect)
-                .map(|parsed| refusals(&src, &parsed.document, &parsed.diagnostics))
-                .unwrap_or_default()
+            refusals_text(&src, dialect)
                 .into_iter()
                 .filter(|d| !whole_file(dialect, d.pointer.as_deref()))
                 .map(|mut d| {
@@ -332,12 +342,18 @@ pub fn raw_if_entries_left_out(path: &std::path::Path, dialect: Dialect) -> Opti
 /// their values, or, where it refuses the whole file only for some events
 /// ([`crate::tables::StrictLoad::whole_file_on`]), each form it does not load on the others.
 pub fn leaves_out_entries(dialect: Dialect) -> bool {
-    let config = dialect.config();
-    config.skips_entry_without_positive_timeout
-        || config.skips_entry_without_type
-        || config
+    leaves_out_by_values(dialect)
+        || dialect
+            .config()
             .strict_load
             .is_some_and(|s| s.whole_file_on.is_some())
+}
+
+/// Whether `dialect`'s agent leaves out single entries by their values (a timeout, no `type`),
+/// which [`crate::dispatch::gates::LoadedWhole`] does not remember.
+pub fn leaves_out_by_values(dialect: Dialect) -> bool {
+    let config = dialect.config();
+    config.skips_entry_without_positive_timeout || config.skips_entry_without_type
 }
 
 /// One handler its own agent leaves out of its file.

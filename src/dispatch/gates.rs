@@ -287,19 +287,14 @@ impl LoadedWhole {
         }
     }
 
-    /// [`refused_whole`] of `source`, unless its content is remembered as loaded.
+    /// [`refused_whole`] of `source`, unless its content is remembered as loaded. Remembered
+    /// only where its agent loads every entry of it: a file it leaves entries out of
+    /// ([`crate::config::strict_load::left_out`]) is read again for them.
     pub fn refused_whole(&mut self, source: &Source) -> Option<crate::diag::Diagnostic> {
         source.dialect.config().strict_load?;
-        let (Some(path), Some(sha256)) = (&self.path, source.sha256.as_deref()) else {
+        let (Some(path), Some(digest)) = (&self.path, self.digest(source)) else {
             return refused_whole(source);
         };
-        let key = format!(
-            "{}\0{}\0{sha256}",
-            env!("CARGO_PKG_VERSION"),
-            source.dialect.name()
-        );
-        let digest =
-            u64::from_str_radix(&crate::hash::sha256_hex(key.as_bytes())[..16], 16).ok()?;
         let loaded = self
             .loaded
             .take()
@@ -310,14 +305,17 @@ impl LoadedWhole {
         }
         let src = crate::source::SourceFile::read(&source.path).ok();
         // Only the content the run read is remembered, not one written since.
-        let as_read = src
-            .as_ref()
-            .is_some_and(|src| crate::hash::sha256_hex(src.text.as_bytes()) == sha256);
-        let refused = src.and_then(|src| {
-            let src = crate::source::SourceFile::new(source.display.clone(), src.text);
-            crate::config::strict_load::refused_whole_text(&src, source.dialect)
+        let as_read = src.as_ref().is_some_and(|src| {
+            Some(crate::hash::sha256_hex(src.text.as_bytes())).as_deref()
+                == source.sha256.as_deref()
         });
-        self.loaded = Some(match refused.is_none() && as_read {
+        let refusals = src
+            .map(|src| {
+                let src = crate::source::SourceFile::new(source.display.clone(), src.text);
+                crate::config::strict_load::refusals_text(&src, source.dialect)
+            })
+            .unwrap_or_default();
+        self.loaded = Some(match refusals.is_empty() && as_read {
             true => {
                 let loaded = loaded.with(digest);
                 loaded.save();
@@ -325,7 +323,27 @@ impl LoadedWhole {
             }
             false => loaded,
         });
-        refused
+        refusals
+            .into_iter()
+            .find(|d| crate::config::strict_load::is_whole(source.dialect, d))
+    }
+
+    /// Whether `source` is remembered as a file its agent loads whole, every entry of it
+    /// ([`LoadedWhole::refused_whole`], asked first).
+    pub fn remembered(&self, source: &Source) -> bool {
+        self.digest(source)
+            .zip(self.loaded.as_ref())
+            .is_some_and(|(digest, loaded)| loaded.has(digest))
+    }
+
+    fn digest(&self, source: &Source) -> Option<u64> {
+        let sha256 = source.sha256.as_deref()?;
+        let key = format!(
+            "{}\0{}\0{sha256}",
+            env!("CARGO_PKG_VERSION"),
+            source.dialect.name()
+        );
+        u64::from_str_radix(&crate::hash::sha256_hex(key.as_bytes())[..16], 16).ok()
     }
 }
 
