@@ -715,15 +715,15 @@ fn plan_with(
         if s.dialect != host || !crate::config::strict_load::leaves_out_entries(host) {
             return None;
         }
-        // A file remembered as loaded whole, every entry of it, is not read again (the run
-        // path reads only its event's part of a file).
-        if !crate::config::strict_load::leaves_out_by_values(host)
-            && loaded_whole.borrow().remembered(s)
-        {
-            return None;
-        }
         let raw = raw.entry(std::ptr::from_ref(s)).or_insert_with(|| {
-            crate::config::strict_load::raw_if_entries_left_out(&s.path, s.dialect)
+            // A file remembered as loaded whole, every entry of it, is not read again (the run
+            // path reads only its event's part of a file).
+            let remembered = !crate::config::strict_load::leaves_out_by_values(host)
+                && loaded_whole.borrow().remembered(s);
+            match remembered {
+                true => None,
+                false => crate::config::strict_load::raw_if_entries_left_out(&s.path, s.dialect),
+            }
         });
         let entry = crate::config::strict_load::left_out(rule, raw.as_ref()?)
             .into_iter()

@@ -277,6 +277,8 @@ const MAX_LOADED: usize = 256;
 pub struct LoadedWhole {
     path: Option<std::path::PathBuf>,
     loaded: Option<crate::cache::Digests>,
+    /// The files asked about that are remembered so ([`LoadedWhole::remembered`]).
+    hits: std::collections::HashSet<*const Source>,
 }
 
 impl LoadedWhole {
@@ -284,6 +286,7 @@ impl LoadedWhole {
         LoadedWhole {
             path: hookx_dir.map(|dir| dir.join("loaded.sum")),
             loaded: None,
+            hits: std::collections::HashSet::new(),
         }
     }
 
@@ -301,6 +304,7 @@ impl LoadedWhole {
             .unwrap_or_else(|| crate::cache::Digests::load(path, MAX_LOADED));
         if loaded.has(digest) {
             self.loaded = Some(loaded);
+            self.hits.insert(std::ptr::from_ref(source));
             return None;
         }
         let src = crate::source::SourceFile::read(&source.path).ok();
@@ -328,12 +332,10 @@ impl LoadedWhole {
             .find(|d| crate::config::strict_load::is_whole(source.dialect, d))
     }
 
-    /// Whether `source` is remembered as a file its agent loads whole, every entry of it
-    /// ([`LoadedWhole::refused_whole`], asked first).
+    /// Whether `source` was found remembered as a file its agent loads whole, every entry of
+    /// it, when [`LoadedWhole::refused_whole`] was asked about it.
     pub fn remembered(&self, source: &Source) -> bool {
-        self.digest(source)
-            .zip(self.loaded.as_ref())
-            .is_some_and(|(digest, loaded)| loaded.has(digest))
+        self.hits.contains(&std::ptr::from_ref(source))
     }
 
     fn digest(&self, source: &Source) -> Option<u64> {
