@@ -786,6 +786,54 @@ fn a_copy_converted_into_claude_from_gemini_stands_in_for_its_original() {
     );
 }
 
+/// Row 546's copy, then edited to a form Claude Code 2.1.332 does not load on UserPromptSubmit
+/// (a `null` matcher: it leaves the entry out and runs the rest of the file; live,
+/// `live_claude_doctor`, attacks row 728): the copy stands in for nothing, so the route runs the
+/// original, on every run (the first run's record of files loaded whole must not hide it).
+/// The plan had Claude run the copy and the route skip the original: the guard ran nowhere.
+#[test]
+fn a_copy_claude_leaves_out_does_not_stand_in_for_its_original() {
+    let (project, home) = project("");
+    let root = project.path();
+    common::write(
+        root,
+        ".gemini/settings.json",
+        r#"{"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": "./hook.sh from-gemini"}]}]}}"#,
+    );
+    convert_in_turn(root, home.path(), &[(".gemini/settings.json", "claude")]);
+    let settings = root.join(".claude/settings.json");
+    let mut copy: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let group = copy["hooks"]["UserPromptSubmit"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|g| g.to_string().contains("from-gemini"))
+        .unwrap();
+    group["matcher"] = serde_json::Value::Null;
+    std::fs::write(&settings, copy.to_string()).unwrap();
+    common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
+    let listed =
+        stdout_of(common::hookx_at(root, home.path(), &["list", "--host", "claude"]).success());
+    assert!(
+        listed.contains("hookx runs .gemini/settings.json"),
+        "{listed}"
+    );
+    let payload = format!(
+        r#"{{"session_id":"s","transcript_path":"","cwd":"{}","hook_event_name":"UserPromptSubmit","prompt":"hi"}}"#,
+        root.display()
+    );
+    for _ in 0..2 {
+        let runs = run(root, home.path(), "claude", "UserPromptSubmit", &payload);
+        assert_eq!(
+            runs.iter().filter(|r| r.starts_with("from-gemini")).count(),
+            1,
+            "Claude leaves its copy out; the route must run the original:\n{}",
+            runs.join("\n")
+        );
+    }
+}
+
 /// The team loop with hooks written on both sides (attacks row 620): a Claude guard and a
 /// Codex guard, each its file's first `PreToolUse` rule (one pointer, `/hooks/PreToolUse/0`,
 /// in both files), converted each into the other's file. The Codex file then holds the Claude
