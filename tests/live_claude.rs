@@ -2593,23 +2593,7 @@ fn a_wrapper_copy_claude_runs_without_its_user_settings() {
     let model = FakeModel::start(SCRIPTS);
     let world = World::new();
     let log = world.dump.join("ran.log");
-    common::a_wrapper_route(&world.project, &world.home, &log, "gemini", "BeforeTool");
-    let echo = |name: &str| format!("echo {name} >> '{}'", log.display());
-    write_json(
-        &world.project.join(".gemini/settings.json"),
-        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
-            {"type": "command", "command": "./hookx-route.sh"}]}]}}),
-    );
-    let cursor = |name: &str| json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": echo(name)}]}});
-    write_json(
-        &world.project.join(".cursor/hooks.json"),
-        &cursor("cursor-rule"),
-    );
-    write_json(&world.home.join(".cursor/hooks.json"), &cursor("mine"));
-    write_json(
-        &world.home.join(".gemini/trustedFolders.json"),
-        &json!({world.project.display().to_string(): "TRUST_FOLDER"}),
-    );
+    common::a_wrapper_story(&world.project, &world.home, &log, "gemini", false);
     common::wrapper_copy_converted(
         &world.project,
         &world.home,
@@ -2634,12 +2618,9 @@ fn a_wrapper_copy_claude_runs_without_its_user_settings() {
             "SCRIPT:once run one command",
             &args,
         );
-        let ran = std::fs::read_to_string(&log).unwrap_or_default();
-        let mut ran: Vec<&str> = ran.lines().collect();
-        ran.sort();
         assert_eq!(
-            ran,
-            ["cursor-rule", "mine", "wrapper"],
+            common::sorted_lines(&log),
+            common::each_wrapper_rule_once(None),
             "each rule once for one call with {option:?}\n{}",
             run.describe()
         );
@@ -2660,23 +2641,7 @@ fn a_wrapper_copy_claude_runs_with_its_personal_config_restricted() {
     let model = FakeModel::start(SCRIPTS);
     let world = World::new();
     let log = world.dump.join("ran.log");
-    common::a_wrapper_route(&world.project, &world.home, &log, "gemini", "BeforeTool");
-    let echo = |name: &str| format!("echo {name} >> '{}'", log.display());
-    write_json(
-        &world.project.join(".gemini/settings.json"),
-        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
-            {"type": "command", "command": "./hookx-route.sh"}]}]}}),
-    );
-    let cursor = |name: &str| json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": echo(name)}]}});
-    write_json(
-        &world.project.join(".cursor/hooks.json"),
-        &cursor("cursor-rule"),
-    );
-    write_json(&world.home.join(".cursor/hooks.json"), &cursor("mine"));
-    write_json(
-        &world.home.join(".gemini/trustedFolders.json"),
-        &json!({world.project.display().to_string(): "TRUST_FOLDER"}),
-    );
+    common::a_wrapper_story(&world.project, &world.home, &log, "gemini", false);
     common::wrapper_copy_converted(
         &world.project,
         &world.home,
@@ -2701,13 +2666,11 @@ fn a_wrapper_copy_claude_runs_with_its_personal_config_restricted() {
             &["--dangerously-skip-permissions"],
             env,
         );
-        let ran = std::fs::read_to_string(&log).unwrap_or_default();
-        let mut ran: Vec<&str> = ran.lines().collect();
-        ran.sort();
+        let ran = common::sorted_lines(&log);
         // Bare mode runs no hook at all, Claude's own as much as hookx's.
-        let expected: &[&str] = match env.first() {
-            Some(("CLAUDE_CODE_SIMPLE", _)) => &[],
-            _ => &["cursor-rule", "mine", "wrapper"],
+        let expected = match env.first() {
+            Some(("CLAUDE_CODE_SIMPLE", _)) => Vec::new(),
+            _ => common::each_wrapper_rule_once(None),
         };
         if ran != expected {
             failed.push(format!("{env:?}: {ran:?}\n{}", run.describe()));

@@ -2404,10 +2404,17 @@ fn work_profile_args(profile: bool) -> &'static [&'static str] {
 
 /// The lines the rules of a run wrote to the sandbox's `ran.log`, sorted.
 fn sorted_ran_log(l: &Live) -> Vec<String> {
-    let ran = std::fs::read_to_string(l.sb.root.join("ran.log")).unwrap_or_default();
-    let mut ran: Vec<String> = ran.lines().map(str::to_string).collect();
-    ran.sort();
-    ran
+    common::sorted_lines(&l.sb.root.join("ran.log"))
+}
+
+/// The review key of hookx's one Codex user route (`~/.codex/hooks.json`).
+fn user_route_key(sb: &Sandbox) -> String {
+    let file = sb.home.join(".codex/hooks.json");
+    let routes: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let [(key, _)] = &client::trust_entries(&file, &routes["hooks"])[..] else {
+        panic!("one user route: {routes}");
+    };
+    key.clone()
 }
 
 /// Codex's `work` profile (`$CODEX_HOME/work.config.toml`, layered on the user's config by
@@ -2432,47 +2439,16 @@ fn a_wrapper_copy_beside_a_user_route_a_profile_turns_off() {
         let Some(l) = live("subfolder", work_profile_args(profile), |sb| {
             sb.trust_project();
             let log = sb.root.join("ran.log");
-            common::a_wrapper_route(&sb.project, &sb.home, &log, "gemini", "BeforeTool");
-            sb.write(
-                "project/.gemini/settings.json",
-                &client::pretty(
-                    &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
-                    "hooks": [{"type": "command", "command": "./hookx-route.sh"}]}]}}),
-                ),
-            );
-            let cursor = |name: &str| {
-                let line = format!("echo {name}:$HOOKX_HOST >> '{}'", log.display());
-                client::pretty(
-                    &json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": line}]}}),
-                )
-            };
-            sb.write("project/.cursor/hooks.json", &cursor("cursor-rule"));
-            sb.write("home/.cursor/hooks.json", &cursor("mine"));
-            sb.write(
-                "home/.gemini/trustedFolders.json",
-                &json!({sb.project.display().to_string(): "TRUST_FOLDER"}).to_string(),
-            );
+            common::a_wrapper_story(&sb.project, &sb.home, &log, "gemini", true);
             copies_reviewed_beside_a_user_route(sb, ".gemini/settings.json");
-            let routes: Value = serde_json::from_str(
-                &std::fs::read_to_string(sb.home.join(".codex/hooks.json")).unwrap(),
-            )
-            .unwrap();
-            let [(key, _)] =
-                &client::trust_entries(&sb.home.join(".codex/hooks.json"), &routes["hooks"])[..]
-            else {
-                panic!("one user route: {routes}");
-            };
+            let key = &user_route_key(sb);
             the_work_profile_turns_off(sb, key);
         }) else {
             return;
         };
         let ran = sorted_ran_log(&l);
         let host = if profile { "gemini" } else { "codex" };
-        let expected = [
-            format!("cursor-rule:{host}"),
-            format!("mine:{host}"),
-            "wrapper".to_string(),
-        ];
+        let expected = common::each_wrapper_rule_once(Some(host));
         c.that(
             ran == expected,
             format!(
@@ -2504,36 +2480,9 @@ fn a_wrapper_copy_beside_a_user_route_an_override_turns_off() {
         let Some(l) = live_args("subfolder", &[], |sb| {
             sb.trust_project();
             let log = sb.root.join("ran.log");
-            common::a_wrapper_route(&sb.project, &sb.home, &log, "gemini", "BeforeTool");
-            sb.write(
-                "project/.gemini/settings.json",
-                &client::pretty(
-                    &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
-                    "hooks": [{"type": "command", "command": "./hookx-route.sh"}]}]}}),
-                ),
-            );
-            let cursor = |name: &str| {
-                let line = format!("echo {name}:$HOOKX_HOST >> '{}'", log.display());
-                client::pretty(
-                    &json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": line}]}}),
-                )
-            };
-            sb.write("project/.cursor/hooks.json", &cursor("cursor-rule"));
-            sb.write("home/.cursor/hooks.json", &cursor("mine"));
-            sb.write(
-                "home/.gemini/trustedFolders.json",
-                &json!({sb.project.display().to_string(): "TRUST_FOLDER"}).to_string(),
-            );
+            common::a_wrapper_story(&sb.project, &sb.home, &log, "gemini", true);
             copies_reviewed_beside_a_user_route(sb, ".gemini/settings.json");
-            let routes: Value = serde_json::from_str(
-                &std::fs::read_to_string(sb.home.join(".codex/hooks.json")).unwrap(),
-            )
-            .unwrap();
-            let [(key, _)] =
-                &client::trust_entries(&sb.home.join(".codex/hooks.json"), &routes["hooks"])[..]
-            else {
-                panic!("one user route: {routes}");
-            };
+            let key = &user_route_key(sb);
             let mut all = vec!["-s".to_string(), "workspace-write".to_string()];
             if let Some(set) = set {
                 all.extend([
@@ -2553,11 +2502,7 @@ fn a_wrapper_copy_beside_a_user_route_an_override_turns_off() {
         } else {
             "gemini"
         };
-        let expected = [
-            format!("cursor-rule:{host}"),
-            format!("mine:{host}"),
-            "wrapper".to_string(),
-        ];
+        let expected = common::each_wrapper_rule_once(Some(host));
         c.that(
             ran == expected,
             format!(

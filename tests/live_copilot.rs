@@ -3168,29 +3168,16 @@ fn a_wrapper_copy_copilot_runs_from_claudes_file_runs_the_routes_rules() {
     let mut c = Checks::default();
     let Some(l) = live_env("synced", |sb| {
         let log = sb.root.join("ran.log");
-        common::a_wrapper_route(&sb.project, &sb.home, &log, "gemini", "BeforeTool");
-        let echo = |name: &str| format!("echo {name} >> '{}'", log.display());
-        let team = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "./hookx-route.sh"}]}]}});
-        sb.write("project/.gemini/settings.json", &team.to_string());
-        let cursor = |name: &str| {
-            json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": echo(name)}]}})
-                .to_string()
-        };
-        sb.write("project/.cursor/hooks.json", &cursor("cursor-rule"));
-        sb.write("home/.cursor/hooks.json", &cursor("mine"));
-        let trusted = json!({sb.project.display().to_string(): "TRUST_FOLDER"});
-        sb.write("home/.gemini/trustedFolders.json", &trusted.to_string());
+        common::a_wrapper_story(&sb.project, &sb.home, &log, "gemini", false);
         common::wrapper_copy_converted(&sb.project, &sb.home, ".gemini/settings.json", "claude");
         common::user_route_naming_this_hookx(&sb.project, &sb.home, "claude");
         routed_env(sb)
     }) else {
         return;
     };
-    let ran = std::fs::read_to_string(l.sb.root.join("ran.log")).unwrap_or_default();
-    let mut ran: Vec<&str> = ran.lines().collect();
-    ran.sort();
+    let ran = common::sorted_lines(&l.sb.root.join("ran.log"));
     c.that(
-        ran == ["cursor-rule", "mine", "wrapper"],
+        ran == common::each_wrapper_rule_once(None),
         format!("each rule once for one call: {ran:?}"),
     );
     c.done("synced");

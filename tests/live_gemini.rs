@@ -2211,20 +2211,7 @@ fn a_wrapper_copy_beside_a_user_route_the_system_settings_turn_off() {
             sb.user_settings(json!({}));
             sb.trust_folder();
             let log = sb.root.join("ran.log");
-            common::a_wrapper_route(&sb.project, &sb.home, &log, "claude", "PreToolUse");
-            sb.write(
-                "project/.claude/settings.json",
-                &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
-                    "hooks": [{"type": "command", "command": "./hookx-route.sh"}]}]}})
-                .to_string(),
-            );
-            let cursor = |name: &str| {
-                let line = format!("echo {name}:$HOOKX_HOST >> '{}'", log.display());
-                json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": line}]}})
-                    .to_string()
-            };
-            sb.write("project/.cursor/hooks.json", &cursor("cursor-rule"));
-            sb.write("home/.cursor/hooks.json", &cursor("mine"));
+            common::a_wrapper_story(&sb.project, &sb.home, &log, "claude", true);
             common::wrapper_copy_converted(
                 &sb.project,
                 &sb.home,
@@ -2247,15 +2234,9 @@ fn a_wrapper_copy_beside_a_user_route_the_system_settings_turn_off() {
         }) else {
             return;
         };
-        let ran = std::fs::read_to_string(l.sb.root.join("ran.log")).unwrap_or_default();
-        let mut ran: Vec<&str> = ran.lines().collect();
-        ran.sort();
+        let ran = common::sorted_lines(&l.sb.root.join("ran.log"));
         let host = if listed { "claude" } else { "gemini" };
-        let expected = [
-            format!("cursor-rule:{host}"),
-            format!("mine:{host}"),
-            "wrapper".to_string(),
-        ];
+        let expected = common::each_wrapper_rule_once(Some(host));
         c.that(
             ran == expected,
             format!(

@@ -506,20 +506,63 @@ pub fn story_targets(host: &str) -> [String; 2] {
     ]
 }
 
-/// A team's wrapper route `hookx-route.sh` in `project` (attacks rows 601, 602, 605, 640): it
-/// logs `wrapper` to `log`, then hands the event to `hookx run --host HOST --event EVENT` for
-/// `home`, the way a team routes its rules through hookx by hand.
-pub fn a_wrapper_route(project: &Path, home: &Path, log: &Path, host: &str, event: &str) {
+/// A team's wrapper story (attacks rows 601, 602, 605, 640, 740, 744), before hookx converts
+/// it: the wrapper route `hookx-route.sh` in `project`, which logs `wrapper` to `log` and hands
+/// the event to `hookx run --host FROM` for `home` (the way a team routes its rules through
+/// hookx by hand), registered on the shell tool in `from`'s project file (`gemini` or
+/// `claude`); a project Cursor rule (`cursor-rule`) and one of the user's (`mine`), each
+/// logging its name, and `:$HOOKX_HOST` with `tag_host`; for a Gemini wrapper, the project
+/// trusted in Gemini.
+pub fn a_wrapper_story(project: &Path, home: &Path, log: &Path, from: &str, tag_host: bool) {
     use std::os::unix::fs::PermissionsExt;
+    let (event, file, shell) = match from {
+        "gemini" => ("BeforeTool", ".gemini/settings.json", "run_shell_command"),
+        "claude" => ("PreToolUse", ".claude/settings.json", "Bash"),
+        other => panic!("no wrapper story for {other}"),
+    };
     let hookx = env!("CARGO_BIN_EXE_hookx");
     let script = project.join("hookx-route.sh");
     let text = format!(
-        "#!/bin/sh\necho wrapper >> '{}'\nexec '{hookx}' run --host {host} --event {event} --home '{}'\n",
+        "#!/bin/sh\necho wrapper >> '{}'\nexec '{hookx}' run --host {from} --event {event} --home '{}'\n",
         log.display(),
         home.display()
     );
     std::fs::write(&script, text).unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let team = serde_json::json!({"hooks": {event: [{"matcher": shell,
+        "hooks": [{"type": "command", "command": "./hookx-route.sh"}]}]}});
+    write(project, file, &serde_json::to_string_pretty(&team).unwrap());
+    let tag = if tag_host { ":$HOOKX_HOST" } else { "" };
+    let cursor = |name: &str| {
+        let line = format!("echo {name}{tag} >> '{}'", log.display());
+        serde_json::json!({"version": 1, "hooks": {"beforeShellExecution": [{"command": line}]}})
+            .to_string()
+    };
+    write(project, ".cursor/hooks.json", &cursor("cursor-rule"));
+    write(home, ".cursor/hooks.json", &cursor("mine"));
+    if from == "gemini" {
+        let trusted = serde_json::json!({project.display().to_string(): "TRUST_FOLDER"});
+        write(home, ".gemini/trustedFolders.json", &trusted.to_string());
+    }
+}
+
+/// What [`a_wrapper_story`]'s log holds, sorted, when each rule ran once for one call: with
+/// `host`, the Cursor rules tagged with the host whose runner ran them.
+pub fn each_wrapper_rule_once(host: Option<&str>) -> Vec<String> {
+    let tag = host.map(|h| format!(":{h}")).unwrap_or_default();
+    vec![
+        format!("cursor-rule{tag}"),
+        format!("mine{tag}"),
+        "wrapper".to_string(),
+    ]
+}
+
+/// The lines of a story's log, sorted: who ran, once per line.
+pub fn sorted_lines(log: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(log).unwrap_or_default();
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines.sort();
+    lines
 }
 
 /// The hookx half of a team's wrapper copy (attacks rows 601, 602, 605, 640, 642): the project
