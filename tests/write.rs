@@ -823,3 +823,36 @@ fn convert_into_cline_writes_beside_installs_route() {
     let copy = std::fs::read_to_string(hooks.join("PreToolUse.sh")).unwrap();
     assert!(copy.contains("QWEN-GUARD"), "{copy}");
 }
+
+/// Attacks row 772 (row 767's fix, its loop): a Claude guard converted into the Qwen file,
+/// then both files converted into Cline's scripts and OpenCode's plugin. The Qwen file's copy
+/// of the guard runs what the Claude file's runs: kept beside it as another file's copy, the
+/// guard ran twice per call (four times in the four files' loop, live OpenCode 1.18.33,
+/// `live_opencode::team_loop_runs_each_rule_once`). A copy running what a new one runs is
+/// replaced by it: the guard is once in each.
+#[test]
+fn a_copy_of_a_copy_converted_into_cline_or_the_plugin_is_written_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().canonicalize().unwrap();
+    let claude = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+        "hooks": [{"type": "command", "command": "echo CLAUDE-GUARD"}]}]}});
+    common::write(&project, ".claude/settings.json", &claude.to_string());
+    let convert = |file: &str, to: &str| {
+        common::hookx_clean(&project)
+            .env("HOME", &project)
+            .args(["convert", file, "--to", to, "--write", "--hookx", "hookx"])
+            .assert()
+            .success();
+    };
+    convert(".claude/settings.json", "qwen");
+    convert(".claude/settings.json", "cline,opencode");
+    convert(".qwen/settings.json", "cline,opencode");
+    let mut texts = String::new();
+    for entry in std::fs::read_dir(project.join(".clinerules/hooks")).unwrap() {
+        texts += &std::fs::read_to_string(entry.unwrap().path()).unwrap();
+    }
+    assert_eq!(texts.matches("CLAUDE-GUARD").count(), 1, "{texts}");
+    let plugin =
+        std::fs::read_to_string(project.join(".opencode/plugin/hookx-converted.js")).unwrap();
+    assert_eq!(plugin.matches("CLAUDE-GUARD").count(), 1, "{plugin}");
+}

@@ -432,9 +432,20 @@ pub fn place(
     layout: &ScriptLayout,
 ) -> (Vec<(String, String)>, Vec<String>, Vec<String>) {
     let ours: Vec<PathBuf> = scripts.iter().filter_map(|(_, t)| source_of(t)).collect();
+    let lines: Vec<String> = scripts
+        .iter()
+        .filter_map(|(_, t)| Some(hookx_line(t)?.0.to_string()))
+        .collect();
     let at = |name: &str| std::fs::read_to_string(dir.join(name)).ok();
+    // Ours: a copy from a source this run converts, or one running what a new script runs (the
+    // same rule, copied into another file first: row 767's loop).
+    let owned = |text: &str| {
+        is_converted(text)
+            && (source_of(text).is_some_and(|s| ours.contains(&s))
+                || hookx_line(text).is_some_and(|l| lines.iter().any(|n| n == l.0)))
+    };
     let theirs = |text: &str| {
-        is_route(text) || is_converted(text) && source_of(text).is_some_and(|s| !ours.contains(&s))
+        is_route(text) || is_converted(text) && source_of(text).is_some() && !owned(text)
     };
     let mut events: Vec<(String, Vec<String>)> = Vec::new();
     for (name, text) in scripts {
@@ -462,10 +473,7 @@ pub fn place(
         }
     }
     let ours_left = |name: &String| {
-        !placed.iter().any(|(n, _)| n == name)
-            && at(name).is_some_and(|t| {
-                is_converted(&t) && source_of(&t).is_some_and(|s| ours.contains(&s))
-            })
+        !placed.iter().any(|(n, _)| n == name) && at(name).is_some_and(|t| owned(&t))
     };
     let mut stale: Vec<String> = std::fs::read_dir(dir)
         .into_iter()

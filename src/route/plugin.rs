@@ -50,21 +50,6 @@ pub(crate) fn converted_plugin(
         .map(|r| Value::from(crate::config::merge::source_record(target, &r.origin.file)))
         .collect();
     let mut routes = Map::new();
-    for (event, entries) in current
-        .and_then(|c| routes_object(plugin, c))
-        .unwrap_or_default()
-    {
-        let Value::Array(entries) = entries else {
-            continue;
-        };
-        let theirs: Vec<Value> = entries
-            .into_iter()
-            .filter(|e| e[MARKER]["source"].is_string() && !ours.contains(&e[MARKER]["source"]))
-            .collect();
-        if !theirs.is_empty() {
-            routes.insert(event, Value::Array(theirs));
-        }
-    }
     for rule in &document.rules {
         let source = crate::config::merge::source_record(target, &rule.origin.file);
         let Some(event) = rule.flavor.tables().event_name(&rule.event) else {
@@ -99,7 +84,40 @@ pub(crate) fn converted_plugin(
             }
         }
     }
-    plugin_of(plugin, host, &Value::Object(routes), CONVERTED_BY)
+    // Kept, first: other sources' copies, but one running what a new entry runs (the same
+    // rule, copied into another file first, which each file's conversion brings again).
+    let same = |a: &Value, b: &Value| a["matcher"] == b["matcher"] && a["command"] == b["command"];
+    let mut all = Map::new();
+    for (event, entries) in current
+        .and_then(|c| routes_object(plugin, c))
+        .unwrap_or_default()
+    {
+        let Value::Array(entries) = entries else {
+            continue;
+        };
+        let new = routes
+            .get(&event)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let theirs: Vec<Value> = entries
+            .into_iter()
+            .filter(|e| e[MARKER]["source"].is_string() && !ours.contains(&e[MARKER]["source"]))
+            .filter(|e| !new.iter().any(|n| same(e, n)))
+            .collect();
+        if !theirs.is_empty() {
+            all.insert(event, Value::Array(theirs));
+        }
+    }
+    for (event, new) in routes {
+        match (all.get_mut(&event), new) {
+            (Some(Value::Array(kept)), Value::Array(new)) => kept.extend(new),
+            (_, new) => {
+                all.insert(event, new);
+            }
+        }
+    }
+    plugin_of(plugin, host, &Value::Object(all), CONVERTED_BY)
 }
 
 /// Who a converted plugin says wrote it.
