@@ -3036,6 +3036,37 @@ impl WrapperCopy {
         route.clone()
     }
 
+    /// Codex's review key of hookx's one user route in `~/.codex/hooks.json`.
+    fn codex_user_route_key(&self) -> String {
+        let file = self.home.join(".codex/hooks.json");
+        let routes: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let codex = Dialect::named("codex").unwrap();
+        let review = codex.def().route_trust.as_ref().unwrap();
+        let [(key, _)] = &(review.records)(&file, &routes, &|_| true)[..] else {
+            panic!("one user route: {routes}");
+        };
+        key.clone()
+    }
+
+    /// `line` run by a shell named `codex` whose command line goes on with `options` (each
+    /// quoted), as Codex's own process is: what hookx reads a profile or an override from.
+    fn as_codex(&self, line: &str, options: &[&str]) -> String {
+        let codex = self.home.join("bin/codex");
+        if !codex.exists() {
+            std::fs::create_dir_all(codex.parent().unwrap()).unwrap();
+            std::os::unix::fs::symlink("/bin/sh", &codex).unwrap();
+        }
+        let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
+        let options: Vec<String> = options.iter().map(|o| quote(o)).collect();
+        format!(
+            "{} -c {} codex {}",
+            codex.display(),
+            quote(&format!("{line}; true")),
+            options.join(" ")
+        )
+    }
+
     /// Runs `line` as the agent fires it (`env` beside hookx's `PATH`), `payload` on stdin.
     fn fire(&self, line: &str, env: &[(&str, &OsStr)], payload: &serde_json::Value) {
         let mut all = vec![("PATH", OsStr::new(&self.path))];
@@ -3133,46 +3164,32 @@ fn a_wrapper_copy_claude_runs_without_its_user_scope_runs_the_routes_rules() {
 fn a_wrapper_copy_codex_runs_beside_a_user_route_its_profile_turns_off() {
     let w = WrapperCopy::new(Dialect::named("codex").unwrap());
     let route = w.user_route("codex", ".codex/hooks.json", "PreToolUse");
-    let routes: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(w.home.join(".codex/hooks.json")).unwrap())
-            .unwrap();
-    let review = Dialect::named("codex")
-        .unwrap()
-        .def()
-        .route_trust
-        .as_ref()
-        .unwrap();
-    let file = w.home.join(".codex/hooks.json");
-    let [(key, _)] = &(review.records)(&file, &routes, &|_| true)[..] else {
-        panic!("one user route: {routes}");
-    };
+    let key = w.codex_user_route_key();
     common::write(
         &w.home,
         ".codex/work.config.toml",
         &format!("[hooks.state.{key:?}]\nenabled = false\n"),
     );
-    let payload = serde_json::json!({"session_id": "s", "turn_id": "t", "cwd": w.project,
-        "hook_event_name": "PreToolUse", "model": "m", "transcript_path": null,
-        "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": "ls"},
-        "tool_use_id": "c"});
-    // A shell whose own command line is `codex … OPTIONS`, as Codex's process is.
-    let bin = w.home.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink("/bin/sh", bin.join("codex")).unwrap();
-    let as_codex = |line: &str, options: &str| {
-        format!(
-            "{} -c '{}; true' codex {options}",
-            bin.join("codex").display(),
-            line.replace('\'', "'\\''")
-        )
-    };
-    w.fire(&as_codex(&w.copy, "exec --profile work"), &[], &payload);
+    let payload = codex_shell_payload(&w);
+    w.fire(
+        &w.as_codex(&w.copy, &["exec", "--profile", "work"]),
+        &[],
+        &payload,
+    );
     assert_eq!(w.ran(), ["cursor-rule", "mine", "wrapper"], "the profile's");
-    for options in ["exec", "exec -p other"] {
-        w.fire(&as_codex(&route, options), &[], &payload);
-        w.fire(&as_codex(&w.copy, options), &[], &payload);
+    for options in [&["exec"][..], &["exec", "-p", "other"]] {
+        w.fire(&w.as_codex(&route, options), &[], &payload);
+        w.fire(&w.as_codex(&w.copy, options), &[], &payload);
         assert_eq!(w.ran(), ["cursor-rule", "mine", "wrapper"], "{options:?}");
     }
+}
+
+/// A Codex PreToolUse payload for one shell call in the [`WrapperCopy`]'s project.
+fn codex_shell_payload(w: &WrapperCopy) -> serde_json::Value {
+    serde_json::json!({"session_id": "s", "turn_id": "t", "cwd": w.project,
+        "hook_event_name": "PreToolUse", "model": "m", "transcript_path": null,
+        "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": "ls"},
+        "tool_use_id": "c"})
 }
 
 /// Attacks row 740: row 605 through Codex's `-c` overrides: `codex exec -c
@@ -3186,51 +3203,19 @@ fn a_wrapper_copy_codex_runs_beside_a_user_route_its_profile_turns_off() {
 fn a_wrapper_copy_codex_runs_beside_a_user_route_an_override_turns_off() {
     let w = WrapperCopy::new(Dialect::named("codex").unwrap());
     let route = w.user_route("codex", ".codex/hooks.json", "PreToolUse");
-    let routes: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(w.home.join(".codex/hooks.json")).unwrap())
-            .unwrap();
-    let review = Dialect::named("codex")
-        .unwrap()
-        .def()
-        .route_trust
-        .as_ref()
-        .unwrap();
-    let file = w.home.join(".codex/hooks.json");
-    let [(key, _)] = &(review.records)(&file, &routes, &|_| true)[..] else {
-        panic!("one user route: {routes}");
-    };
-    let payload = serde_json::json!({"session_id": "s", "turn_id": "t", "cwd": w.project,
-        "hook_event_name": "PreToolUse", "model": "m", "transcript_path": null,
-        "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": "ls"},
-        "tool_use_id": "c"});
-    let bin = w.home.join("bin");
-    std::fs::create_dir_all(&bin).unwrap();
-    std::os::unix::fs::symlink("/bin/sh", bin.join("codex")).unwrap();
-    let quote = |s: &str| format!("'{}'", s.replace('\'', "'\\''"));
-    let as_codex = |line: &str, options: &[String]| {
-        let options: Vec<String> = options.iter().map(|o| quote(o)).collect();
-        format!(
-            "{} -c {} codex {}",
-            bin.join("codex").display(),
-            quote(&format!("{line}; true")),
-            options.join(" ")
-        )
-    };
-    let key = serde_json::json!(key);
-    let off = |form: String| vec!["exec".to_string(), "-c".to_string(), form];
-    for options in [
-        off(format!("hooks.state={{{key}={{enabled=false}}}}")),
-        off(format!("hooks={{state={{{key}={{enabled=false}}}}}}")),
+    let key = serde_json::json!(w.codex_user_route_key());
+    let payload = codex_shell_payload(&w);
+    for form in [
+        format!("hooks.state={{{key}={{enabled=false}}}}"),
+        format!("hooks={{state={{{key}={{enabled=false}}}}}}"),
     ] {
-        w.fire(&as_codex(&w.copy, &options), &[], &payload);
-        assert_eq!(w.ran(), ["cursor-rule", "mine", "wrapper"], "{options:?}");
+        w.fire(&w.as_codex(&w.copy, &["exec", "-c", &form]), &[], &payload);
+        assert_eq!(w.ran(), ["cursor-rule", "mine", "wrapper"], "{form}");
     }
-    for options in [
-        vec!["exec".to_string()],
-        off(format!("hooks.state.{key}.enabled=false")),
-    ] {
-        w.fire(&as_codex(&route, &options), &[], &payload);
-        w.fire(&as_codex(&w.copy, &options), &[], &payload);
+    let dotted = format!("hooks.state.{key}.enabled=false");
+    for options in [&["exec"][..], &["exec", "-c", &dotted]] {
+        w.fire(&w.as_codex(&route, options), &[], &payload);
+        w.fire(&w.as_codex(&w.copy, options), &[], &payload);
         assert_eq!(w.ran(), ["cursor-rule", "mine", "wrapper"], "{options:?}");
     }
 }
