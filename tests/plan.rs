@@ -746,6 +746,31 @@ fn a_claude_file_remembered_as_loaded_is_refused_once_it_changes() {
     assert_eq!(fire(), 2);
 }
 
+/// Rows 546 and 728's project: a Gemini `BeforeAgent` rule (`./hook.sh from-gemini`) converted
+/// into Claude's file.
+fn gemini_prompt_rule_copied_into_claude() -> (tempfile::TempDir, tempfile::TempDir) {
+    let (project, home) = project("");
+    common::write(
+        project.path(),
+        ".gemini/settings.json",
+        r#"{"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": "./hook.sh from-gemini"}]}]}}"#,
+    );
+    convert_in_turn(
+        project.path(),
+        home.path(),
+        &[(".gemini/settings.json", "claude")],
+    );
+    (project, home)
+}
+
+/// Claude's UserPromptSubmit payload for a prompt in `root`.
+fn claude_prompt_payload(root: &Path) -> String {
+    format!(
+        r#"{{"session_id":"s","transcript_path":"","cwd":"{}","hook_event_name":"UserPromptSubmit","prompt":"hi"}}"#,
+        root.display()
+    )
+}
+
 /// Attacks row 546: a rule of Gemini's converted into Claude's file (wrapped `--as gemini
 /// --event UserPromptSubmit`: `convert` names the event canonically, and `hookx exec` reads
 /// any agent's spelling). The plan read the wrapper's `--event` in the `--as` agent's spelling
@@ -755,14 +780,8 @@ fn a_claude_file_remembered_as_loaded_is_refused_once_it_changes() {
 /// event names are not the canonical ones (Gemini, Copilot's camelCase, Cursor, Windsurf, …).
 #[test]
 fn a_copy_converted_into_claude_from_gemini_stands_in_for_its_original() {
-    let (project, home) = project("");
+    let (project, home) = gemini_prompt_rule_copied_into_claude();
     let root = project.path();
-    common::write(
-        root,
-        ".gemini/settings.json",
-        r#"{"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": "./hook.sh from-gemini"}]}]}}"#,
-    );
-    convert_in_turn(root, home.path(), &[(".gemini/settings.json", "claude")]);
     common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
     let listed =
         stdout_of(common::hookx_at(root, home.path(), &["list", "--host", "claude"]).success());
@@ -774,10 +793,7 @@ fn a_copy_converted_into_claude_from_gemini_stands_in_for_its_original() {
         line.contains("claude runs .claude/settings.json"),
         "{listed}"
     );
-    let payload = format!(
-        r#"{{"session_id":"s","transcript_path":"","cwd":"{}","hook_event_name":"UserPromptSubmit","prompt":"hi"}}"#,
-        root.display()
-    );
+    let payload = claude_prompt_payload(root);
     let runs = run(root, home.path(), "claude", "UserPromptSubmit", &payload);
     assert!(
         !runs.iter().any(|r| r.starts_with("from-gemini")),
@@ -793,14 +809,8 @@ fn a_copy_converted_into_claude_from_gemini_stands_in_for_its_original() {
 /// The plan had Claude run the copy and the route skip the original: the guard ran nowhere.
 #[test]
 fn a_copy_claude_leaves_out_does_not_stand_in_for_its_original() {
-    let (project, home) = project("");
+    let (project, home) = gemini_prompt_rule_copied_into_claude();
     let root = project.path();
-    common::write(
-        root,
-        ".gemini/settings.json",
-        r#"{"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "command": "./hook.sh from-gemini"}]}]}}"#,
-    );
-    convert_in_turn(root, home.path(), &[(".gemini/settings.json", "claude")]);
     let settings = root.join(".claude/settings.json");
     let mut copy: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
@@ -819,10 +829,7 @@ fn a_copy_claude_leaves_out_does_not_stand_in_for_its_original() {
         listed.contains("hookx runs .gemini/settings.json"),
         "{listed}"
     );
-    let payload = format!(
-        r#"{{"session_id":"s","transcript_path":"","cwd":"{}","hook_event_name":"UserPromptSubmit","prompt":"hi"}}"#,
-        root.display()
-    );
+    let payload = claude_prompt_payload(root);
     for _ in 0..2 {
         let runs = run(root, home.path(), "claude", "UserPromptSubmit", &payload);
         assert_eq!(
