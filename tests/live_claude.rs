@@ -1660,6 +1660,47 @@ fn team_loop_runs_each_rule_once() {
     c.finish("team_loop_runs_each_rule_once", &run.describe());
 }
 
+/// The four-file team loop under Claude Code (attacks rows 880-899, [`common::team_of_hosts`]):
+/// hooks written for Claude, Gemini, Codex and Copilot, each file converted into the three
+/// others', hookx installed for Claude in both scopes, trusted. Claude runs its own file (its
+/// rules and the copies of the three others'), hookx's routes none of them: each rule once per
+/// event, and the Codex guard's deny is the call's result.
+fn team_of_four_runs_each_rule_once() {
+    let Some(bin) = client_or_skip("team_of_four_runs_each_rule_once") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    common::team_of_hosts(
+        &world.project,
+        &world.home,
+        "claude",
+        env!("CARGO_BIN_EXE_hookx"),
+    );
+    let run = client::run(
+        &bin,
+        &world,
+        model.port,
+        "SCRIPT:team run the denied command",
+        &["--dangerously-skip-permissions"],
+    );
+    let mut c = Checks::default();
+    let wrong = common::team_once(
+        &world.project,
+        &common::TEAM_HOSTS_LABELS,
+        [1, 1, 1],
+        (&[], 0),
+    );
+    c.check(wrong.is_empty(), wrong.join("\n"));
+    let seen = Seen::new(&model);
+    let result = tool_result(&seen, common::STORY_DENIED).unwrap_or_default();
+    c.check(
+        result.contains(common::STORY_REASON),
+        format!("the Codex guard's deny is the call's result: {result}"),
+    );
+    c.finish("team_of_four_runs_each_rule_once", &run.describe());
+}
+
 /// The team loop as a teammate without hookx finds it (attacks row 622,
 /// [`common::team_without_hookx`]): the Codex file converted into Claude's with `--hookx
 /// hookx`, no `hookx` on Claude's `PATH`. The Claude rules run as written; each copy's guard
@@ -2505,6 +2546,7 @@ fn main() -> std::process::ExitCode {
             converted_configs,
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
+            team_of_four_runs_each_rule_once,
             team_loop_without_hookx_fails_closed_only_on_the_guard,
             faulty_handlers_beside_a_deny,
             synced_project_runs_each_rule_once,

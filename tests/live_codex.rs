@@ -2125,6 +2125,36 @@ fn team_loop_runs_each_rule_once() {
     c.done("team");
 }
 
+/// The four-file team loop under Codex CLI (attacks rows 880-899, [`common::team_of_hosts`]):
+/// hooks written for Claude, Gemini, Codex and Copilot, each file converted into the three
+/// others', hookx installed for Codex in both scopes, trusted in hookx, the project trusted in
+/// Codex but none of its own entries reviewed (a teammate who just pulled): hookx's routes run
+/// every rule, each once, and the Codex guard's deny is the call's result.
+fn team_of_four_runs_each_rule_once() {
+    let Some(l) = live("team", WRITE, |sb| {
+        sb.trust_project();
+        common::team_of_hosts(&sb.project, &sb.home, "codex", env!("CARGO_BIN_EXE_hookx"));
+    }) else {
+        return;
+    };
+    let mut wrong = common::team_once(
+        &l.sb.project,
+        &common::TEAM_HOSTS_LABELS,
+        [1, 1, 1],
+        (&[], 0),
+    );
+    if l.out.status != Some(0) {
+        wrong.push(format!("exit {:?}: {}", l.out.status, l.out.stderr));
+    }
+    let result = l.tool_result("team", common::STORY_DENIED);
+    if !result.contains(common::STORY_REASON) {
+        wrong.push(format!(
+            "the Codex guard's deny is the call's result: {result}"
+        ));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The team loop, then the Claude guard taken out and the Claude file converted again (attacks
 /// row 630): its copy leaves `.codex/hooks.json`, and hookx's route after it moves up a place
 /// (Codex keys its review by place). The route must keep its review: Codex runs it, and it
@@ -2311,6 +2341,7 @@ fn main() -> std::process::ExitCode {
             hooks_json_forms_codex_refuses_whole,
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
+            team_of_four_runs_each_rule_once,
             team_loop_route_keeps_its_review_through_a_convert,
             team_loop_without_hookx_fails_closed_only_on_the_guard,
             a_cursor_stop_hook_that_always_follows_up_ends_under_codex,

@@ -212,6 +212,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             )]),
             Step::Text("story done"),
         ],
+        "team" => ["echo story-bash", common::STORY_DENIED]
+            .into_iter()
+            .map(|c| Step::Tools(vec![("bash", json!({"command": c, "description": "d"}))]))
+            .chain([Step::Text("team done")])
+            .collect(),
         "synced" => vec![
             Step::Tools(vec![(
                 "bash",
@@ -1706,6 +1711,49 @@ fn claude_only_project_runs_each_rule_once_with_claude_payload() {
         format!("no copy was written, and uninstall removed hookx's setting: {left}"),
     );
     c.done("story");
+}
+
+/// The team loop under Copilot CLI (attacks rows 880-899, [`common::team_of_hosts`]): hooks
+/// written for Claude, Gemini, Codex and Copilot, each file converted into the three others',
+/// hookx installed for Copilot in both scopes, trusted. Copilot runs its own
+/// `.github/hooks/hooks.json` and the Claude file itself; hookx's routes run what it leaves.
+/// Recorders of Copilot's own in the user's hook folder count the events: every rule once per
+/// event, the Codex guard's deny the denied call's result.
+fn team_loop_runs_each_rule_once() {
+    let Some(l) = live_env("team", |sb| {
+        let rec = |label: &str, matcher: Option<&str>| {
+            let mut h = json!({"type": "command", "bash": sb.dumper(label)});
+            if let Some(m) = matcher {
+                h["matcher"] = m.into();
+            }
+            json!([h])
+        };
+        let recorders = json!({"version": 1, "hooks": {
+            "preToolUse": rec("event-shell", Some("bash")),
+            "userPromptSubmitted": rec("event-prompt", None),
+            "agentStop": rec("event-stop", None),
+        }});
+        sb.write("home/.copilot/hooks/recorders.json", &recorders.to_string());
+        common::team_of_hosts(
+            &sb.project,
+            &sb.home,
+            "copilot",
+            env!("CARGO_BIN_EXE_hookx"),
+        );
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let count = |label: &str| l.dumps.iter().filter(|d| d.label == label).count();
+    let fired = ["event-shell", "event-prompt", "event-stop"].map(count);
+    let mut wrong = common::team_once(&l.sb.project, &common::TEAM_HOSTS_LABELS, fired, (&[], 0));
+    let denied = l.tool_result("team", common::STORY_DENIED);
+    if !denied.contains(common::STORY_REASON) {
+        wrong.push(format!(
+            "the Codex guard's deny is the call's result: {denied}"
+        ));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 /// The Claude hook set of `synced_project_runs_each_rule_once`: the recording hook labelled
@@ -4029,6 +4077,7 @@ fn main() -> std::process::ExitCode {
             routed_handlers_of_every_dialect,
             converted_claude_config,
             migration_story_runs_each_rule_once,
+            team_loop_runs_each_rule_once,
             claude_only_project_runs_each_rule_once_with_claude_payload,
             hook_files_with_comments_or_trailing_commas,
             copilots_rewritten_folder_record_still_trusts_the_folder,

@@ -2022,6 +2022,37 @@ fn team_loop_runs_each_rule_once() {
     c.done("team");
 }
 
+/// The four-file team loop under Gemini CLI (attacks rows 880-899, [`common::team_of_hosts`]):
+/// hooks written for Claude, Gemini, Codex and Copilot, each file converted into the three
+/// others', hookx installed for Gemini in both scopes, trusted. Gemini runs its own file (its
+/// rules and the copies of the three others'), hookx's routes none of them: each rule once per
+/// event, and the Codex guard's deny is the call's result.
+fn team_of_four_runs_each_rule_once() {
+    let Some(l) = live("team", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({}));
+        sb.trust_folder();
+        common::team_of_hosts(&sb.project, &sb.home, "gemini", env!("CARGO_BIN_EXE_hookx"));
+    }) else {
+        return;
+    };
+    let mut wrong = common::team_once(
+        &l.sb.project,
+        &common::TEAM_HOSTS_LABELS,
+        [1, 1, 1],
+        (&[], 0),
+    );
+    if l.out.status != Some(0) {
+        wrong.push(format!("exit {:?}: {}", l.out.status, l.out.stderr));
+    }
+    let result = l.tool_result("team", common::STORY_DENIED);
+    if !result.contains(common::STORY_REASON) {
+        wrong.push(format!(
+            "the Codex guard's deny is the call's result: {result}"
+        ));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The team loop as a teammate without hookx finds it (attacks row 622,
 /// [`common::team_without_hookx`]): both files converted into Gemini's with `--hookx hookx`, no
 /// `hookx` on Gemini's `PATH`. Gemini runs only copies: each guard's copy denies the shell call
@@ -2139,6 +2170,7 @@ fn main() -> std::process::ExitCode {
             routed::converted_claude_config,
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
+            team_of_four_runs_each_rule_once,
             team_loop_without_hookx_fails_closed_only_on_the_guard,
             a_user_route_the_workspace_list_turns_off,
             a_route_turned_off_in_a_project_stays_off_when_re_pointed,

@@ -468,6 +468,106 @@ pub fn team_of_four_without_hookx(project: &Path, home: &Path) {
     team_of_four_files(project, home, "hookx");
 }
 
+/// The labels of [`team_of_hosts`]' rules, by file: Claude's, Gemini's, Codex's (its guard
+/// `guard` denies), Copilot's; each file's guard, prompt logger and Stop hook.
+pub const TEAM_HOSTS_LABELS: [&str; 12] = [
+    "cguard", "clog", "cstop", "gguard", "glog", "gstop", "guard", "xlog", "xstop", "pguard",
+    "plog", "pstop",
+];
+
+/// [`team_of_hosts`]' files, Claude's, Gemini's, Codex's and Copilot's.
+pub const TEAM_HOSTS_FILES: [&str; 4] = [
+    ".claude/settings.json",
+    ".gemini/settings.json",
+    ".codex/hooks.json",
+    ".github/hooks/hooks.json",
+];
+
+/// The team loop of attacks rows 880-899: [`team_of_four`] with hooks written for Claude,
+/// Gemini, Codex and Copilot CLI ([`team_of_hosts_written`]), each file converted into the three
+/// others' with `--write --hookx HOOKX`, trusted, hookx installed for `host` in both scopes,
+/// trusted again.
+pub fn team_of_hosts(project: &Path, home: &Path, host: &str, hookx: &str) {
+    team_of_hosts_files(project, home, hookx);
+    hookx_at(project, home, &["trust", "--yes"]).success();
+    for scope in ["project", "user"] {
+        hookx_at(
+            project,
+            home,
+            &["install", "--host", host, "--scope", scope],
+        )
+        .success();
+    }
+    hookx_at(project, home, &["trust", "--yes"]).success();
+}
+
+/// [`team_of_hosts_written`]'s four files, each converted into the three others with `--write
+/// --hookx HOOKX`.
+pub fn team_of_hosts_files(project: &Path, home: &Path, hookx: &str) {
+    let dialects = team_of_hosts_written(project);
+    for (file, from) in TEAM_HOSTS_FILES.iter().zip(dialects) {
+        let to: Vec<&str> = dialects.into_iter().filter(|d| *d != from).collect();
+        hookx_clean(project)
+            .env("HOME", home)
+            .args(["convert", file, "--to", &to.join(",")])
+            .args(["--write", "--hookx", hookx])
+            .assert()
+            .success();
+    }
+}
+
+/// The four files of [`team_of_hosts`] as their authors wrote them, none converted (each
+/// file's shell guard, prompt logger and Stop hook its first rule of its event; Copilot's in
+/// its own camelCase form); their dialects, in [`TEAM_HOSTS_FILES`]' order.
+pub fn team_of_hosts_written(project: &Path) -> [&'static str; 4] {
+    let run = story_script(project);
+    let files = [
+        ("claude", ["PreToolUse", "UserPromptSubmit", "Stop"], "Bash"),
+        (
+            "gemini",
+            ["BeforeTool", "BeforeAgent", "AfterAgent"],
+            "run_shell_command",
+        ),
+        ("codex", ["PreToolUse", "UserPromptSubmit", "Stop"], "Bash"),
+        (
+            "copilot",
+            ["preToolUse", "userPromptSubmitted", "agentStop"],
+            "bash",
+        ),
+    ];
+    for (i, (file, (dialect, events, shell))) in TEAM_HOSTS_FILES.iter().zip(files).enumerate() {
+        let mut hooks = serde_json::Map::new();
+        for (k, event) in events.into_iter().enumerate() {
+            let label = TEAM_HOSTS_LABELS[i * 3 + k];
+            let matcher = (k == 0).then_some(shell);
+            let rule = match dialect {
+                "copilot" => {
+                    let mut h = serde_json::json!({"type": "command", "bash": run(label)});
+                    if let Some(m) = matcher {
+                        h["matcher"] = m.into();
+                    }
+                    h
+                }
+                _ => {
+                    let mut r =
+                        serde_json::json!({"hooks": [{"type": "command", "command": run(label)}]});
+                    if let Some(m) = matcher {
+                        r["matcher"] = m.into();
+                    }
+                    r
+                }
+            };
+            hooks.insert(event.to_string(), serde_json::json!([rule]));
+        }
+        let mut doc = serde_json::json!({ "hooks": hooks });
+        if dialect == "copilot" {
+            doc["version"] = 1.into();
+        }
+        write(project, file, &doc.to_string());
+    }
+    files.map(|f| f.0)
+}
+
 /// Whether each of [`team_of_four`]'s rules ran once per event the client fired: `shell`
 /// shell calls for the guards, `prompts` for the loggers, `stops` for the Stop hooks (each
 /// counted by a recorder of the client's own; a client may fire no prompt event, as `droid
@@ -476,11 +576,21 @@ pub fn team_of_four_without_hookx(project: &Path, home: &Path) {
 /// start on the calls it denies, `denied`. What went wrong, with the whole log, else nothing.
 pub fn team_of_four_once(
     project: &Path,
+    counts: [usize; 3],
+    stopped: (&[&str], usize),
+) -> Vec<String> {
+    team_once(project, &TEAM4_LABELS, counts, stopped)
+}
+
+/// [`team_of_four_once`] for any team's `labels` (each file's guard, logger and Stop hook).
+pub fn team_once(
+    project: &Path,
+    labels: &[&str],
     [shell, prompts, stops]: [usize; 3],
     (after, denied): (&[&str], usize),
 ) -> Vec<String> {
     let mut wrong = Vec::new();
-    for (i, label) in TEAM4_LABELS.iter().enumerate() {
+    for (i, label) in labels.iter().enumerate() {
         let stopped = if after.contains(label) { denied } else { 0 };
         let fired = [shell, prompts, stops][i % 3] - stopped;
         let runs = story_runs(project, label).len();
