@@ -3220,6 +3220,44 @@ fn a_wrapper_copy_codex_runs_beside_a_user_route_an_override_turns_off() {
     }
 }
 
+/// Attacks row 860: row 740's leftover. An override of the route's `enabled` above the `work`
+/// profile that turns it off, or above another override: Codex CLI 0.171.0 decides by the
+/// highest layer that sets it, the last `-c` first (live:
+/// `live_codex::an_override_turns_on_again_what_a_profile_turns_off`). hookx read any layer's
+/// `false` as off: where an override turned the route on again, the route inside the copy ran
+/// the Cursor rules beside the user route (twice each).
+#[test]
+fn an_override_turning_a_route_on_again_above_a_profile_is_read_as_on() {
+    let w = WrapperCopy::new(Dialect::named("codex").unwrap());
+    let route = w.user_route("codex", ".codex/hooks.json", "PreToolUse");
+    let key = serde_json::json!(w.codex_user_route_key());
+    common::write(
+        &w.home,
+        ".codex/work.config.toml",
+        &format!("[hooks.state.{key}]\nenabled = false\n"),
+    );
+    let payload = codex_shell_payload(&w);
+    let set = |on: bool| format!("hooks.state={{{key}={{enabled={on}}}}}");
+    let (on, off) = (set(true), set(false));
+    let runs_route: [&[&str]; 2] = [
+        &["exec", "--profile", "work", "-c", &on],
+        &["exec", "-c", &off, "-c", &on],
+    ];
+    for options in runs_route {
+        w.fire(&w.as_codex(&route, options), &[], &payload);
+        w.fire(&w.as_codex(&w.copy, options), &[], &payload);
+        assert_eq!(w.ran(), ["cursor-rule", "mine", "wrapper"], "{options:?}");
+    }
+    let skips_route: [&[&str]; 2] = [
+        &["exec", "-c", &on, "-c", &off],
+        &["exec", "--profile", "work", "-c", &on, "-c", &off],
+    ];
+    for options in skips_route {
+        w.fire(&w.as_codex(&w.copy, options), &[], &payload);
+        assert_eq!(w.ran(), ["cursor-rule", "mine", "wrapper"], "{options:?}");
+    }
+}
+
 /// Attacks row 640 (row 605 under Gemini): a Claude wrapper (`./hookx-route.sh`, running `hookx
 /// run --host claude`) converted into `.gemini/settings.json` (`hookx exec --host gemini --as
 /// claude`), the Cursor rules, hookx's Gemini user route, which the machine's system settings

@@ -2350,6 +2350,7 @@ fn main() -> std::process::ExitCode {
             a_session_started_in_a_subfolder_runs_the_projects_guard,
             a_wrapper_copy_beside_a_user_route_a_profile_turns_off,
             a_wrapper_copy_beside_a_user_route_an_override_turns_off,
+            an_override_turns_on_again_what_a_profile_turns_off,
             a_copy_a_profile_turns_off,
             a_project_marked_by_the_users_own_markers_runs_its_guard,
             no_markers_make_the_folder_codex_started_in_the_project,
@@ -2538,6 +2539,57 @@ fn a_wrapper_copy_beside_a_user_route_an_override_turns_off() {
             ran == expected,
             format!(
                 "override {form}: each rule once for one call: {ran:?}\n{}",
+                l.out.stderr
+            ),
+        );
+    }
+    c.done("subfolder");
+}
+
+/// Attacks row 860: row 740's leftover, overrides above a profile and above one another. The
+/// wrapper copy, Cursor rules and user route of row 605; the `work` profile turning the user
+/// route off, or not; then `-c` overrides of its `enabled`, in order. Codex decides by the
+/// highest layer that sets `enabled` (the last `-c` above the profile above the user's file):
+/// where it runs the user route, the Cursor rules run there (`codex`), else inside the copy
+/// (`gemini`), once each.
+fn an_override_turns_on_again_what_a_profile_turns_off() {
+    let mut c = Checks::default();
+    let on = "hooks.state={KEY={enabled=true}}";
+    let off = "hooks.state={KEY={enabled=false}}";
+    let cases: [(&str, bool, &[&str], &str); 4] = [
+        ("profile off, -c on", true, &[on], "codex"),
+        ("-c off, -c on", false, &[off, on], "codex"),
+        ("-c on, -c off", false, &[on, off], "gemini"),
+        ("profile off, -c on, -c off", true, &[on, off], "gemini"),
+    ];
+    for (case, profile, overrides, host) in cases {
+        let Some(l) = live_args("subfolder", &[], |sb| {
+            sb.trust_project();
+            let log = sb.root.join("ran.log");
+            common::a_wrapper_story(&sb.project, &sb.home, &log, "gemini", true);
+            copies_reviewed_beside_a_user_route(sb, ".gemini/settings.json");
+            let key = &user_route_key(sb);
+            the_work_profile_turns_off(sb, key);
+            let mut all: Vec<String> = work_profile_args(profile)
+                .iter()
+                .map(|a| a.to_string())
+                .collect();
+            for set in overrides {
+                all.extend([
+                    "-c".to_string(),
+                    set.replace("KEY", &json!(key).to_string()),
+                ]);
+            }
+            all
+        }) else {
+            return;
+        };
+        let ran = sorted_ran_log(&l);
+        let expected = common::each_wrapper_rule_once(Some(host));
+        c.that(
+            ran == expected,
+            format!(
+                "{case}: each rule once for one call, under {host}: {ran:?}\n{}",
                 l.out.stderr
             ),
         );

@@ -1676,7 +1676,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             let off = report
                 .trusted
                 .iter()
-                .filter(|key| (trust.turned_off)(&text, key))
+                .filter(|key| trust.turned_off(&text, key))
                 .count();
             if off > 0 {
                 outln!(

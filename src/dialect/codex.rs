@@ -503,7 +503,7 @@ pub static DEF: DialectDef = DialectDef {
         set: trust::set,
         unset: trust::unset,
         recorded: trust::recorded,
-        turned_off: trust::turned_off,
+        enabled: trust::enabled,
         // Run 0.171.0 (`live_codex::a_wrapper_copy_beside_a_user_route_a_profile_turns_off`,
         // attacks row 605): `codex exec --profile work` with `[hooks.state."KEY"] enabled =
         // false` in `work.config.toml` does not run the handler of KEY.
@@ -934,21 +934,22 @@ pub mod trust {
         trusted(&doc, key)
     }
 
-    /// Whether the config text turns the handler of `key` off (`enabled = false`, set by the
-    /// user in Codex's `/hooks`).
-    pub fn turned_off(text: &str, key: &str) -> bool {
-        parse(text).is_ok_and(|doc| off(&doc, key))
+    /// The `enabled` the config text sets for the handler of `key`, if it does (`false`, set
+    /// by the user in Codex's `/hooks`, turns it off).
+    pub fn enabled(text: &str, key: &str) -> Option<bool> {
+        switch(&parse(text).ok()?, key)
+    }
+
+    fn switch(doc: &toml_edit::DocumentMut, key: &str) -> Option<bool> {
+        doc.get("hooks")?
+            .get("state")?
+            .get(key)?
+            .get("enabled")?
+            .as_bool()
     }
 
     fn off(doc: &toml_edit::DocumentMut, key: &str) -> bool {
-        let record = doc
-            .get("hooks")
-            .and_then(|h| h.get("state"))
-            .and_then(|s| s.get(key));
-        record
-            .and_then(|r| r.get("enabled"))
-            .and_then(|e| e.as_bool())
-            == Some(false)
+        switch(doc, key) == Some(false)
     }
 
     /// The lines of the table under `header`: its header line and the lines up to the next

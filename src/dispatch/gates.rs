@@ -171,7 +171,7 @@ impl Review {
                 .get_or_init(|| crate::route::layer_texts(&self.home, self.host, l));
             !records
                 .iter()
-                .any(|(key, _)| layers.iter().any(|layer| (review.turned_off)(layer, key)))
+                .any(|(key, _)| review.off_in_layers(layers, key))
         })
     }
 
@@ -189,7 +189,7 @@ impl Review {
         let mut names: Vec<String> = crate::route::layer_files(&self.home, self.host, layer)
             .filter(|(_, file)| {
                 crate::read::text(file, crate::read::MAX_FILE_BYTES)
-                    .is_ok_and(|text| keys.iter().any(|(k, _)| (review.turned_off)(&text, k)))
+                    .is_ok_and(|text| keys.iter().any(|(k, _)| review.turned_off(&text, k)))
             })
             .map(|(name, _)| name)
             .collect();

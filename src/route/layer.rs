@@ -65,9 +65,9 @@ pub fn layer_files(
 /// The config texts the agent's command line puts on top of its user file, the winning one
 /// first: each override (`-c key=value`, the last given first) as a TOML text of its own, then
 /// the layer file (`--profile NAME`). Empty where the agent names none or hookx cannot read
-/// its command line. Kept apart, not merged: a reader asks each in turn, and one that turns a
-/// handler off where a higher one turns it on again makes hookx's route run a rule the agent
-/// runs too (twice, never none).
+/// its command line. Kept apart, not merged (hookx parses TOML but does not write it): a
+/// reader asks each in turn, the first that sets a key deciding
+/// ([`crate::tables::RouteTrust::off_in_layers`]).
 pub fn layer_texts(home: &Path, host: Dialect, layer: &ConfigLayer) -> Vec<String> {
     let args = crate::spawn::nearest_ancestor_running(layer.program).unwrap_or_default();
     let mut texts: Vec<String> = option_values(&args, layer.overrides)

@@ -416,8 +416,7 @@ fn reviewed(home: &Path, file: &Path, host: Dialect, routes: &[String]) -> bool 
         .layer
         .map(|l| layer_texts(home, host, l))
         .unwrap_or_default();
-    held.iter()
-        .any(|key| !layers.iter().any(|text| (review.turned_off)(text, key)))
+    held.iter().any(|key| !review.off_in_layers(&layers, key))
 }
 
 /// Whether the host refuses the whole of its file `file`, routes and all

@@ -60,7 +60,7 @@ pub fn runs_handler(home: &Path, host: Dialect, file: &Path, command: &str) -> b
         let layers = super::layer_texts(home, host, layer);
         records
             .iter()
-            .any(|(key, _)| layers.iter().any(|text| (trust.turned_off)(text, key)))
+            .any(|(key, _)| trust.off_in_layers(&layers, key))
     };
     !records.is_empty() && held && !trust.layer.is_some_and(off)
 }

@@ -101,10 +101,10 @@ pub struct RouteTrust {
     /// The value the file's text records for a key, if any (`doctor` compares it with the
     /// handler's current one: the agent skips a handler whose record is missing or stale).
     pub recorded: fn(text: &str, key: &str) -> Option<String>,
-    /// Whether the file's text turns the handler of a key off, whatever its record (Codex's
-    /// `enabled = false`): the user's own choice in the agent, which `recorded` reads as no
-    /// review, and `doctor` says as what it is.
-    pub turned_off: fn(text: &str, key: &str) -> bool,
+    /// What the file's text sets the handler of a key's switch to, if it sets it (Codex's
+    /// `enabled`): `false` is the user's own choice in the agent, which `recorded` reads as no
+    /// review, and `doctor` says as what it is ([`RouteTrust::turned_off`]).
+    pub enabled: fn(text: &str, key: &str) -> Option<bool>,
     /// A config file the agent's command line puts on top of `file`, if it has one: a handler
     /// it turns off is off.
     pub layer: Option<&'static ConfigLayer>,
@@ -308,6 +308,21 @@ impl DisabledHandlers {
 
 /// The key of a config file's hooks object.
 const HOOKS_OBJECT: &str = "hooks";
+
+impl RouteTrust {
+    /// Whether the file's text turns the handler of `key` off, whatever its record.
+    pub fn turned_off(&self, text: &str, key: &str) -> bool {
+        (self.enabled)(text, key) == Some(false)
+    }
+
+    /// Whether the config `layers` the agent was started with (the winning one first:
+    /// [`crate::route::layer_texts`]) turn the handler of `key` off: the highest that sets its
+    /// switch decides, as Codex 0.171.0 merges them (a `-c` turning it on again above a
+    /// profile's `false` runs it, live: attacks row 860).
+    pub fn off_in_layers(&self, layers: &[String], key: &str) -> bool {
+        layers.iter().find_map(|text| (self.enabled)(text, key)) == Some(false)
+    }
+}
 
 impl KillSwitch {
     /// The flag as a file's top-level keys set it, if they do (a non-boolean is `Err`).

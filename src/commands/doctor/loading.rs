@@ -747,7 +747,7 @@ fn unreviewed(ctx: &Context, host: Dialect, source: &Source) -> Option<Finding> 
         match (review.recorded)(&text, key) {
             Some(recorded) if recorded == *value => {}
             Some(_) => stale += 1,
-            None if (review.turned_off)(&text, key) => off += 1,
+            None if review.turned_off(&text, key) => off += 1,
             None => missing += 1,
         }
     }
