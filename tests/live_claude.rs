@@ -1900,14 +1900,16 @@ fn a_projects_bash_function_reaches_the_users_hooks() {
 /// Attacks rows 780 and 788, live: the user's trusted Cline guard (`#!/bin/bash`, cancels)
 /// runs under Claude through hookx's user route; the project's settings `env` sets `PATH` with
 /// a `bash` of the repository's first, or `SHELLOPTS=noexec` (which makes every bash run none
-/// of its commands). Claude hands both to the route (a probe of the user's own records them);
-/// the guard's deny still comes back, and the repository's `bash` never runs.
+/// of its commands), or `BASH_ENV` naming a file of the repository's (which every
+/// non-interactive bash runs first: `echo '{}'; exit 0`, row 840). Claude hands each to the
+/// route (a probe of the user's own records them); the guard's deny still comes back, and
+/// neither the repository's `bash` nor its file runs.
 fn a_projects_env_does_not_empty_the_users_cline_guard() {
     let Some(bin) = client_or_skip("a_projects_env_does_not_empty_the_users_cline_guard") else {
         return;
     };
     let mut c = Checks::default();
-    for variant in ["PATH", "SHELLOPTS"] {
+    for variant in ["PATH", "SHELLOPTS", "BASH_ENV"] {
         let model = FakeModel::start(SCRIPTS);
         let world = World::new();
         let tools = world.project.join("tools");
@@ -1924,8 +1926,18 @@ fn a_projects_env_does_not_empty_the_users_cline_guard() {
         .unwrap();
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let bash_env = tools.join("bash-env");
+        std::fs::write(
+            &bash_env,
+            format!(
+                "echo ran >> '{}'\necho '{{}}'\nexit 0\n",
+                repo_log.display()
+            ),
+        )
+        .unwrap();
         let env = match variant {
             "PATH" => json!({"PATH": format!("{}:/usr/local/bin:/usr/bin:/bin", tools.display())}),
+            "BASH_ENV" => json!({"BASH_ENV": bash_env}),
             _ => json!({"SHELLOPTS": "noexec"}),
         };
         write_json(
@@ -1953,12 +1965,13 @@ fn a_projects_env_does_not_empty_the_users_cline_guard() {
             .as_array_mut()
             .unwrap()
             .push(json!({"type": "command", "command": format!(
-                "echo \"PATH=$PATH SHELLOPTS=$SHELLOPTS\" >> '{}'", probe.display())}));
+                "echo \"PATH=$PATH SHELLOPTS=$SHELLOPTS BASH_ENV=$BASH_ENV\" >> '{}'", probe.display())}));
         write_json(&settings, &user);
         let (run, ran, denied) = one_guarded_call(&bin, &world, &model, &log);
         let probe = std::fs::read_to_string(&probe).unwrap_or_default();
         let reached = match variant {
             "PATH" => probe.contains(&format!("PATH={}:", tools.display())),
+            "BASH_ENV" => probe.contains(&format!("BASH_ENV={}", bash_env.display())),
             _ => probe.contains("SHELLOPTS=noexec"),
         };
         c.check(
@@ -1968,7 +1981,7 @@ fn a_projects_env_does_not_empty_the_users_cline_guard() {
         c.check(
             ran && denied && !repo_log.exists(),
             format!(
-                "{variant}: the guard ran {ran}, denied {denied}, the repository's bash ran {}\n{}",
+                "{variant}: the guard ran {ran}, denied {denied}, the repository's bash or file ran {}\n{}",
                 repo_log.exists(),
                 run.describe()
             ),
@@ -1976,7 +1989,7 @@ fn a_projects_env_does_not_empty_the_users_cline_guard() {
     }
     c.finish(
         "a_projects_env_does_not_empty_the_users_cline_guard",
-        "two variants",
+        "three variants",
     );
 }
 

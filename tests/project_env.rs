@@ -897,20 +897,75 @@ fn shell_options_from_the_project_do_not_empty_the_users_guards() {
             "the gemini guard says no",
         ),
     ];
+    users_guards_deny_with(
+        &guards,
+        &[
+            ("SHELLOPTS", "noexec"),
+            ("SHELLOPTS", "braceexpand:noexec:xtrace"),
+        ],
+    );
+}
+
+/// Attacks rows 840, 841: bash's other start-up variables, from the same settings `env`.
+/// `BASH_ENV` names a file every non-interactive bash runs before its script (the
+/// repository's, `echo '{}'; exit 0`, relative to the hook's folder or by its path); `BASHOPTS`
+/// turns `shopt` options on (`nullglob`, `failglob`: an unquoted `[:space:]` matching no file
+/// becomes nothing, or fails the command). The user's trusted guards, a Cline script
+/// (`#!/bin/bash`) and a Gemini guard that runs `bash -c`, both reading the payload through
+/// `tr -d [:space:]`, still deny.
+#[test]
+fn bash_start_up_variables_from_the_project_do_not_empty_the_users_guards() {
+    let deny = r#"{"cancel": true, "errorMessage": "the cline guard says no"}"#;
+    let guards = [
+        (
+            ".cline/hooks/PreToolUse",
+            format!(
+                "#!/bin/bash\ninput=$(tr -d [:space:])\n\
+                 case \"$input\" in *run_commands*) echo '{deny}';; esac\n"
+            ),
+            "the cline guard says no",
+        ),
+        (
+            ".gemini/settings.json",
+            r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": "bash -c 'input=$(tr -d [:space:]); case $input in *run_shell_command*) echo the gemini guard says no >&2; exit 2;; esac'"}]}]}}"#
+                .to_string(),
+            "the gemini guard says no",
+        ),
+    ];
+    users_guards_deny_with(
+        &guards,
+        &[
+            ("BASH_ENV", "bash-env"),
+            ("BASH_ENV", "{project}/bash-env"),
+            ("BASHOPTS", "nullglob"),
+            ("BASHOPTS", "failglob"),
+        ],
+    );
+}
+
+/// Each of the user's `guards` (file below the home, text, what its deny says), trusted, denies
+/// a Bash call under Claude with each of `vars` set as a project's settings `env` sets it
+/// (`{project}` in a value: the project's path), beside the project's `bash-env`, a file that
+/// answers `{}` and exits 0.
+fn users_guards_deny_with(guards: &[(&str, String, &str)], vars: &[(&str, &str)]) {
     for (file, text, says) in guards {
         let world = World::with_trusted_guard();
         std::fs::remove_file(world.project.join(".bricks/hooks.json")).unwrap();
-        write(&world.home, file, &text);
+        write(&world.project, "bash-env", "echo '{}'; exit 0\n");
+        write(&world.home, file, text);
         let trusted = ran(&mut world.hookx(&["trust", "--yes", "--project", "."]));
         assert_eq!(trusted.code, Some(0), "{trusted:?}");
         let home = world.home.to_str().unwrap();
-        for value in ["noexec", "braceexpand:noexec:xtrace"] {
-            let ran = world.pre_tool_use(&["--home", home], &[("SHELLOPTS", value)]);
-            denies(&ran);
-            assert!(
-                ran.stdout.contains(says),
-                "SHELLOPTS={value}: {file}: {ran:?}"
+        for (var, value) in vars {
+            let value = value.replace("{project}", world.project.to_str().unwrap());
+            let ran = world.pre_tool_use(&["--home", home], &[(var, &value)]);
+            assert_eq!(
+                decision(&ran).as_deref(),
+                Some("deny"),
+                "{var}={value}: {file}: {ran:?}"
             );
+            assert!(ran.stdout.contains(says), "{var}={value}: {file}: {ran:?}");
         }
     }
 }

@@ -458,6 +458,16 @@ pub fn forward_termination() {
     }
 }
 
+/// What every bash started below a handler (`/bin/sh` is bash on many systems; a Cline script
+/// runs with bash) reads before the handler's first command, taken out of what hookx starts:
+/// in a hook's environment they come from what the agent hands every hook, a project's
+/// settings `env`. `SHELLOPTS`' `noexec` reads a guard's commands and runs none, exit 0
+/// (attacks row 788); `BASH_ENV` names a file run first (its `exit 0` ends the guard); and
+/// `BASHOPTS`' `nullglob` or `failglob` empties an unquoted `[:space:]` (rows 840, 841). bash
+/// exports none of them itself.
+#[cfg(unix)]
+const BASH_START_UP: [&str; 3] = ["SHELLOPTS", "BASH_ENV", "BASHOPTS"];
+
 #[cfg(unix)]
 fn shell_command(spec: &Spawn) -> Command {
     use std::os::unix::process::CommandExt;
@@ -466,11 +476,9 @@ fn shell_command(spec: &Spawn) -> Command {
     cmd.arg("-c").arg(&spec.command_line);
     // Its own group, so a timeout kills whatever the handler forked, and only that.
     cmd.process_group(0);
-    // Every bash started below takes its options from `SHELLOPTS` (`/bin/sh` is bash on many
-    // systems; a Cline script runs with bash): `noexec` reads a guard's commands and runs
-    // none, exit 0. bash never exports it itself; in a hook's environment it comes from what
-    // the agent hands every hook, a project's settings `env` (attacks row 788).
-    cmd.env_remove("SHELLOPTS");
+    for var in BASH_START_UP {
+        cmd.env_remove(var);
+    }
     dies_with_hookx(&mut cmd);
     configure(cmd, spec)
 }

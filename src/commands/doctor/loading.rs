@@ -27,14 +27,20 @@ const PROGRAM_VARS: &[(&str, &str)] = &[
         "LD_LIBRARY_PATH",
         "every program a hook starts may load its libraries from there, hookx included",
     ),
+    // Attacks rows 788, 840, 841: hookx takes these three out of what it starts, the agent
+    // does not.
     (
         "BASH_ENV",
         "a `bash` a hook starts first runs the file it names",
     ),
-    // Attacks row 788: hookx takes it out of what it starts, the agent does not.
     (
         "SHELLOPTS",
         "a `bash` a hook starts takes these options (`noexec`: it runs none of its commands)",
+    ),
+    (
+        "BASHOPTS",
+        "a `bash` a hook starts takes these `shopt` options (`nullglob`: an unmatched pattern \
+         becomes nothing)",
     ),
     // The interpreters' own: a guard written in node, python, perl or ruby loads the
     // repository's code (attacks row 129).
