@@ -3980,6 +3980,62 @@ fn own_file_timeouts() {
     c.done("synced");
 }
 
+/// A real multi-agent layout (1Password/agent-hooks at `adebf29d`): one guard written by hand
+/// into `.claude/settings.json` (a typed `Bash` entry) and into `.github/hooks/hooks.json` in
+/// VS Code's form, a flat PascalCase handler with no `type` and no matcher (`{"command": …,
+/// "timeout": 15}`). Copilot loads both files in a trusted folder and runs each copy once per
+/// Bash call; `doctor --host copilot` says each fires natively, and its JSON Schema takes the
+/// file Copilot runs (`schemas::a_copilot_handler_without_type_in_vscode_form_is_valid`).
+fn a_hand_copied_guard_in_vscodes_form_runs_as_doctor_says() {
+    let Some(l) = live_env("synced", |sb| {
+        let claude = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": sb.dumper("claude-copy")}]}]}});
+        sb.write("project/.claude/settings.json", &claude.to_string());
+        let team = json!({"version": 1, "hooks": {"PreToolUse": [
+            {"command": sb.dumper("untyped-copy"), "timeout": 15}]}});
+        sb.write("project/.github/hooks/hooks.json", &team.to_string());
+        let camel = json!({"version": 1, "hooks": {"preToolUse": [
+            {"bash": sb.dumper("untyped-camel")}]}});
+        sb.write("project/.github/hooks/camel.json", &camel.to_string());
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let ran = |label: &str| l.dumps.iter().filter(|d| d.label == label).count();
+    // Doctor in the run's environment: `-p` reads a repository's hooks only with this set.
+    let out = assert_cmd::Command::cargo_bin("hookx")
+        .unwrap()
+        .args(["doctor", "--host", "copilot", "--format", "json", "--project"])
+        .arg(&l.sb.project)
+        .arg("--home")
+        .arg(&l.sb.home)
+        .env("HOME", &l.sb.home)
+        .env_remove("HOOKX_HOME")
+        .env("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true")
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    let status = |label: &str| {
+        report["files"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|f| f["rules"].as_array().into_iter().flatten())
+            .find(|r| r["handler"].as_str().is_some_and(|h| h.ends_with(label)))
+            .map(|r| r["hosts"][0]["status"].clone())
+            .unwrap_or_default()
+    };
+    for label in ["claude-copy", "untyped-copy", "untyped-camel"] {
+        eprintln!("{label}: ran {}, doctor {}", ran(label), status(label));
+        c.that(
+            ran(label) == 1 && status(label) == "fires",
+            format!("{label}: ran {} and doctor says {}", ran(label), status(label)),
+        );
+    }
+    c.done("synced");
+}
+
 /// A Claude project whose `.claude/settings.json` Copilot 1.0.102 drops whole: a Bash guard
 /// that denies, a Stop hook with `"matcher": ""` (which Copilot takes) and a PostToolUse
 /// logger with `"matcher": ""` (which makes Copilot drop the file,
@@ -4111,6 +4167,7 @@ fn main() -> std::process::ExitCode {
             the_project_route_is_not_cut_to_the_users_shortened_route,
             the_claude_route_does_not_stand_aside_for_a_vscode_route_cut_short,
             both_scopes_get_one_event,
+            a_hand_copied_guard_in_vscodes_form_runs_as_doctor_says,
         ],
     )
 }

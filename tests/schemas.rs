@@ -239,6 +239,35 @@ fn codex_schema_takes_a_null_matcher_as_codex_does() {
         .success();
 }
 
+/// Copilot CLI 1.0.102 runs a handler written without `type`, in either form: VS Code's flat
+/// PascalCase `{"command": …, "timeout": 15}` (1Password/agent-hooks' `.github/hooks/hooks.json`)
+/// and a camelCase `{"bash": …}` (`live_copilot::a_hand_copied_guard_in_vscodes_form_runs_as_doctor_says`),
+/// and `validate` reads it as a command with a warning; the schema refused it (attacks row 921).
+#[test]
+fn copilot_schema_takes_a_handler_without_type_as_copilot_does() {
+    let file = json!({"version": 1, "hooks": {
+        "PreToolUse": [{"command": "bin/run-hook.sh guard", "timeout": 15}],
+        "preToolUse": [{"bash": "./guard.sh"}]}});
+    assert!(validator(copilot::DIALECT).is_valid(&file), "{file}");
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hooks.json");
+    std::fs::write(&path, file.to_string()).unwrap();
+    assert_cmd::Command::cargo_bin("hookx")
+        .unwrap()
+        .args(["validate", "--from", "copilot"])
+        .arg(&path)
+        .assert()
+        .success();
+    // Still refused: a `type` other than `command` or `prompt`, and a handler with no command.
+    for bad in [
+        json!({"type": "Command", "bash": "./guard.sh"}),
+        json!({"timeoutSec": 5}),
+    ] {
+        let file = json!({"version": 1, "hooks": {"preToolUse": [bad]}});
+        assert!(!validator(copilot::DIALECT).is_valid(&file), "{file}");
+    }
+}
+
 #[test]
 fn every_dialects_fixtures_pass_its_schema() {
     let mut checked = 0;
@@ -588,7 +617,6 @@ fn copilot_schema_accepts_the_wild_and_rejects_wrong_types() {
         json!({"version": 1}),
         json!({"version": 2, "hooks": {}}),
         json!({"hooks": {"preToolUse": [{"type": "command"}]}}),
-        json!({"hooks": {"preToolUse": [{"bash": "true"}]}}),
         json!({"hooks": {"preToolUse": [{"type": "command", "bash": ["true"]}]}}),
         json!({"hooks": {"preToolUse": [{"type": "command", "bash": "true", "cwd": 1}]}}),
         json!({"hooks": {"preToolUse": [{"type": "command", "bash": "true", "timeout": "5"}]}}),
