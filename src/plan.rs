@@ -352,16 +352,11 @@ pub fn likely_copies(sources: &[Source]) -> HashMap<CopyKey, String> {
         };
         for rule in &doc.rules {
             for (index, handler) in rule.handlers.iter().enumerate() {
-                if handler.extra.contains_key(MARKER) {
-                    continue;
+                if let Some(signature) = copy_signature(rule, handler) {
+                    seen.entry(signature)
+                        .or_default()
+                        .push((source, copy_rule_id(rule), index));
                 }
-                let (text, _) = handler_text(handler);
-                if text.trim().is_empty() {
-                    continue;
-                }
-                seen.entry((rule.event.name().to_string(), text))
-                    .or_default()
-                    .push((source, copy_rule_id(rule), index));
             }
         }
     }
@@ -380,6 +375,16 @@ pub fn likely_copies(sources: &[Source]) -> HashMap<CopyKey, String> {
         }
     }
     out
+}
+
+/// What [`likely_copies`] compares of a handler: its event and the command it runs
+/// (unwrapped). `None` for one hookx wrote (it has a record) and one that runs nothing.
+pub fn copy_signature(rule: &Rule, handler: &Handler) -> Option<(String, String)> {
+    if handler.extra.contains_key(MARKER) {
+        return None;
+    }
+    let (text, _) = handler_text(handler);
+    (!text.trim().is_empty()).then(|| (rule.event.name().to_string(), text))
 }
 
 /// The key [`likely_copies`] gives the handler at `index` of `source`'s `rule`.

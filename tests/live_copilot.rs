@@ -4006,7 +4006,14 @@ fn a_hand_copied_guard_in_vscodes_form_runs_as_doctor_says() {
     // Doctor in the run's environment: `-p` reads a repository's hooks only with this set.
     let out = assert_cmd::Command::cargo_bin("hookx")
         .unwrap()
-        .args(["doctor", "--host", "copilot", "--format", "json", "--project"])
+        .args([
+            "doctor",
+            "--host",
+            "copilot",
+            "--format",
+            "json",
+            "--project",
+        ])
         .arg(&l.sb.project)
         .arg("--home")
         .arg(&l.sb.home)
@@ -4030,7 +4037,11 @@ fn a_hand_copied_guard_in_vscodes_form_runs_as_doctor_says() {
         eprintln!("{label}: ran {}, doctor {}", ran(label), status(label));
         c.that(
             ran(label) == 1 && status(label) == "fires",
-            format!("{label}: ran {} and doctor says {}", ran(label), status(label)),
+            format!(
+                "{label}: ran {} and doctor says {}",
+                ran(label),
+                status(label)
+            ),
         );
     }
     c.done("synced");

@@ -834,3 +834,82 @@ fn check_fails_on_a_target_whose_own_switch_turns_its_hooks_off() {
         "{out}{err}"
     );
 }
+
+/// Attacks row 920: a real multi-agent layout (1Password/agent-hooks at `adebf29d`): one guard
+/// written by hand into Claude's, Copilot's (VS Code's flat form), Cursor's and Windsurf's
+/// files. `--init` named all four as sources, so `sync` wrote four copies of the guard into
+/// Gemini's and Codex's files: each ran it four times per shell call (the Copilot copy, with
+/// no matcher, before every tool). A file whose every handler is likely a copy made by hand of
+/// one in a source already named (the same event and command, as `doctor` notes them) is left
+/// out, its line written commented with why; each target then holds the guard once.
+#[test]
+fn init_leaves_out_a_file_that_only_copies_another_sources_rules_by_hand() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let guard = "bin/run-hook.sh 1password-validate-mounted-env-files";
+    let files = [
+        (
+            ".claude/settings.json",
+            format!(
+                r#"{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": [{{"type": "command", "command": "{guard}"}}]}}]}}}}"#
+            ),
+        ),
+        (
+            ".cursor/hooks.json",
+            format!(
+                r#"{{"version": 1, "hooks": {{"beforeShellExecution": [{{"command": "{guard}"}}]}}}}"#
+            ),
+        ),
+        (
+            ".github/hooks/hooks.json",
+            format!(
+                r#"{{"version": 1, "hooks": {{"PreToolUse": [{{"command": "{guard}", "timeout": 15}}]}}}}"#
+            ),
+        ),
+        (
+            ".windsurf/hooks.json",
+            format!(
+                r#"{{"hooks": {{"pre_run_command": [{{"command": "{guard}", "show_output": true}}], "post_write_code": [{{"command": "./log-write.sh"}}]}}}}"#
+            ),
+        ),
+    ];
+    for (rel, text) in &files {
+        common::write(&project, rel, text);
+    }
+    let init = common::hookx_at(&project, &home, &["sync", "--init", "--to", "gemini,codex"])
+        .success()
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&init.stderr);
+    let manifest = std::fs::read_to_string(project.join(".hookx/sync.toml")).unwrap();
+    let listed = |rel: &str| {
+        manifest
+            .lines()
+            .any(|l| l.trim_start().starts_with(&format!("{{ path = \"{rel}\"")))
+    };
+    assert!(listed(".claude/settings.json"), "{manifest}");
+    for copy in [".cursor/hooks.json", ".github/hooks/hooks.json"] {
+        assert!(!listed(copy), "{copy} listed: {manifest}");
+        assert!(
+            manifest.contains(&format!("# {{ path = \"{copy}\"")),
+            "{copy}'s line: {manifest}"
+        );
+        assert!(
+            err.contains(&format!("not a source: {copy}: every rule of it is likely a copy made by hand of one in .claude/settings.json")),
+            "{err}"
+        );
+    }
+    // A file with a rule of its own beside the copy stays a source (its copy is said by doctor).
+    assert!(listed(".windsurf/hooks.json"), "{manifest}");
+    common::hookx_at(&project, &home, &["sync"]).success();
+    for target in [".gemini/settings.json", ".codex/hooks.json"] {
+        let text = std::fs::read_to_string(project.join(target)).unwrap();
+        let copies = text.matches("1password-validate-mounted-env-files").count();
+        assert_eq!(
+            copies, 2,
+            "{target}: the Claude and Windsurf copies: {text}"
+        );
+    }
+}

@@ -11,11 +11,12 @@ use crate::config::{self, MARKER};
 use crate::convert::loss::Loss;
 use crate::discover::{self, Context};
 use crate::error::Error;
+use crate::plan;
 use crate::tables::{Dialect, Scope};
 use crate::trust::{TrustState, TrustStore};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 /// The manifest, relative to the project.
@@ -463,6 +464,9 @@ fn init(opts: &Options, to: &[Dialect]) -> Result<i32, Error> {
         .collect();
     let mut chosen = Vec::new();
     let mut skipped = Vec::new();
+    // The files chosen so far, by what each handler of theirs runs ([`plan::copy_signature`]).
+    let mut signatures: HashMap<(String, String), String> = HashMap::new();
+    let mut copies = Vec::new();
     for source in discover::discover(&opts.ctx) {
         if source.scope != Scope::Project {
             continue;
@@ -493,6 +497,25 @@ fn init(opts: &Options, to: &[Dialect]) -> Result<i32, Error> {
             skipped.push(format!("{shown}: written by hookx (convert or install)"));
             continue;
         }
+        // A file that only repeats, by hand, rules of a source already chosen: listed too,
+        // each target would hold every copy and run the rule once per copy (attacks row 920).
+        let mine: Vec<_> = doc
+            .rules
+            .iter()
+            .flat_map(|r| r.handlers.iter().map(move |h| plan::copy_signature(r, h)))
+            .collect();
+        let of: Option<BTreeSet<&String>> = mine
+            .iter()
+            .map(|s| s.as_ref().and_then(|s| signatures.get(s)))
+            .collect();
+        if let Some(of) = of {
+            let of: Vec<&str> = of.into_iter().map(String::as_str).collect();
+            copies.push((shown, source.dialect, of.join(", ")));
+            continue;
+        }
+        for signature in mine.into_iter().flatten() {
+            signatures.entry(signature).or_insert_with(|| shown.clone());
+        }
         chosen.push((shown, source.dialect));
     }
     if chosen.is_empty() {
@@ -505,18 +528,38 @@ fn init(opts: &Options, to: &[Dialect]) -> Result<i32, Error> {
             }
         )));
     }
-    let text = manifest_text(&chosen, to);
+    let text = manifest_text(&chosen, &copies, to);
     config::update::update(&path, |_| Ok(config::update::Change::Write(text.clone())))?;
     errln!("wrote {MANIFEST}");
     for s in &skipped {
         errln!("not a source: {s}");
     }
+    for (shown, _, of) in &copies {
+        errln!(
+            "not a source: {shown}: {}; listed too, each target would hold the rule once per \
+             copy and run it as often (its line in {MANIFEST} is left commented)",
+            copy_note(of)
+        );
+    }
     errln!("next: `hookx sync`, then commit {MANIFEST}, {LOCK} and the files it writes");
     Ok(0)
 }
 
-/// The manifest `--init` writes: a comment on every line.
-fn manifest_text(sources: &[(String, Dialect)], targets: &[Dialect]) -> String {
+/// Why `--init` leaves out a file whose every rule is a copy of one in `of` (files, shown).
+fn copy_note(of: &str) -> String {
+    format!(
+        "every rule of it is likely a copy made by hand of one in {of} (the same event and \
+         command, as `hookx doctor` notes)"
+    )
+}
+
+/// The manifest `--init` writes: a comment on every line; the files left out as copies
+/// (path, agent, the files they copy) as lines commented out.
+fn manifest_text(
+    sources: &[(String, Dialect)],
+    copies: &[(String, Dialect, String)],
+    targets: &[Dialect],
+) -> String {
     let mut text = String::new();
     text.push_str("# hookx sync manifest: the sources are the hook set; each target is generated from them.\n");
     text.push_str(
@@ -533,6 +576,14 @@ fn manifest_text(sources: &[(String, Dialect)], targets: &[Dialect]) -> String {
             dialect.name()
         );
         text.push_str(&format!("{entry}  # {} hooks\n", dialect.def().display));
+    }
+    for (path, dialect, of) in copies {
+        text.push_str(&format!(
+            "  # {{ path = {}, from = \"{}\" }},  # left out: {}\n",
+            toml_string(path),
+            dialect.name(),
+            copy_note(of)
+        ));
     }
     text.push_str("]  # end of the sources\n");
     for d in targets {
@@ -1832,7 +1883,8 @@ mod tests {
     #[test]
     fn the_init_manifest_reads_back() {
         let first = Dialect::all()[0];
-        let text = manifest_text(&[("hooks.json".into(), first)], Dialect::all());
+        let copy = ("copy.json".into(), first, "hooks.json".into());
+        let text = manifest_text(&[("hooks.json".into(), first)], &[copy], Dialect::all());
         let manifest = parse_manifest("m", &text).unwrap();
         assert_eq!(manifest.sources.len(), 1);
         assert_eq!(manifest.targets.len(), Dialect::all().len());
