@@ -305,13 +305,25 @@ fn recorded(name: &str) -> Vec<u8> {
 /// `hookx exec --host HOST --as FLAVOR --event EVENT` over a handler that prints `answer`, bytes
 /// as they are, and exits `code`: hookx's stdout as JSON (`Null` when empty) and its stderr.
 fn exec_bytes(host: &str, flavor: &str, event: &str, answer: &[u8], code: i32) -> (Value, String) {
+    exec_streams(host, flavor, event, (answer, b""), code)
+}
+
+/// As [`exec_bytes`], the handler printing `stdout` and `stderr`.
+fn exec_streams(
+    host: &str,
+    flavor: &str,
+    event: &str,
+    (stdout, stderr): (&[u8], &[u8]),
+    code: i32,
+) -> (Value, String) {
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().display().to_string();
-    std::fs::write(dir.path().join("answer.out"), answer).unwrap();
+    std::fs::write(dir.path().join("answer.out"), stdout).unwrap();
+    std::fs::write(dir.path().join("answer.err"), stderr).unwrap();
     let out = common::hookx()
         .args(["exec", "--host", host, "--as", flavor, "--event", event])
         .args(["--project", &project, "--", "sh", "-c"])
-        .arg("cat >/dev/null; cat answer.out; exit $CODE")
+        .arg("cat >/dev/null; cat answer.out; cat answer.err >&2; exit $CODE")
         .current_dir(dir.path())
         .env_remove("HOOKX_HOST")
         .env("CODE", code.to_string())
@@ -325,6 +337,72 @@ fn exec_bytes(host: &str, flavor: &str, event: &str, answer: &[u8], code: i32) -
         text => serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}")),
     };
     (json, err)
+}
+
+/// The bytes `name` a client of `version` (`qwen-0.24.4`, …) read (`tests/fixtures/real/`).
+fn recorded_by(version: &str, name: &str) -> Vec<u8> {
+    std::fs::read(common::fixtures_dir().join("real").join(version).join(name)).unwrap()
+}
+
+/// Attacks row 820: a Qwen handler's deny where Qwen Code 0.24.4 reads it and hookx read
+/// nothing: on stderr with stdout empty, at exit 0 and 1 (its `HookRunner` parses `stdout.trim()
+/// || stderr.trim()`), and as a JSON string holding the deny (parsed again). Qwen denies each
+/// (run: `live_qwen::ground_truth_deny`, the same bytes); so does hookx, under Claude and
+/// Copilot (before: no answer, three allows). A Claude handler's deny on stderr stays unread,
+/// as Claude reads it.
+#[test]
+fn a_qwen_deny_on_stderr_or_in_a_json_string_denies() {
+    let on_stderr = recorded_by("qwen-0.24.4", "deny-on-stderr.err");
+    let in_string = recorded_by("qwen-0.24.4", "deny-in-a-json-string.out");
+    let cases: [(&[u8], &[u8], i32, &str); 4] = [
+        (b"", &on_stderr, 0, "R-STDERR-DENY"),
+        (b"  \n", &on_stderr, 1, "R-STDERR-DENY"),
+        (&in_string, b"", 0, "R-STRING-DENY"),
+        (&in_string, b"", 1, "R-STRING-DENY"),
+    ];
+    for (stdout, stderr, code, reason) in cases {
+        for (host, event) in [("claude", "PreToolUse"), ("copilot", "preToolUse")] {
+            let (out, err) = exec_streams(host, "qwen", event, (stdout, stderr), code);
+            let decision = match host {
+                "claude" => &out["hookSpecificOutput"]["permissionDecision"],
+                _ => &out["permissionDecision"],
+            };
+            assert_eq!(
+                decision, "deny",
+                "{reason} at exit {code} under {host}: {out} {err}"
+            );
+            assert!(out.to_string().contains(reason), "{reason}: {out}");
+        }
+    }
+    let (out, err) = exec_streams("claude", "claude", "PreToolUse", (b"", &on_stderr), 0);
+    assert!(
+        out.is_null(),
+        "a Claude handler's stderr is no answer: {out} {err}"
+    );
+}
+
+/// Attacks row 822: a Cline handler's cancel on the last `HOOK_CONTROL\t` line after log lines
+/// (`tests/fixtures/real/cline-3.0.65/`; run: `live_cline::
+/// a_cancel_on_a_control_line_after_log_lines_cancels`) denies under every host; an earlier
+/// control line is not the answer. Before: "hook stdout is not JSON, ignored", an allow.
+#[test]
+fn a_cline_cancel_on_a_control_line_denies() {
+    let answer = recorded_by("cline-3.0.65", "cancel-on-a-control-line.out");
+    for code in [0, 1] {
+        for (host, event) in [("claude", "PreToolUse"), ("copilot", "preToolUse")] {
+            let (out, err) = exec_bytes(host, "cline", event, &answer, code);
+            let decision = match host {
+                "claude" => &out["hookSpecificOutput"]["permissionDecision"],
+                _ => &out["permissionDecision"],
+            };
+            assert_eq!(decision, "deny", "exit {code} under {host}: {out} {err}");
+            assert!(out.to_string().contains("R-CTL-CANCEL"), "{out}");
+            assert!(!out.to_string().contains("R-CTL-EARLIER"), "{out}");
+        }
+    }
+    // The same lines without the prefix are no answer: a Claude handler's stdout is read whole.
+    let (out, err) = exec_bytes("claude", "claude", "PreToolUse", &answer, 0);
+    assert!(out.is_null(), "{out} {err}");
 }
 
 /// Attacks row 700: a deny that starts with a byte order mark (a Windows tool, Python's

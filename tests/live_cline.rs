@@ -86,6 +86,10 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             run(&format!("touch {project}/MARKER")),
             Step::Text("all done"),
         ],
+        "ctl" => vec![
+            run(&format!("touch {project}/RAN-CTL")),
+            Step::Text("all done"),
+        ],
         "hxmsg" => vec![
             run(&format!("touch {project}/RAN-HXMSG")),
             Step::Text("all done"),
@@ -518,6 +522,33 @@ fn error_message_without_cancel_reaches_the_model_through_hookx() {
         sent.contains("R-HXMSG"),
         "the handler's errorMessage reached the model through hookx"
     );
+}
+
+/// Attacks row 822: Cline reads the last stdout line starting `HOOK_CONTROL\t` as the answer,
+/// whatever else stdout holds (source 3.0.65, `@cline/core`). A handler printing log lines, an
+/// earlier control line and then a cancel on one (`tests/fixtures/real/cline-3.0.65/`) cancels
+/// the call: run as Cline's own hook, and wrapped by `hookx exec --as cline`, which read the
+/// whole stdout before and let the call run.
+fn a_cancel_on_a_control_line_after_log_lines_cancels() {
+    let Some(bin) = cline() else { return };
+    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    let answer = common::fixtures_dir().join("real/cline-3.0.65/cancel-on-a-control-line.out");
+    let handler = format!("sh -c 'cat >/dev/null; cat {}'", answer.display());
+    let wrapped = format!(
+        "{} exec --as cline --host cline --event PreToolUse -- {handler}",
+        hookx.display()
+    );
+    let mut failed = Vec::new();
+    for (label, hook) in [("cline alone", handler.clone()), ("through hookx", wrapped)] {
+        let sb = Sandbox::new("hookx-live-cline-ctl");
+        let model = FakeModel::start(scripts, sb.project.display().to_string());
+        executable(&sb.home, ".cline/hooks/PreToolUse", &hook, 0o755);
+        run_client(&bin, &sb, &model, "ctl", "ctl");
+        if sb.project.join("RAN-CTL").exists() {
+            failed.push(format!("{label}: the call ran"));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("; "));
 }
 
 /// A recording handler of another dialect: its label, the file (below the sandbox root) and
@@ -1044,6 +1075,7 @@ fn main() -> std::process::ExitCode {
             ground_truth_run_commands_and_answers,
             ground_truth_answer_forms,
             error_message_without_cancel_reaches_the_model_through_hookx,
+            a_cancel_on_a_control_line_after_log_lines_cancels,
             routed_handlers_of_every_dialect_run_under_cline,
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,

@@ -298,6 +298,66 @@ const DENY_CASES: &[(&str, &str, &str, &str, i32, Expect)] = &[
         1,
         Expect::RanWith("C-POST1"),
     ),
+    // Attacks rows 820-821: answers recorded as Qwen Code 0.24.4 read them
+    // (`tests/fixtures/real/qwen-0.24.4/`). Its `HookRunner` parses `stdout.trim() ||
+    // stderr.trim()` (stderr alone at exit 2), a JSON string again, and reads fields one by one
+    // (no event name or type checked).
+    (
+        "echo deny-on-stderr0",
+        "PreToolUse",
+        "",
+        include_str!("fixtures/real/qwen-0.24.4/deny-on-stderr.err"),
+        0,
+        Expect::Blocked("R-STDERR-DENY"),
+    ),
+    (
+        "echo deny-on-stderr1",
+        "PreToolUse",
+        "",
+        include_str!("fixtures/real/qwen-0.24.4/deny-on-stderr.err"),
+        1,
+        Expect::Blocked("R-STDERR-DENY"),
+    ),
+    (
+        "echo deny-in-a-string",
+        "PreToolUse",
+        include_str!("fixtures/real/qwen-0.24.4/deny-in-a-json-string.out"),
+        "",
+        0,
+        Expect::Blocked("R-STRING-DENY"),
+    ),
+    (
+        "echo allow-on-stderr2",
+        "PreToolUse",
+        "",
+        include_str!("fixtures/real/qwen-0.24.4/allow-on-stderr.err"),
+        2,
+        Expect::Ran,
+    ),
+    (
+        "echo deny-other-event",
+        "PreToolUse",
+        include_str!("fixtures/real/qwen-0.24.4/deny-naming-another-event.out"),
+        "",
+        0,
+        Expect::Blocked("R-OTHER-EVENT"),
+    ),
+    (
+        "echo deny-string-continue",
+        "PreToolUse",
+        include_str!("fixtures/real/qwen-0.24.4/deny-beside-a-string-continue.out"),
+        "",
+        0,
+        Expect::Blocked("R-CONTINUE-STRING"),
+    ),
+    (
+        "echo deny-after-log",
+        "PreToolUse",
+        include_str!("fixtures/real/qwen-0.24.4/deny-after-a-log-line.out"),
+        "",
+        0,
+        Expect::Ran,
+    ),
 ];
 
 #[derive(Clone, Copy, Debug)]

@@ -592,7 +592,7 @@ mod mcp {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, Exit2, ExitCodes,
+        AnswerField as F, AnswerText, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, Exit2, ExitCodes,
         ProtocolTables, Reshape, Slot, Writes,
     };
 
@@ -648,6 +648,7 @@ mod protocol_rows {
             (EventKind::PostToolUse, Exit2::Context),
         ],
         // Source 0.36.0: other exit codes, spawn errors and timeouts fail open.
+        answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         // hookx's own policy for a guard it cannot check is to deny (README).
         fail_closed: &[EventKind::PreToolUse],

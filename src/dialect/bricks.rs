@@ -221,7 +221,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, Exit2, ExitCodes,
+        AnswerField as F, AnswerText, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, Exit2, ExitCodes,
         ProtocolTables, Slot, Writes,
     };
 
@@ -251,6 +251,7 @@ mod protocol_rows {
             (EventKind::UserPromptSubmit, Exit2::Block),
         ],
         exit_codes: ExitCodes::ByCode,
+        answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse],
         // Only what the seed documents is written; Claude-style context is tolerated on input.

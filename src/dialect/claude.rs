@@ -988,7 +988,8 @@ pub(crate) mod protocol_rows {
     use crate::model::event::{AGENT_ID, TOOL_USE_ID};
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
+        AnswerField as F, AnswerText, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot,
+        Writes,
     };
 
     const HSO: &str = "hookSpecificOutput";
@@ -1062,6 +1063,7 @@ pub(crate) mod protocol_rows {
         // reaches the model) and at exit 2 beside stderr (PreToolUse: the block wins over an
         // allow; PostToolUse: both reach the model). Was `ByCode` (stdout read at exit 0 only).
         exit_codes: ExitCodes::ByCodeAndJson,
+        answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse, EventKind::PermissionRequest],
         answer: &[

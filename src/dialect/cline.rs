@@ -609,8 +609,8 @@ mod reshape {
 mod protocol_rows {
     use crate::model::EventKind;
     use crate::tables::{
-        AnswerField as F, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, ExitCodes, ProtocolTables,
-        Reshape, Slot, Writes,
+        AnswerField as F, AnswerText, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, ExitCodes,
+        ProtocolTables, Reshape, Slot, Writes,
     };
 
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
@@ -653,6 +653,13 @@ mod protocol_rows {
         // Was `ByCode` (read at exit 0 only).
         exit2: &[],
         exit_codes: ExitCodes::ByCodeAndJson,
+        // Source 3.0.65 (`@cline/core`, `zl`): the last line of stdout starting
+        // `HOOK_CONTROL\t` (each line trimmed) is the answer, log lines around it (attacks
+        // row 822).
+        answer_text: AnswerText {
+            control_line: Some("HOOK_CONTROL\t"),
+            ..AnswerText::STDOUT
+        },
         failure_denies: &[],
         // A deny ends Cline's whole run; hookx still fails closed on a tool call, as for
         // every other host: a guard hookx could not consult must not let the call through.

@@ -954,7 +954,7 @@ static DISABLED_HOOKS: crate::tables::HookSwitch = crate::tables::HookSwitch {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, Exit2, ExitCodes,
+        AnswerField as F, AnswerText, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, Exit2, ExitCodes,
         ProtocolTables, Slot, Writes,
     };
 
@@ -1051,6 +1051,7 @@ mod protocol_rows {
         plain_stdout_context: &[],
         exit2: EXIT2,
         exit_codes: ExitCodes::ByCode,
+        answer_text: AnswerText::STDOUT,
         failure_denies: FAILURE_DENIES,
         fail_closed: FAIL_CLOSED,
         answer: &[
@@ -1098,6 +1099,7 @@ mod protocol_rows {
         plain_stdout_context: &[],
         exit2: EXIT2,
         exit_codes: ExitCodes::ByCode,
+        answer_text: AnswerText::STDOUT,
         failure_denies: FAILURE_DENIES,
         fail_closed: FAIL_CLOSED,
         answer: &[

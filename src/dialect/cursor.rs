@@ -425,8 +425,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, ArgsForm, CANONICAL_CALL_KEYS, Exit2, ExitCodes, ProtocolTables, Slot,
-        Writes,
+        AnswerField as F, AnswerText, ArgsForm, CANONICAL_CALL_KEYS, Exit2, ExitCodes,
+        ProtocolTables, Slot, Writes,
     };
 
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
@@ -468,6 +468,7 @@ mod protocol_rows {
         plain_stdout_context: &[],
         exit2: EXIT2,
         // "failures fail-open unless `failClosed`".
+        answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         fail_closed: PRE,
         answer: &[

@@ -414,7 +414,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, Exit2, ExitCodes,
+        AnswerField as F, AnswerText, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, Exit2, ExitCodes,
         ProtocolTables, Slot, Writes,
     };
 
@@ -471,6 +471,7 @@ mod protocol_rows {
             (EventKind::SubagentStop, Exit2::Block),
             (EventKind::PostToolUse, Exit2::Context),
         ],
+        answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         // Binary 0.225.2: a hook that fails lets the tool run; hookx's own policy for a guard
         // it cannot check is to deny (README).

@@ -590,7 +590,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, Exit2, ExitCodes,
+        AnswerField as F, AnswerText, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, Exit2, ExitCodes,
         ProtocolTables, Slot, Writes,
     };
 
@@ -646,6 +646,7 @@ mod protocol_rows {
             warning_prefix: "Warning: ",
         },
         // A failing or timed-out hook lets the tool run (fail-open, run).
+        answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse],
         // `decision` carries both: on BeforeTool it is the permission (`allow`, `deny`, `ask`;

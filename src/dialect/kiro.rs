@@ -401,7 +401,9 @@ static CONFIG: ConfigSpec = ConfigSpec {
 /// Run-time protocol rows: exit codes and plain stdout only ("No JSON answer is documented").
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
-    use crate::tables::{ArgsForm, CANONICAL_CALL_KEYS, Exit2, ExitCodes, ProtocolTables};
+    use crate::tables::{
+        AnswerText, ArgsForm, CANONICAL_CALL_KEYS, Exit2, ExitCodes, ProtocolTables,
+    };
 
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
 
@@ -431,6 +433,7 @@ mod protocol_rows {
         // The sources disagree on other codes: the pre-v3 CLI calls them a warning, one
         // reading of v3 says "any non-zero exit blocks" PreToolUse. The safe reading: a Kiro
         // handler that fails on PreToolUse denies the call, under any host.
+        answer_text: AnswerText::STDOUT,
         failure_denies: PRE,
         fail_closed: PRE,
         answer: &[],

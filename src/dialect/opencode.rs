@@ -367,8 +367,8 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
 pub(crate) mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, ArgsForm, CANONICAL_CALL_KEYS, Exit2, ExitCodes, ProtocolTables, Slot,
-        Writes,
+        AnswerField as F, AnswerText, ArgsForm, CANONICAL_CALL_KEYS, Exit2, ExitCodes,
+        ProtocolTables, Slot, Writes,
     };
 
     const PRE: &[EventKind] = &[EventKind::PreToolUse];
@@ -388,6 +388,7 @@ pub(crate) mod protocol_rows {
         plain_stdout_context: &[],
         exit2: &[(EventKind::PreToolUse, Exit2::Deny)],
         exit_codes: ExitCodes::ByCode,
+        answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         // The plugin fails closed on a tool-call guard only.
         fail_closed: PRE,

@@ -570,7 +570,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot, Writes,
+        AnswerField as F, AnswerText, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot,
+        Writes,
     };
 
     const HSO: &str = "hookSpecificOutput";
@@ -628,6 +629,14 @@ mod protocol_rows {
             (EventKind::UserPromptSubmit, Exit2::Block),
             (EventKind::Stop, Exit2::Block),
         ],
+        // Source 0.24.4 (`HookRunner`, bundle `chunk-DPEB6S2R.js`): `stdout.trim() ||
+        // stderr.trim()` is parsed at every exit but 2, and a JSON string parsed again (attacks
+        // row 820).
+        answer_text: AnswerText {
+            stderr_when_stdout_empty: true,
+            string_parsed_again: true,
+            control_line: None,
+        },
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse, EventKind::PermissionRequest],
         answer: &[

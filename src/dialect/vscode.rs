@@ -271,8 +271,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, ArgsForm, CANONICAL_CALL_KEYS, Exit2, ExitCodes, ProtocolTables, Slot,
-        Writes,
+        AnswerField as F, AnswerText, ArgsForm, CANONICAL_CALL_KEYS, Exit2, ExitCodes,
+        ProtocolTables, Slot, Writes,
     };
 
     const HSO: &str = "hookSpecificOutput";
@@ -314,6 +314,7 @@ mod protocol_rows {
             (EventKind::SubagentStop, Exit2::Block),
             (EventKind::PostToolUse, Exit2::Context),
         ],
+        answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse],
         answer: &[

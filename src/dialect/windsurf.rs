@@ -488,7 +488,9 @@ static CONFIG: ConfigSpec = ConfigSpec {
 /// Run-time protocol rows: exit codes only (docs, "Exit Codes").
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
-    use crate::tables::{ArgsForm, CANONICAL_CALL_KEYS, Exit2, ExitCodes, Nested, ProtocolTables};
+    use crate::tables::{
+        AnswerText, ArgsForm, CANONICAL_CALL_KEYS, Exit2, ExitCodes, Nested, ProtocolTables,
+    };
 
     /// "Only pre-hooks (pre_read_code, pre_write_code, pre_run_command, pre_mcp_tool_use) can
     /// block actions using exit code 2"; `pre_user_prompt` blocks the prompt the same way
@@ -521,6 +523,7 @@ mod protocol_rows {
             env: &[],
             plain_stdout_context: &[],
             exit2: EXIT2,
+            answer_text: AnswerText::STDOUT,
             failure_denies: &[],
             fail_closed: &[EventKind::PreToolUse],
             // No JSON answer is documented.

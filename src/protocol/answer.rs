@@ -51,7 +51,7 @@ pub fn decode_answer(flavor: Flavor, event: &Event, finished: &Finished) -> Outc
     // A JSON object on stdout counts at a non-zero exit too where the host reads it so.
     let json_too = matches!(finished.exit, Exit::Code(c) if c != 0)
         && p.exit_codes == ExitCodes::ByCodeAndJson
-        && stdout_is_object(finished);
+        && answer_is_object(p, finished);
     if json_too {
         read_stdout(flavor, event, finished, &mut out);
     }
@@ -528,9 +528,9 @@ fn lookup<'a>(map: &'a Map<String, Value>, path: &[&str]) -> Option<&'a Value> {
 /// read by the failure policy ([`unreadable`]).
 fn read_stdout(flavor: Flavor, event: &Event, finished: &Finished, out: &mut Outcome) {
     let p = &flavor.tables().protocol;
-    let text = decoded(&finished.stdout);
-    if finished.stdout_truncated {
-        unreadable(flavor, &event.kind, &over_output_cap("stdout"), out);
+    let (text, truncated, stream) = answer_text(p, finished);
+    if truncated {
+        unreadable(flavor, &event.kind, &over_output_cap(stream), out);
         return;
     }
     let text = js_trim(&text);
@@ -544,34 +544,90 @@ fn read_stdout(flavor: Flavor, event: &Event, finished: &Finished, out: &mut Out
     let plain_context = p.plain_stdout_context.contains(&event.kind);
     match serde_json::from_str::<Value>(text) {
         Ok(Value::Object(map)) => read_json(flavor, event, &map, out),
+        Ok(Value::String(inner)) if p.answer_text.string_parsed_again => {
+            if nested_deeper_than(&inner, ANSWER_DEPTH_CAP) {
+                unreadable(flavor, &event.kind, &over_depth_cap(), out);
+                return;
+            }
+            match serde_json::from_str::<Value>(&inner) {
+                Ok(Value::Object(map)) => read_json(flavor, event, &map, out),
+                _ => out.errors.push(format!(
+                    "hook {stream} is a string where a JSON object was expected: {}",
+                    preview(text)
+                )),
+            }
+        }
         _ if plain_context && !text.starts_with('{') => {
             out.additional_context.push(text.to_string());
         }
         Ok(other) => out.errors.push(format!(
-            "hook stdout is {} where a JSON object was expected: {}",
+            "hook {stream} is {} where a JSON object was expected: {}",
             json_type(&other),
             preview(text)
         )),
         Err(e) if text.starts_with(['{', '[']) => out.errors.push(format!(
-            "hook stdout is not valid JSON ({e}): {}",
+            "hook {stream} is not valid JSON ({e}): {}",
             preview(text)
         )),
         Err(_) => out.errors.push(format!(
-            "hook stdout is not JSON, ignored: {}",
+            "hook {stream} is not JSON, ignored: {}",
             preview(text)
         )),
     }
 }
 
-/// Whether the handler's whole stdout is a JSON object (not cut at the output cap), read as
+/// The text a handler's own client reads as its answer ([`crate::tables::AnswerText`]): the
+/// last control line where the client reads one, else stderr where the client reads it in
+/// place of an empty stdout, else the whole stdout; with whether that stream was cut at the
+/// output cap, and its name. The common case borrows stdout and reads nothing more.
+fn answer_text<'a>(
+    p: &ProtocolTables,
+    finished: &'a Finished,
+) -> (Cow<'a, str>, bool, &'static str) {
+    let stdout = decoded(&finished.stdout);
+    let wants = &p.answer_text;
+    if let Some(prefix) = wants.control_line
+        && let Some(line) = stdout
+            .lines()
+            .rev()
+            .map(js_trim)
+            .find(|line| line.starts_with(prefix))
+    {
+        let answer = line[prefix.len()..].to_string();
+        return (Cow::Owned(answer), finished.stdout_truncated, "stdout");
+    }
+    if wants.stderr_when_stdout_empty
+        && finished.exit != Exit::Code(2)
+        && js_trim(&stdout).is_empty()
+    {
+        return (
+            decoded(&finished.stderr),
+            finished.stderr_truncated,
+            "stderr",
+        );
+    }
+    (stdout, finished.stdout_truncated, "stdout")
+}
+
+/// Whether the handler's answer is a JSON object (not cut at the output cap), read as
 /// [`read_stdout`] reads it: a deny at exit 1 with a stray byte or after a byte order mark
-/// still counts (attacks row 700).
-fn stdout_is_object(finished: &Finished) -> bool {
-    let text = decoded(&finished.stdout);
+/// still counts (attacks row 700), and so does one where [`answer_text`] finds it (rows
+/// 820, 822).
+fn answer_is_object(p: &ProtocolTables, finished: &Finished) -> bool {
+    let (text, truncated, _) = answer_text(p, finished);
     let text = js_trim(&text);
-    !finished.stdout_truncated
-        && text.starts_with('{')
-        && serde_json::from_str::<Value>(text).is_ok_and(|v| v.is_object())
+    if truncated {
+        return false;
+    }
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(_)) => true,
+        // Too deep to read is read as unreadable, by the failure policy.
+        Ok(Value::String(inner)) if p.answer_text.string_parsed_again => {
+            nested_deeper_than(&inner, ANSWER_DEPTH_CAP)
+                || serde_json::from_str::<Value>(&inner).is_ok_and(|v| v.is_object())
+        }
+        _ => false,
+    }
 }
 
 /// A handler's output as the agents decode it: lossily, and with each lone surrogate escape

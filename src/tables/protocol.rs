@@ -42,6 +42,9 @@ pub struct ProtocolTables {
     pub exit2: &'static [(EventKind, Exit2)],
     /// How a handler's exit code and output are read.
     pub exit_codes: ExitCodes,
+    /// Where in a handler's output its answer is, beside its whole stdout (read under
+    /// `ExitCodes::ByCode` and `ExitCodes::ByCodeAndJson`).
+    pub answer_text: AnswerText,
     /// Events on which any failure but a timeout denies (fail-closed).
     pub failure_denies: &'static [EventKind],
     /// hookx's own failure policy: the events on which hookx answers a deny when it cannot do
@@ -174,6 +177,30 @@ pub enum ExitCodes {
         warning: i32,
         warning_prefix: &'static str,
     },
+}
+
+/// Where a handler's client finds the answer in the handler's output, beside its whole stdout
+/// trimmed: a deny read there by the client must deny wherever hookx runs the handler (attacks
+/// rows 820, 822).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AnswerText {
+    /// Stderr is the answer when stdout is empty, at every exit code but 2 (Qwen Code 0.24.4,
+    /// bundle `chunk-DPEB6S2R.js`: `stdoutText || stderr.trim()`).
+    pub stderr_when_stdout_empty: bool,
+    /// A JSON string holding a JSON object is that object (Qwen Code 0.24.4 parses it again).
+    pub string_parsed_again: bool,
+    /// The last line that starts with this prefix (each line trimmed) is the answer, after the
+    /// prefix, whatever else stdout holds (Cline 3.0.65: `HOOK_CONTROL\t`, its `@cline/core`).
+    pub control_line: Option<&'static str>,
+}
+
+impl AnswerText {
+    /// The whole stdout, and nothing else.
+    pub const STDOUT: AnswerText = AnswerText {
+        stderr_when_stdout_empty: false,
+        string_parsed_again: false,
+        control_line: None,
+    };
 }
 
 /// What a handler's exit code 2 means on one event.
