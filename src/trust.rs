@@ -28,7 +28,7 @@ use crate::error::Error;
 use crate::ownership::{OthersCouldWrite, Owners};
 use crate::tables::Location;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
@@ -170,6 +170,10 @@ pub struct TrustStore {
     /// Real paths whose records `hookx trust --revoke` removed: [`TrustStore::save`] drops
     /// them from the record on disk too, where its merge would otherwise keep them.
     revoked: Vec<String>,
+    /// The records this process set (location id, real path): the only ones
+    /// [`TrustStore::save`] writes over the record on disk. Another process's trust, revoke
+    /// or carry-over since this one loaded stays (attacks rows 900, 901).
+    changed: HashSet<(&'static str, OsString)>,
     /// Per location id (only those with records, found by a short scan), by real path (as
     /// bytes: hashing a `Path` goes component by component): a lookup builds no key, and a
     /// file at a location nothing is trusted at costs no hashing at all.
@@ -238,6 +242,7 @@ impl TrustStore {
         let mut store = TrustStore {
             path,
             revoked: Vec::new(),
+            changed: HashSet::new(),
             trusted: Vec::new(),
             legacy: file.legacy,
             refused: false,
@@ -317,6 +322,15 @@ impl TrustStore {
             .filter(|r| r.dialect == id.location.dialect.name())
     }
 
+    /// The record at a location id for a real path, whatever its dialect.
+    fn get_at(&self, location: &str, canonical: &OsString) -> Option<&Record> {
+        self.trusted
+            .iter()
+            .find(|(l, _)| *l == location)?
+            .1
+            .get(canonical)
+    }
+
     /// Whether an identity has a record at all (whatever its hash): the identity a file is
     /// found as, when several locations reach it.
     pub fn knows(&self, id: Identity<'_>) -> bool {
@@ -381,6 +395,8 @@ impl TrustStore {
         }
         let trusted_at = chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
         self.legacy.remove(&key(id.canonical));
+        self.changed
+            .insert((id.location.id, id.canonical.as_os_str().to_owned()));
         self.at(id.location.id).insert(
             id.canonical.as_os_str().to_owned(),
             Record {
@@ -420,6 +436,8 @@ impl TrustStore {
                 record.sha256 = after.to_string();
                 record.without_agent_keys =
                     projection(1).filter(|_| record.without_agent_keys.is_some());
+                self.changed
+                    .insert((*location, canonical.as_os_str().to_owned()));
                 changed = true;
             }
         }
@@ -488,7 +506,7 @@ impl TrustStore {
     }
 
     /// Removes the copies no record names any more (`keep`: the hashes the record holds).
-    fn forget_copies(&self, keep: &std::collections::HashSet<String>) {
+    fn forget_copies(&self, keep: &HashSet<String>) {
         let Ok(entries) = std::fs::read_dir(self.copies()) else {
             return;
         };
@@ -518,7 +536,7 @@ impl TrustStore {
     /// re-trusted stay gone.
     pub fn save(&self) -> Result<(), Error> {
         let shown = self.path.display().to_string();
-        let mut hashes = std::collections::HashSet::new();
+        let mut hashes = HashSet::new();
         crate::config::update::update_private(&self.path, |current| {
             let mut trusted = BTreeMap::new();
             let mut legacy = self.legacy.clone();
@@ -536,12 +554,10 @@ impl TrustStore {
                 }
                 legacy.retain(|k, _| disk.legacy.contains_key(k));
             }
-            for r in self
-                .trusted
-                .iter()
-                .flat_map(|(_, records)| records.values())
-            {
-                trusted.insert(format!("{}\0{}", r.location, r.path), r.clone());
+            for (location, path) in &self.changed {
+                if let Some(r) = self.get_at(location, path) {
+                    trusted.insert(format!("{}\0{}", r.location, r.path), r.clone());
+                }
             }
             hashes.extend(trusted.values().map(|r| r.sha256.clone()));
             let file = StoreFile {

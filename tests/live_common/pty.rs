@@ -163,6 +163,22 @@ impl Terminal {
         }
     }
 
+    /// Waits until the client exits (under the ceiling); its status.
+    pub fn exit_status(&mut self) -> std::process::ExitStatus {
+        let start = Instant::now();
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return status;
+            }
+            assert!(
+                start.elapsed() < CEILING,
+                "the client did not exit within {CEILING:?}\nscreen:\n{}",
+                self.screen()
+            );
+            std::thread::sleep(POLL);
+        }
+    }
+
     /// Waits until the screen shows `text`.
     pub fn wait_for_text(&mut self, text: &str) {
         self.wait(&format!("{text:?} on the screen"), |s| s.contains(text));

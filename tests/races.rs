@@ -1,0 +1,131 @@
+//! hookx's own state under processes that run at once (attacks rows 900-919). Each test forces
+//! its interleaving by events (a question on a terminal, a file), never by time.
+
+mod common;
+#[allow(dead_code)]
+#[path = "live_common/pty.rs"]
+mod pty;
+
+use common::write;
+use std::path::{Path, PathBuf};
+
+/// A project and a home in one temporary directory (canonical paths).
+struct Setup {
+    _dir: tempfile::TempDir,
+    project: PathBuf,
+    home: PathBuf,
+}
+
+impl Setup {
+    fn new() -> Setup {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let (project, home) = (root.join("project"), root.join("home"));
+        std::fs::create_dir_all(&project).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        Setup {
+            _dir: dir,
+            project,
+            home,
+        }
+    }
+
+    fn hookx(&self, args: &[&str], stdin: &str) -> assert_cmd::assert::Assert {
+        common::hookx()
+            .args(args)
+            .arg("--project")
+            .arg(&self.project)
+            .arg("--home")
+            .arg(&self.home)
+            .env("HOME", &self.home)
+            .env_remove("HOOKX_HOME")
+            .write_stdin(stdin.to_string())
+            .assert()
+    }
+
+    fn trust(&self, file: &Path) {
+        self.hookx(&["trust", &file.display().to_string()], "")
+            .success();
+    }
+
+    /// Claude's PreToolUse of a shell call in the project, through `hookx run`: its stdout.
+    fn claude_shell_call(&self) -> String {
+        let payload = serde_json::json!({
+            "session_id": "s",
+            "transcript_path": "/dev/null",
+            "cwd": self.project,
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": "ls"},
+        });
+        let out = self.hookx(
+            &["run", "--host", "claude", "--event", "PreToolUse"],
+            &payload.to_string(),
+        );
+        String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+    }
+}
+
+/// A Gemini `BeforeTool` guard that denies every shell call, giving `reason`.
+fn gemini_guard(reason: &str) -> String {
+    serde_json::json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{
+        "type": "command",
+        "command": format!("echo '{{\"decision\":\"deny\",\"reason\":\"{reason}\"}}'; exit 2"),
+    }]}]}})
+    .to_string()
+}
+
+/// Rows 900, 901: `hookx trust` with no file shows its review and waits for the user's answer;
+/// meanwhile, in another terminal, the user edits a trusted guard and trusts it again, and
+/// revokes another. The answer, when it comes, trusts the file reviewed and keeps both: the
+/// edited guard denies with its new reason, the revoked one runs no more. (Before: the answer
+/// wrote back every record as loaded before the question, so the edited guard was "changed
+/// since it was trusted" and skipped, its deny lost, and the revoked one trusted again.)
+#[test]
+fn a_trust_answered_late_keeps_what_other_trust_runs_did_meanwhile() {
+    let s = Setup::new();
+    let edited = write(&s.project, ".gemini/settings.json", &gemini_guard("old"));
+    let revoked = write(&s.home, ".gemini/settings.json", &gemini_guard("revoked"));
+    s.trust(&edited);
+    s.trust(&revoked);
+    write(
+        &s.project,
+        ".qwen/settings.json",
+        r#"{"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"true"}]}]}}"#,
+    );
+
+    let mut review = std::process::Command::new(assert_cmd::cargo::cargo_bin("hookx"));
+    review
+        .arg("trust")
+        .arg("--project")
+        .arg(&s.project)
+        .arg("--home")
+        .arg(&s.home)
+        .env("HOME", &s.home)
+        .env_remove("HOOKX_HOME");
+    let mut terminal = pty::Terminal::spawn(review, 50, 200).unwrap();
+    terminal.wait_for_text("[y/N]");
+
+    std::fs::write(&edited, gemini_guard("new")).unwrap();
+    s.trust(&edited);
+    s.hookx(&["trust", "--revoke", &revoked.display().to_string()], "")
+        .success();
+
+    terminal.send("y\r");
+    assert!(terminal.exit_status().success(), "{}", terminal.screen());
+    assert!(
+        terminal.screen().contains("trusted .qwen/settings.json"),
+        "{}",
+        terminal.screen()
+    );
+
+    let answer = s.claude_shell_call();
+    assert!(
+        answer.contains(r#""permissionDecision":"deny""#) && answer.contains("new"),
+        "the edited guard, trusted again meanwhile, must deny with its new reason: {answer}"
+    );
+    assert!(
+        !answer.contains("revoked"),
+        "the guard revoked meanwhile must not run: {answer}"
+    );
+}
