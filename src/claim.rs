@@ -32,11 +32,6 @@ const HORIZON: Duration = Duration::from_secs(crate::tables::ROUTE_TIMEOUT + GRA
 /// The most record files the store keeps; the oldest go first past it.
 const MAX_FILES: usize = 512;
 
-/// The longest a route waits for a record's lock. A route holds it only while it reads and
-/// writes a few lines; one held longer has a holder that may never let go (a route stopped
-/// by SIGSTOP in that instant, any process of the account), and the route runs the rules.
-const LOCK_WAIT: Duration = Duration::from_millis(500);
-
 /// What tells the event from another, the same in every route the host runs for it: its
 /// kind, instant (where the payload `stamped` it), session, call and subagent ids (in
 /// `call_keys`, the flavour's it was read in) and tool call as decoded.
@@ -203,7 +198,7 @@ struct Line {
     matched: bool,
 }
 
-/// The record of an event's claims, opened and locked ([`lock_briefly`]).
+/// The record of an event's claims, opened and locked ([`crate::config::update::lock_briefly`]).
 fn open_record(record: &Path) -> std::io::Result<File> {
     let file = regular(
         OpenOptions::new()
@@ -213,7 +208,7 @@ fn open_record(record: &Path) -> std::io::Result<File> {
             .truncate(false),
         record,
     )?;
-    lock_briefly(&file)?;
+    crate::config::update::lock_briefly(&file)?;
     Ok(file)
 }
 
@@ -317,20 +312,6 @@ fn regular(options: &mut OpenOptions, path: &Path) -> std::io::Result<File> {
         ));
     }
     Ok(file)
-}
-
-/// Locks `file` within [`LOCK_WAIT`], or fails (attacks row 500: a record locked by a stopped
-/// route held the other until the host gave up, its deny lost).
-fn lock_briefly(file: &File) -> std::io::Result<()> {
-    let until = Instant::now() + LOCK_WAIT;
-    loop {
-        match file.try_lock() {
-            Err(std::fs::TryLockError::WouldBlock) if Instant::now() < until => {
-                std::thread::sleep(Duration::from_millis(1));
-            }
-            locked => return locked.map_err(Into::into),
-        }
-    }
 }
 
 /// A run file of this claim's own, its deadline moved on by a millisecond where one is there

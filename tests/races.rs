@@ -129,3 +129,50 @@ fn a_trust_answered_late_keeps_what_other_trust_runs_did_meanwhile() {
         "the guard revoked meanwhile must not run: {answer}"
     );
 }
+
+/// Row 902: a session's count of Stop follow-ups (`~/.hookx/follow-ups/`, the count that ends
+/// a loop of blocked stops at the hook's agent's cap) is written under its folder's lock. A
+/// process holding that lock without letting go (a run stopped by SIGSTOP in that instant)
+/// kept `hookx run` waiting on a Stop hook's block without end: no answer until the host's
+/// own timeout. Now the run answers: the count cannot be kept, so the block is not passed on
+/// (a missing count must not keep an agent going without end), and stderr says why.
+#[test]
+fn a_stop_is_answered_while_another_process_holds_the_follow_up_counts_lock() {
+    let s = Setup::new();
+    let hooks = write(
+        &s.project,
+        ".claude/settings.json",
+        r#"{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"echo '{\"decision\":\"block\",\"reason\":\"run the tests\"}'"}]}]}}"#,
+    );
+    s.trust(&hooks);
+    let counts = s.home.join(".hookx/follow-ups");
+    std::fs::create_dir_all(&counts).unwrap();
+    let holder = std::fs::File::open(&counts).unwrap();
+    holder.lock().unwrap();
+    let payload = serde_json::json!({
+        "session_id": "s",
+        "turn_id": "t",
+        "transcript_path": "/dev/null",
+        "cwd": s.project,
+        "hook_event_name": "Stop",
+        "model": "gpt-5.5",
+        "permission_mode": "default",
+        "stop_hook_active": false,
+        "last_assistant_message": "done",
+    });
+    let out = s.hookx(
+        &["run", "--host", "codex", "--event", "Stop"],
+        &payload.to_string(),
+    );
+    drop(holder);
+    let out = out.success().get_output().clone();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(!stdout.contains("block"), "{stdout}");
+    assert!(
+        stderr.contains("cannot keep the count") && stderr.contains("held its lock"),
+        "{stderr}"
+    );
+}

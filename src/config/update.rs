@@ -3,6 +3,36 @@
 
 use crate::error::Error;
 use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// The longest `hookx run` waits for a lock of its own state (a claim record, a session's
+/// count of follow-ups). A run holds one only while it reads and writes a few lines; one held
+/// longer has a holder that may never let go (a run stopped by SIGSTOP in that instant, any
+/// process of the account), and waiting on it would keep the host waiting for an answer
+/// until it gave up (attacks rows 500, 902).
+pub const RUN_LOCK_WAIT: Duration = Duration::from_millis(500);
+
+/// Locks `file` within [`RUN_LOCK_WAIT`], or fails.
+pub fn lock_briefly(file: &std::fs::File) -> std::io::Result<()> {
+    let until = Instant::now() + RUN_LOCK_WAIT;
+    loop {
+        match file.try_lock() {
+            Err(std::fs::TryLockError::WouldBlock) if Instant::now() < until => {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::WouldBlock,
+                    format!(
+                        "another process has held its lock for over {} ms",
+                        RUN_LOCK_WAIT.as_millis()
+                    ),
+                ));
+            }
+            locked => return locked.map_err(Into::into),
+        }
+    }
+}
 
 /// What an edit decided to do with the file it was shown.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,7 +68,16 @@ pub fn update(
     path: &Path,
     edit: impl FnOnce(Option<&str>) -> Result<Change, Error>,
 ) -> Result<Outcome, Error> {
-    update_as(path, 0o666, edit)
+    update_as(path, 0o666, Lock::Wait, edit)
+}
+
+/// How [`update_as`] takes its folder's lock.
+#[derive(Clone, Copy)]
+enum Lock {
+    /// As long as it takes: a command the user runs, which they see waiting.
+    Wait,
+    /// Within [`RUN_LOCK_WAIT`], else an error: state `hookx run` keeps, whose host waits.
+    Briefly,
 }
 
 /// [`update`] for a file only its owner may read or write (hookx's trust record): a new file
@@ -48,6 +87,12 @@ pub fn update_private(
     path: &Path,
     edit: impl FnOnce(Option<&str>) -> Result<Change, Error>,
 ) -> Result<Outcome, Error> {
+    make_private_folder(path)?;
+    update_as(path, 0o600, Lock::Wait, edit)
+}
+
+/// Makes the folder of `path` 0700, where it is missing.
+fn make_private_folder(path: &Path) -> Result<(), Error> {
     if let Some(dir) = path
         .parent()
         .filter(|d| !d.as_os_str().is_empty() && !d.exists())
@@ -61,12 +106,24 @@ pub fn update_private(
             message: e.to_string(),
         })?;
     }
-    update_as(path, 0o600, edit)
+    Ok(())
+}
+
+/// [`update_private`] for state `hookx run` keeps: the folder's lock is waited for at most
+/// [`RUN_LOCK_WAIT`] (attacks row 902: a session's count of follow-ups waited without end on a
+/// folder whose lock a stopped process held, and the Stop went unanswered).
+pub fn update_private_briefly(
+    path: &Path,
+    edit: impl FnOnce(Option<&str>) -> Result<Change, Error>,
+) -> Result<Outcome, Error> {
+    make_private_folder(path)?;
+    update_as(path, 0o600, Lock::Briefly, edit)
 }
 
 fn update_as(
     path: &Path,
     new_mode: u32,
+    lock: Lock,
     edit: impl FnOnce(Option<&str>) -> Result<Change, Error>,
 ) -> Result<Outcome, Error> {
     let real = resolve_links(path)?;
@@ -87,7 +144,7 @@ fn update_as(
         path: dir.display().to_string(),
         message: e.to_string(),
     })?;
-    let _lock = lock_dir(&dir).map_err(|e| Error::Io {
+    let _lock = lock_dir(&dir, lock).map_err(|e| Error::Io {
         path: dir.display().to_string(),
         message: format!("cannot lock the directory for writing: {e}"),
     })?;
@@ -207,7 +264,7 @@ fn resolve_links(path: &Path) -> Result<std::path::PathBuf, Error> {
 
 /// An exclusive advisory lock held until dropped: on the directory itself where it can be
 /// opened as a file (Unix), else on a lock file in it.
-fn lock_dir(dir: &Path) -> std::io::Result<std::fs::File> {
+fn lock_dir(dir: &Path, lock: Lock) -> std::io::Result<std::fs::File> {
     #[cfg(unix)]
     let file = std::fs::File::open(dir)?;
     #[cfg(not(unix))]
@@ -216,7 +273,10 @@ fn lock_dir(dir: &Path) -> std::io::Result<std::fs::File> {
         .truncate(false)
         .write(true)
         .open(dir.join(".hookx.lock"))?;
-    file.lock()?;
+    match lock {
+        Lock::Wait => file.lock()?,
+        Lock::Briefly => lock_briefly(&file)?,
+    }
     Ok(file)
 }
 

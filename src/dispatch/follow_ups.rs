@@ -216,8 +216,8 @@ impl Counts {
 
     /// Sets the count of `key` (`None`: takes it out), atomically, keeping the others.
     fn set(&self, key: &str, count: Option<u64>) -> Result<(), String> {
-        use crate::config::update::{Change, update_private};
-        update_private(self.path.as_ref()?, |current| {
+        use crate::config::update::{Change, update_private_briefly};
+        update_private_briefly(self.path.as_ref()?, |current| {
             let mut map: BTreeMap<String, u64> = current
                 .and_then(|text| serde_json::from_str(text).ok())
                 .unwrap_or_default();

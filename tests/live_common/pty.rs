@@ -163,7 +163,8 @@ impl Terminal {
         }
     }
 
-    /// Waits until the client exits (under the ceiling); its status.
+    /// Waits until the client exits (under the ceiling); its status (`tests/races.rs`).
+    #[allow(dead_code)]
     pub fn exit_status(&mut self) -> std::process::ExitStatus {
         let start = Instant::now();
         loop {
