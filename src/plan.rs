@@ -383,6 +383,12 @@ pub fn copy_signature(rule: &Rule, handler: &Handler) -> Option<(String, String)
     if handler.extra.contains_key(MARKER) {
         return None;
     }
+    run_signature(rule, handler)
+}
+
+/// A handler's event and the command it runs, unwrapped from `hookx exec` (a copy `convert`
+/// wrote has its rule's); `None` for one that runs nothing.
+pub fn run_signature(rule: &Rule, handler: &Handler) -> Option<(String, String)> {
     let (text, _) = handler_text(handler);
     (!text.trim().is_empty()).then(|| (rule.event.name().to_string(), text))
 }

@@ -913,3 +913,55 @@ fn init_leaves_out_a_file_that_only_copies_another_sources_rules_by_hand() {
         );
     }
 }
+
+/// Attacks row 922: the same layout with Windsurf a target (`--to windsurf`, which does not
+/// read Claude's file): `.windsurf/hooks.json`, a target's own file, already holds the team's
+/// copy of the guard made by hand. Sync writes its copy beside it (entries written by hand
+/// stay, and a hand copy is never merged), so Windsurf runs the guard twice per command; sync
+/// said only "written". It now names the hand copy and what it costs.
+#[test]
+fn a_target_holding_a_hand_copy_of_a_source_rule_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let guard = "bin/run-hook.sh 1password-validate-mounted-env-files";
+    common::write(
+        &project,
+        ".claude/settings.json",
+        &format!(
+            r#"{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": [{{"type": "command", "command": "{guard}"}}]}}]}}}}"#
+        ),
+    );
+    common::write(
+        &project,
+        ".windsurf/hooks.json",
+        &format!(
+            "{{\n  \"hooks\": {{\n    \"pre_run_command\": [\n      {{\n        \"command\": \"{guard}\",\n        \"show_output\": true\n      }}\n    ]\n  }}\n}}\n"
+        ),
+    );
+    common::hookx_at(
+        &project,
+        &home,
+        &["sync", "--init", "--to", "windsurf,gemini"],
+    )
+    .success();
+    let out = common::hookx_at(&project, &home, &["sync"])
+        .success()
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    let text = std::fs::read_to_string(project.join(".windsurf/hooks.json")).unwrap();
+    assert_eq!(text.matches(guard).count(), 2, "both copies: {text}");
+    assert!(
+        err.contains(".windsurf/hooks.json:4:7: likely a copy made by hand of a rule sync writes here from .claude/settings.json")
+            && err.contains("Windsurf runs both"),
+        "{err}"
+    );
+    // Gemini's file, with no hand copy, gets no such line.
+    assert_eq!(
+        err.matches("likely a copy made by hand").count(),
+        1,
+        "{err}"
+    );
+}

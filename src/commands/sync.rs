@@ -981,6 +981,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             summary.push(format!("{name} {}", short_state(&state)));
             report.push(format!("{head}: {state}{loss_text}"));
             report.extend(native_lines);
+            report.extend(hand_copy_lines(plan, &manifest.sources, &owned_refs));
             report.extend(edit_lines(plan));
             report.extend(off_lines);
             report.extend(loss_lines(losses));
@@ -1028,6 +1029,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         summary.push(format!("{name} {short}"));
         report.push(format!("{head}: {state}{loss_text}"));
         report.extend(native_lines);
+        report.extend(hand_copy_lines(plan, &manifest.sources, &owned_refs));
         report.extend(off_lines);
         report.extend(loss_lines(losses));
         if plan.removed {
@@ -1219,6 +1221,61 @@ fn short_state(state: &str) -> &str {
         s if s.contains("edited by hand") => "hand-edited",
         s => s,
     }
+}
+
+/// Each entry written by hand in a target file that is likely a copy of a rule sync writes
+/// there (the same event and command, [`plan::copy_signature`]): the agent runs both, so each
+/// event runs the rule twice. A hand copy is never merged; sync says so (attacks row 922).
+fn hand_copy_lines(plan: &TargetPlan, sources: &[SourceSpec], owned: &[&str]) -> Vec<String> {
+    let to = plan.spec.to;
+    if to.config().scripts.is_some() || to.config().generated.is_some() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for file in &plan.files {
+        let Some(text) = &file.after else {
+            continue;
+        };
+        let src = crate::source::SourceFile::new(file.shown.clone(), text.clone());
+        let Ok(parsed) = config::read::read(&src, to) else {
+            continue;
+        };
+        // The manifest's sources as this file's records name them.
+        let named: Vec<(Value, &str)> = owned_sources(&file.path, owned)
+            .into_iter()
+            .zip(sources.iter().map(|s| s.path.as_str()))
+            .collect();
+        let rules = &parsed.document.rules;
+        let synced: HashMap<(String, String), &str> = rules
+            .iter()
+            .flat_map(|r| r.handlers.iter().map(move |h| (r, h)))
+            .filter_map(|(r, h)| {
+                let record = h.extra.get(MARKER)?.get("source")?;
+                let (_, from) = named.iter().find(|(n, _)| n == record)?;
+                Some((plan::run_signature(r, h)?, *from))
+            })
+            .collect();
+        for rule in rules {
+            let copied = rule
+                .handlers
+                .iter()
+                .find_map(|h| synced.get(&plan::copy_signature(rule, h)?));
+            if let Some(from) = copied {
+                let (line, col) = src
+                    .locate_json(&rule.origin.pointer)
+                    .map_or((1, 1), |at| src.line_col(at));
+                out.push(format!(
+                    "  {}:{line}:{col}: likely a copy made by hand of a rule sync writes here \
+                     from {from} (the same event and command): {} runs both, twice per event \
+                     (delete yours to run it once: sync's copy runs it with the payload it was \
+                     written for)",
+                    file.shown,
+                    to.def().display
+                ));
+            }
+        }
+    }
+    out
 }
 
 fn edit_lines(plan: &TargetPlan) -> Vec<String> {
