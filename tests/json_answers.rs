@@ -482,3 +482,37 @@ fn a_deny_with_half_an_emoji_denies() {
         "{out} {err}"
     );
 }
+
+/// Attacks row 824: Auggie 0.36.0 reads a handler killed by a signal as one that exited 0, its
+/// stdout the answer (`exitCode: c || 0`; run: `live_augment::
+/// a_deny_from_a_handler_killed_by_a_signal_denies`, the same bytes). An Auggie handler that
+/// printed its deny and was then SIGKILLed denies under every host (before: "was killed by
+/// signal 9", a failure, and Auggie's handlers fail open: an allow).
+#[test]
+fn an_auggie_deny_from_a_handler_killed_by_a_signal_denies() {
+    let answer = recorded_by("auggie-0.36.0", "deny-then-killed.out");
+    for (host, event) in [("claude", "PreToolUse"), ("copilot", "preToolUse")] {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().display().to_string();
+        std::fs::write(dir.path().join("answer.out"), &answer).unwrap();
+        std::fs::write(
+            dir.path().join("handler.sh"),
+            "cat >/dev/null\ncat answer.out\nkill -KILL $$\n",
+        )
+        .unwrap();
+        let out = common::hookx()
+            .args(["exec", "--host", host, "--as", "augment", "--event", event])
+            .args(["--project", &project, "--", "sh", "handler.sh"])
+            .current_dir(dir.path())
+            .env_remove("HOOKX_HOST")
+            .write_stdin(payload(host, event, &project).to_string())
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stdout.contains("\"deny\"") && stdout.contains("R-KILLED-DENY"),
+            "under {host}: {stdout} {err}"
+        );
+    }
+}

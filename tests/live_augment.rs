@@ -113,6 +113,10 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
                 Step::Text("one done"),
             ]
         }
+        "killed" => vec![
+            launch("echo killed > ran-killed.txt"),
+            Step::Text("killed done"),
+        ],
         "files" => vec![
             launch("echo slow-deny > slow.txt"),
             Step::Text("files done"),
@@ -1009,6 +1013,50 @@ fn files_auggie_reads_and_millisecond_timeouts() {
     );
 }
 
+/// Attacks row 824: Auggie takes a handler killed by a signal for one that exited 0
+/// (`exitCode: c || 0`, source 0.36.0, `xao`) and reads its stdout. A handler that printed a
+/// deny (`tests/fixtures/real/auggie-0.36.0/`) and was then SIGKILLed (a guard whose
+/// interpreter crashes at its end) denies: run as Auggie's own hook, and wrapped by `hookx exec
+/// --as augment`, which took the signal for a failure and let the call run.
+fn a_deny_from_a_handler_killed_by_a_signal_denies() {
+    let Some(program) = auggie() else { return };
+    let hookx = PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    let answer = common::fixtures_dir().join("real/auggie-0.36.0/deny-then-killed.out");
+    let mut failed = Vec::new();
+    for through_hookx in [false, true] {
+        let sb = Sandbox::new("hookx-live-augment-killed");
+        let model = FakeAugment::start(sb.project.display().to_string());
+        // `sh FILE`: the shell Auggie starts execs it, so the process killed is the handler.
+        let script = common::write(
+            &sb.root,
+            "handler.sh",
+            &format!(
+                "cat >/dev/null\ncat '{}'\nkill -KILL $$\n",
+                answer.display()
+            ),
+        );
+        let handler = format!("sh {}", script.display());
+        let command = match through_hookx {
+            false => handler,
+            true => format!(
+                "{} exec --as augment --host augment --event PreToolUse -- {handler}",
+                hookx.display()
+            ),
+        };
+        common::write(
+            &sb.home,
+            ".augment/settings.json",
+            &json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": command}]}]}})
+                .to_string(),
+        );
+        run_auggie(&sb, &program, &model, "killed", &[]);
+        if sb.project.join("ran-killed.txt").exists() {
+            failed.push(format!("through hookx: {through_hookx}: the call ran"));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("; "));
+}
+
 /// The recording of this suite's payloads (`tests/fixtures/recorded/augment-0.36.0/`).
 fn check_recorded(sb: &Sandbox, dumps: &[minimal::Dump], scenario: &str) {
     let project = sb.project.display().to_string();
@@ -1241,6 +1289,7 @@ fn main() -> std::process::ExitCode {
             hookx_routes_run_claude_hooks_under_auggie,
             hookx_routes_mcp_calls_to_claude_mcp_hooks,
             files_auggie_reads_and_millisecond_timeouts,
+            a_deny_from_a_handler_killed_by_a_signal_denies,
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
             team_loop_without_hookx_fails_closed_only_on_the_guards,

@@ -647,8 +647,12 @@ mod protocol_rows {
             (EventKind::PreToolUse, Exit2::Deny),
             (EventKind::PostToolUse, Exit2::Context),
         ],
-        // Source 0.36.0: other exit codes, spawn errors and timeouts fail open.
+        // Source 0.36.0 (`xao`: `exitCode: c || 0`): a handler killed by a signal is read as
+        // at exit 0, its stdout the answer (run: `live_augment::
+        // a_deny_from_a_handler_killed_by_a_signal_denies`, attacks row 824).
+        signal_exit: Some(0),
         answer_text: AnswerText::STDOUT,
+        // Source 0.36.0: other exit codes, spawn errors and timeouts fail open.
         failure_denies: &[],
         // hookx's own policy for a guard it cannot check is to deny (README).
         fail_closed: &[EventKind::PreToolUse],

@@ -251,6 +251,7 @@ mod protocol_rows {
             (EventKind::UserPromptSubmit, Exit2::Block),
         ],
         exit_codes: ExitCodes::ByCode,
+        signal_exit: None,
         answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse],

@@ -1063,6 +1063,7 @@ pub(crate) mod protocol_rows {
         // reaches the model) and at exit 2 beside stderr (PreToolUse: the block wins over an
         // allow; PostToolUse: both reach the model). Was `ByCode` (stdout read at exit 0 only).
         exit_codes: ExitCodes::ByCodeAndJson,
+        signal_exit: None,
         answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse, EventKind::PermissionRequest],

@@ -1109,6 +1109,7 @@ mod protocol_rows {
         // for a deny (the stricter reading).
         exit2: &[(EventKind::PreToolUse, Exit2::Deny)],
         exit_codes: ExitCodes::ByCode,
+        signal_exit: None,
         answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse, EventKind::PermissionRequest],

@@ -468,6 +468,7 @@ mod protocol_rows {
         plain_stdout_context: &[],
         exit2: EXIT2,
         // "failures fail-open unless `failClosed`".
+        signal_exit: None,
         answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         fail_closed: PRE,

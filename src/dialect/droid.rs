@@ -471,6 +471,7 @@ mod protocol_rows {
             (EventKind::SubagentStop, Exit2::Block),
             (EventKind::PostToolUse, Exit2::Context),
         ],
+        signal_exit: None,
         answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         // Binary 0.225.2: a hook that fails lets the tool run; hookx's own policy for a guard

@@ -646,6 +646,7 @@ mod protocol_rows {
             warning_prefix: "Warning: ",
         },
         // A failing or timed-out hook lets the tool run (fail-open, run).
+        signal_exit: None,
         answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse],

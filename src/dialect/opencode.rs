@@ -388,6 +388,7 @@ pub(crate) mod protocol_rows {
         plain_stdout_context: &[],
         exit2: &[(EventKind::PreToolUse, Exit2::Deny)],
         exit_codes: ExitCodes::ByCode,
+        signal_exit: None,
         answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         // The plugin fails closed on a tool-call guard only.

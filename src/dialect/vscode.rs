@@ -314,6 +314,7 @@ mod protocol_rows {
             (EventKind::SubagentStop, Exit2::Block),
             (EventKind::PostToolUse, Exit2::Context),
         ],
+        signal_exit: None,
         answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse],

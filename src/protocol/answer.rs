@@ -36,20 +36,38 @@ pub fn decode_answer(flavor: Flavor, event: &Event, finished: &Finished) -> Outc
     let kind = &event.kind;
     let stderr = String::from_utf8_lossy(&finished.stderr).trim().to_string();
     let mut out = Outcome::default();
+    // A handler killed by a signal, where its client reads that as an exit code. The client
+    // starts the command itself; hookx starts it under `sh -c`, which reports the handler's
+    // death by signal N (1 to 64) as exit 128 + N (dash does not exec the last command).
+    let read_as;
+    let exit = match (&finished.exit, p.signal_exit) {
+        (Exit::Signal(_) | Exit::Code(129..=192), Some(code)) => {
+            read_as = Exit::Code(code);
+            &read_as
+        }
+        (exit, _) => exit,
+    };
     if let ExitCodes::OutputFirst {
         warning,
         warning_prefix,
     } = p.exit_codes
     {
-        read_output_first(flavor, event, finished, warning, warning_prefix, &mut out);
+        read_output_first(
+            flavor,
+            event,
+            (exit, finished),
+            warning,
+            warning_prefix,
+            &mut out,
+        );
         return out;
     }
-    let exit2 = match finished.exit {
+    let exit2 = match exit {
         Exit::Code(2) => p.exit2(kind),
         _ => None,
     };
     // A JSON object on stdout counts at a non-zero exit too where the host reads it so.
-    let json_too = matches!(finished.exit, Exit::Code(c) if c != 0)
+    let json_too = matches!(exit, Exit::Code(c) if *c != 0)
         && p.exit_codes == ExitCodes::ByCodeAndJson
         && answer_is_object(p, finished);
     if json_too {
@@ -84,7 +102,7 @@ pub fn decode_answer(flavor: Flavor, event: &Event, finished: &Finished) -> Outc
         }
         return out;
     }
-    let what = match &finished.exit {
+    let what = match exit {
         Exit::Code(0) => {
             read_stdout(flavor, event, finished, &mut out);
             return out;
@@ -116,12 +134,12 @@ pub fn decode_answer(flavor: Flavor, event: &Event, finished: &Finished) -> Outc
 fn read_output_first(
     flavor: Flavor,
     event: &Event,
-    finished: &Finished,
+    (exit, finished): (&Exit, &Finished),
     warning: i32,
     warning_prefix: &str,
     out: &mut Outcome,
 ) {
-    let code = match &finished.exit {
+    let code = match exit {
         Exit::Code(code) => *code,
         Exit::TimedOut => {
             out.errors.push("hook timed out".into());

@@ -42,6 +42,11 @@ pub struct ProtocolTables {
     pub exit2: &'static [(EventKind, Exit2)],
     /// How a handler's exit code and output are read.
     pub exit_codes: ExitCodes,
+    /// The exit code a handler killed by a signal is read as, where the client starts the
+    /// command itself and reads the signal so (Auggie 0.36.0: exit 0, its stdout then the
+    /// answer; attacks row 824); hookx's shell's exit 128 + N for it is read so too. `None`: the
+    /// handler failed.
+    pub signal_exit: Option<i32>,
     /// Where in a handler's output its answer is, beside its whole stdout (read under
     /// `ExitCodes::ByCode` and `ExitCodes::ByCodeAndJson`).
     pub answer_text: AnswerText,
