@@ -176,3 +176,76 @@ fn a_stop_is_answered_while_another_process_holds_the_follow_up_counts_lock() {
         "{stderr}"
     );
 }
+
+/// How many processes wait for the `flock` of the file or folder with inode `ino`
+/// (`/proc/locks` lists each waiter with `->`).
+fn lock_waiters(ino: u64) -> usize {
+    let locks = std::fs::read_to_string("/proc/locks").unwrap();
+    let at = format!(":{ino} ");
+    locks
+        .lines()
+        .filter(|l| l.contains("->") && l.contains(&at))
+        .count()
+}
+
+/// Row 903: two `hookx install --scope user` at once in a home with no route key yet (a
+/// setup script installing for two agents side by side). Each read that there was no key,
+/// made its own and wrote it: the file kept the last, and the other's route lines carried a
+/// key that is not the user's, so `run` no longer knew that route for the user's (a project's
+/// route file could bound its time again, attacks row 340). Forced here by holding `~/.hookx`'s
+/// lock until both installs wait for it.
+#[test]
+#[cfg(target_os = "linux")]
+fn two_user_installs_at_once_write_one_route_key() {
+    use std::os::unix::fs::MetadataExt;
+    let s = Setup::new();
+    write(
+        &s.home,
+        ".gemini/settings.json",
+        r#"{"hooks":{"BeforeTool":[{"hooks":[{"type":"command","command":"true"}]}]}}"#,
+    );
+    write(
+        &s.home,
+        ".claude/settings.json",
+        r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"true"}]}]}}"#,
+    );
+    let state = s.home.join(".hookx");
+    std::fs::create_dir_all(&state).unwrap();
+    let holder = std::fs::File::open(&state).unwrap();
+    holder.lock().unwrap();
+    let install = |host: &str| {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("hookx"))
+            .args(["install", "--host", host, "--scope", "user", "--project"])
+            .arg(&s.project)
+            .arg("--home")
+            .arg(&s.home)
+            .env("HOME", &s.home)
+            .env_remove("HOOKX_HOME")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    };
+    let mut both = [install("claude"), install("gemini")];
+    let ino = std::fs::metadata(&state).unwrap().ino();
+    let start = std::time::Instant::now();
+    while lock_waiters(ino) < 2 {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "the installs never both waited for ~/.hookx's lock"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    drop(holder);
+    for child in &mut both {
+        assert!(child.wait().unwrap().success());
+    }
+    let key = std::fs::read_to_string(state.join("route-key")).unwrap();
+    for file in [".claude/settings.json", ".gemini/settings.json"] {
+        let text = std::fs::read_to_string(s.home.join(file)).unwrap();
+        assert!(
+            text.contains(&format!("--route-key {}", key.trim())),
+            "{file}'s route does not carry the user's key {key}: {text}"
+        );
+    }
+}

@@ -113,11 +113,21 @@ pub fn route_key(home: &Path) -> Result<String, crate::error::Error> {
     std::fs::File::open("/dev/urandom")
         .and_then(|mut f| std::io::Read::read_exact(&mut f, &mut bytes))
         .map_err(io)?;
-    let key: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let mut key: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(io)?;
     }
-    crate::config::update::write_atomic(&path, &format!("{key}\n"))?;
+    // Decided under the writer's lock: of two installs that found no key, the second takes the
+    // first's, so that every route line carries the key the file holds (attacks row 903).
+    crate::config::update::update(&path, |current| {
+        Ok(match current.map(str::trim).filter(|k| valid(k)) {
+            Some(theirs) => {
+                key = theirs.to_string();
+                crate::config::update::Change::Keep
+            }
+            None => crate::config::update::Change::Write(format!("{key}\n")),
+        })
+    })?;
     Ok(key)
 }
 
