@@ -1656,6 +1656,64 @@ fn a_projects_env_file_reaches_the_users_hooks() {
     c.done("story");
 }
 
+/// A real project file (5throck/co-safety's `.gemini/settings.json`): a SessionStart handler
+/// written straight into the event's array, with no `{hooks: […]}` definition around it, beside
+/// a BeforeTool definition. Gemini CLI 0.61.0 discards the bare entry and runs the rest;
+/// `doctor --host gemini` must say so: the bare entry an error no rule comes of, the BeforeTool
+/// rule fires (attacks row 923).
+fn a_bare_handler_beside_a_definition_is_left_out_alone() {
+    let Some(l) = live("story", &["--yolo"], &[], |sb| {
+        sb.project_settings(json!({
+            "SessionStart": [{"type": "command", "command": sb.dumper("bare"),
+                "statusMessage": "Configuring git hooks..."}],
+            "BeforeTool": [group(sb, Some("write_file|run_shell_command"), "guard")]
+        }));
+        sb.user_settings(json!({}));
+        sb.trust_folder();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.count("bare") == 0 && l.count("guard") == 2,
+        format!(
+            "bare {}, guard {} (of 2 tool calls); exit {:?}: {}",
+            l.count("bare"),
+            l.count("guard"),
+            l.out.status,
+            l.out.stderr
+        ),
+    );
+    let out = common::hookx_at(
+        &l.sb.project,
+        &l.sb.home,
+        &["doctor", "--host", "gemini", "--format", "json"],
+    )
+    .get_output()
+    .clone();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    // By line: the bare entry is line 4, the BeforeTool definition line 11.
+    let rules: Vec<(u64, Value)> = report["files"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|f| f["rules"].as_array().into_iter().flatten())
+        .map(|r| {
+            (
+                r["line"].as_u64().unwrap_or(0),
+                r["hosts"][0]["status"].clone(),
+            )
+        })
+        .collect();
+    let said = report.to_string();
+    c.that(
+        rules == [(11, json!("fires"))]
+            && said.contains("4:7: a rule needs a `hooks` array of handlers"),
+        format!("doctor: {rules:?}: {said}"),
+    );
+    c.done("story");
+}
+
 /// Where Gemini CLI 0.61.0 looks for its variables file (`findEnvFile`: in each folder from
 /// the project up to `/`, `.gemini/.env` then `.env`, the first found; then `~/.gemini/.env`,
 /// `~/.env`): a `.env` in the folder above the project wins over the home's; the project's
@@ -2178,6 +2236,7 @@ fn main() -> std::process::ExitCode {
             a_projects_env_file_reaches_the_users_hooks,
             an_env_file_above_the_project_reaches_the_users_hooks,
             both_scopes_get_one_event,
+            a_bare_handler_beside_a_definition_is_left_out_alone,
             a_wrapper_copy_beside_a_user_route_the_system_settings_turn_off,
         ],
     )
