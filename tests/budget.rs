@@ -398,8 +398,22 @@ fn a_host_killing_hookx_before_it_recorded_its_worker_kills_the_handlers() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_host_sigkilling_hookx_group_before_the_answer_kills_the_handlers() {
+    host_sigkills_hookx_group_running_two(sleeping_handler);
+}
+
+/// Row 712's kill where each handler's shell forks (`sleep 600 &`, as dash forks the last
+/// command of `a; b`): what the shell forked dies with hookx too, its group killed by the
+/// worker's guardian (attacks row 800). Before, the shell died and its `sleep` ran on.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_host_sigkilling_hookx_group_before_the_answer_kills_what_the_handlers_forked() {
+    host_sigkills_hookx_group_running_two(sleeper);
+}
+
+#[cfg(target_os = "linux")]
+fn host_sigkills_hookx_group_running_two(handler: fn(&Path) -> String) {
     let s = Setup::new();
-    let (mut child, handlers) = start_two(&s, &[], sleeping_handler);
+    let (mut child, handlers) = start_two(&s, &[], handler);
     let group = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
     rustix::process::kill_process_group(group, rustix::process::Signal::KILL).unwrap();
     let _ = child.wait();
@@ -408,7 +422,10 @@ fn a_host_sigkilling_hookx_group_before_the_answer_kills_the_handlers() {
         if !gone {
             kill(pid, rustix::process::Signal::KILL);
         }
-        assert!(gone, "a handler outlived the hookx that was SIGKILLed");
+        assert!(
+            gone,
+            "a handler's process outlived the hookx that was SIGKILLed"
+        );
     }
 }
 

@@ -808,18 +808,36 @@ fn a_handler_dies_with_hookx_when_the_host_kills_it() {
 
 /// Qwen Code 0.24.4 SIGKILLs a hook's process group when the user quits it while the hook runs
 /// (`forceKillActivePosixHookProcesses`): hookx cannot catch that, and its handlers live in
-/// groups of their own. The handler's process dies with the hookx that started it (a
-/// parent-death signal), here long before its own timeout would have ended it (attacks row 712;
-/// row 705 found it).
+/// groups of their own. The handler's process dies with the hookx that started it (its group
+/// killed by hookx's guardian), here long before its own timeout would have ended it (attacks
+/// rows 712, 800; row 705 found it).
 #[test]
 fn a_handler_dies_with_hookx_when_the_host_sigkills_its_group() {
+    // The shell's own pid, then `sleep` in its place (the same process).
+    host_sigkills_exec_group(|pid_file| {
+        format!("echo $$ > '{}'; exec sleep 600", pid_file.display())
+    });
+}
+
+/// Row 712's kill where the handler's shell forks (`sleep 600 &`, as dash forks the last
+/// command of `a; b`, attacks row 713): the forked `sleep` dies with hookx too, its group killed
+/// by hookx's guardian (attacks row 800). Before, the shell died of its parent-death signal and
+/// the `sleep` ran on, reparented to init.
+#[cfg(target_os = "linux")]
+#[test]
+fn what_a_handler_forked_dies_with_hookx_when_the_host_sigkills_its_group() {
+    host_sigkills_exec_group(sleeper_script);
+}
+
+/// `hookx exec --timeout 600 -- SCRIPT` in a group of its own, `script(pid_file)` writing the
+/// pid to watch; the group SIGKILLed once the pid is there; that process must then end.
+fn host_sigkills_exec_group(script: impl Fn(&Path) -> String) {
     use std::io::Write as _;
     use std::os::unix::process::CommandExt as _;
     use std::process::Stdio;
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("handler.pid");
-    // The shell's own pid, then `sleep` in its place (the same process).
-    let script = format!("echo $$ > '{}'; exec sleep 600", pid_file.display());
+    let script = script(&pid_file);
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
         .current_dir(dir.path())
         .args([
@@ -858,6 +876,6 @@ fn a_handler_dies_with_hookx_when_the_host_sigkills_its_group() {
     kill(pid);
     assert!(
         gone,
-        "the handler {pid} outlived the hookx that was SIGKILLed"
+        "the handler's process {pid} outlived the hookx that was SIGKILLed"
     );
 }

@@ -7,6 +7,8 @@
 //! never reads stdin) cannot hang hookx.
 
 mod ancestry;
+#[cfg(target_os = "linux")]
+mod guardian;
 pub use ancestry::{ancestor_args, is_this_program_above, nearest_ancestor_running};
 
 // Also built in Unix test builds, so that its tests run on CI.
@@ -305,7 +307,8 @@ mod portable {
 const LIVE_SLOTS: usize = 1024;
 
 /// Process groups of handlers still running, so that a host killing hookx (past its own
-/// timeout) does not leave them behind: see [`forward_termination`]. 0 is a free slot.
+/// timeout) does not leave them behind: see [`forward_termination`], and on Linux the guardian,
+/// which reads them when hookx was killed by a signal it cannot catch. 0 is a free slot.
 static LIVE_GROUPS: [AtomicI32; LIVE_SLOTS] = [const { AtomicI32::new(0) }; LIVE_SLOTS];
 
 /// Keeps a handler's group in [`LIVE_GROUPS`] while it runs. Past [`LIVE_SLOTS`] handlers at
@@ -390,6 +393,8 @@ fn holding_termination<T>(start: impl FnOnce() -> T) -> T {
 /// Starts a handler's shell and registers its group in [`LIVE_GROUPS`], holding back a host's
 /// termination signal between the two.
 fn spawn_live(cmd: &mut Command) -> io::Result<(std::process::Child, LiveGroup)> {
+    #[cfg(target_os = "linux")]
+    guardian::ensure();
     holding_termination(|| {
         cmd.spawn().map(|child| {
             test_delay("HOOKX_TEST_SPAWN_DELAY_MS");
@@ -479,37 +484,8 @@ fn shell_command(spec: &Spawn) -> Command {
     for var in BASH_START_UP {
         cmd.env_remove(var);
     }
-    dies_with_hookx(&mut cmd);
     configure(cmd, spec)
 }
-
-/// The handler's process is SIGKILLed when the hookx that started it dies, however it dies: a
-/// host that SIGKILLs hookx's group (Qwen Code when the user quits it, attacks rows 705, 712)
-/// leaves nothing to enforce the handler's timeout. The signal follows the process through
-/// `exec` (not a set-uid one's) but not into its children: what the shell forks (a compound
-/// command's parts) outlives hookx still. The signal fires when the starting thread ends: only
-/// the main thread starts handlers (`split`).
-#[cfg(any(target_os = "linux", target_os = "android"))]
-fn dies_with_hookx(cmd: &mut Command) {
-    use rustix::process::{Signal, getpid, getppid, set_parent_process_death_signal};
-    use std::os::unix::process::CommandExt;
-    let hookx = getpid();
-    // SAFETY: the closure runs in the forked child before `exec`: two system calls, no
-    // allocation, no lock.
-    unsafe {
-        cmd.pre_exec(move || {
-            set_parent_process_death_signal(Some(Signal::KILL))?;
-            // hookx died before the signal was set: nothing will send it.
-            if getppid() != Some(hookx) {
-                return Err(io::Error::from_raw_os_error(libc::ESRCH));
-            }
-            Ok(())
-        })
-    };
-}
-
-#[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
-fn dies_with_hookx(_: &mut Command) {}
 
 #[cfg(windows)]
 fn shell_command(spec: &Spawn) -> Command {
