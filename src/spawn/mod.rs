@@ -503,8 +503,8 @@ fn configure(mut cmd: Command, spec: &Spawn) -> Command {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     // Only another directory than hookx's own needs a `chdir`: one system call less in the
-    // child. (Where no pre-exec step is set, not Linux, it also keeps a static glibc build on
-    // std's `posix_spawn` path, which cannot look up `posix_spawn_file_actions_addchdir_np`.)
+    // child. (It also keeps a static glibc build on std's `posix_spawn` path, which cannot
+    // look up `posix_spawn_file_actions_addchdir_np`; so does setting no pre-exec step.)
     if let Some(cwd) = spec.cwd.as_deref().filter(|cwd| !is_current_dir(cwd)) {
         cmd.current_dir(cwd);
     }
