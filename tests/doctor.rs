@@ -386,6 +386,43 @@ fn a_kill_switch_in_local_settings_turns_the_project_hook_off() {
     );
 }
 
+/// Attacks row 861: Qwen Code 0.24.4's `disableAllHooks` (the last of system defaults, user,
+/// project, system settings that sets it wins; live: `live_qwen::
+/// disable_all_hooks_merges_across_scopes`). A user guard in `~/.qwen/settings.json`, the
+/// project's `.qwen/settings.json` turning every hook off: Qwen runs it nowhere, and hookx,
+/// which had no switch for Qwen, said it fired. A project's `false` over the user's `true`
+/// turns them on again.
+#[test]
+fn qwens_disable_all_hooks_turns_its_hooks_off() {
+    let w = World::new();
+    let guard = claude_hooks(&[("PreToolUse", None, command("./guard.sh"))]);
+    let mut off = guard.clone();
+    off["disableAllHooks"] = json!(true);
+    w.write_json("home/.qwen/settings.json", off);
+    w.write_json("project/.qwen/settings.json", json!({"hooks": {}}));
+    let status = |w: &World| {
+        let (_, report) = w.doctor(Some("qwen"));
+        verdict(&report, "~/.qwen/settings.json", "PreToolUse", "qwen")["status"].clone()
+    };
+    assert_eq!(status(&w), "blocked", "the user's own switch");
+    w.write_json(
+        "project/.qwen/settings.json",
+        json!({"hooks": {}, "disableAllHooks": false}),
+    );
+    assert!(w.hookx(&["trust", "--yes"]).status.success());
+    assert_ne!(
+        status(&w),
+        "blocked",
+        "the project's false over the user's true"
+    );
+    w.write_json("home/.qwen/settings.json", guard);
+    w.write_json(
+        "project/.qwen/settings.json",
+        json!({"hooks": {}, "disableAllHooks": true}),
+    );
+    assert_eq!(status(&w), "blocked", "the project's switch");
+}
+
 /// Codex loads no part of an untrusted project's `.codex/`, in `codex exec` as interactively
 /// (codex-facts.md, run 0.171.0): doctor says so, not Copilot's "in `-p` mode".
 #[test]

@@ -971,6 +971,81 @@ fn system_settings_hooks_run() {
     );
 }
 
+/// Attacks row 861: Qwen Code 0.24.4's `disableAllHooks` (its bundle: `getDisableAllHooks`,
+/// the settings merged system defaults, user, project, system, the last that sets a key
+/// winning). A SessionStart recorder in the user's and the project's settings, the switch set
+/// in one or both; `hookx list --host qwen` (the project trusted, as hookx counts a switch only
+/// in a file it trusts) must list as Qwen's own runs exactly what ran.
+fn disable_all_hooks_merges_across_scopes() {
+    let mut c = Checks::default();
+    // (case, the user's switch, the project's, who runs)
+    type Case<'a> = (&'a str, Option<bool>, Option<bool>, &'a [&'a str]);
+    let cases: [Case; 4] = [
+        ("none", None, None, &["project", "user"]),
+        ("the user's true", Some(true), None, &[]),
+        ("the project's true", None, Some(true), &[]),
+        (
+            "the user's true, the project's false",
+            Some(true),
+            Some(false),
+            &["project", "user"],
+        ),
+    ];
+    for (case, user, project, expected) in cases {
+        let Some(l) = live("system", &[], &[], |sb| {
+            let session_start = |label: &str| json!({"SessionStart": [group(sb, None, label)]});
+            sb.user_settings(session_start("user"));
+            sb.project_settings(session_start("project"));
+            for (file, flag) in [
+                ("home/.qwen/settings.json", user),
+                ("project/.qwen/settings.json", project),
+            ] {
+                let path = sb.root.join(file);
+                let mut v: Value =
+                    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+                if let Some(flag) = flag {
+                    v["disableAllHooks"] = json!(flag);
+                }
+                std::fs::write(&path, serde_json::to_string_pretty(&v).unwrap()).unwrap();
+            }
+            None
+        }) else {
+            return;
+        };
+        let mut ran: Vec<&str> = l.dumps.iter().map(|d| d.label.as_str()).collect();
+        ran.sort();
+        c.that(
+            ran == expected,
+            format!("{case}: Qwen ran {ran:?}\n{}", l.out.stderr),
+        );
+        let hookx = |args: &[&str]| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+                .args(args)
+                .arg("--project")
+                .arg(&l.sb.project)
+                .arg("--home")
+                .arg(&l.sb.home)
+                .env("HOME", &l.sb.home)
+                .output()
+                .unwrap()
+        };
+        assert!(hookx(&["trust", "--yes"]).status.success());
+        let out = hookx(&["list", "--host", "qwen", "--format", "json"]);
+        let rows: Vec<Value> = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        let mut listed: Vec<&str> = rows
+            .iter()
+            .filter(|r| r["event"] == "SessionStart" && r["run"] == "native")
+            .filter_map(|r| r["handler"].as_str()?.rsplit(' ').next())
+            .collect();
+        listed.sort();
+        c.that(
+            listed == expected,
+            format!("{case}: hookx list --host qwen says Qwen runs {listed:?}: {rows:?}"),
+        );
+    }
+    c.done("system");
+}
+
 /// System settings that do not parse: Qwen Code 0.24.4 does not start (exit 1, "Cannot read
 /// operator sandbox policy from PATH: SyntaxError…"; its settings loader would throw
 /// `FatalConfigError` too), so no hook runs, and `hookx list --host qwen` lists none.
@@ -1526,6 +1601,7 @@ fn main() -> std::process::ExitCode {
             hookx_answer_forms,
             routed_handlers_of_every_dialect,
             system_settings_hooks_run,
+            disable_all_hooks_merges_across_scopes,
             system_settings_that_do_not_parse_stop_qwen,
             settings_with_comments_or_trailing_commas,
             faulty_handlers_beside_a_deny,

@@ -4,8 +4,8 @@
 //! `tests/live_qwen.rs`).
 
 use crate::tables::{
-    BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, ManagedSpec, MatchOn,
-    RouteSpec, Schema, Tables, TimestampForm,
+    BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, KillSwitch,
+    ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm,
 };
 
 use crate::dialect::CLAUDE_MATCHER_STYLE;
@@ -377,9 +377,24 @@ pub static DEF: DialectDef = DialectDef {
         "qwen-user",
         "qwen-project",
     ],
-    // Source 0.24.4: a merged `disableAllHooks` (system settings last) turns hooks off; not
-    // modelled yet.
-    kill_switch: None,
+    // Source 0.24.4 (`getDisableAllHooks`, `mergeSettings`: system defaults, user, project,
+    // system, the last that sets it winning); run 0.24.4 (tests/live_qwen.rs
+    // `disable_all_hooks_merges_across_scopes`, attacks row 861): `true` runs no hook at all,
+    // the user's (hookx's routes) and the system's included; a project's `false` over the
+    // user's `true` runs them all.
+    kill_switch: Some(KillSwitch {
+        key: "disableAllHooks",
+        inner: None,
+        among_events: false,
+        off: true,
+        host_wide: false,
+        locations: &[
+            "qwen-system-defaults",
+            "qwen-user",
+            "qwen-project",
+            "qwen-system",
+        ],
+    }),
     // `QWEN_CODE_SYSTEM_SETTINGS_PATH` moves the system settings, `QWEN_CODE_SYSTEM_DEFAULTS_PATH`
     // the defaults (default: beside them); unlike Gemini CLI, no ownership check. Windows
     // (`C:\ProgramData\qwen-code`) is not modelled.
