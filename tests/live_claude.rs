@@ -2579,6 +2579,7 @@ fn main() -> std::process::ExitCode {
             a_wrapper_copy_claude_runs_with_its_personal_config_restricted,
             the_setting_sources_and_the_two_routes,
             answers_with_a_mark_or_a_stray_byte,
+            answers_claude_refuses_whole,
         ],
     )
 }
@@ -3018,6 +3019,43 @@ fn one_call(bin: &Path, world: &World, model: &FakeModel) -> client::Run {
         "SCRIPT:once run one command",
         &["--dangerously-skip-permissions"],
     )
+}
+
+/// Attacks row 827 (row 702 decided): denies Claude Code refuses whole, each printed by a
+/// project guard (`tests/fixtures/real/claude-2.1.332/`): `hookEventName` `PostToolUse` on a
+/// `PreToolUse`, `hookSpecificOutput` without `hookEventName`, a `continue` that is a string.
+/// What Claude does with each: `Some(true)` the call ran, `Some(false)` it was denied. hookx
+/// denies on each (field by field), on purpose: the row says why.
+fn answers_claude_refuses_whole() {
+    let Some(bin) = client_or_skip("answers_claude_refuses_whole") else {
+        return;
+    };
+    let real = common::fixtures_dir().join("real/claude-2.1.332");
+    let cases = [
+        ("deny-naming-another-event.out", true),
+        ("deny-naming-no-event.out", true),
+        ("deny-beside-a-string-continue.out", true),
+        // The control: a deny Claude reads (row 700), so the guard is seen to run.
+        ("deny-after-a-byte-order-mark.out", false),
+    ];
+    let mut c = Checks::default();
+    for (name, runs) in cases {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let guard = format!("cat >/dev/null; cat '{}'", real.join(name).display());
+        write_json(
+            &world.project.join(".claude/settings.json"),
+            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": guard}]}]}}),
+        );
+        let run = one_call(&bin, &world, &model);
+        let ran = world.project.join("once.txt").exists();
+        c.check(
+            ran == runs,
+            format!("{name}: the Bash call ran: {ran}\n{}", run.describe()),
+        );
+    }
+    c.finish("answers_claude_refuses_whole", "");
 }
 
 /// Attacks row 223's budget half, in Claude Code: the user shortens hookx's user route to

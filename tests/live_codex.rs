@@ -245,6 +245,73 @@ const DENY_CASES: &[(&str, &str, &str, i32, Expect)] = &[
         0,
         Expect::Blocked("R-MERGE-DENY"),
     ),
+    // Attacks row 826: answers recorded as Codex 0.171.0 read them
+    // (`tests/fixtures/real/codex-0.171.0/`): stdout alone, whole, strictly (no byte order
+    // mark, no lone surrogate, a `continue` of the wrong type refuses the answer), the last of
+    // duplicate keys, no event name checked.
+    (
+        "echo cx-stderr-deny",
+        "",
+        include_str!("fixtures/real/codex-0.171.0/deny-on-stderr.err"),
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo cx-string-deny",
+        include_str!("fixtures/real/codex-0.171.0/deny-in-a-json-string.out"),
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo cx-bom-deny",
+        include_str!("fixtures/real/codex-0.171.0/deny-after-a-byte-order-mark.out"),
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo cx-log-then-deny",
+        include_str!("fixtures/real/codex-0.171.0/deny-after-a-log-line.out"),
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo cx-other-event",
+        include_str!("fixtures/real/codex-0.171.0/deny-naming-another-event.out"),
+        "",
+        0,
+        Expect::Blocked("R-CX-OTHER"),
+    ),
+    (
+        "echo cx-string-continue",
+        include_str!("fixtures/real/codex-0.171.0/deny-beside-a-string-continue.out"),
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo cx-dup-deny-last",
+        include_str!("fixtures/real/codex-0.171.0/deny-after-a-duplicate-allow.out"),
+        "",
+        0,
+        Expect::Blocked("R-CX-DUP"),
+    ),
+    (
+        "echo cx-half-emoji",
+        include_str!("fixtures/real/codex-0.171.0/deny-with-half-an-emoji.out"),
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo cx-deny-then-allow",
+        include_str!("fixtures/real/codex-0.171.0/deny-then-an-allow.out"),
+        "",
+        0,
+        Expect::Ran,
+    ),
     // Answered by the `timeout` handler (1 s) only after 4 s.
     ("echo timeout", "", "", 0, Expect::Ran),
 ];
