@@ -143,7 +143,23 @@ fn team_script(step: usize, _project: &str) -> Vec<Block> {
     }
 }
 
+/// Three Read calls in one assistant message (one batch of calls Claude may run at once: Read
+/// is safe to run concurrently, Bash is not), then the end of the turn.
+fn batch_script(step: usize, project: &str) -> Vec<Block> {
+    let read = |n: usize| {
+        Block::Tool(
+            "Read",
+            json!({"file_path": format!("{project}/batch-{n}.txt")}),
+        )
+    };
+    match step {
+        0 => (1..=3).map(read).collect(),
+        _ => vec![Block::Text("Batch done.".into())],
+    }
+}
+
 static SCRIPTS: &[(&str, Script)] = &[
+    ("batch", batch_script),
     ("team", team_script),
     ("twice", twice_script),
     ("sub", sub_script),
@@ -2573,6 +2589,7 @@ fn main() -> std::process::ExitCode {
             claude_config_dir_and_the_project_route,
             a_user_route_the_user_runs_once,
             a_route_the_user_shortened,
+            a_batch_of_calls_runs_the_users_guard_for_each_at_once,
             both_scopes_get_one_event,
             a_session_started_below_the_project,
             a_wrapper_copy_claude_runs_without_its_user_settings,
@@ -3056,6 +3073,77 @@ fn answers_claude_refuses_whole() {
         );
     }
     c.finish("answers_claude_refuses_whole", "");
+}
+
+/// Attacks row 911: Claude Code 2.1.332 runs the PreToolUse hooks of one batch of tool calls
+/// it may run concurrently (three Read calls in one assistant message) at once, so three
+/// `hookx run`s of the user's route read and write hookx's state side by side. The user's
+/// trusted Gemini guard of reads is a barrier: each copy notes that it started, waits until
+/// all three have (30 s at most: a client that ran them one by one would pass it alone), then
+/// denies. Each call is denied; each guard saw all three started (the hooks overlapped). (Three
+/// Bash calls in one message: their hooks ran one after another, by the same barrier.)
+fn a_batch_of_calls_runs_the_users_guard_for_each_at_once() {
+    let Some(bin) = client_or_skip("a_batch_of_calls_runs_the_users_guard_for_each_at_once") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    let started = world.dump.join("started");
+    std::fs::create_dir_all(&started).unwrap();
+    let log = world.dump.join("guard.log");
+    let guard = format!(
+        "touch '{dir}'/$$; i=0; while [ $(ls '{dir}' | wc -l) -lt 3 ] && [ $i -lt 300 ]; do \
+         sleep 0.1; i=$((i+1)); done; echo \"saw $(ls '{dir}' | wc -l)\" >> '{log}'; \
+         echo USER-GUARD-SAYS-NO >&2; exit 2",
+        dir = started.display(),
+        log = log.display()
+    );
+    let users = world.home.join(".gemini/settings.json");
+    write_json(
+        &users,
+        &json!({"hooks": {"BeforeTool": [{"matcher": "read_file", "hooks": [
+            {"type": "command", "command": guard}]}]}}),
+    );
+    for n in 1..=3 {
+        std::fs::write(
+            world.project.join(format!("batch-{n}.txt")),
+            "SECRET-TEXT\n",
+        )
+        .unwrap();
+    }
+    hookx_cmd(&world, &["trust", users.to_str().unwrap()]);
+    hookx_cmd(&world, &["install", "--host", "claude", "--scope", "user"]);
+    let run = client::run(
+        &bin,
+        &world,
+        model.port,
+        "SCRIPT:batch read three files",
+        &["--dangerously-skip-permissions"],
+    );
+    let mut c = Checks::default();
+    let seen = std::fs::read_to_string(&log).unwrap_or_default();
+    c.check(
+        seen.lines().count() == 3 && seen.lines().all(|l| l == "saw 3"),
+        format!("the guard ran once per call, the three at once: {seen:?}"),
+    );
+    let seen_by_model = Seen::new(&model);
+    c.check(
+        !seen_by_model.any("SECRET-TEXT"),
+        "a read the guard denied reached the model",
+    );
+    let denials = seen_by_model
+        .requests
+        .last()
+        .map(|r| r.to_string().matches("USER-GUARD-SAYS-NO").count())
+        .unwrap_or(0);
+    c.check(
+        denials >= 3,
+        format!("the model was told of {denials} denials, not 3"),
+    );
+    c.finish(
+        "a_batch_of_calls_runs_the_users_guard_for_each_at_once",
+        &run.describe(),
+    );
 }
 
 /// Attacks row 223's budget half, in Claude Code: the user shortens hookx's user route to
