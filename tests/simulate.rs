@@ -982,3 +982,109 @@ fn simulate_in_a_package_shows_the_roots_guard_its_route_runs() {
     assert!(said.contains("R682-PKG"), "{said}{}", text(&out.stderr));
     assert!(said.contains("R682-ROOT"), "the root's guard: {said}");
 }
+
+/// Attacks row 862 (row 682's leftover): hookx's Codex route in a repository root's `.codex/`
+/// alone, trusted Claude guards in the root (denying) and in `pkg/`, which has no route. Codex
+/// started in `pkg/` loads the root's `.codex/hooks.json` and runs its line (live:
+/// `live_codex::a_session_started_in_a_subfolder_runs_the_projects_guard`), which runs the
+/// root's guard; the package's, with no line of its own, runs nowhere. `simulate` in the
+/// package said "no route" and answered allow.
+#[test]
+fn simulate_in_a_package_without_a_route_shows_the_roots_route() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (repo, home) = (root.join("repo"), root.join("home"));
+    let pkg = repo.join("pkg");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let guard = |command: &str| {
+        serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": command}]}]}})
+        .to_string()
+    };
+    let mut trusted = String::new();
+    for (dir, command) in [
+        (&repo, "echo R862-ROOT >&2; exit 2"),
+        (&pkg, "echo R862-PKG; exit 0"),
+    ] {
+        common::write(dir, ".claude/settings.json", &guard(command));
+        common::hookx_at(dir, &home, &["trust", "--yes"]).success();
+        trusted.push_str(&format!(
+            "\n[projects.{}]\ntrust_level = \"trusted\"\n",
+            serde_json::json!(dir.display().to_string())
+        ));
+    }
+    common::hookx_at(&repo, &home, &["install", "--host", "codex"]).success();
+    let config = home.join(".codex/config.toml");
+    let text_before = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, text_before + &trusted).unwrap();
+    let simulate = |extra: &[&str]| {
+        common::hookx()
+            .current_dir(&pkg)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .args(["simulate", "--host", "codex", "--event", "PreToolUse"])
+            .args(["--tool", "Bash", "--input", r#"{"command":"ls"}"#, "--home"])
+            .arg(&home)
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = simulate(&["--dry-run"]);
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("R862-ROOT"),
+        "the root's guard: {said}{}",
+        text(&out.stderr)
+    );
+    assert!(!said.contains("never calls hookx"), "{said}");
+    let out = simulate(&[]);
+    assert_eq!(
+        out.status.code(),
+        Some(4),
+        "the root's guard denies: {}",
+        text(&out.stdout)
+    );
+    assert!(
+        !text(&out.stdout).contains("R862-PKG"),
+        "{}",
+        text(&out.stdout)
+    );
+    // What simulate shows is what the root's line runs, Codex started in the package.
+    let routes: Value =
+        serde_json::from_str(&std::fs::read_to_string(repo.join(".codex/hooks.json")).unwrap())
+            .unwrap();
+    let line = routes["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    let payload = serde_json::json!({"session_id": "s", "turn_id": "t", "cwd": pkg,
+        "hook_event_name": "PreToolUse", "model": "m", "transcript_path": null,
+        "permission_mode": "default", "tool_name": "Bash", "tool_input": {"command": "ls"},
+        "tool_use_id": "c"});
+    let ran = std::process::Command::new("sh")
+        .args(["-c", line])
+        .current_dir(&pkg)
+        .env("HOME", &home)
+        .env_remove("HOOKX_HOME")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            use std::io::Write;
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(payload.to_string().as_bytes())?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let all = format!("{}{}", text(&ran.stdout), text(&ran.stderr));
+    assert!(all.contains("R862-ROOT"), "the root's line denies: {all}");
+    assert!(
+        !all.contains("R862-PKG"),
+        "the package's guard runs nowhere: {all}"
+    );
+}

@@ -555,7 +555,7 @@ pub fn is_listed_off(
 }
 
 /// Why a host with no hookx route for an event never calls hookx for it.
-fn no_route(host: crate::tables::Dialect) -> String {
+pub fn no_route(host: crate::tables::Dialect) -> String {
     format!(
         "{} has no hookx route for this event in a file it reads, so it never calls hookx \
          (`hookx install --host {host}` writes them)",

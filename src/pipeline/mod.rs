@@ -231,12 +231,31 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
             )
         })
         .collect();
-    let mut through_hookx = match simulate::uncalled(&ctx, &all, dialect, &event.kind) {
+    let held = simulate::routes_held(&ctx, &all, dialect, &event.kind);
+    // A package with no route of its own, where a folder above has one: the agent started in it
+    // runs that route, which runs its folder's rules and not the package's (attacks row 862:
+    // `simulate` said "no route" and answered allow where the root's guard denies).
+    let called_above = matches!(held, Err(simulate::NoRoute)) && !above_sets.is_empty();
+    let why = match held {
+        Ok(why) => why,
+        Err(simulate::NoRoute) if called_above => {
+            let above: Vec<String> = above_sets.iter().map(|(f, _)| ctx.display(f)).collect();
+            Some(format!(
+                "no hookx route in this folder's {} file: the route {} loads from {} runs that folder's rules only",
+                dialect.def().display,
+                dialect.def().display,
+                above.join(", ")
+            ))
+        }
+        Err(simulate::NoRoute) => Some(simulate::no_route(dialect)),
+    };
+    let mut through_hookx = match why.as_ref().filter(|_| !called_above) {
         None => {
+            let own = hook_set.rules.iter().filter(|_| why.is_none());
             let mut plan = dispatch::run::plan(
                 request.host,
                 &event,
-                hook_set.rules.iter().map(|r| (r.rule.as_ref(), r.source)),
+                own.map(|r| (r.rule.as_ref(), r.source)),
                 &project,
                 Limit::Route,
             );
@@ -254,29 +273,28 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
                 false => plan.run(None),
             }
         }
-        Some(why) => {
-            let rules = hook_set.rules.iter().map(|r| (r.rule.as_ref(), r.source));
-            let (selected, _) = dispatch::select::select(rules, &event);
-            let mut none = fire(request.host, &event, &[], &project, true);
-            let mut held: Vec<String> = Vec::new();
-            for s in selected {
-                let mut line = format!("{}: not run through hookx: {why}", s.rule.origin.file);
-                // Nor by the host: these rules run nowhere.
-                if let Some(dropped) = s.source.dropped_by(dialect) {
-                    line.push_str(&format!(
-                        "; and {}: they run nowhere (fix {})",
-                        dropped.why(&s.source.display),
-                        dropped.fix_at()
-                    ));
-                }
-                if !held.contains(&line) {
-                    held.push(line);
-                }
-            }
-            none.skipped.extend(held);
-            none
-        }
+        Some(_) => fire(request.host, &event, &[], &project, true),
     };
+    if let Some(why) = &why {
+        let rules = hook_set.rules.iter().map(|r| (r.rule.as_ref(), r.source));
+        let (selected, _) = dispatch::select::select(rules, &event);
+        let mut held: Vec<String> = Vec::new();
+        for s in selected {
+            let mut line = format!("{}: not run through hookx: {why}", s.rule.origin.file);
+            // Nor by the host: these rules run nowhere.
+            if let Some(dropped) = s.source.dropped_by(dialect) {
+                line.push_str(&format!(
+                    "; and {}: they run nowhere (fix {})",
+                    dropped.why(&s.source.display),
+                    dropped.fix_at()
+                ));
+            }
+            if !held.contains(&line) {
+                held.push(line);
+            }
+        }
+        through_hookx.skipped.extend(held);
+    }
     for source in moved
         .iter()
         .filter(|s| s.document().is_some_and(|d| !d.rules.is_empty()))
