@@ -1421,6 +1421,8 @@ fn gemini_system_settings_others_could_write_are_no_policy() {
 #[test]
 fn payload_keys_are_the_recorded_ones() {
     let mut recorded: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
+    // (flavor, top-level key whose value is an object) → that object's keys, per recording.
+    let mut objects: BTreeMap<(String, String), Vec<BTreeSet<String>>> = BTreeMap::new();
     let dir = common::fixtures_dir().join("recorded");
     for client in std::fs::read_dir(&dir).unwrap() {
         let client = client.unwrap().path();
@@ -1443,11 +1445,29 @@ fn payload_keys_are_the_recorded_ones() {
                 ))
                 .or_default()
                 .extend(stdin.keys().cloned());
+            for (key, value) in stdin {
+                if let Some(object) = value.as_object() {
+                    objects
+                        .entry((flavor.to_string(), key.clone()))
+                        .or_default()
+                        .push(object.keys().cloned().collect());
+                }
+            }
         }
     }
     let mut checked = 0;
     for flavor in Flavor::all() {
         let tables = flavor.tables();
+        // Each object of fixed keys holds those keys in every recording of it.
+        for (key, keys) in tables.payload_object_keys {
+            let seen = objects
+                .get(&(flavor.name().to_string(), key.to_string()))
+                .unwrap_or_else(|| panic!("{flavor} {key}: in the table, never recorded"));
+            let want: BTreeSet<String> = keys.iter().map(|k| k.to_string()).collect();
+            for have in seen {
+                assert_eq!(have, &want, "{flavor} {key}");
+            }
+        }
         for (kind, keys) in tables.payload_keys {
             let name = tables.event_name(kind).unwrap();
             let want = recorded
@@ -2844,4 +2864,37 @@ fn a_handler_the_moved_system_settings_turn_off_is_said() {
     std::os::unix::fs::chown(&defaults, Some(1000), Some(1000)).unwrap();
     let (turned_off, rows, doctor) = said(&[(var, settings)]);
     assert!(!turned_off && rows == 1, "a file not root's\n{doctor}");
+}
+
+/// Attacks row 927: real Cline scripts (YosefHayim/Template's `.clinerules/hooks/PreToolUse`,
+/// and three more of the corpus) read `.preToolUse.tool`, `.postToolUse.tool` or
+/// `.taskComplete.summary`; Cline 3.0.65 sends `preToolUse {toolName, parameters}`,
+/// `postToolUse {toolName, parameters, result, success, executionTimeMs}` and `taskComplete
+/// {taskMetadata}` (`tests/fixtures/recorded/cline-3.0.65`). Such a guard finds no tool and
+/// allows every call; doctor said "fires" and nothing of the key.
+#[test]
+fn a_cline_script_reading_a_key_its_event_object_lacks_is_said() {
+    let w = World::new();
+    w.write(
+        "project/.clinerules/hooks/PreToolUse",
+        "#!/bin/bash\nINPUT=$(cat)\nTOOL=$(echo \"$INPUT\" | jq -r '.preToolUse.tool // empty')\nPARAMS=$(echo \"$INPUT\" | jq -c '.preToolUse.parameters // {}')\n[ \"$TOOL\" = run_commands ] && { echo '{\"cancel\": true}'; exit 0; }\necho '{\"cancel\": false}'\n",
+    );
+    let (_, report) = w.doctor(Some("cline"));
+    let v = verdict(
+        &report,
+        ".clinerules/hooks/PreToolUse",
+        "PreToolUse",
+        "cline",
+    );
+    assert!(
+        has(
+            v,
+            "its handler seems to read `preToolUse.tool`, which the cline payload of `PreToolUse` lacks: its `preToolUse` holds `parameters`, `toolName`",
+            Some("read `.preToolUse.toolName`")
+        ),
+        "{:?}",
+        findings(v)
+    );
+    // A key Cline sends is not said.
+    assert!(!has(v, "preToolUse.parameters", None), "{:?}", findings(v));
 }

@@ -135,6 +135,7 @@ pub static TABLES: Tables = Tables {
         },
     ],
     // Recorded by tests/live_augment.rs (0.36.0); tests/doctor.rs checks them.
+    payload_object_keys: &[],
     payload_keys: &[
         (EventKind::SessionStart, COMMON_KEYS),
         (EventKind::SessionEnd, COMMON_KEYS),

@@ -77,6 +77,7 @@ pub static TABLES: Tables = Tables {
     invalid_matcher_effect: None,
     tool_scope: crate::tables::ToolScope::Any,
     // No runnable client: no payload was ever recorded.
+    payload_object_keys: &[],
     payload_keys: &[],
     tool_codecs: &[],
 };

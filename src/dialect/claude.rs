@@ -91,6 +91,7 @@ pub static TABLES: Tables = Tables {
     // `-p` runs, `init.*` an `--init-only` run, `pty.*` an interactive session). An event here
     // was seen firing (`Tables::seen_firing`). `mcp_server` is sent on the tool events of an
     // MCP tool call.
+    payload_object_keys: &[],
     payload_keys: &[
         (
             EventKind::ConfigChange,

@@ -95,6 +95,23 @@ pub static TABLES: Tables = Tables {
         },
     ],
     // Recorded by tests/live_cline.rs (3.0.65), before [`reshape`].
+    // Recorded by tests/live_cline.rs (3.0.65): the keys of the object each event's
+    // own keys sit in.
+    payload_object_keys: &[
+        ("preToolUse", &["parameters", "toolName"]),
+        (
+            "postToolUse",
+            &[
+                "executionTimeMs",
+                "parameters",
+                "result",
+                "success",
+                "toolName",
+            ],
+        ),
+        ("taskStart", &["taskMetadata"]),
+        ("taskComplete", &["taskMetadata"]),
+    ],
     payload_keys: &[
         (
             EventKind::SessionStart,

@@ -105,6 +105,7 @@ pub static TABLES: Tables = Tables {
     handler_key_overrides: &[],
     invalid_matcher_effect: Some("Codex skips this group with a warning"),
     // Every top-level key codex 0.171.0 sent per event (tests/fixtures/recorded/codex-0.171.0).
+    payload_object_keys: &[],
     payload_keys: &[
         (
             EventKind::SessionStart,

@@ -101,6 +101,7 @@ pub static TABLES: Tables = Tables {
     invalid_matcher_effect: Some("Copilot skips this hook"),
     tool_scope: crate::tables::ToolScope::Any,
     // Every top-level key copilot-cli 1.0.102 sent per event (tests/fixtures/recorded/copilot-1.0.102).
+    payload_object_keys: &[],
     payload_keys: &[
         (
             EventKind::ErrorOccurred,
@@ -323,6 +324,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     invalid_matcher_effect: None,
     tool_scope: crate::tables::ToolScope::Any,
     // Every top-level key copilot-cli 1.0.102 sent per PascalCase event (its recordings).
+    payload_object_keys: &[],
     payload_keys: &[
         (
             EventKind::ErrorOccurred,

@@ -84,6 +84,7 @@ macro_rules! cursor_tables {
             tool_scope: $scope,
             tool_codecs: &[],
             // No runnable client: no payload was ever recorded.
+            payload_object_keys: &[],
             payload_keys: &[],
         }
     };

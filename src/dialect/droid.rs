@@ -92,6 +92,7 @@ pub static TABLES: Tables = Tables {
     invalid_matcher_effect: Some("Factory Droid never fires this hook"),
     tool_codecs: &[],
     // Recorded by tests/live_droid.rs (0.225.2); tests/doctor.rs checks them.
+    payload_object_keys: &[],
     payload_keys: &[
         (
             EventKind::SessionStart,

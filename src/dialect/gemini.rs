@@ -115,6 +115,7 @@ pub static TABLES: Tables = Tables {
     invalid_matcher_effect: Some("Gemini CLI compares it with the tool name as plain text"),
     tool_codecs: &[],
     // The top-level keys of every recorded payload (tests/fixtures/recorded/gemini-0.61.0/).
+    payload_object_keys: &[],
     payload_keys: &[
         (
             EventKind::SessionStart,

@@ -114,6 +114,7 @@ pub static TABLES: Tables = Tables {
     invalid_matcher_effect: Some("Qwen Code never fires this hook"),
     tool_codecs: &[],
     // Recorded by tests/live_qwen.rs (0.24.4); tests/doctor.rs checks them.
+    payload_object_keys: &[],
     payload_keys: &[
         (
             EventKind::SessionStart,

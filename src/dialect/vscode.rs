@@ -84,6 +84,7 @@ pub static TABLES: Tables = Tables {
     tool_scope: ToolScope::Any,
     tool_codecs: &[],
     // No runnable client: no payload was ever recorded.
+    payload_object_keys: &[],
     payload_keys: &[],
 };
 

@@ -100,6 +100,7 @@ macro_rules! windsurf_tables {
             tool_scope: $scope,
             tool_codecs: $codecs,
             // No runnable client: no payload was ever recorded.
+            payload_object_keys: &[],
             payload_keys: &[],
         }
     };

@@ -215,6 +215,11 @@ pub struct Tables {
     /// there; events never recorded are absent. `tests/doctor.rs` checks it against the
     /// recordings.
     pub payload_keys: &'static [(EventKind, &'static [&'static str])],
+    /// The keys of a top-level payload key whose value is an object of fixed keys, as recorded
+    /// (Cline's `preToolUse {toolName, parameters}`), so that `hookx doctor` can tell a handler
+    /// reading `.preToolUse.tool` (attacks row 927). Keys whose objects vary (`tool_input`) are
+    /// not listed; `tests/doctor.rs` checks these against the recordings.
+    pub payload_object_keys: &'static [(&'static str, &'static [&'static str])],
     /// Tools whose call is no renaming of a canonical one (Codex's `apply_patch`: every edit,
     /// its paths inside a patch text), with the functions that translate them.
     pub tool_codecs: &'static [ToolCodec],
@@ -445,6 +450,15 @@ impl Tables {
     /// These tables, then those of [`Tables::matcher_tries_names_of`].
     fn matcher_tables(&self) -> impl Iterator<Item = &Tables> {
         std::iter::once(self).chain(self.matcher_tries_names_of.iter().map(|f| f.tables()))
+    }
+
+    /// The keys recorded in the object the top-level payload key `key` holds, where that
+    /// object has fixed keys ([`Tables::payload_object_keys`]).
+    pub fn object_keys(&self, key: &str) -> Option<&'static [&'static str]> {
+        self.payload_object_keys
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, keys)| *keys)
     }
 
     /// The top-level keys this flavour's agent sends on `kind`, if recorded.

@@ -129,6 +129,26 @@ impl Doctor<'_> {
                 ));
                 continue;
             }
+            // A key below one whose object has fixed keys (Cline's `preToolUse {toolName,
+            // parameters}`): a guard reading `.preToolUse.tool` finds nothing, and allows.
+            if let Some(sub) = &sub
+                && let Some(held) = flavor.tables().object_keys(&top)
+                && !held.contains(&sub.as_str())
+            {
+                let listed: Vec<String> = held.iter().map(|k| format!("`{k}`")).collect();
+                let like = held
+                    .iter()
+                    .find(|k| k.to_lowercase().starts_with(&sub.to_lowercase()));
+                findings.push(Finding::new(
+                    Level::Warning,
+                    format!(
+                        "its handler seems to read `{top}.{sub}`, which {payload} lacks: its `{top}` holds {} (a guess from a scan of {scanned})",
+                        listed.join(", ")
+                    ),
+                    like.map(|k| format!("read `.{top}.{k}`")),
+                ));
+                continue;
+            }
             if let Some(sub) = sub
                 && event.is_tool_event()
                 && let Some(own) = argument_name(flavor, &sub)
