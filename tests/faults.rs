@@ -829,6 +829,23 @@ fn what_a_handler_forked_dies_with_hookx_when_the_host_sigkills_its_group() {
     host_sigkills_exec_group(sleeper_script);
 }
 
+/// The same kill where the handler is itself a `hookx exec` (what `convert --wrap` writes) whose
+/// handler forks: the outer guardian kills the inner hookx with its handler's group, and the
+/// inner hookx's guardian kills the inner handler's group (attacks row 802). Before, the inner
+/// `sleep` ran on.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_nested_hookx_execs_handler_dies_with_the_outer_hookx() {
+    host_sigkills_exec_group(|pid_file| {
+        format!(
+            "'{}' exec --host claude --as claude --timeout 600 -- \"{}\"; true",
+            env!("CARGO_BIN_EXE_hookx"),
+            // `$!` is the inner shell's: not expanded by the outer one.
+            sleeper_script(pid_file).replace('$', "\\$")
+        )
+    });
+}
+
 /// `hookx exec --timeout 600 -- SCRIPT` in a group of its own, `script(pid_file)` writing the
 /// pid to watch; the group SIGKILLed once the pid is there; that process must then end.
 fn host_sigkills_exec_group(script: impl Fn(&Path) -> String) {
