@@ -551,6 +551,44 @@ fn a_cancel_on_a_control_line_after_log_lines_cancels() {
     assert!(failed.is_empty(), "{}", failed.join("; "));
 }
 
+/// Attacks row 927, live: a guard written as real Cline scripts write it (YosefHayim/Template's
+/// `.clinerules/hooks/PreToolUse`: `TOOL=$(jq -r '.preToolUse.tool // empty')`, allow when it
+/// is empty) never cancels under Cline 3.0.65, whose `preToolUse` holds `toolName`: the call
+/// runs. The same guard reading `.preToolUse.toolName` cancels it. `doctor --host cline` names
+/// the first read and not the second.
+fn a_guard_reading_a_key_cline_does_not_send_never_cancels() {
+    let Some(bin) = cline() else { return };
+    let mut failed = Vec::new();
+    for (key, cancels) in [("tool", false), ("toolName", true)] {
+        let sb = Sandbox::new("hookx-live-cline-key");
+        let model = FakeModel::start(scripts, sb.project.display().to_string());
+        let guard = format!(
+            "#!/bin/bash\nINPUT=$(cat)\nTOOL=$(echo \"$INPUT\" | jq -r '.preToolUse.{key} // empty')\n\
+             [ -z \"$TOOL\" ] && {{ echo '{{\"cancel\": false}}'; exit 0; }}\n\
+             echo '{{\"cancel\": true, \"errorMessage\": \"no commands here\"}}'\n"
+        );
+        let path = common::write(&sb.home, ".cline/hooks/PreToolUse", &guard);
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        run_client(&bin, &sb, &model, "ctl", "key");
+        let ran = sb.project.join("RAN-CTL").exists();
+        if ran == cancels {
+            failed.push(format!(".preToolUse.{key}: the call ran: {ran}"));
+        }
+        let out = common::hookx_at(&sb.project, &sb.home, &["doctor", "--host", "cline"])
+            .get_output()
+            .clone();
+        let report = String::from_utf8_lossy(&out.stdout);
+        let said = report.contains("seems to read `preToolUse.tool`,");
+        if said == cancels {
+            failed.push(format!(
+                ".preToolUse.{key}: doctor names the read: {said}: {report}"
+            ));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("; "));
+}
+
 /// A recording handler of another dialect: its label, the file (below the sandbox root) and
 /// the file's JSON, with the recorder on the dialect's tool events.
 fn foreign_handlers(sb: &Sandbox) -> Vec<(&'static str, &'static str, serde_json::Value)> {
@@ -1082,6 +1120,7 @@ fn main() -> std::process::ExitCode {
             four_files_converted_into_cline_each_run_once,
             both_scopes_get_one_event,
             a_projects_env_file_reaches_the_users_hooks,
+            a_guard_reading_a_key_cline_does_not_send_never_cancels,
         ],
     )
 }
