@@ -223,6 +223,29 @@ const DENY_CASES: &[(&str, &str, &str, i32, Expect)] = &[
         Expect::Blocked("R-MERGE-DENY"),
     ),
     // Answered by the `timeout` handler (1500 ms) only after 4 s.
+    // Attacks row 830: answers recorded as Gemini CLI 0.61.0 read them
+    // (`tests/fixtures/real/gemini-0.61.0/`).
+    (
+        "echo gx-string-continue",
+        include_str!("fixtures/real/gemini-0.61.0/deny-beside-a-string-continue.out"),
+        "",
+        0,
+        Expect::Blocked("R-GX-CONT"),
+    ),
+    (
+        "echo gx-log-then-deny",
+        include_str!("fixtures/real/gemini-0.61.0/deny-after-a-log-line.out"),
+        "",
+        0,
+        Expect::Ran,
+    ),
+    (
+        "echo gx-deny-then-allow",
+        include_str!("fixtures/real/gemini-0.61.0/deny-then-an-allow.out"),
+        "",
+        0,
+        Expect::Ran,
+    ),
     ("echo timeout", "", "", 0, Expect::Ran),
     // Issue 25: the rewrite beside each decision and exit code, a deny without a reason or
     // at exit 1, context on BeforeTool.
