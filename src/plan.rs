@@ -125,6 +125,9 @@ pub struct Plan {
     keys: HashMap<(PathBuf, String, usize), usize>,
     /// Each copy the host runs itself beside its rule's runner (one of [`Planned::also`]).
     beside: HashSet<(PathBuf, String, usize)>,
+    /// Each rule the host runs itself (by its place in `rules`) → the copy it runs it from
+    /// (its file, resolved, rule pointer, handler index).
+    host_runs_from: HashMap<usize, (PathBuf, String, usize)>,
 }
 
 impl Plan {
@@ -173,6 +176,16 @@ impl Plan {
             true => self.runner_for(source, rule, index),
             false => None,
         }
+    }
+
+    /// The file (resolved) the host itself runs the rule of `source`'s `rule` at `index` from
+    /// (a file of its own first, then its runner's, then a copy of the rule beyond a record's
+    /// word that it runs beside hookx's): one more copy it reads would be one more run.
+    pub fn host_runs_from(&self, source: &Source, rule: &Rule, index: usize) -> Option<&Path> {
+        let at = self
+            .keys
+            .get(&(source.path.clone(), copy_rule_id(rule), index))?;
+        self.host_runs_from.get(at).map(|(file, ..)| file.as_path())
     }
 
     /// The runner of the rule `source`'s `rule` holds at `index` (a copy's, or the
@@ -549,6 +562,73 @@ pub fn sources_under(ctx: &discover::Context, host: Dialect) -> Vec<Source> {
     let mut sources = discover::discover(ctx);
     sources.extend(discover::generated_sources(ctx, host));
     sources
+}
+
+/// Whether `host`, running a copy `hookx exec` wraps in a file of another agent's (`holder`'s:
+/// Copilot running `.claude/settings.json`), runs the copy's rule itself for `event` from a
+/// file of its own, its matcher accepting the event: the copy then stands aside, or the rule
+/// runs twice (attacks row 880: a Copilot rule's copy in the Claude file, which Claude needs).
+/// The copy is known by what the wrapper says (`flavor`, `command`); every one alike in
+/// `holder`'s files must be so, else it runs.
+pub fn runs_from_own_file(
+    ctx: &discover::Context,
+    (host, holder): (Dialect, Dialect),
+    event: &crate::model::Event,
+    flavor: Flavor,
+    command: &[String],
+) -> bool {
+    // A file of the host's own that runs the command holds it as a JSON string: where none
+    // does (most copies), nothing is parsed.
+    let [command] = command else {
+        return false;
+    };
+    let quoted = serde_json::to_string(command).unwrap_or_default();
+    if !discover::own_files_hold(ctx, host, quoted.trim_matches('"')) {
+        return false;
+    }
+    let store = TrustStore::load_or_empty(ctx);
+    // The event's part of each file, as `hookx run` reads them.
+    let mut sources = discover::discover_for_event(ctx, host, &event.kind, &store);
+    let plan = plan_in(ctx, &mut sources, host, &store);
+    let own = |file: &Path, pointer: &str| {
+        let source = sources
+            .iter()
+            .find(|o| o.dialect == host && source_file(o) == file)?;
+        source.document()?.rules.iter().find(|r| {
+            copy_rule_id(r) == pointer
+                && r.event == event.kind
+                && crate::dispatch::select::rule_matches(r, event)
+                    == crate::dispatch::select::MatchVerdict::Match
+        })
+    };
+    let mut copies = 0;
+    let read =
+        |s: &&Source| s.dialect == holder && discover::runner(host, s) == SourceRunner::Native;
+    for source in sources.iter().filter(read) {
+        let rules = source.document().map_or(&[][..], |d| &d.rules[..]);
+        for rule in rules.iter().filter(|r| r.event == event.kind) {
+            for (index, handler) in rule.handlers.iter().enumerate() {
+                let Some(w) = wrapper(handler) else {
+                    continue;
+                };
+                if w.flavor != flavor || *command != w.command {
+                    continue;
+                }
+                copies += 1;
+                let at = plan
+                    .keys
+                    .get(&(source.path.clone(), copy_rule_id(rule), index));
+                let from = at.and_then(|at| plan.host_runs_from.get(at));
+                let Some((file, pointer, _)) = from else {
+                    return false;
+                };
+                if *file == source_file(source) || own(file, pointer).is_none() {
+                    return false;
+                }
+            }
+        }
+    }
+    copies > 0
 }
 
 /// [`plan`] of `sources` with the plugins hookx generated for `host` too: added for the plan
@@ -943,6 +1023,7 @@ fn plan_with(
         hookx_runs: HashMap::with_capacity(copies.len()),
         keys: HashMap::with_capacity(copies.len()),
         beside: HashSet::new(),
+        host_runs_from: HashMap::new(),
     };
     for key in order {
         let list = &members[&key];
@@ -972,7 +1053,8 @@ fn plan_with(
         // only while it is byte for byte what hookx writes around its data
         // (`route::converted_document`), so its routes are what it runs.
         let generated = |s: &Source| s.dialect.config().generated.is_some();
-        let displaces = |c: &Copy| {
+        // The rule beyond a record's word, as the copy hookx would run has it.
+        let alike = |c: &Copy| {
             let Some(h) = hookx else {
                 return true;
             };
@@ -986,7 +1068,11 @@ fn plan_with(
                 && handler_text(c.handler).0 == handler_text(first.handler).0
                 && as_written
                 && filters_alike(c, first)
-                && (c.record.is_none()
+        };
+        let displaces = |c: &Copy| {
+            alike(c)
+                && (hookx.is_none()
+                    || c.record.is_none()
                     || (trusted(c.source) || generated(c.source)) && c.standing == Standing::Native)
         };
         let native = of(&|c| c.standing == Standing::Native && displaces(c));
@@ -1059,6 +1145,23 @@ fn plan_with(
         };
         // Whether hookx runs copy `i`: it is the runner, and the runner is hookx.
         let through_hookx = |i: usize| Some(i) == runs && matches!(runner, Runner::Hookx { .. });
+        // The copy the host runs the rule from itself, one in a file of its own first, then
+        // the runner: one more copy it reads would be one more run.
+        let host_runs = |c: &Copy| {
+            matches!(
+                c.standing,
+                Standing::Native | Standing::NativeOwnPayload { .. }
+            ) && alike(c)
+        };
+        let by_host = of(&|c| host_runs(c) && c.source.dialect == host)
+            .or_else(|| runs.filter(|&i| !through_hookx(i)))
+            .or_else(|| of(&host_runs));
+        if let Some(i) = by_host {
+            let c = &copies[i];
+            let at = plan.rules.len();
+            let copy = (source_file(c.source), copy_rule_id(c.rule), c.index);
+            plan.host_runs_from.insert(at, copy);
+        }
         let mut also = Vec::new();
         let mut skipped = Vec::new();
         for &i in list {

@@ -3435,3 +3435,64 @@ fn a_copy_the_moved_system_list_turns_off_does_not_take_the_guards_run() {
         )
     });
 }
+
+/// Attacks row 880: a Copilot guard in `.github/hooks/hooks.json` converted into Claude's file
+/// (which Claude needs), fired as Copilot CLI 1.0.102 fires the Claude file's entries (its
+/// PascalCase payload, `COPILOT_CLI`): Copilot runs the guard from its own file on that call,
+/// so the copy stands aside. Where Copilot's own entry does not fire for the call (its matcher
+/// another tool) or is gone, the copy runs: a stand-aside never leaves the rule to nobody.
+#[test]
+fn a_copilot_rules_copy_in_the_claude_file_stands_aside_where_copilot_runs_the_rule_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let log = project.join("ran.log");
+    let guard = |matcher: &str| {
+        let line = format!("echo pguard >> {}", log.display());
+        serde_json::json!({"version": 1, "hooks": {"preToolUse": [
+            {"type": "command", "bash": line, "matcher": matcher}]}})
+        .to_string()
+    };
+    common::write(&project, ".github/hooks/hooks.json", &guard("bash"));
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    common::hookx_clean(&project)
+        .env("HOME", &home)
+        .args(["convert", ".github/hooks/hooks.json", "--to", "claude"])
+        .args(["--write", "--hookx", bin])
+        .assert()
+        .success();
+    let claude = std::fs::read_to_string(project.join(".claude/settings.json")).unwrap();
+    let claude: serde_json::Value = serde_json::from_str(&claude).unwrap();
+    let copy = claude["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let payload = serde_json::json!({"hook_event_name": "PreToolUse", "session_id": "s",
+        "timestamp": "2026-12-06T01:50:45.187Z", "cwd": project, "tool_name": "Bash",
+        "tool_input": {"command": "ls", "description": "d"}})
+    .to_string();
+    let copilot = [
+        ("COPILOT_CLI", OsStr::new("1")),
+        ("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", OsStr::new("true")),
+    ];
+    let fired = |what: &str| {
+        sh_with_stdin(&copy, &project, &home, &copilot, &payload);
+        let ran = std::fs::read_to_string(&log).unwrap_or_default();
+        let _ = std::fs::remove_file(&log);
+        format!("{what}: {}", ran.lines().count())
+    };
+    let mut seen = vec![fired("Copilot runs its own guard")];
+    common::write(&project, ".github/hooks/hooks.json", &guard("view"));
+    seen.push(fired("its own guard on another tool"));
+    std::fs::remove_file(project.join(".github/hooks/hooks.json")).unwrap();
+    seen.push(fired("its own guard gone"));
+    assert_eq!(
+        seen,
+        [
+            "Copilot runs its own guard: 0",
+            "its own guard on another tool: 1",
+            "its own guard gone: 1"
+        ]
+    );
+}

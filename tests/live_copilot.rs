@@ -1797,10 +1797,26 @@ fn claude_only_project_runs_each_rule_once_with_claude_payload() {
 /// The team loop under Copilot CLI (attacks rows 880-899, [`common::team_of_hosts`]): hooks
 /// written for Claude, Gemini, Codex and Copilot, each file converted into the three others',
 /// hookx installed for Copilot in both scopes, trusted. Copilot runs its own
-/// `.github/hooks/hooks.json` and the Claude file itself; hookx's routes run what it leaves.
+/// `.github/hooks/hooks.json` (the Copilot rules only: convert writes it no rule Copilot runs
+/// from the Claude file) and leaves the Claude file to hookx, whose user route runs the rest.
 /// Recorders of Copilot's own in the user's hook folder count the events: every rule once per
 /// event, the Codex guard's deny the denied call's result.
 fn team_loop_runs_each_rule_once() {
+    team_loop_under_copilot(true);
+}
+
+/// [`team_loop_runs_each_rule_once`] with nothing installed (a team that converts and commits,
+/// hookx on every `PATH`): the four files converted into each other and trusted. Copilot reads
+/// both `.github/hooks/hooks.json` and `.claude/settings.json`: convert writes its file no
+/// rule it runs from the Claude file already, and the Claude file's copy of a Copilot rule,
+/// which Claude needs, stands aside under Copilot, which runs the rule from its own file
+/// (attacks row 880: every rule ran twice).
+fn team_loop_converted_only_runs_each_rule_once() {
+    team_loop_under_copilot(false);
+}
+
+/// The team loop under Copilot, with hookx installed in both scopes or nothing installed.
+fn team_loop_under_copilot(install: bool) {
     let Some(l) = live_env("team", |sb| {
         let rec = |label: &str, matcher: Option<&str>| {
             let mut h = json!({"type": "command", "bash": sb.dumper(label)});
@@ -1815,19 +1831,28 @@ fn team_loop_runs_each_rule_once() {
             "agentStop": rec("event-stop", None),
         }});
         sb.write("home/.copilot/hooks/recorders.json", &recorders.to_string());
-        common::team_of_hosts(
-            &sb.project,
-            &sb.home,
-            "copilot",
-            env!("CARGO_BIN_EXE_hookx"),
-        );
+        let hookx_bin = env!("CARGO_BIN_EXE_hookx");
+        match install {
+            true => common::team_of_hosts(&sb.project, &sb.home, "copilot", hookx_bin),
+            false => {
+                common::team_of_hosts_files(&sb.project, &sb.home, hookx_bin);
+                hookx(sb, &["trust", "--yes"]);
+            }
+        }
         routed_env(sb)
     }) else {
         return;
     };
     let count = |label: &str| l.dumps.iter().filter(|d| d.label == label).count();
     let fired = ["event-shell", "event-prompt", "event-stop"].map(count);
-    let mut wrong = common::team_once(&l.sb.project, &common::TEAM_HOSTS_LABELS, fired, (&[], 0));
+    // Installed, hookx's user route runs the other files' guards, before Copilot's project
+    // file (copilot-facts), and Copilot stops at the first deny: the Copilot guard does not
+    // start on the call the Codex guard denies.
+    let stopped: (&[&str], usize) = match install {
+        true => (&["pguard"], 1),
+        false => (&[], 0),
+    };
+    let mut wrong = common::team_once(&l.sb.project, &common::TEAM_HOSTS_LABELS, fired, stopped);
     let denied = l.tool_result("team", common::STORY_DENIED);
     if !denied.contains(common::STORY_REASON) {
         wrong.push(format!(
@@ -4226,6 +4251,7 @@ fn main() -> std::process::ExitCode {
             converted_claude_config,
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
+            team_loop_converted_only_runs_each_rule_once,
             claude_only_project_runs_each_rule_once_with_claude_payload,
             hook_files_with_comments_or_trailing_commas,
             copilots_rewritten_folder_record_still_trusts_the_folder,

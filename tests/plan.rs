@@ -226,6 +226,54 @@ fn convert_write_copies_no_rule_for_an_agent_that_reads_the_source_itself() {
     assert_eq!(gemini.matches("hook.sh").count(), 4, "{gemini}");
 }
 
+/// Attacks row 880: the team's Claude, Gemini, Codex and Copilot files converted into each
+/// other (`common::team_of_hosts_files`), then again once trusted. Copilot reads
+/// `.claude/settings.json` as well as its own file, which holds the other three files' rules'
+/// copies: convert writes Copilot's file none of them (the Gemini file's copies of the Claude
+/// rules included), so that Copilot runs each once.
+#[test]
+fn convert_write_copies_no_rule_into_copilots_file_that_copilot_runs_from_the_claude_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, home) = (dir.path().join("project"), dir.path().join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    for round in ["first", "trusted"] {
+        common::team_of_hosts_files(&root, &home, "hookx");
+        let copilot = std::fs::read_to_string(root.join(".github/hooks/hooks.json")).unwrap();
+        let claude = std::fs::read_to_string(root.join(".claude/settings.json")).unwrap();
+        for (i, label) in common::TEAM_HOSTS_LABELS.iter().enumerate() {
+            let ran = |text: &str| text.matches(&format!("hook.sh {label}")).count();
+            let want = if i < 9 { (0, 1) } else { (1, 1) };
+            assert_eq!(
+                (ran(&copilot), ran(&claude)),
+                want,
+                "{round}: {label} in Copilot's file and the Claude file:\n{copilot}\n{claude}"
+            );
+        }
+        common::hookx_at(&root, &home, &["trust", "--yes"]).success();
+    }
+    let said = common::hookx_clean(&root)
+        .env("HOME", &home)
+        .args([
+            "convert",
+            ".gemini/settings.json",
+            "--to",
+            "copilot",
+            "--write",
+        ])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8(said.stderr).unwrap();
+    assert!(
+        stderr.contains(
+            "handler(s) of the inputs are rules Copilot already runs itself from \
+             .claude/settings.json: not copied for it, so that each runs once"
+        ),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn on_a_claude_only_project_install_leaves_the_claude_file_to_hookx_under_copilot() {
     // Copilot runs `.claude/settings.json` itself with its own payload (a Write's file is

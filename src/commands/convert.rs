@@ -77,6 +77,8 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     for &to in &opts.to {
         let homeward = without_copies_of(opts, &read, to);
         let read = homeward.as_ref().map_or(&read, |(inputs, _)| inputs);
+        let elsewhere = without_rules_the_agent_runs(opts, read, to);
+        let read = elsewhere.as_ref().map_or(read, |(inputs, ..)| inputs);
         let native = read_by_agent(opts, read, to);
         let mut conversion = ManuallyDrop::new(match native.is_empty() {
             true => conversion(read, opts, to)?,
@@ -92,6 +94,14 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
                 "{copies} handler(s) of the inputs are copies hookx wrote of {}'s own rules: \
                  not written back beside their originals",
                 opts.project.join(to.config().convert_target).display()
+            ));
+        }
+        if let Some((_, handlers, files)) = &elsewhere {
+            conversion.notes.push(format!(
+                "{handlers} handler(s) of the inputs are rules {} already runs itself from {}: \
+                 not copied for it, so that each runs once",
+                to.def().display,
+                files.join(", ")
             ));
         }
         for &i in &native {
@@ -129,6 +139,9 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         )?;
         reports.extend(report);
         code = code.max(to_code);
+        if let Some((inputs, ..)) = elsewhere {
+            drop(ManuallyDrop::into_inner(inputs.loaded));
+        }
         if let Some((inputs, _)) = homeward {
             drop(ManuallyDrop::into_inner(inputs.loaded));
         }
@@ -228,6 +241,96 @@ pub fn without_copies_of(opts: &Options, read: &Inputs, to: Dialect) -> Option<(
         unread_errors: read.unread_errors.clone(),
     };
     Some((inputs, copies))
+}
+
+/// With `--write` into `to`'s project file, the inputs without the handlers whose rule `to`'s
+/// agent already runs itself from another file it reads (the plan's runner under it, the
+/// target left out): a Gemini file's copy of a Claude rule is not written on into Copilot's
+/// file, since Copilot runs the rule from `.claude/settings.json` itself, nor a Gemini rule
+/// whose copy is there already; each would run twice (attacks row 880). [`read_by_agent`]
+/// does the same for a whole input the agent reads. With the number of those handlers and the
+/// files the agent runs them from; `None` when there is none.
+fn without_rules_the_agent_runs(
+    opts: &Options,
+    read: &Inputs,
+    to: Dialect,
+) -> Option<(Inputs, usize, Vec<String>)> {
+    use crate::discover::{self, Runner};
+    if !opts.write || opts.out.is_some() {
+        return None;
+    }
+    let ctx = discover::Context::resolve(Some(&opts.project), None).ok()?;
+    let target = opts.project.join(to.config().convert_target);
+    let target = std::fs::canonicalize(&target).unwrap_or(target);
+    let real = |s: &discover::Source| s.canonical.clone().unwrap_or_else(|| s.path.clone());
+    let mut sources: Vec<discover::Source> = discover::discover(&ctx)
+        .into_iter()
+        .filter(|s| real(s) != target)
+        .collect();
+    // Most targets' agents read no other agent's file: no plan to make.
+    if !sources
+        .iter()
+        .any(|s| s.dialect != to && discover::runner(to, s) == Runner::Native)
+    {
+        return None;
+    }
+    let store = crate::trust::TrustStore::load_or_empty(&ctx);
+    let plan = crate::plan::plan_in(&ctx, &mut sources, to, &store);
+    let (mut left_out, mut files) = (0, Vec::new());
+    let mut loaded = Vec::with_capacity(read.loaded.len());
+    for (src, doc) in read.loaded.iter() {
+        let mut doc = doc.clone();
+        let here = std::fs::canonicalize(&src.path).ok();
+        let found = sources.iter().find(|s| Some(real(s)) == here);
+        // A whole input the agent reads itself is [`read_by_agent`]'s to leave out.
+        let foreign =
+            |s: &&discover::Source| doc.dialect != to && discover::runner(to, s) != Runner::Native;
+        if let Some(found) = found.filter(foreign)
+            && let Some(written) = found.document()
+        {
+            doc.rules.retain_mut(|rule| {
+                let Some(as_found) = written
+                    .rules
+                    .iter()
+                    .find(|r| r.origin.pointer == rule.origin.pointer && r.event == rule.event)
+                else {
+                    return true;
+                };
+                let before = rule.handlers.len();
+                let mut index = 0;
+                rule.handlers.retain(|_| {
+                    let from = plan.host_runs_from(found, as_found, index);
+                    index += 1;
+                    let Some(from) = from.filter(|f| *f != target) else {
+                        return true;
+                    };
+                    let shown = sources
+                        .iter()
+                        .find(|s| real(s) == from)
+                        .map_or_else(|| from.display().to_string(), |s| s.display.clone());
+                    if !files.contains(&shown) {
+                        files.push(shown);
+                    }
+                    false
+                });
+                left_out += before - rule.handlers.len();
+                before == 0 || !rule.handlers.is_empty()
+            });
+        }
+        loaded.push((src.clone(), doc));
+    }
+    let inputs = Inputs {
+        loaded: ManuallyDrop::new(loaded),
+        unread: read.unread.clone(),
+        unread_errors: read.unread_errors.clone(),
+    };
+    match left_out {
+        0 => {
+            drop(ManuallyDrop::into_inner(inputs.loaded));
+            None
+        }
+        n => Some((inputs, n, files)),
+    }
 }
 
 /// The inputs `to`'s agent reads itself, as indices into `read.loaded` (a project's

@@ -56,7 +56,7 @@ pub use switches::{
 pub use unreadable::unreadable_places;
 pub use walk::{
     discover, discover_firing, discover_for_event, discover_trusting, find, generated_sources,
-    has_copies,
+    has_copies, own_files_hold,
 };
 pub use who_runs::{
     Runner, folder_record, folder_trusted, host_state_files, is_native, location_runner,

@@ -16,6 +16,18 @@ use crate::tables::{Dialect, Location, Pattern};
 use crate::trust::{TrustState, TrustStore};
 use std::path::{Path, PathBuf};
 
+/// Whether a hook file of `dialect`'s own (not a plugin's) holds `text` as written: a look,
+/// without parsing, before anything that needs the files read whole. Each file read up to
+/// [`crate::read::MAX_FILE_BYTES`].
+pub fn own_files_hold(ctx: &Context, dialect: Dialect, text: &str) -> bool {
+    locations()
+        .filter(|l| l.dialect == dialect && l.pattern != Pattern::Plugins)
+        .filter_map(|l| ctx.place(l))
+        .flat_map(|(root, pattern)| candidates(&root, pattern))
+        .filter_map(|f| crate::read::text(&f.path, crate::read::MAX_FILE_BYTES).ok())
+        .any(|t| t.contains(text))
+}
+
 /// Every hook source of the project and the home, in [`locations`] order, each file parsed
 /// whole (for `hookx list` and `hookx trust`, which show and record what is in them). Files that
 /// cannot be read or parsed are kept with their error; nothing here fails. A file reached twice

@@ -736,6 +736,27 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
             return Ok(0);
         }
     }
+    // The agent running the entry: another than the file's where it reads that file too.
+    let runner = senders
+        .first()
+        .copied()
+        .filter(|_| host::another_agent_runs_route(hosted.host.dialect(), &senders))
+        .unwrap_or_else(|| hosted.host.dialect());
+    // A copy in another agent's file that agent reads itself (Copilot running the Claude
+    // file), of a rule it runs from its own file: it stands aside (attacks row 880). Asked
+    // only there, never of an agent running its own file.
+    if runner != hosted.host.dialect()
+        && let Ok(ctx) = Context::resolve(Some(&hosted.project), None)
+        && crate::plan::runs_from_own_file(
+            &ctx,
+            (runner, hosted.host.dialect()),
+            &hosted.event,
+            request.flavor,
+            &request.command,
+        )
+    {
+        return Ok(0);
+    }
     let limit = Limit::Entry(request.timeout);
     let rule = exec_rule(kind, request);
     // 4. run: the one handler, ended before the host ends the entry. Its agent's cap on its
@@ -757,11 +778,6 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
     // handler stands aside for it, as inside the route's own handlers (attacks row 421). The
     // user route of the agent that runs the entry: Copilot runs a copy in Claude's project
     // file but never Claude's user file, whose route would leave the rules to nobody (row 601).
-    let runner = senders
-        .first()
-        .copied()
-        .filter(|_| host::another_agent_runs_route(hosted.host.dialect(), &senders))
-        .unwrap_or_else(|| hosted.host.dialect());
     let beside_route = home.as_deref().is_some_and(|home| {
         route::user_route_answers(home, runner, &hosted.project, &hosted.event.kind)
     });
