@@ -1818,19 +1818,7 @@ fn team_loop_converted_only_runs_each_rule_once() {
 /// The team loop under Copilot, with hookx installed in both scopes or nothing installed.
 fn team_loop_under_copilot(install: bool) {
     let Some(l) = live_env("team", |sb| {
-        let rec = |label: &str, matcher: Option<&str>| {
-            let mut h = json!({"type": "command", "bash": sb.dumper(label)});
-            if let Some(m) = matcher {
-                h["matcher"] = m.into();
-            }
-            json!([h])
-        };
-        let recorders = json!({"version": 1, "hooks": {
-            "preToolUse": rec("event-shell", Some("bash")),
-            "userPromptSubmitted": rec("event-prompt", None),
-            "agentStop": rec("event-stop", None),
-        }});
-        sb.write("home/.copilot/hooks/recorders.json", &recorders.to_string());
+        team_recorders(sb);
         let hookx_bin = env!("CARGO_BIN_EXE_hookx");
         match install {
             true => common::team_of_hosts(&sb.project, &sb.home, "copilot", hookx_bin),
@@ -1843,8 +1831,7 @@ fn team_loop_under_copilot(install: bool) {
     }) else {
         return;
     };
-    let count = |label: &str| l.dumps.iter().filter(|d| d.label == label).count();
-    let fired = ["event-shell", "event-prompt", "event-stop"].map(count);
+    let fired = team_events(&l);
     // Installed, hookx's user route runs the other files' guards, before Copilot's project
     // file (copilot-facts), and Copilot stops at the first deny: the Copilot guard does not
     // start on the call the Codex guard denies.
@@ -1858,6 +1845,74 @@ fn team_loop_under_copilot(install: bool) {
         wrong.push(format!(
             "the Codex guard's deny is the call's result: {denied}"
         ));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Recorders of Copilot's own in the user's hook folder, counting the team loop's events:
+/// `event-shell` (bash calls), `event-prompt`, `event-stop`.
+fn team_recorders(sb: &Sandbox) {
+    let rec = |label: &str, matcher: Option<&str>| {
+        let mut h = json!({"type": "command", "bash": sb.dumper(label)});
+        if let Some(m) = matcher {
+            h["matcher"] = m.into();
+        }
+        json!([h])
+    };
+    let recorders = json!({"version": 1, "hooks": {
+        "preToolUse": rec("event-shell", Some("bash")),
+        "userPromptSubmitted": rec("event-prompt", None),
+        "agentStop": rec("event-stop", None),
+    }});
+    sb.write("home/.copilot/hooks/recorders.json", &recorders.to_string());
+}
+
+/// How many shell calls, prompts and stops [`team_recorders`] saw.
+fn team_events(l: &Live) -> [usize; 3] {
+    let count = |label: &str| l.dumps.iter().filter(|d| d.label == label).count();
+    ["event-shell", "event-prompt", "event-stop"].map(count)
+}
+
+/// The four-file team loop as a teammate without hookx finds it under Copilot CLI (attacks
+/// rows 880-899, [`common::team_of_hosts_files`] with `--hookx hookx`): nothing installed or
+/// trusted, no `hookx` on Copilot's `PATH`. Copilot runs the Copilot rules from its own file
+/// and the Claude rules from the Claude file, each once per event; every copy fails: a guard's
+/// copy denies each shell call ("hookx not found"), a logger's or Stop hook's never blocks.
+fn team_loop_without_hookx_fails_closed_only_on_the_guards() {
+    let Some(l) = live_env("team", |sb| {
+        team_recorders(sb);
+        common::team_of_hosts_files(&sb.project, &sb.home, "hookx");
+        vec![
+            ("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true".into()),
+            ("PATH", "/usr/local/bin:/usr/bin:/bin".into()),
+        ]
+    }) else {
+        return;
+    };
+    let [shell, prompts, stops] = team_events(&l);
+    let mut wrong = Vec::new();
+    if (shell, prompts, stops) != (2, 1, 1) {
+        wrong.push(format!(
+            "{shell} shell calls, {prompts} prompts, {stops} stops"
+        ));
+    }
+    for (i, label) in common::TEAM_HOSTS_LABELS.iter().enumerate() {
+        let own = !(3..9).contains(&i);
+        let want = if own {
+            [shell, prompts, stops][i % 3]
+        } else {
+            0
+        };
+        let runs = common::story_runs(&l.sb.project, label).len();
+        if runs != want {
+            wrong.push(format!("{label}: {runs} runs, {want} wanted"));
+        }
+    }
+    for call in ["echo story-bash", common::STORY_DENIED] {
+        let result = l.tool_result("team", call);
+        if !result.contains("hookx not found") {
+            wrong.push(format!("a guard's copy denied {call}: {result}"));
+        }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
@@ -4252,6 +4307,7 @@ fn main() -> std::process::ExitCode {
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
             team_loop_converted_only_runs_each_rule_once,
+            team_loop_without_hookx_fails_closed_only_on_the_guards,
             claude_only_project_runs_each_rule_once_with_claude_payload,
             hook_files_with_comments_or_trailing_commas,
             copilots_rewritten_folder_record_still_trusts_the_folder,
