@@ -2234,7 +2234,9 @@ fn convert_keeps_codex_review_of_a_copy_it_rewrites_from_a_trusted_source() {
         let all = records();
         !all.is_empty()
             && all.iter().all(|(key, hash)| {
-                hookx::dialect::codex::trust::recorded(&text, key).as_deref() == Some(hash)
+                let codex = Dialect::named("codex").unwrap();
+                let trust = codex.def().route_trust.as_ref().unwrap();
+                trust.recorded(&text, key).as_deref() == Some(hash)
             })
     };
     let note = "Codex skips 1 handler(s) of .codex/hooks.json";
@@ -3223,9 +3225,10 @@ fn a_wrapper_copy_codex_runs_beside_a_user_route_an_override_turns_off() {
 /// Attacks row 860: row 740's leftover. An override of the route's `enabled` above the `work`
 /// profile that turns it off, or above another override: Codex CLI 0.171.0 decides by the
 /// highest layer that sets it, the last `-c` first (live:
-/// `live_codex::an_override_turns_on_again_what_a_profile_turns_off`). hookx read any layer's
-/// `false` as off: where an override turned the route on again, the route inside the copy ran
-/// the Cursor rules beside the user route (twice each).
+/// `live_codex::an_override_turns_on_again_what_a_profile_turns_off`), the user's own
+/// `config.toml` last. hookx read any layer's `false` as off, and the user's `enabled = false`
+/// as no review whatever the layers: where an override turned the route on again, the route
+/// inside the copy ran the Cursor rules beside the user route (twice each).
 #[test]
 fn an_override_turning_a_route_on_again_above_a_profile_is_read_as_on() {
     let w = WrapperCopy::new(Dialect::named("codex").unwrap());
@@ -3256,6 +3259,24 @@ fn an_override_turning_a_route_on_again_above_a_profile_is_read_as_on() {
         w.fire(&w.as_codex(&w.copy, options), &[], &payload);
         assert_eq!(w.ran(), ["cursor-rule", "mine", "wrapper"], "{options:?}");
     }
+    // The user's own `enabled = false` in `config.toml` (Codex's `/hooks`), `-c …true` above
+    // it: Codex runs the route; without the override, not.
+    let config = w.home.join(".codex/config.toml");
+    let before = std::fs::read_to_string(&config).unwrap();
+    let header = format!("[hooks.state.{key}]\n");
+    assert!(before.contains(&header), "{before}");
+    let off_there = before.replacen(&header, &format!("{header}enabled = false\n"), 1);
+    std::fs::write(&config, off_there).unwrap();
+    let options: &[&str] = &["exec", "-c", &on];
+    w.fire(&w.as_codex(&route, options), &[], &payload);
+    w.fire(&w.as_codex(&w.copy, options), &[], &payload);
+    assert_eq!(w.ran(), ["cursor-rule", "mine", "wrapper"], "{options:?}");
+    w.fire(&w.as_codex(&w.copy, &["exec"]), &[], &payload);
+    assert_eq!(
+        w.ran(),
+        ["cursor-rule", "mine", "wrapper"],
+        "off in config.toml"
+    );
 }
 
 /// Attacks row 640 (row 605 under Gemini): a Claude wrapper (`./hookx-route.sh`, running `hookx

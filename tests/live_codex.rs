@@ -2615,21 +2615,32 @@ fn a_wrapper_copy_beside_a_user_route_an_override_turns_off() {
 
 /// Attacks row 860: row 740's leftover, overrides above a profile and above one another. The
 /// wrapper copy, Cursor rules and user route of row 605; the `work` profile turning the user
-/// route off, or not; then `-c` overrides of its `enabled`, in order. Codex decides by the
-/// highest layer that sets `enabled` (the last `-c` above the profile above the user's file):
+/// route off, or not, or the user's own `config.toml` doing so; then `-c` overrides of its
+/// `enabled`, in order. Codex decides by the highest layer that sets `enabled` (the last `-c`
+/// above the profile above the user's file):
 /// where it runs the user route, the Cursor rules run there (`codex`), else inside the copy
 /// (`gemini`), once each.
 fn an_override_turns_on_again_what_a_profile_turns_off() {
     let mut c = Checks::default();
     let on = "hooks.state={KEY={enabled=true}}";
     let off = "hooks.state={KEY={enabled=false}}";
-    let cases: [(&str, bool, &[&str], &str); 4] = [
-        ("profile off, -c on", true, &[on], "codex"),
-        ("-c off, -c on", false, &[off, on], "codex"),
-        ("-c on, -c off", false, &[on, off], "gemini"),
-        ("profile off, -c on, -c off", true, &[on, off], "gemini"),
+    // (case, the profile, the user's own `enabled = false`, the overrides, who runs the rules)
+    type Case<'a> = (&'a str, bool, bool, &'a [&'a str], &'a str);
+    let cases: [Case; 6] = [
+        ("profile off, -c on", true, false, &[on], "codex"),
+        ("-c off, -c on", false, false, &[off, on], "codex"),
+        ("-c on, -c off", false, false, &[on, off], "gemini"),
+        (
+            "profile off, -c on, -c off",
+            true,
+            false,
+            &[on, off],
+            "gemini",
+        ),
+        ("config.toml off, -c on", false, true, &[on], "codex"),
+        ("config.toml off", false, true, &[], "gemini"),
     ];
-    for (case, profile, overrides, host) in cases {
+    for (case, profile, user_off, overrides, host) in cases {
         let Some(l) = live_args("subfolder", &[], |sb| {
             sb.trust_project();
             let log = sb.root.join("ran.log");
@@ -2637,6 +2648,14 @@ fn an_override_turns_on_again_what_a_profile_turns_off() {
             copies_reviewed_beside_a_user_route(sb, ".gemini/settings.json");
             let key = &user_route_key(sb);
             the_work_profile_turns_off(sb, key);
+            if user_off {
+                let config = sb.home.join(".codex/config.toml");
+                let text = std::fs::read_to_string(&config).unwrap();
+                let header = format!("[hooks.state.{}]\n", json!(key));
+                assert!(text.contains(&header), "{text}");
+                let off_there = text.replacen(&header, &format!("{header}enabled = false\n"), 1);
+                std::fs::write(&config, off_there).unwrap();
+            }
             let mut all: Vec<String> = work_profile_args(profile)
                 .iter()
                 .map(|a| a.to_string())

@@ -503,7 +503,7 @@ pub static DEF: DialectDef = DialectDef {
         records: trust::records,
         set: trust::set,
         unset: trust::unset,
-        recorded: trust::recorded,
+        hash: trust::recorded_hash,
         enabled: trust::enabled,
         // Run 0.171.0 (`live_codex::a_wrapper_copy_beside_a_user_route_a_profile_turns_off`,
         // attacks row 605): `codex exec --profile work` with `[hooks.state."KEY"] enabled =
@@ -924,15 +924,15 @@ pub mod trust {
         Some(state.get(key)?.get("trusted_hash")?.as_str()?.to_string())
     }
 
+    /// The `trusted_hash` the config text records for `key`, whatever its `enabled`.
+    pub fn recorded_hash(text: &str, key: &str) -> Option<String> {
+        trusted(&parse(text).ok()?, key)
+    }
+
     /// The `trusted_hash` the config text records for `key`, if the record holds: not
-    /// `enabled = false`, which turns the handler off whatever its hash (codex-facts, source;
-    /// attacks row 227).
+    /// `enabled = false` (the table's [`crate::tables::RouteTrust::recorded`]).
     pub fn recorded(text: &str, key: &str) -> Option<String> {
-        let doc = parse(text).ok()?;
-        if off(&doc, key) {
-            return None;
-        }
-        trusted(&doc, key)
+        super::DEF.route_trust.as_ref()?.recorded(text, key)
     }
 
     /// The `enabled` the config text sets for the handler of `key`, if it does (`false`, set
@@ -947,10 +947,6 @@ pub mod trust {
             .get(key)?
             .get("enabled")?
             .as_bool()
-    }
-
-    fn off(doc: &toml_edit::DocumentMut, key: &str) -> bool {
-        switch(doc, key) == Some(false)
     }
 
     /// The lines of the table under `header`: its header line and the lines up to the next

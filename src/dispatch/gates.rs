@@ -160,19 +160,22 @@ impl Review {
         let Some((review, records)) = self.records_of(rule, index) else {
             return true;
         };
-        let held = records.iter().all(|(key, value)| {
+        let hashed = records.iter().all(|(key, value)| {
             self.records
                 .iter()
-                .all(|text| (review.recorded)(text, key).as_deref() == Some(value))
+                .all(|text| (review.hash)(text, key).as_deref() == Some(value))
         });
-        held && review.layer.is_none_or(|l| {
-            let layers = self
-                .layers
-                .get_or_init(|| crate::route::layer_texts(&self.home, self.host, l));
-            !records
-                .iter()
-                .any(|(key, _)| review.off_in_layers(layers, key))
-        })
+        if !hashed {
+            return false;
+        }
+        let layers = self.layers.get_or_init(|| {
+            (review.layer)
+                .map(|l| crate::route::layer_texts(&self.home, self.host, l))
+                .unwrap_or_default()
+        });
+        records
+            .iter()
+            .all(|(key, value)| review.runs(&self.records, layers, key, value))
     }
 
     /// The names of the config layers below the home (Codex's profiles, `~/.codex/NAME.config.toml`)

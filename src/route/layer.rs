@@ -67,7 +67,7 @@ pub fn layer_files(
 /// the layer file (`--profile NAME`). Empty where the agent names none or hookx cannot read
 /// its command line. Kept apart, not merged (hookx parses TOML but does not write it): a
 /// reader asks each in turn, the first that sets a key deciding
-/// ([`crate::tables::RouteTrust::off_in_layers`]).
+/// ([`crate::tables::RouteTrust::runs`]).
 pub fn layer_texts(home: &Path, host: Dialect, layer: &ConfigLayer) -> Vec<String> {
     let args = crate::spawn::nearest_ancestor_running(layer.program).unwrap_or_default();
     let mut texts: Vec<String> = option_values(&args, layer.overrides)

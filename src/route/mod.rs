@@ -402,13 +402,13 @@ fn reviewed(home: &Path, file: &Path, host: Dialect, routes: &[String]) -> bool 
         let command = handler.get("command").and_then(serde_json::Value::as_str);
         command.is_some_and(|c| routes.iter().any(|r| r == c))
     };
-    let held: Vec<String> = (review.records)(&review_key_path(home, host, file), &value, &is_route)
-        .into_iter()
-        .filter(|(key, hash)| (review.recorded)(&records, key).as_deref() == Some(hash))
-        .map(|(key, _)| key)
-        .collect();
+    let held: Vec<(String, String)> =
+        (review.records)(&review_key_path(home, host, file), &value, &is_route)
+            .into_iter()
+            .filter(|(key, hash)| (review.hash)(&records, key).as_deref() == Some(hash))
+            .collect();
     // A layer the agent was started with (Codex's `--profile`, `-c`) may turn the route off
-    // (attacks rows 605, 740): read only where a review holds.
+    // or on again (attacks rows 605, 740, 860): read only where a review holds.
     if held.is_empty() {
         return false;
     }
@@ -416,7 +416,9 @@ fn reviewed(home: &Path, file: &Path, host: Dialect, routes: &[String]) -> bool 
         .layer
         .map(|l| layer_texts(home, host, l))
         .unwrap_or_default();
-    held.iter().any(|key| !review.off_in_layers(&layers, key))
+    let records = [records];
+    held.iter()
+        .any(|(key, hash)| review.runs(&records, &layers, key, hash))
 }
 
 /// Whether the host refuses the whole of its file `file`, routes and all

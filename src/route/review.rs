@@ -49,20 +49,22 @@ pub fn runs_handler(home: &Path, host: Dialect, file: &Path, command: &str) -> b
         .iter()
         .map(|f| crate::read::text(f, crate::read::MAX_FILE_BYTES).unwrap_or_default())
         .collect();
-    let held = records.iter().all(|(key, value)| {
+    let hashed = records.iter().all(|(key, value)| {
         texts
             .iter()
-            .all(|text| (trust.recorded)(text, key).as_deref() == Some(value))
+            .all(|text| (trust.hash)(text, key).as_deref() == Some(value))
     });
+    if records.is_empty() || !hashed {
+        return false;
+    }
     // The agent's process is looked at only where a review holds (its `-c` is seen there
-    // only: attacks row 740).
-    let off = |layer| {
-        let layers = super::layer_texts(home, host, layer);
-        records
-            .iter()
-            .any(|(key, _)| trust.off_in_layers(&layers, key))
-    };
-    !records.is_empty() && held && !trust.layer.is_some_and(off)
+    // only: attacks rows 740, 860).
+    let layers = (trust.layer)
+        .map(|layer| super::layer_texts(home, host, layer))
+        .unwrap_or_default();
+    records
+        .iter()
+        .all(|(key, value)| trust.runs(&texts, &layers, key, value))
 }
 
 /// The (old key, new key) of each handler `moving` picks that sits elsewhere in `after` than in
@@ -111,7 +113,7 @@ pub fn carried(
     }
     let reviews: Vec<(String, String)> = moved
         .iter()
-        .filter_map(|(old, new)| Some((new.clone(), (trust.recorded)(text, old)?)))
+        .filter_map(|(old, new)| Some((new.clone(), trust.recorded(text, old)?)))
         .collect();
     // The new places' records go too: a record there is of a handler no longer there (a copy
     // taken out), and its `enabled = false` would turn off the handler moved in (attacks row
@@ -239,7 +241,7 @@ pub fn follow(
         };
         let held: Vec<&(Record, Record)> = rewritten
             .iter()
-            .filter(|(was, _)| (trust.recorded)(text, &was.0).as_deref() == Some(&was.1))
+            .filter(|(was, _)| trust.recorded(text, &was.0).as_deref() == Some(&was.1))
             .collect();
         // A record at a new place is of the handler there before (its `enabled = false` would
         // turn the copy off, as in [`carried`]); at the same place, its line is replaced.

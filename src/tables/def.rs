@@ -98,9 +98,9 @@ pub struct RouteTrust {
     pub set: fn(text: &str, records: &[Record]) -> Result<String, String>,
     /// The file's text without the records of these keys.
     pub unset: fn(text: &str, keys: &[String]) -> Result<String, String>,
-    /// The value the file's text records for a key, if any (`doctor` compares it with the
-    /// handler's current one: the agent skips a handler whose record is missing or stale).
-    pub recorded: fn(text: &str, key: &str) -> Option<String>,
+    /// The review value the file's text records for a key, if any, whatever its switch
+    /// ([`RouteTrust::recorded`] is the review that holds).
+    pub hash: fn(text: &str, key: &str) -> Option<String>,
     /// What the file's text sets the handler of a key's switch to, if it sets it (Codex's
     /// `enabled`): `false` is the user's own choice in the agent, which `recorded` reads as no
     /// review, and `doctor` says as what it is ([`RouteTrust::turned_off`]).
@@ -315,12 +315,34 @@ impl RouteTrust {
         (self.enabled)(text, key) == Some(false)
     }
 
-    /// Whether the config `layers` the agent was started with (the winning one first:
-    /// [`crate::route::layer_texts`]) turn the handler of `key` off: the highest that sets its
-    /// switch decides, as Codex 0.171.0 merges them (a `-c` turning it on again above a
-    /// profile's `false` runs it, live: attacks row 860).
-    pub fn off_in_layers(&self, layers: &[String], key: &str) -> bool {
-        layers.iter().find_map(|text| (self.enabled)(text, key)) == Some(false)
+    /// The value the file's text records for a key, if the record holds: not turned off there
+    /// (`doctor` compares it with the handler's current one: the agent skips a handler whose
+    /// record is missing, stale or off).
+    pub fn recorded(&self, text: &str, key: &str) -> Option<String> {
+        (!self.turned_off(text, key))
+            .then(|| (self.hash)(text, key))
+            .flatten()
+    }
+
+    /// Whether the agent runs the handler of `key`, whose review value is `value`: its record
+    /// in each of the `texts` it may read them from hashes `value`, and the highest of the
+    /// `layers` (the winning one first) and then those texts that sets its switch does not
+    /// set it off. A `-c` turning it on again above the user's own `enabled = false` runs it
+    /// (Codex 0.171.0, live: attacks row 860).
+    pub fn runs(&self, texts: &[String], layers: &[String], key: &str, value: &str) -> bool {
+        let hashed = texts
+            .iter()
+            .all(|text| (self.hash)(text, key).as_deref() == Some(value));
+        let switch = layers
+            .iter()
+            .find_map(|text| (self.enabled)(text, key))
+            .or_else(|| {
+                texts
+                    .iter()
+                    .any(|t| self.turned_off(t, key))
+                    .then_some(false)
+            });
+        hashed && switch != Some(false)
     }
 }
 

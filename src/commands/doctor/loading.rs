@@ -750,7 +750,7 @@ fn unreviewed(ctx: &Context, host: Dialect, source: &Source) -> Option<Finding> 
     let records = (review.records)(&named, &value, &|_| true);
     let (mut missing, mut stale, mut off) = (0, 0, 0);
     for (key, value) in &records {
-        match (review.recorded)(&text, key) {
+        match review.recorded(&text, key) {
             Some(recorded) if recorded == *value => {}
             Some(_) => stale += 1,
             None if review.turned_off(&text, key) => off += 1,
