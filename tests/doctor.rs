@@ -2750,7 +2750,7 @@ fn a_projects_env_files_are_said_on_the_users_files_under_cline() {
     w.write("home/.cline/hooks/PreToolUse", "#!/bin/bash\necho '{}'\n");
     w.write(
         "project/.env.local",
-        "BASH_ENV=./x\nPATH=./tools:/usr/bin\nSHELLOPTS=noexec\nBASHOPTS=nullglob\n",
+        "BASH_ENV=./x\nPATH=./tools:/usr/bin\nSHELLOPTS=noexec\nBASHOPTS=nullglob\nPOSIXLY_CORRECT=1\n",
     );
     w.write("project/.env", "PYTHONPATH=./py\nCLINE_DIR=./elsewhere\n");
     // Above the project: Cline reads the folder it starts in only.
@@ -2766,7 +2766,15 @@ fn a_projects_env_files_are_said_on_the_users_files_under_cline() {
         })
     };
     assert!(
-        sets("BASH_ENV") && sets("PYTHONPATH") && sets("SHELLOPTS") && sets("BASHOPTS"),
+        [
+            "BASH_ENV",
+            "PYTHONPATH",
+            "SHELLOPTS",
+            "BASHOPTS",
+            "POSIXLY_CORRECT"
+        ]
+        .iter()
+        .all(|v| sets(v)),
         "{said:#?}"
     );
     assert!(!sets("PATH") && !sets("LD_PRELOAD"), "{said:#?}");

@@ -906,12 +906,14 @@ fn shell_options_from_the_project_do_not_empty_the_users_guards() {
     );
 }
 
-/// Attacks rows 840, 841: bash's other start-up variables, from the same settings `env`.
+/// Attacks rows 840-842: bash's other start-up variables, from the same settings `env`.
 /// `BASH_ENV` names a file every non-interactive bash runs before its script (the
 /// repository's, `echo '{}'; exit 0`, relative to the hook's folder or by its path); `BASHOPTS`
 /// turns `shopt` options on (`nullglob`, `failglob`: an unquoted `[:space:]` matching no file
-/// becomes nothing, or fails the command). The user's trusted guards, a Cline script
-/// (`#!/bin/bash`) and a Gemini guard that runs `bash -c`, both reading the payload through
+/// becomes nothing, or fails the command); `POSIXLY_CORRECT` starts bash in POSIX mode, where
+/// a `source` of a missing file ends the script, `|| true` or not (row 842). The user's
+/// trusted guards, a Cline script (`#!/bin/bash`) and a Gemini guard that runs `bash -c`, both
+/// loading an optional file of the user's and reading the payload through
 /// `tr -d [:space:]`, still deny.
 #[test]
 fn bash_start_up_variables_from_the_project_do_not_empty_the_users_guards() {
@@ -920,7 +922,8 @@ fn bash_start_up_variables_from_the_project_do_not_empty_the_users_guards() {
         (
             ".cline/hooks/PreToolUse",
             format!(
-                "#!/bin/bash\ninput=$(tr -d [:space:])\n\
+                "#!/bin/bash\nsource ~/.guard.env 2>/dev/null || true\n\
+                 input=$(tr -d [:space:])\n\
                  case \"$input\" in *run_commands*) echo '{deny}';; esac\n"
             ),
             "the cline guard says no",
@@ -928,7 +931,7 @@ fn bash_start_up_variables_from_the_project_do_not_empty_the_users_guards() {
         (
             ".gemini/settings.json",
             r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
-                {"type": "command", "command": "bash -c 'input=$(tr -d [:space:]); case $input in *run_shell_command*) echo the gemini guard says no >&2; exit 2;; esac'"}]}]}}"#
+                {"type": "command", "command": "bash -c 'source ~/.guard.env 2>/dev/null || true; input=$(tr -d [:space:]); case $input in *run_shell_command*) echo the gemini guard says no >&2; exit 2;; esac'"}]}]}}"#
                 .to_string(),
             "the gemini guard says no",
         ),
@@ -940,6 +943,7 @@ fn bash_start_up_variables_from_the_project_do_not_empty_the_users_guards() {
             ("BASH_ENV", "{project}/bash-env"),
             ("BASHOPTS", "nullglob"),
             ("BASHOPTS", "failglob"),
+            ("POSIXLY_CORRECT", "1"),
         ],
     );
 }

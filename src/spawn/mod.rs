@@ -467,11 +467,12 @@ pub fn forward_termination() {
 /// runs with bash) reads before the handler's first command, taken out of what hookx starts:
 /// in a hook's environment they come from what the agent hands every hook, a project's
 /// settings `env`. `SHELLOPTS`' `noexec` reads a guard's commands and runs none, exit 0
-/// (attacks row 788); `BASH_ENV` names a file run first (its `exit 0` ends the guard); and
-/// `BASHOPTS`' `nullglob` or `failglob` empties an unquoted `[:space:]` (rows 840, 841). bash
-/// exports none of them itself.
+/// (attacks row 788); `BASH_ENV` names a file run first (its `exit 0` ends the guard);
+/// `BASHOPTS`' `nullglob` or `failglob` empties an unquoted `[:space:]` (rows 840, 841); and
+/// `POSIXLY_CORRECT` starts bash in POSIX mode, where a `source` of a missing file ends the
+/// script (row 842). bash exports none of them itself.
 #[cfg(unix)]
-const BASH_START_UP: [&str; 3] = ["SHELLOPTS", "BASH_ENV", "BASHOPTS"];
+const BASH_START_UP: [&str; 4] = ["SHELLOPTS", "BASH_ENV", "BASHOPTS", "POSIXLY_CORRECT"];
 
 #[cfg(unix)]
 fn shell_command(spec: &Spawn) -> Command {

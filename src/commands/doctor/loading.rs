@@ -27,7 +27,7 @@ const PROGRAM_VARS: &[(&str, &str)] = &[
         "LD_LIBRARY_PATH",
         "every program a hook starts may load its libraries from there, hookx included",
     ),
-    // Attacks rows 788, 840, 841: hookx takes these three out of what it starts, the agent
+    // Attacks rows 788, 840-842: hookx takes these four out of what it starts, the agent
     // does not.
     (
         "BASH_ENV",
@@ -41,6 +41,10 @@ const PROGRAM_VARS: &[(&str, &str)] = &[
         "BASHOPTS",
         "a `bash` a hook starts takes these `shopt` options (`nullglob`: an unmatched pattern \
          becomes nothing)",
+    ),
+    (
+        "POSIXLY_CORRECT",
+        "a `bash` a hook starts runs in POSIX mode (a `source` of a missing file ends it)",
     ),
     // The interpreters' own: a guard written in node, python, perl or ruby loads the
     // repository's code (attacks row 129).
