@@ -291,9 +291,13 @@ fn under_a_limit_shorter_than_a_kill_the_answer_does_not_wait_for_the_kill() {
 }
 
 /// A handler that starts a long sleep in the background, writes its pid to `pid_file` and
-/// waits for it.
+/// waits for it. It reads its input first: hookx writes it once the handler's group is
+/// recorded, so a pid in the file means the guardian knows the group (row 803's window is before).
 fn sleeper(pid_file: &Path) -> String {
-    format!("sleep 600 & echo $! > '{}'; wait", pid_file.display())
+    format!(
+        "cat > /dev/null; sleep 600 & echo $! > '{}'; wait",
+        pid_file.display()
+    )
 }
 
 fn pid_in(file: &Path) -> Option<i32> {
@@ -301,8 +305,12 @@ fn pid_in(file: &Path) -> Option<i32> {
 }
 
 /// A handler that writes its own pid to `pid_file` and becomes `sleep 600` (the same process).
+/// It reads its input first, as [`sleeper`] does.
 fn sleeping_handler(pid_file: &Path) -> String {
-    format!("echo $$ > '{}'; exec sleep 600", pid_file.display())
+    format!(
+        "cat > /dev/null; echo $$ > '{}'; exec sleep 600",
+        pid_file.display()
+    )
 }
 
 /// `hookx run --host claude --event PreToolUse` started on a shell `PreToolUse` with `env`

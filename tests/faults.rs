@@ -170,9 +170,14 @@ fn alive(pid: i32) -> bool {
 }
 
 /// A handler that starts `sleep 600` in the background, writes its pid to `pid_file` and
-/// waits: the sleeper outlives every bound of these tests unless it is killed.
+/// waits: the sleeper outlives every bound of these tests unless it is killed. It reads its
+/// input first: hookx writes it once the handler's group is recorded, so a pid in the file means
+/// the guardian knows the group (the moment before is row 803's window, not these tests').
 fn sleeper_script(pid_file: &Path) -> String {
-    format!("sleep 600 & echo $! > '{}'; wait", pid_file.display())
+    format!(
+        "cat > /dev/null; sleep 600 & echo $! > '{}'; wait",
+        pid_file.display()
+    )
 }
 
 /// Whether `pid` exits, woken by its exit (a pidfd), not by a guess at the machine's speed;
@@ -814,9 +819,15 @@ fn a_handler_dies_with_hookx_when_the_host_kills_it() {
 #[test]
 fn a_handler_dies_with_hookx_when_the_host_sigkills_its_group() {
     // The shell's own pid, then `sleep` in its place (the same process).
-    host_sigkills_exec_group(|pid_file| {
-        format!("echo $$ > '{}'; exec sleep 600", pid_file.display())
-    });
+    host_sigkills_exec_group(
+        |pid_file| {
+            format!(
+                "cat > /dev/null; echo $$ > '{}'; exec sleep 600",
+                pid_file.display()
+            )
+        },
+        &[],
+    );
 }
 
 /// Row 712's kill where the handler's shell forks (`sleep 600 &`, as dash forks the last
@@ -826,7 +837,18 @@ fn a_handler_dies_with_hookx_when_the_host_sigkills_its_group() {
 #[cfg(target_os = "linux")]
 #[test]
 fn what_a_handler_forked_dies_with_hookx_when_the_host_sigkills_its_group() {
-    host_sigkills_exec_group(sleeper_script);
+    host_sigkills_exec_group(sleeper_script, &[]);
+}
+
+/// The same with valgrind's preload named in `LD_PRELOAD`, a variable a project's settings set
+/// for every hook: hookx keeps its guardian. Before, the name alone turned it off.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_projects_ld_preload_naming_valgrind_keeps_the_guardian() {
+    host_sigkills_exec_group(
+        sleeper_script,
+        &[("LD_PRELOAD", "/nonexistent/vgpreload_core-amd64-linux.so")],
+    );
 }
 
 /// The same kill where the handler is itself a `hookx exec` (what `convert --wrap` writes) whose
@@ -836,19 +858,22 @@ fn what_a_handler_forked_dies_with_hookx_when_the_host_sigkills_its_group() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_nested_hookx_execs_handler_dies_with_the_outer_hookx() {
-    host_sigkills_exec_group(|pid_file| {
-        format!(
-            "'{}' exec --host claude --as claude --timeout 600 -- \"{}\"; true",
-            env!("CARGO_BIN_EXE_hookx"),
-            // `$!` is the inner shell's: not expanded by the outer one.
-            sleeper_script(pid_file).replace('$', "\\$")
-        )
-    });
+    host_sigkills_exec_group(
+        |pid_file| {
+            format!(
+                "'{}' exec --host claude --as claude --timeout 600 -- \"{}\"; true",
+                env!("CARGO_BIN_EXE_hookx"),
+                // `$!` is the inner shell's: not expanded by the outer one.
+                sleeper_script(pid_file).replace('$', "\\$")
+            )
+        },
+        &[],
+    );
 }
 
 /// `hookx exec --timeout 600 -- SCRIPT` in a group of its own, `script(pid_file)` writing the
 /// pid to watch; the group SIGKILLed once the pid is there; that process must then end.
-fn host_sigkills_exec_group(script: impl Fn(&Path) -> String) {
+fn host_sigkills_exec_group(script: impl Fn(&Path) -> String, env: &[(&str, &str)]) {
     use std::io::Write as _;
     use std::os::unix::process::CommandExt as _;
     use std::process::Stdio;
@@ -868,6 +893,7 @@ fn host_sigkills_exec_group(script: impl Fn(&Path) -> String) {
             "--",
         ])
         .arg(&script)
+        .envs(env.iter().copied())
         // A group of hookx's own, as Qwen starts a hook (`detached: true`).
         .process_group(0)
         .stdin(Stdio::piped())
