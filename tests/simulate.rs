@@ -933,34 +933,12 @@ fn list_shows_no_gemini_handler_gemini_lists_off_trusted_or_not() {
 /// `simulate` in the package showed the package's guard alone, and the call allowed.
 #[test]
 fn simulate_in_a_package_shows_the_roots_guard_its_route_runs() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    let (repo, home) = (root.join("repo"), root.join("home"));
-    let pkg = repo.join("pkg");
-    std::fs::create_dir_all(repo.join(".git")).unwrap();
-    std::fs::create_dir_all(&pkg).unwrap();
-    std::fs::create_dir_all(&home).unwrap();
-    let guard = |command: &str| {
-        serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": command}]}]}})
-        .to_string()
-    };
-    let mut trusted = String::new();
-    for (dir, command) in [
-        (&repo, "echo R682-ROOT >&2; exit 2"),
-        (&pkg, "echo R682-PKG; exit 0"),
-    ] {
-        common::write(dir, ".claude/settings.json", &guard(command));
-        common::hookx_at(dir, &home, &["trust", "--yes"]).success();
-        common::hookx_at(dir, &home, &["install", "--host", "codex"]).success();
-        trusted.push_str(&format!(
-            "\n[projects.{}]\ntrust_level = \"trusted\"\n",
-            serde_json::json!(dir.display().to_string())
-        ));
-    }
-    let config = home.join(".codex/config.toml");
-    let text_before = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(&config, text_before + &trusted).unwrap();
+    let RootAndPackage {
+        repo: _,
+        pkg,
+        home,
+        _dir,
+    } = root_and_package("R682", true);
     let out = common::hookx()
         .current_dir(&pkg)
         .env("HOME", &home)
@@ -991,34 +969,12 @@ fn simulate_in_a_package_shows_the_roots_guard_its_route_runs() {
 /// package said "no route" and answered allow.
 #[test]
 fn simulate_in_a_package_without_a_route_shows_the_roots_route() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().canonicalize().unwrap();
-    let (repo, home) = (root.join("repo"), root.join("home"));
-    let pkg = repo.join("pkg");
-    std::fs::create_dir_all(repo.join(".git")).unwrap();
-    std::fs::create_dir_all(&pkg).unwrap();
-    std::fs::create_dir_all(&home).unwrap();
-    let guard = |command: &str| {
-        serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-            {"type": "command", "command": command}]}]}})
-        .to_string()
-    };
-    let mut trusted = String::new();
-    for (dir, command) in [
-        (&repo, "echo R862-ROOT >&2; exit 2"),
-        (&pkg, "echo R862-PKG; exit 0"),
-    ] {
-        common::write(dir, ".claude/settings.json", &guard(command));
-        common::hookx_at(dir, &home, &["trust", "--yes"]).success();
-        trusted.push_str(&format!(
-            "\n[projects.{}]\ntrust_level = \"trusted\"\n",
-            serde_json::json!(dir.display().to_string())
-        ));
-    }
-    common::hookx_at(&repo, &home, &["install", "--host", "codex"]).success();
-    let config = home.join(".codex/config.toml");
-    let text_before = std::fs::read_to_string(&config).unwrap();
-    std::fs::write(&config, text_before + &trusted).unwrap();
+    let RootAndPackage {
+        repo,
+        pkg,
+        home,
+        _dir,
+    } = root_and_package("R862", false);
     let simulate = |extra: &[&str]| {
         common::hookx()
             .current_dir(&pkg)
@@ -1087,4 +1043,54 @@ fn simulate_in_a_package_without_a_route_shows_the_roots_route() {
         !all.contains("R862-PKG"),
         "the package's guard runs nowhere: {all}"
     );
+}
+
+/// A repository root (its `.git`) and its package `pkg/`, with `home` beside them.
+struct RootAndPackage {
+    _dir: tempfile::TempDir,
+    repo: std::path::PathBuf,
+    pkg: std::path::PathBuf,
+    home: std::path::PathBuf,
+}
+
+/// [`RootAndPackage`] where the root and the package each hold a trusted Claude guard on Bash,
+/// `{tag}-ROOT` denying and `{tag}-PKG` allowing; hookx's Codex route installed in the root
+/// (and in the package where `route_in_package`), both folders trusted in Codex's config.
+fn root_and_package(tag: &str, route_in_package: bool) -> RootAndPackage {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (repo, home) = (root.join("repo"), root.join("home"));
+    let pkg = repo.join("pkg");
+    std::fs::create_dir_all(repo.join(".git")).unwrap();
+    std::fs::create_dir_all(&pkg).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let guard = |command: &str| {
+        serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": command}]}]}})
+        .to_string()
+    };
+    let mut trusted = String::new();
+    for (dir, command, routed) in [
+        (&repo, format!("echo {tag}-ROOT >&2; exit 2"), true),
+        (&pkg, format!("echo {tag}-PKG; exit 0"), route_in_package),
+    ] {
+        common::write(dir, ".claude/settings.json", &guard(&command));
+        common::hookx_at(dir, &home, &["trust", "--yes"]).success();
+        if routed {
+            common::hookx_at(dir, &home, &["install", "--host", "codex"]).success();
+        }
+        trusted.push_str(&format!(
+            "\n[projects.{}]\ntrust_level = \"trusted\"\n",
+            serde_json::json!(dir.display().to_string())
+        ));
+    }
+    let config = home.join(".codex/config.toml");
+    let text_before = std::fs::read_to_string(&config).unwrap();
+    std::fs::write(&config, text_before + &trusted).unwrap();
+    RootAndPackage {
+        _dir: dir,
+        repo,
+        pkg,
+        home,
+    }
 }

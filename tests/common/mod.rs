@@ -321,6 +321,12 @@ pub fn team_loop(project: &Path, home: &Path, host: &str) {
         "claude",
         env!("CARGO_BIN_EXE_hookx"),
     );
+    trusted_and_installed(project, home, host);
+}
+
+/// The project's files trusted, hookx installed for `host` in the project and the user scope,
+/// and trusted again: the team loops' last steps.
+fn trusted_and_installed(project: &Path, home: &Path, host: &str) {
     hookx_at(project, home, &["trust", "--yes"]).success();
     for scope in ["project", "user"] {
         hookx_at(
@@ -385,16 +391,7 @@ pub const TEAM4_LABELS: [&str; 12] = [
 /// scope, and trusted again. Each rule must run once per event under every agent.
 pub fn team_of_four(project: &Path, home: &Path, host: &str, hookx: &str) {
     team_of_four_files(project, home, hookx);
-    hookx_at(project, home, &["trust", "--yes"]).success();
-    for scope in ["project", "user"] {
-        hookx_at(
-            project,
-            home,
-            &["install", "--host", host, "--scope", scope],
-        )
-        .success();
-    }
-    hookx_at(project, home, &["trust", "--yes"]).success();
+    trusted_and_installed(project, home, host);
 }
 
 /// [`team_of_four`]'s files, Claude's, Qwen's, Droid's and Augment's.
@@ -489,16 +486,7 @@ pub const TEAM_HOSTS_FILES: [&str; 4] = [
 /// trusted again.
 pub fn team_of_hosts(project: &Path, home: &Path, host: &str, hookx: &str) {
     team_of_hosts_files(project, home, hookx);
-    hookx_at(project, home, &["trust", "--yes"]).success();
-    for scope in ["project", "user"] {
-        hookx_at(
-            project,
-            home,
-            &["install", "--host", host, "--scope", scope],
-        )
-        .success();
-    }
-    hookx_at(project, home, &["trust", "--yes"]).success();
+    trusted_and_installed(project, home, host);
 }
 
 /// [`team_of_hosts_written`]'s four files, each converted into the three others with `--write
