@@ -160,6 +160,19 @@ fn pid_in(file: &Path) -> Option<i32> {
     std::fs::read_to_string(file).ok()?.trim().parse().ok()
 }
 
+/// The pid a handler wrote to `file`, once it is there; [`HARD_LIMIT`] only bounds how long a
+/// handler that never starts takes to report.
+fn handler_pid(file: &Path) -> i32 {
+    let start = Instant::now();
+    loop {
+        if let Some(pid) = pid_in(file) {
+            return pid;
+        }
+        assert!(start.elapsed() < HARD_LIMIT, "the handler never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
 fn alive(pid: i32) -> bool {
     // Signal 0: does the process exist (a zombie counts; reaped by init soon).
     rustix::process::Pid::from_raw(pid).is_some_and(|p| {
@@ -795,14 +808,7 @@ fn a_handler_dies_with_hookx_when_the_host_kills_it() {
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("handler.pid");
     let mut child = spawn_claude_exec(dir.path(), &sleeper_script(&pid_file));
-    let start = Instant::now();
-    let pid = loop {
-        if let Some(pid) = pid_in(&pid_file) {
-            break pid;
-        }
-        assert!(start.elapsed() < HARD_LIMIT, "the handler never started");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let pid = handler_pid(&pid_file);
     let hookx = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
     rustix::process::kill_process(hookx, rustix::process::Signal::TERM).unwrap();
     let _ = child.wait();
@@ -904,14 +910,7 @@ fn host_sigkills_exec_group(script: impl Fn(&Path) -> String, env: &[(&str, &str
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(&payload(CLAUDE_PRE, dir.path())).unwrap();
     drop(stdin);
-    let start = Instant::now();
-    let pid = loop {
-        if let Some(pid) = pid_in(&pid_file) {
-            break pid;
-        }
-        assert!(start.elapsed() < HARD_LIMIT, "the handler never started");
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let pid = handler_pid(&pid_file);
     let group = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
     rustix::process::kill_process_group(group, rustix::process::Signal::KILL).unwrap();
     let _ = child.wait();
