@@ -2072,3 +2072,80 @@ fn a_folders_route_codex_does_not_run_leaves_its_rules_to_the_other_line() {
     );
     assert!(said.contains("R680-ROOT"), "the root's deny: {said}");
 }
+
+/// Attacks row 1060: the model names a file twice, under the key the host's tool writes and,
+/// as a decoy, under the key the guard's own agent has (Copilot's `create` writes `path`, a
+/// Claude guard reads `file_path`; Gemini's `write_file` writes `file_path`, a Copilot guard
+/// reads `path`). The guard must see the path the tool writes: hookx renamed the real key and
+/// let the decoy overwrite it, and the guard allowed a write to `.env` (live:
+/// `live_copilot::a_decoy_path_beside_the_real_one_does_not_pass_a_claude_guard`).
+#[test]
+fn a_decoy_path_beside_the_real_one_does_not_pass_the_guard() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    let (env, decoy) = (format!("{d}/.env"), format!("{d}/notes.txt"));
+    let copilot_args = |first: (&str, &str), second: (&str, &str)| {
+        let mut args = serde_json::Map::new();
+        for (key, value) in [first, second, ("file_text", "SECRET=1")] {
+            args.insert(key.into(), value.into());
+        }
+        json!({"timestamp": 1, "cwd": d, "toolName": "create",
+            "toolArgs": Value::Object(args).to_string()})
+    };
+    let gemini = |first: (&str, &str), second: (&str, &str)| {
+        let mut args = serde_json::Map::new();
+        for (key, value) in [first, second, ("content", "SECRET=1")] {
+            args.insert(key.into(), value.into());
+        }
+        json!({"session_id": "s", "transcript_path": "/t", "cwd": d,
+            "hook_event_name": "BeforeTool", "timestamp": "2026-12-01T14:57:53.788Z",
+            "tool_name": "write_file", "tool_input": args})
+    };
+    let claude_guard = r#"grep -q '"file_path":"[^"]*\.env"' && { echo env >&2; exit 2; }; exit 0"#;
+    let copilot_guard = r#"grep -q '"path":"[^"]*\.env"' && echo '{"permissionDecision":"deny","permissionDecisionReason":"env"}'; exit 0"#;
+    let cases = [
+        // Copilot writes `path`; the decoy after it, then before it.
+        (
+            "copilot",
+            "claude",
+            "preToolUse",
+            claude_guard,
+            copilot_args(("path", &env), ("file_path", &decoy)),
+        ),
+        (
+            "copilot",
+            "claude",
+            "preToolUse",
+            claude_guard,
+            copilot_args(("file_path", &decoy), ("path", &env)),
+        ),
+        // Gemini writes `file_path`.
+        (
+            "gemini",
+            "copilot",
+            "preToolUse",
+            copilot_guard,
+            gemini(("file_path", &env), ("path", &decoy)),
+        ),
+        (
+            "gemini",
+            "copilot",
+            "preToolUse",
+            copilot_guard,
+            gemini(("path", &decoy), ("file_path", &env)),
+        ),
+    ];
+    for (host, guard, event, script, payload) in cases {
+        let mut cmd = common::hookx_clean(dir.path());
+        cmd.args([
+            "exec", "--host", host, "--as", guard, "--event", event, "--", script,
+        ]);
+        let ran = ran(cmd.write_stdin(payload.to_string()));
+        assert_eq!(ran.code, Some(0), "{host} {guard}: {ran:?}");
+        let answer = ran.stdout.to_lowercase();
+        assert!(
+            answer.contains("deny"),
+            "{host} host, {guard} guard, {payload}: the write to .env passed: {ran:?}"
+        );
+    }
+}

@@ -224,6 +224,15 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             )]),
             Step::Text("synced done"),
         ],
+        // Attacks row 1060: the model names the file twice, `path` (what `create` writes)
+        // and a decoy `file_path` (what a Claude guard reads).
+        "decoy" => vec![
+            Step::Tools(vec![(
+                "create",
+                json!({"path": format!("{project}/.env"), "file_path": file, "file_text": "SECRET=1\n"}),
+            )]),
+            Step::Text("decoy done"),
+        ],
         "sub" => vec![
             Step::Tools(vec![(
                 "bash",
@@ -1629,6 +1638,60 @@ fn converted_claude_config() {
         ),
     );
     c.done("converted");
+}
+
+/// A Claude guard that blocks writes to `.env`, reading the path where Claude's `Write` has it.
+const ENV_GUARD: &str = r#"#!/bin/sh
+p=$(jq -r '.tool_input.file_path // empty')
+case $p in
+  *.env) echo "BLOCKED by the env guard: $p" >&2; exit 2 ;;
+esac
+exit 0
+"#;
+
+/// Attacks row 1060: the model (a prompt injection steers it) calls `create` with its `path`
+/// on `.env` and a decoy `file_path` beside it. Copilot 1.0.102 writes `path` and ignores the
+/// extra key; hookx renamed `path` to Claude's `file_path` and then let the decoy overwrite
+/// it, so the converted Claude guard saw `notes.txt` and allowed the write to `.env`.
+fn a_decoy_path_beside_the_real_one_does_not_pass_a_claude_guard() {
+    let Some(l) = live_env("decoy", |sb| {
+        let guard = sb.write("guard.sh", ENV_GUARD);
+        let src = json!({"hooks": {"PreToolUse": [{"matcher": "Write", "hooks": [
+            {"type": "command", "command": format!("sh {}", guard.display())}]}]}});
+        let from = sb.write("src/.claude/settings.json", &src.to_string());
+        let to = sb.project.join(".github/hooks/guard.json");
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        common::hookx()
+            .args(["convert", from.to_str().unwrap(), "--to", "copilot"])
+            .args(["--out", to.to_str().unwrap()])
+            .assert()
+            .success();
+        let bin = std::path::Path::new(env!("CARGO_BIN_EXE_hookx"))
+            .parent()
+            .unwrap()
+            .display()
+            .to_string();
+        vec![
+            ("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true".into()),
+            (
+                "PATH",
+                format!("{bin}:{}", std::env::var("PATH").unwrap_or_default()),
+            ),
+        ]
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let result = l.tool_result("decoy", ".env");
+    c.that(
+        result.contains("BLOCKED by the env guard"),
+        format!("the guard saw the path create writes: {result}"),
+    );
+    c.that(
+        !l.sb.project.join(".env").exists(),
+        "Copilot did not write .env",
+    );
+    c.done("decoy");
 }
 
 /// The README's migration story under the real client (issue 24): a Claude project (a Bash
@@ -4304,6 +4367,7 @@ fn main() -> std::process::ExitCode {
             ground_truth_compact_and_error,
             routed_handlers_of_every_dialect,
             converted_claude_config,
+            a_decoy_path_beside_the_real_one_does_not_pass_a_claude_guard,
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
             team_loop_converted_only_runs_each_rule_once,

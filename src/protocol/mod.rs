@@ -208,22 +208,30 @@ fn rename_args(
     if renames.is_empty() {
         return input;
     }
-    map.iter()
-        .map(|(k, v)| {
-            let renamed = renames.iter().find_map(|(canonical, native)| {
-                if to_canonical {
-                    (*native == k).then_some(*canonical)
-                } else {
-                    (*canonical == k).then_some(*native)
-                }
-            });
-            (
-                renamed.map(str::to_string).unwrap_or_else(|| k.clone()),
-                v.clone(),
-            )
+    let renamed = |k: &str| {
+        renames.iter().find_map(|(canonical, native)| {
+            if to_canonical {
+                (*native == k).then_some(*canonical)
+            } else {
+                (*canonical == k).then_some(*native)
+            }
         })
-        .collect::<serde_json::Map<_, _>>()
-        .into()
+    };
+    // A key the model added under the other name (`file_path` beside Copilot's `path`) is
+    // one the tool never reads: the renamed key wins, else a guard checks the decoy while
+    // the tool writes the real path (attacks row 1060).
+    let mut out = serde_json::Map::with_capacity(map.len());
+    for (k, v) in map {
+        match renamed(k) {
+            Some(name) => {
+                out.insert(name.to_string(), v.clone());
+            }
+            None => {
+                out.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+        }
+    }
+    out.into()
 }
 
 #[cfg(test)]
