@@ -125,6 +125,9 @@ pub struct Plan {
     keys: HashMap<(PathBuf, String, usize), usize>,
     /// Each copy the host runs itself beside its rule's runner (one of [`Planned::also`]).
     beside: HashSet<(PathBuf, String, usize)>,
+    /// Each `hookx exec` copy in another agent's file the host reads that stands aside for
+    /// the rule's copy in a file of the host's own ([`runs_from_own_file`]) → that file.
+    aside: HashMap<(PathBuf, String, usize), PathBuf>,
     /// Each rule the host runs itself (by its place in `rules`) → the copy it runs it from
     /// (its file, resolved, rule pointer, handler index).
     host_runs_from: HashMap<usize, (PathBuf, String, usize)>,
@@ -176,6 +179,14 @@ impl Plan {
             true => self.runner_for(source, rule, index),
             false => None,
         }
+    }
+
+    /// The file of the host's own (resolved) that `source`'s handler at `index` of `rule`, a
+    /// `hookx exec` copy in another agent's file, stands aside for: the host runs the rule
+    /// from there, and the copy adds no run (attacks rows 880, 1100).
+    pub fn stands_aside(&self, source: &Source, rule: &Rule, index: usize) -> Option<&Path> {
+        let id = (source.path.clone(), copy_rule_id(rule), index);
+        self.aside.get(&id).map(PathBuf::as_path)
     }
 
     /// The file (resolved) the host itself runs the rule of `source`'s `rule` at `index` from
@@ -619,16 +630,27 @@ pub fn runs_from_own_file(
                     .keys
                     .get(&(source.path.clone(), copy_rule_id(rule), index));
                 let from = at.and_then(|at| plan.host_runs_from.get(at));
-                let Some((file, pointer, _)) = from else {
+                let id = (source.path.clone(), copy_rule_id(rule), index);
+                let (Some((file, pointer, _)), Some(_)) = (from, plan.aside.get(&id)) else {
                     return false;
                 };
-                if *file == source_file(source) || own(file, pointer).is_none() {
+                if own(file, pointer).is_none() {
                     return false;
                 }
             }
         }
     }
     copies > 0
+}
+
+/// Whether `copy`, a `hookx exec` wrapper in a file of another agent's than `own`'s, stands
+/// aside for `own`, its rule's copy in a file of the host's own: the same event, and the
+/// wrapper runs the command `own` runs ([`runs_from_own_file`] asks it at run time).
+fn stands_aside(copy: &Copy, own: &Copy) -> bool {
+    let runs_own = |w: crate::convert::Unwrapped| w.command == handler_text(own.handler).0;
+    copy.source.dialect != own.source.dialect
+        && copy.rule.event == own.rule.event
+        && wrapper(copy.handler).is_some_and(runs_own)
 }
 
 /// [`plan`] of `sources` with the plugins hookx generated for `host` too: added for the plan
@@ -1023,6 +1045,7 @@ fn plan_with(
         hookx_runs: HashMap::with_capacity(copies.len()),
         keys: HashMap::with_capacity(copies.len()),
         beside: HashSet::new(),
+        aside: HashMap::new(),
         host_runs_from: HashMap::new(),
     };
     for key in order {
@@ -1162,11 +1185,23 @@ fn plan_with(
             let copy = (source_file(c.source), copy_rule_id(c.rule), c.index);
             plan.host_runs_from.insert(at, copy);
         }
+        let own = by_host
+            .map(|j| &copies[j])
+            .filter(|o| o.source.dialect == host);
         let mut also = Vec::new();
         let mut skipped = Vec::new();
         for &i in list {
             let c = &copies[i];
             if Some(i) == runs && !through_hookx(i) {
+                continue;
+            }
+            let read = matches!(
+                c.standing,
+                Standing::Native | Standing::NativeOwnPayload { .. }
+            );
+            if let Some(own) = own.filter(|own| read && stands_aside(c, own)) {
+                let id = (c.source.path.clone(), copy_rule_id(c.rule), c.index);
+                plan.aside.insert(id, source_file(own.source));
                 continue;
             }
             match c.standing {

@@ -3504,6 +3504,12 @@ fn a_copilot_rules_copy_in_the_claude_file_stands_aside_where_copilot_runs_the_r
         format!("{what}: {}", ran.lines().count())
     };
     let mut seen = vec![fired("Copilot runs its own guard")];
+    // Its own guard changed since the copy was made (row 1100), its line still holding the
+    // copy's: the copy runs another command, and runs, as `hookx list` says ("copilot also
+    // runs .claude/settings.json itself").
+    let changed = guard("bash").replace("ran.log", "ran.log; true");
+    common::write(&project, ".github/hooks/hooks.json", &changed);
+    seen.push(fired("its own guard changed"));
     common::write(&project, ".github/hooks/hooks.json", &guard("view"));
     seen.push(fired("its own guard on another tool"));
     std::fs::remove_file(project.join(".github/hooks/hooks.json")).unwrap();
@@ -3512,6 +3518,7 @@ fn a_copilot_rules_copy_in_the_claude_file_stands_aside_where_copilot_runs_the_r
         seen,
         [
             "Copilot runs its own guard: 0",
+            "its own guard changed: 1",
             "its own guard on another tool: 1",
             "its own guard gone: 1"
         ]

@@ -966,3 +966,66 @@ fn copies_of_copies_that_record_one_place_stay_the_rules_of_their_own_agents() {
         runs.join("\n")
     );
 }
+
+/// Attacks row 1100: a Copilot rule converted into the Claude file (`hookx exec --as copilot`),
+/// trusted, nothing installed. Copilot reads the Claude file as well as its own; the copy
+/// stands aside where Copilot runs the rule from its own file (attacks row 880,
+/// `double_runs::a_copilot_rules_copy_in_the_claude_file_stands_aside_where_copilot_runs_the_rule_itself`),
+/// so `list` and `doctor` name no second run of it. Where the own file's rule has another
+/// command (the copy stale), the copy runs beside it, and both say so.
+#[test]
+fn list_and_doctor_name_no_second_run_of_a_copy_that_stands_aside() {
+    let dir = tempfile::tempdir().unwrap();
+    let (root, home) = (dir.path().join("project"), dir.path().join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let guard = |line: &str| {
+        serde_json::json!({"version": 1, "hooks": {"preToolUse": [
+            {"type": "command", "bash": line, "matcher": "bash"}]}})
+        .to_string()
+    };
+    common::write(&root, ".github/hooks/hooks.json", &guard("echo pguard"));
+    let trusted = serde_json::json!({"trustedFolders": [root]}).to_string();
+    common::write(&home, ".copilot/config.json", &trusted);
+    common::hookx_clean(&root)
+        .env("HOME", &home)
+        .args([
+            "convert",
+            ".github/hooks/hooks.json",
+            "--to",
+            "claude",
+            "--write",
+        ])
+        .assert()
+        .success();
+    let mut seen = Vec::new();
+    for (round, line) in [
+        ("own rule", "echo pguard"),
+        ("own rule changed", "echo pguard2"),
+    ] {
+        common::write(&root, ".github/hooks/hooks.json", &guard(line));
+        common::hookx_at(&root, &home, &["trust", "--yes"]).success();
+        let out = |args: &[&str]| {
+            let run = common::hookx_clean(&root)
+                .env("HOME", &home)
+                .args(args)
+                .assert();
+            String::from_utf8(run.get_output().stdout.clone()).unwrap()
+        };
+        let listed = out(&["list", "--host", "copilot"]);
+        let doctor = out(&["doctor", "--host", "copilot"]);
+        seen.push(format!(
+            "{round}: list {} also, doctor {} twice",
+            listed
+                .matches("copilot also runs .claude/settings.json itself")
+                .count(),
+            doctor.matches("it would run twice").count()
+        ));
+    }
+    assert_eq!(
+        seen,
+        [
+            "own rule: list 0 also, doctor 0 twice",
+            "own rule changed: list 1 also, doctor 1 twice"
+        ]
+    );
+}

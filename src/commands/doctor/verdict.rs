@@ -395,9 +395,29 @@ impl Doctor<'_> {
                     .extend(outdated_guard_finding(handler, i, rule.flavor, host));
             }
         }
+        // A `hookx exec` copy of a rule the host runs from a file of its own stands aside for
+        // it (attacks row 1100): what runs is that file's rule, once.
+        let plan = self.plans.iter().find(|p| p.host == host);
+        let aside = plan.and_then(|p| {
+            let files: Vec<_> = (0..rule.handlers.len())
+                .map(|i| p.stands_aside(source, rule, i))
+                .collect::<Option<_>>()?;
+            files.first().copied()
+        });
+        if let Some(file) = aside.filter(|_| native) {
+            verdict.findings.push(Finding::new(
+                Level::Note,
+                format!(
+                    "{display} runs this copy itself, and it stands aside (`hookx exec`) where \
+                     {display} runs its rule from {}: the rule runs once",
+                    self.ctx.display(file)
+                ),
+                None,
+            ));
+        }
         // The host runs a foreign file itself with its own payload (Copilot and Claude's
         // files): hookx cannot stop that run, and a run of its own would be a second one.
-        if native && flavor != rule.flavor {
+        else if native && flavor != rule.flavor {
             verdict.findings.push(Finding::new(
                 Level::Warning,
                 format!(
