@@ -965,3 +965,61 @@ fn a_target_holding_a_hand_copy_of_a_source_rule_is_said() {
         "{err}"
     );
 }
+
+/// Attacks row 1101: row 880's per-rule rule in sync. A team's Gemini file holds a rule of its
+/// own and the copy `convert --write` made of the Claude guard (`hookx exec --as claude`); the
+/// manifest lists both files as sources and Copilot as a target. Copilot reads
+/// `.claude/settings.json` itself (live, Copilot CLI 1.0.102, row 880), so the guard's copy
+/// in Copilot's file would run it twice per call: sync writes the Gemini rule there, not the
+/// Claude guard's copy, and says why.
+#[test]
+fn sync_copies_no_rule_the_targets_agent_runs_from_another_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    common::write(
+        &project,
+        ".claude/settings.json",
+        &claude("echo cguard", false),
+    );
+    common::write(
+        &project,
+        ".gemini/settings.json",
+        r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "echo gguard"}]}]}}"#,
+    );
+    common::hookx_clean(&project)
+        .env("HOME", &home)
+        .args([
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "gemini",
+            "--write",
+        ])
+        .assert()
+        .success();
+    common::hookx_at(&project, &home, &["sync", "--init", "--to", "copilot"]).success();
+    let manifest = std::fs::read_to_string(project.join(".hookx/sync.toml")).unwrap();
+    assert!(
+        manifest.contains(r#"{ path = ".gemini/settings.json""#),
+        "{manifest}"
+    );
+    let out = common::hookx_at(&project, &home, &["sync"]).success();
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let text = std::fs::read_to_string(project.join(".github/hooks/hooks.json")).unwrap();
+    let held = |guard: &str| text.matches(guard).count();
+    assert_eq!(
+        (held("echo cguard"), held("echo gguard")),
+        (0, 1),
+        "{text}\n{err}"
+    );
+    assert!(
+        err.contains(
+            "note: 1 handler(s) of the sources are rules Copilot already runs itself from \
+             .claude/settings.json: not copied here, so that each runs once"
+        ),
+        "{err}"
+    );
+    common::hookx_at(&project, &home, &["sync", "--check"]).success();
+}

@@ -255,13 +255,24 @@ fn without_rules_the_agent_runs(
     read: &Inputs,
     to: Dialect,
 ) -> Option<(Inputs, usize, Vec<String>)> {
-    use crate::discover::{self, Runner};
     if !opts.write || opts.out.is_some() {
         return None;
     }
-    let ctx = discover::Context::resolve(Some(&opts.project), None).ok()?;
     let target = opts.project.join(to.config().convert_target);
-    let target = std::fs::canonicalize(&target).unwrap_or(target);
+    without_rules_run_elsewhere(&opts.project, read, to, &target)
+}
+
+/// [`without_rules_the_agent_runs`] for a `target` file given: `hookx sync`'s, in any scope
+/// (attacks row 1101).
+pub fn without_rules_run_elsewhere(
+    project: &Path,
+    read: &Inputs,
+    to: Dialect,
+    target: &Path,
+) -> Option<(Inputs, usize, Vec<String>)> {
+    use crate::discover::{self, Runner};
+    let ctx = discover::Context::resolve(Some(project), None).ok()?;
+    let target = std::fs::canonicalize(target).unwrap_or_else(|_| target.to_path_buf());
     let real = |s: &discover::Source| s.canonical.clone().unwrap_or_else(|| s.path.clone());
     let mut sources: Vec<discover::Source> = discover::discover(&ctx)
         .into_iter()

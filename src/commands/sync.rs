@@ -825,7 +825,8 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         })
         .collect();
     let mut plans = Vec::new();
-    let mut read_natively = Vec::new();
+    // Per target, the notes on what is not copied into it: the agent runs it itself.
+    let mut not_copied = Vec::new();
     // Targets sync cannot write (one it cannot read, a file it would refuse): sync plans every
     // target before it writes any, and writes none while one is refused, each named (attacks
     // row 581: the first one's error alone stopped the others, unnamed; a Cline target was
@@ -847,6 +848,12 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         // Nor are a source's copies of the target's own rules (attacks row 252).
         let homeward = conv::without_copies_of(&copts, &inputs, spec.to);
         let inputs_here = homeward.as_ref().map_or(&inputs, |(read, _)| read);
+        // Nor a rule the agent runs itself from another file it reads: a Gemini source's copy
+        // of a Claude rule, for Copilot (attacks row 1101, as `convert --write`: row 880).
+        let target = target_path(ctx, &target_rel(spec));
+        let elsewhere =
+            conv::without_rules_run_elsewhere(&ctx.project, inputs_here, spec.to, &target);
+        let inputs_here = elsewhere.as_ref().map_or(inputs_here, |(read, ..)| read);
         let conversion = match native.is_empty() {
             true => conv::conversion(inputs_here, &copts, spec.to),
             false => {
@@ -856,16 +863,29 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
                 conversion
             }
         };
+        let display = spec.to.def().display;
+        let mut notes: Vec<String> = native
+            .iter()
+            .map(|&i| {
+                format!(
+                    "  note: {display} reads {} itself: its rules are not copied here, so that each runs once",
+                    manifest.sources[i].path
+                )
+            })
+            .collect();
+        if let Some((read, handlers, files)) = elsewhere {
+            drop(std::mem::ManuallyDrop::into_inner(read.loaded));
+            notes.push(format!(
+                "  note: {handlers} handler(s) of the sources are rules {display} already runs \
+                 itself from {}: not copied here, so that each runs once",
+                files.join(", ")
+            ));
+        }
         if let Some((read, _)) = homeward {
             drop(std::mem::ManuallyDrop::into_inner(read.loaded));
         }
         let conversion = conversion?;
-        read_natively.push(
-            native
-                .iter()
-                .map(|&i| manifest.sources[i].path.clone())
-                .collect::<Vec<_>>(),
-        );
+        not_copied.push(notes);
         match plan(ctx, spec, conversion, &owned_refs, &lock, false) {
             Ok(plan) => plans.push(plan),
             Err(e) => refusals.push((spec.to, target_rel(spec), e)),
@@ -877,7 +897,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         let none = conv::without(&inputs, &all);
         let conversion = conv::conversion(&none, &copts, spec.to);
         drop(std::mem::ManuallyDrop::into_inner(none.loaded));
-        read_natively.push(Vec::new());
+        not_copied.push(Vec::new());
         match plan(ctx, spec, conversion?, &owned_refs, &lock, true) {
             Ok(plan) => plans.push(plan),
             Err(e) => refusals.push((spec.to, target_rel(spec), e)),
@@ -925,21 +945,12 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         })
     });
     let mut stale_seen = false;
-    for (plan, native) in plans.iter().zip(&read_natively) {
+    for (plan, native_lines) in plans.iter().zip(&not_copied) {
         let name = plan.spec.to.name();
         let head = match plan.removed {
             false => format!("{name}: {}", plan.rel),
             true => format!("{name}: {}: no longer a target", plan.rel),
         };
-        let native_lines: Vec<String> = native
-            .iter()
-            .map(|s| {
-                format!(
-                    "  note: {} reads {s} itself: its rules are not copied here, so that each runs once",
-                    plan.spec.to.def().display
-                )
-            })
-            .collect();
         let nothing = plan
             .files
             .iter()
@@ -980,7 +991,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             };
             summary.push(format!("{name} {}", short_state(&state)));
             report.push(format!("{head}: {state}{loss_text}"));
-            report.extend(native_lines);
+            report.extend(native_lines.iter().cloned());
             report.extend(hand_copy_lines(plan, &manifest.sources, &owned_refs));
             report.extend(edit_lines(plan));
             report.extend(off_lines);
@@ -1028,7 +1039,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
         };
         summary.push(format!("{name} {short}"));
         report.push(format!("{head}: {state}{loss_text}"));
-        report.extend(native_lines);
+        report.extend(native_lines.iter().cloned());
         report.extend(hand_copy_lines(plan, &manifest.sources, &owned_refs));
         report.extend(off_lines);
         report.extend(loss_lines(losses));
