@@ -2906,3 +2906,58 @@ fn a_cline_script_reading_a_key_its_event_object_lacks_is_said() {
     // A key Cline sends is not said.
     assert!(!has(v, "preToolUse.parameters", None), "{:?}", findings(v));
 }
+
+/// Attacks row 1082: hookx replaced by a copy cut short at nothing (an upgrade's `cp` or a
+/// download that failed, a full disk), the route naming it. The shell runs an empty
+/// executable as an empty script: the route exits 0 and says nothing, so the user's trusted
+/// Gemini guard that it ran under Claude lets every call through, without even the error a
+/// missing hookx gives. doctor took the file for a program that runs and named no fault; it
+/// now says the route cannot run, as it says where the program is gone.
+#[test]
+fn a_route_whose_hookx_is_an_empty_file_is_said_to_run_nothing() {
+    let w = World::new();
+    w.write_json(
+        "home/.gemini/settings.json",
+        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+            "hooks": [command("./guard.sh")]}]}}),
+    );
+    let guard = w.home().join(".gemini/settings.json");
+    let trust = w.hookx(&["trust", guard.to_str().unwrap()]);
+    assert!(trust.status.success(), "{trust:?}");
+    let empty = w.write("bin/hookx", "");
+    std::fs::set_permissions(&empty, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let install = w.hookx(&[
+        "install",
+        "--host",
+        "claude",
+        "--scope",
+        "user",
+        "--hookx",
+        empty.to_str().unwrap(),
+    ]);
+    assert!(install.status.success(), "{install:?}");
+    // What the host runs: exit 0, nothing on either stream.
+    let settings: Value = serde_json::from_str(
+        &std::fs::read_to_string(w.home().join(".claude/settings.json")).unwrap(),
+    )
+    .unwrap();
+    let line = settings["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    let ran = std::process::Command::new("/bin/sh")
+        .args(["-c", line])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(
+        ran.status.success() && ran.stdout.is_empty() && ran.stderr.is_empty(),
+        "{ran:?}"
+    );
+    let out = w.hookx(&["doctor", "--host", "claude"]);
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        said.contains("Claude's hookx route for `PreToolUse` cannot run")
+            && said.contains("an empty one exits 0"),
+        "{said}"
+    );
+}

@@ -214,8 +214,8 @@ pub fn route_is_projects(command: &str) -> bool {
 }
 
 /// Whether the shell could start the program of the routing command `command`: a path (with a
-/// `/`) to an executable file, or a name found executable in a folder of `PATH`, as the shell
-/// looks it up. A route whose hookx is gone exits 127: nothing it guards runs, and the host
+/// `/`) to an executable file, not empty, or a name found so in a folder of `PATH`, as the
+/// shell looks it up. A route whose hookx is gone exits 127: nothing it guards runs, and the host
 /// reads it as any failed hook, a non-blocking error or, where its `failure_denies` holds the
 /// event (Copilot's preToolUse), a deny of every call (attacks rows 604, 641).
 pub fn route_can_run(command: &str) -> bool {
@@ -247,9 +247,12 @@ fn program_can_run(program: &str) -> bool {
     })
 }
 
-/// A regular file (through symlinks) that this process may execute.
+/// A regular file (through symlinks), not empty, that this process may execute. An empty one
+/// (an upgrade's `cp` cut short, a download that failed) is no program: the shell runs it as an
+/// empty script, exit 0 with nothing said, so a route or copy naming it allows every call
+/// unguarded (attacks row 1082).
 fn executable_file(path: &Path) -> bool {
-    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0) {
         return false;
     }
     #[cfg(unix)]

@@ -501,8 +501,9 @@ impl Doctor<'_> {
         Some(Finding::new(
             Level::Warning,
             format!(
-                "{}'s hookx route for `{}` cannot run: the hookx it names is not there or not \
-                 executable, so nobody calls hookx for it; {}",
+                "{}'s hookx route for `{}` cannot run: the hookx it names is not there, empty \
+                 or not executable, so nobody calls hookx for it; {} (an empty one exits 0, \
+                 saying nothing)",
                 host.def().display,
                 names.join("`, `"),
                 failed_hook(host.default_flavor(), &rule.event)
@@ -547,8 +548,8 @@ impl Doctor<'_> {
                         Level::Warning,
                         format!(
                             "the hookx route for `{name}` in {} cannot run: the hookx it names \
-                             is not there or not executable, so it exits 127; {}, whatever \
-                             hookx's other routes answer",
+                             is not there, empty or not executable, so it fails (an empty one \
+                             exits 0, saying nothing); {}, whatever hookx's other routes answer",
                             source.display,
                             failed_hook(rule.flavor, &rule.event)
                         ),
