@@ -4275,3 +4275,54 @@ fn a_codex_review_file_install_cannot_add_to_stops_it_before_any_route_is_writte
     assert!(!p.project.join(".codex/hooks.json").exists(), "{said}");
     assert_eq!(std::fs::read_to_string(&config).unwrap(), before);
 }
+
+/// Attacks row 1085: hookx moved (an upgrade into another `--root`, the old file removed)
+/// after it was installed for Claude in both scopes, then `install` run again from the new
+/// one in the project only (the default scope). The user's route still names the old hookx:
+/// in every project without a route of its own, the user's trusted guards run nowhere (a
+/// route that exits 127 is a non-blocking error under Claude Code 2.1.332, live
+/// `a_route_whose_hookx_moved`). install re-pointed the project's route and said nothing of
+/// the user's; it now names the other scope's routes that cannot run, and the install that
+/// re-points them. Where they run, it says nothing of the kind.
+#[test]
+fn install_names_the_other_scopes_routes_whose_hookx_is_gone() {
+    let p = Project::new();
+    let guard = p.home.join(".gemini/settings.json");
+    std::fs::create_dir_all(guard.parent().unwrap()).unwrap();
+    std::fs::write(
+        &guard,
+        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+            "hooks": [{"type": "command", "command": "./guard.sh"}]}]}})
+        .to_string(),
+    )
+    .unwrap();
+    p.hookx(&["trust", guard.to_str().unwrap()]).success();
+    let old = p.root.join("old/hookx");
+    std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_hookx"), &old).unwrap();
+    let stale = "the hookx routes in ~/.claude/settings.json for SessionStart, ";
+    let install = |scope: &str, hookx: &str| {
+        let out = p
+            .hookx(&[
+                "install", "--host", "claude", "--scope", scope, "--hookx", hookx,
+            ])
+            .success();
+        String::from_utf8_lossy(&out.get_output().stderr).into_owned()
+    };
+    install("user", old.to_str().unwrap());
+    let said = install("project", old.to_str().unwrap());
+    assert!(!said.contains("cannot run"), "{said}");
+    std::fs::remove_file(&old).unwrap();
+    let said = install("project", env!("CARGO_BIN_EXE_hookx"));
+    assert!(
+        said.contains(stale)
+            && said.contains(" PreToolUse, ")
+            && said.contains("name a hookx that cannot run")
+            && said.contains("hookx install --host claude --scope user"),
+        "{said}"
+    );
+    let said = install("user", env!("CARGO_BIN_EXE_hookx"));
+    assert!(!said.contains("cannot run"), "{said}");
+    let said = install("project", env!("CARGO_BIN_EXE_hookx"));
+    assert!(!said.contains("cannot run"), "{said}");
+}

@@ -2597,6 +2597,7 @@ fn main() -> std::process::ExitCode {
             the_setting_sources_and_the_two_routes,
             answers_with_a_mark_or_a_stray_byte,
             answers_claude_refuses_whole,
+            a_route_whose_hookx_moved,
         ],
     )
 }
@@ -3229,4 +3230,62 @@ fn answers_with_a_mark_or_a_stray_byte() {
         );
     }
     c.finish("answers_with_a_mark_or_a_stray_byte", "");
+}
+
+/// Attacks rows 1080, 1082, 1084: hookx moved while Claude's routes name it (an upgrade into
+/// another `cargo install --root`, the old file removed, or cut short at nothing), a trusted
+/// project Gemini guard that Claude runs only through the routes, hookx installed in both of
+/// Claude's files with the old path; then `install` run again from the new one. Claude Code
+/// 2.1.332 reads a route that exits 127 as it reads any failed hook, a non-blocking error, and
+/// an empty program as an empty script (exit 0): the call runs and the guard never ran (the
+/// rows' finding, README "When hookx cannot do its job"; `doctor` names both). `install` run
+/// again re-points both routes: the guard denies once.
+fn a_route_whose_hookx_moved() {
+    let test = "a_route_whose_hookx_moved";
+    let Some(bin) = client_or_skip(test) else {
+        return;
+    };
+    let mut c = Checks::default();
+    for state in ["gone", "empty", "installed again"] {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let log = world.dump.join("guard.log");
+        let guard = world.project.join(".gemini/settings.json");
+        write_json(
+            &guard,
+            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": format!("echo ran >> '{}'; echo USER-GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}}),
+        );
+        hookx_cmd(&world, &["trust", guard.to_str().unwrap()]);
+        let old = world.dump.join("old/hookx");
+        std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+        std::fs::copy(env!("CARGO_BIN_EXE_hookx"), &old).unwrap();
+        for scope in ["user", "project"] {
+            let args = ["install", "--host", "claude", "--scope", scope, "--hookx"];
+            let mut args = args.to_vec();
+            args.push(old.to_str().unwrap());
+            hookx_cmd(&world, &args);
+        }
+        match state {
+            "gone" => std::fs::remove_file(&old).unwrap(),
+            "empty" => std::fs::write(&old, "").unwrap(),
+            _ => {
+                std::fs::remove_file(&old).unwrap();
+                for scope in ["user", "project"] {
+                    hookx_cmd(&world, &["install", "--host", "claude", "--scope", scope]);
+                }
+            }
+        }
+        let (run, ran, denied) = one_guarded_call(&bin, &world, &model, &log);
+        let expected = state == "installed again";
+        c.check(
+            ran == expected && denied == expected && lines_logged(&log) == usize::from(expected),
+            format!(
+                "{state}: the guard ran {} times, denied {denied} (expected {expected})\n{}",
+                lines_logged(&log),
+                run.describe()
+            ),
+        );
+    }
+    c.finish(test, "");
 }

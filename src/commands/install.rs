@@ -1634,6 +1634,9 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         for warning in own_payload_runs(&opts.ctx, host) {
             errln!("warning: {warning}");
         }
+        if let Some(warning) = unrunnable_other_scope(&opts.ctx, host, opts.scope) {
+            errln!("warning: {warning}");
+        }
     }
     outln!("command: {}", report.command);
     if let Some(effect) = host.config().scripts.and_then(|l| l.deny_effect)
@@ -1712,4 +1715,31 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         );
     }
     Ok(0)
+}
+
+/// The other scope's routes of `host` whose program cannot run (hookx moved or removed since
+/// they were written), which this install leaves as they are: a user route naming a hookx
+/// that is gone runs nothing in every project without a route of its own, and under a host
+/// that takes a failed hook for a deny (Copilot) denies every call (attacks row 1085).
+fn unrunnable_other_scope(ctx: &Context, host: Dialect, scope: InstallScope) -> Option<String> {
+    let other = match scope {
+        InstallScope::Project => InstallScope::User,
+        InstallScope::User => InstallScope::Project,
+    };
+    let events = crate::route::unrunnable_route_events(&ctx.home, &ctx.project, host, other);
+    if events.is_empty() {
+        return None;
+    }
+    let file = crate::route::target(&ctx.home, &ctx.project, host, other);
+    let name = match other {
+        InstallScope::User => "user",
+        InstallScope::Project => "project",
+    };
+    Some(format!(
+        "the hookx routes in {} for {} name a hookx that cannot run (moved, removed or empty), \
+         and this install leaves that file as it is: nothing they route runs from there; \
+         `hookx install --host {host} --scope {name}` re-points them",
+        ctx.display(&file),
+        events.join(", ")
+    ))
 }

@@ -506,6 +506,29 @@ pub fn routes_event_as(
         })
 }
 
+/// The events whose hookx routes in `host`'s file of `scope` all name a program that cannot
+/// run ([`route_can_run`]: hookx moved, removed or cut short). `install` writes one scope's
+/// file and leaves the other's as it is, so it says these (attacks row 1085).
+pub fn unrunnable_route_events(
+    home: &Path,
+    project: &Path,
+    host: Dialect,
+    scope: InstallScope,
+) -> Vec<&'static str> {
+    let file = read_target(home, project, host, scope);
+    if !file.is_file() {
+        return Vec::new();
+    }
+    host.own_events()
+        .into_iter()
+        .map(|(_, name, _)| name)
+        .filter(|name| {
+            let lines = routes_of(home, &file, host, host, name, &[], true);
+            !lines.is_empty() && !lines.iter().any(|line| route_can_run(line))
+        })
+        .collect()
+}
+
 /// Whether the host's file `file` (what [`target`] names below `home`) holds a route for
 /// `event` that answers there ([`answering_routes`]).
 pub fn has_route(home: &Path, file: &Path, host: Dialect, event: &str) -> bool {
