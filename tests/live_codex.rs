@@ -2426,6 +2426,7 @@ fn main() -> std::process::ExitCode {
             two_identical_handlers_in_one_file_each_run,
             a_profiles_project_markers_place_the_project,
             an_overrides_project_markers_place_the_project,
+            a_route_whose_hookx_moved,
         ],
     )
 }
@@ -2994,6 +2995,65 @@ fn a_copy_a_profile_turns_off() {
             ran == ["guard", "mine"],
             format!(
                 "profile {profile}: each rule once for one call: {ran:?}\n{}",
+                l.out.stderr
+            ),
+        );
+    }
+    c.done("subfolder");
+}
+
+/// Attacks rows 1080, 1082, 1084 under Codex CLI 0.171.0: hookx moved while the project's
+/// route names it (the old file removed, or cut short at nothing), the route reviewed by
+/// install, a trusted project Claude guard that Codex runs only through the route; then
+/// `install` run again from the new hookx (the line re-pointed and reviewed again). A route
+/// that exits 127 fails without a deny under Codex, an empty program is an empty script
+/// (exit 0): the call runs, the guard never ran (the rows' finding; `doctor` names both).
+/// Installed again, the guard denies.
+fn a_route_whose_hookx_moved() {
+    let mut c = Checks::default();
+    for state in ["gone", "empty", "installed again"] {
+        let Some(l) = live("subfolder", &["-s", "workspace-write"], |sb| {
+            sb.trust_project();
+            let group =
+                json!([{"hooks": [{"type": "command", "command": sb.dumper("claude-pre")}]}]);
+            sb.write(
+                "project/.claude/settings.json",
+                &client::pretty(&json!({"hooks": {"PreToolUse": group}})),
+            );
+            sb.answer("claude-pre", "a", "sub-call",
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-SUB-DENY"}}"#, "", 0);
+            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+            let old = sb.root.join("old/hookx");
+            std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+            std::fs::copy(env!("CARGO_BIN_EXE_hookx"), &old).unwrap();
+            let install = |hookx: &str| {
+                common::hookx_at(
+                    &sb.project,
+                    &sb.home,
+                    &["install", "--host", "codex", "--hookx", hookx],
+                )
+                .success();
+            };
+            install(old.to_str().unwrap());
+            match state {
+                "gone" => std::fs::remove_file(&old).unwrap(),
+                "empty" => std::fs::write(&old, "").unwrap(),
+                _ => {
+                    std::fs::remove_file(&old).unwrap();
+                    install(env!("CARGO_BIN_EXE_hookx"));
+                }
+            }
+        }) else {
+            return;
+        };
+        let expected = state == "installed again";
+        let ran = l.dumps.iter().filter(|d| d.label == "claude-pre").count();
+        let result = l.tool_result("subfolder", "sub-call");
+        let denied = result.contains("R-SUB-DENY");
+        c.that(
+            ran == usize::from(expected) && denied == expected,
+            format!(
+                "{state}: the guard ran {ran} times, denied {denied} (expected {expected}): {result}\n{}",
                 l.out.stderr
             ),
         );

@@ -2233,6 +2233,7 @@ fn main() -> std::process::ExitCode {
         )],
         live_tests![
             a_projects_copy_of_the_user_route_line,
+            a_route_whose_hookx_moved,
             ground_truth_tools,
             ground_truth_deny,
             ground_truth_ask,
@@ -2356,6 +2357,62 @@ fn a_wrapper_copy_beside_a_user_route_the_system_settings_turn_off() {
             format!(
                 "listed {listed}: each rule once for one call: {ran:?}\n{}",
                 l.out.stderr
+            ),
+        );
+    }
+    c.done("story");
+}
+
+/// Attacks rows 1080, 1082, 1084 under Gemini CLI 0.61.0: hookx moved while Gemini's user
+/// route names it (the old file removed, or cut short at nothing), the user's trusted Claude
+/// guard that Gemini runs only through that route; then `install` run again from the new
+/// hookx. A route that exits 127 is a non-blocking warning to Gemini, an empty program an
+/// empty script (exit 0): the call runs, the guard never ran (the rows' finding; `doctor`
+/// names both). Installed again, the guard denies.
+fn a_route_whose_hookx_moved() {
+    let mut c = Checks::default();
+    for state in ["gone", "empty", "installed again"] {
+        let Some(l) = live("story", &["--yolo"], &[], |sb| {
+            sb.user_settings(json!({}));
+            sb.trust_folder();
+            let log = sb.root.join("guard.log");
+            let guard = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                "command": format!("echo ran >> '{}'; echo USER-GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}});
+            let file = sb.write("home/.claude/settings.json", &guard.to_string());
+            common::hookx_at(&sb.project, &sb.home, &["trust", file.to_str().unwrap()]).success();
+            let old = sb.root.join("old/hookx");
+            std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+            std::fs::copy(env!("CARGO_BIN_EXE_hookx"), &old).unwrap();
+            let install = |hookx: &str| {
+                common::hookx_at(
+                    &sb.project,
+                    &sb.home,
+                    &[
+                        "install", "--host", "gemini", "--scope", "user", "--hookx", hookx,
+                    ],
+                )
+                .success();
+            };
+            install(old.to_str().unwrap());
+            match state {
+                "gone" => std::fs::remove_file(&old).unwrap(),
+                "empty" => std::fs::write(&old, "").unwrap(),
+                _ => {
+                    std::fs::remove_file(&old).unwrap();
+                    install(env!("CARGO_BIN_EXE_hookx"));
+                }
+            }
+        }) else {
+            return;
+        };
+        let expected = state == "installed again";
+        let ran = l.sb.root.join("guard.log").exists();
+        let result = l.tool_result("story", "story-bash");
+        let denied = result.contains("USER-GUARD-SAYS-NO");
+        c.that(
+            ran == expected && denied == expected,
+            format!(
+                "{state}: the guard ran {ran}, denied {denied} (expected {expected}): {result}"
             ),
         );
     }
