@@ -2149,3 +2149,46 @@ fn a_decoy_path_beside_the_real_one_does_not_pass_the_guard() {
         );
     }
 }
+
+/// Attacks row 1061: a Claude `Write|Edit` guard that blocks `.env`, under Codex, and one
+/// `apply_patch` that adds `notes.txt` and `.env`. No Write or Edit shows a patch of several
+/// files, so hookx kept the name `apply_patch`, the guard's matcher did not fire, and the patch
+/// passed (live: `live_codex::a_patch_of_two_files_does_not_pass_a_claude_write_guard`). The
+/// failure policy now denies it, saying why; a patch of one file still reaches the guard as a
+/// Write, and a rule on every tool still sees the patch itself.
+#[test]
+fn a_patch_of_two_files_does_not_pass_a_claude_write_guard() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    let payload = |body: &str| {
+        json!({"session_id": "s", "transcript_path": "/t", "cwd": d,
+            "hook_event_name": "PreToolUse", "model": "m", "turn_id": "t",
+            "permission_mode": "default", "tool_name": "apply_patch", "tool_use_id": "u",
+            "tool_input": {"command": format!("*** Begin Patch\n{body}*** End Patch\n")}})
+        .to_string()
+    };
+    let guard =
+        r#"grep -q '"file_path":"[^"]*\.env"' && { echo "BLOCKED env" >&2; exit 2; }; exit 0"#;
+    let two = "*** Add File: notes.txt\n+hi\n*** Add File: .env\n+SECRET=1\n";
+    let run = |matcher: &str, body: &str| {
+        let mut cmd = common::hookx_clean(dir.path());
+        cmd.args(["exec", "--host", "codex", "--as", "claude"])
+            .args(["--event", "PreToolUse", "--match", matcher, "--", guard]);
+        let ran = ran(cmd.write_stdin(payload(body)));
+        assert_eq!(ran.code, Some(0), "{matcher}: {ran:?}");
+        ran.stdout
+    };
+    for matcher in ["Write|Edit", "Edit", "Write"] {
+        let answer = run(matcher, two);
+        assert!(
+            answer.contains("\"deny\"") && answer.contains("make one change per call"),
+            "{matcher}: a patch of .env and notes.txt passed: {answer}"
+        );
+    }
+    // The guard itself decides a patch of one file.
+    assert!(run("Write", "*** Add File: .env\n+SECRET=1\n").contains("BLOCKED env"));
+    assert!(!run("Write", "*** Add File: notes.txt\n+hi\n").contains("deny"));
+    // Rules on tools the patch does not stand for, or on every tool, are as before.
+    assert!(!run("Bash", two).contains("deny"));
+    assert!(!run(".*", two).contains("deny"));
+}

@@ -158,6 +158,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             patch("*** Add File: rw-claude.txt\n+original\n"),
             Step::Text("routed-rewrite done"),
         ],
+        // Attacks row 1061: one patch of two files, one of them guarded.
+        "twofiles" => vec![
+            patch("*** Add File: notes.txt\n+hi\n*** Add File: .env\n+SECRET=1\n"),
+            Step::Text("twofiles done"),
+        ],
         "untrusted" => vec![shell("echo untrusted-probe"), Step::Text("done")],
         "blocks" => vec![shell("echo post-block"), Step::Text("blocks done")],
         "interrupt" => vec![shell("sleep 30"), Step::Text("interrupt done")],
@@ -1595,6 +1600,38 @@ fn routed_rewrites_run_under_codex() {
     c.done("routed-rewrite");
 }
 
+/// Attacks row 1061: a trusted Claude guard on `Write|Edit` that blocks `.env`, run by
+/// hookx's Codex route, and one patch that adds `notes.txt` and `.env`. Codex 0.171.0 sends the
+/// patch whole as `apply_patch`, which no Write or Edit shows: hookx ran the guard on nothing
+/// and Codex wrote `.env`. Now the call is denied by the failure policy, saying why.
+fn a_patch_of_two_files_does_not_pass_a_claude_write_guard() {
+    let Some(l) = live("twofiles", WRITE, |sb| {
+        sb.trust_project();
+        let guard = sb.write(
+            "guard.sh",
+            "p=$(jq -r '.tool_input.file_path // empty')\ncase $p in *.env) echo \"BLOCKED $p\" >&2; exit 2 ;; esac\n",
+        );
+        let rule = json!({"hooks": {"PreToolUse": [{"matcher": "Write|Edit", "hooks": [
+            {"type": "command", "command": format!("sh {}", guard.display())}]}]}});
+        sb.write("project/.claude/settings.json", &client::pretty(&rule));
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let result = l.tool_result("twofiles", "Add File: .env");
+    c.that(
+        result.contains("make one change per call"),
+        format!("the call is denied, and the model told why: {result}"),
+    );
+    c.that(
+        !l.sb.project.join(".env").exists(),
+        "Codex did not write .env",
+    );
+    c.done("twofiles");
+}
+
 /// Ctrl-C during a shell call (SIGINT to the client once PreToolUse has recorded the call):
 /// Attacks row 306, live: a trusted Cursor `stop` hook that always follows up, run by hookx's
 /// Codex route. Codex 0.171.0 caps no Stop blocks: the hook's own `loop_limit` (5) must end the
@@ -2403,6 +2440,7 @@ fn main() -> std::process::ExitCode {
             prompt_and_post_tool_blocks,
             routed_handlers_of_every_dialect_run_under_codex,
             routed_rewrites_run_under_codex,
+            a_patch_of_two_files_does_not_pass_a_claude_write_guard,
             ground_truth_interrupt,
             hooks_json_with_comments_or_trailing_commas,
             hooks_json_forms_codex_refuses_whole,

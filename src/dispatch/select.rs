@@ -123,12 +123,76 @@ pub fn rules_match<'a>(
     rules: impl IntoIterator<Item = &'a Rule>,
     event: &Event,
 ) -> Vec<MatchVerdict> {
+    let rules: Vec<&Rule> = rules.into_iter().collect();
+    let mut verdicts = match_each(&rules, event);
+    unshown_calls(&rules, event, &mut verdicts);
+    verdicts
+}
+
+/// A call one tool of the host makes for several of a rule's tools, which hookx could not
+/// decode into one of them (a Codex patch of several files, a move or a deletion: no Write or
+/// Edit shows it): a rule that does not know the host's tool but fires on one of those it
+/// stands for guards the call, and cannot be shown it. Its verdict is unevaluable, so the
+/// failure policy answers (a deny before the call), never a silent pass (attacks row 1061: a
+/// Claude `Write` guard on `.env` let a patch of `.env` and `notes.txt` through under Codex).
+fn unshown_calls(rules: &[&Rule], event: &Event, verdicts: &mut [MatchVerdict]) {
+    let Some(tool) = event.tool.as_ref().filter(|_| event.kind.is_tool_event()) else {
+        return;
+    };
+    let name = tool.name.as_str();
+    if crate::model::tool::is_canonical(name) {
+        return;
+    }
+    let Some(ids) = Flavor::all()
+        .iter()
+        .flat_map(|f| f.tables().tool_codecs)
+        .find(|c| c.name == name)
+        .map(|c| c.ids)
+    else {
+        return;
+    };
+    for (rule, verdict) in rules.iter().zip(verdicts.iter_mut()) {
+        let knows_it = || {
+            rule.flavor
+                .tables()
+                .tools
+                .iter()
+                .any(|(_, names)| names.contains(&name))
+        };
+        if *verdict != MatchVerdict::NoMatch || knows_it() {
+            continue;
+        }
+        let fires_on = ids.iter().find(|id| {
+            let one = Event {
+                kind: event.kind.clone(),
+                timestamp: None,
+                tool: Some(crate::model::ToolCall {
+                    name: (**id).to_string(),
+                    input: serde_json::Value::Null,
+                }),
+                fields: serde_json::Map::new(),
+            };
+            match_each(&[rule], &one)[0] == MatchVerdict::Match
+        });
+        if let Some(id) = fires_on {
+            let shown = crate::protocol::payload::tool_name(rule.flavor, id);
+            *verdict = MatchVerdict::Unevaluable(format!(
+                "this `{name}` call changes what a `{shown}` rule guards, but is no one `{shown}` \
+                 call it can be shown (a patch of several files, a move or a deletion); make \
+                 one change per call"
+            ));
+        }
+    }
+}
+
+/// [`rules_match`] on the tool the event names.
+fn match_each(rules: &[&Rule], event: &Event) -> Vec<MatchVerdict> {
     let mut verdicts = Vec::new();
     let mut regexes: Vec<(usize, RegexKey)> = Vec::new();
     // The tool names a matcher is tried against depend on the rule's flavour only: found once
     // per flavour, not once per rule (a 10 000-rule file has a few flavours).
     let mut tool_names: Vec<(Flavor, Vec<String>)> = Vec::new();
-    for rule in rules {
+    for &rule in rules {
         let tables = rule.flavor.tables();
         if event.kind.is_tool_event()
             && let Some(tool) = &event.tool
