@@ -846,6 +846,20 @@ fn what_a_handler_forked_dies_with_hookx_when_the_host_sigkills_its_group() {
     host_sigkills_exec_group(sleeper_script, &[]);
 }
 
+/// Row 803: the host SIGKILLs hookx's group after the handler's shell started and before hookx
+/// could do anything else (a debug-only delay holds hookx there until the kill; the handler does
+/// not wait for its input, so its pid is in the file while hookx waits). The handler ends with
+/// hookx: its group was recorded before it started. Before, the group was recorded only once
+/// the start had returned, and the guardian, not told of it, left it running.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_handler_sigkilled_with_hookx_just_after_its_start_dies_with_it() {
+    host_sigkills_exec_group(
+        |pid_file| format!("echo $$ > '{}'; exec sleep 600", pid_file.display()),
+        &[("HOOKX_TEST_SPAWN_DELAY_MS", "600000")],
+    );
+}
+
 /// The same with valgrind's preload named in `LD_PRELOAD`, a variable a project's settings set
 /// for every hook: hookx keeps its guardian. Before, the name alone turned it off.
 #[cfg(target_os = "linux")]

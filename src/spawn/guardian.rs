@@ -13,14 +13,13 @@
 //! (a kill of hookx's group misses it), holding no descriptor of hookx's but a pidfd of hookx.
 //! It sleeps in `poll` until hookx has exited, then SIGKILLs every group still in
 //! [`LIVE_GROUPS`], which it reads in the memory it shares with hookx: a group is there from
-//! just after its handler's start until hookx has reaped it. At a normal exit the table is empty
+//! before its handler's start until hookx has reaped it. At a normal exit the table is empty
 //! (a handler still running then, where hookx could not split, is killed, as before) and the
 //! guardian just ends. A split's worker has a guardian of its own, which lets its detached
 //! handlers run within their own timeouts after the answer: it waits for them.
 //!
-//! Left: a SIGKILL in the microseconds between a handler's start and its group's recording
-//! leaves that handler to itself (a catchable signal there is held back:
-//! `holding_termination`).
+//! A handler's group is recorded before the handler exists (`super::ahead`, attacks row 803):
+//! a group recorded only once its handler had started left the guardian blind in between.
 
 use super::LIVE_GROUPS;
 use rustix::event::{PollFd, PollFlags, poll};
@@ -47,27 +46,32 @@ unsafe impl Sync for Stack {}
 
 static GUARDIAN_STACK: Stack = Stack(UnsafeCell::new([0; STACK]));
 
+/// The process whose guardian runs: [`GUARDED`] once its start succeeded.
+static RUNNING: AtomicI32 = AtomicI32::new(0);
+
 /// Starts this process's guardian, once per process (the first call after a fork starts the
-/// worker's own). Without one (no pidfd, an old kernel, under valgrind) handlers run as they
-/// did, unguarded against a SIGKILL.
-pub(super) fn ensure() {
+/// worker's own), and says whether one runs. Without one (no pidfd, an old kernel, under
+/// valgrind) handlers run as they did, unguarded against a SIGKILL.
+pub(super) fn ensure() -> bool {
     let me = getpid();
-    if GUARDED.swap(me.as_raw_nonzero().get(), Ordering::SeqCst) == me.as_raw_nonzero().get() {
-        return;
+    let raw = me.as_raw_nonzero().get();
+    if GUARDED.swap(raw, Ordering::SeqCst) != raw && start(me) {
+        RUNNING.store(raw, Ordering::SeqCst);
     }
-    start(me);
+    RUNNING.load(Ordering::SeqCst) == raw
 }
 
-fn start(me: Pid) {
+/// Whether the guardian started.
+fn start(me: Pid) -> bool {
     // Valgrind runs no `clone` but a thread's or a fork's (it stops the program on this one),
     // and measures hookx's own instructions only: BENCHMARKS' callgrind rows run unguarded.
     // Asked of valgrind itself: a variable such as `LD_PRELOAD` is one a project sets.
     if on_valgrind() {
-        return;
+        return false;
     }
     // Closed on `exec` (pidfds always are): no handler holds it.
     let Ok(pidfd) = pidfd_open(me, PidfdFlags::empty()) else {
-        return;
+        return false;
     };
     // The guardian closes every descriptor but its pidfd with `close_range` (Linux 5.9): tried
     // here, on nothing, so that the guardian's own call cannot fail. It must not fail there:
@@ -75,7 +79,7 @@ fn start(me: Pid) {
     // `errno`.
     // SAFETY: close_range on an empty range (first > every descriptor) closes nothing.
     if unsafe { libc::syscall(libc::SYS_close_range, u32::MAX, u32::MAX, 0) } != 0 {
-        return;
+        return false;
     }
     let top = GUARDIAN_STACK.0.get().cast::<u8>().wrapping_add(STACK);
     // SAFETY: the child shares this memory and runs `guard` alone on GUARDIAN_STACK, which
@@ -90,11 +94,13 @@ fn start(me: Pid) {
             pidfd.as_raw_fd() as usize as *mut libc::c_void,
         )
     };
-    if let Some(pid) = Pid::from_raw(pid) {
-        // Out of hookx's group before any handler starts: a host killing hookx's group (the
-        // guardian's one reason to be) misses it.
-        let _ = setpgid(Some(pid), Some(pid));
-    }
+    let Some(pid) = Pid::from_raw(pid) else {
+        return false;
+    };
+    // Out of hookx's group before any handler starts: a host killing hookx's group (the
+    // guardian's one reason to be) misses it.
+    let _ = setpgid(Some(pid), Some(pid));
+    true
 }
 
 /// Valgrind's own answer to "am I running on you" (`RUNNING_ON_VALGRIND` of valgrind.h, amd64):

@@ -6,6 +6,8 @@
 //! that misbehaves (hangs, floods its output, leaves a background child holding its pipes,
 //! never reads stdin) cannot hang hookx.
 
+#[cfg(target_os = "linux")]
+mod ahead;
 mod ancestry;
 #[cfg(target_os = "linux")]
 mod guardian;
@@ -313,24 +315,34 @@ static LIVE_GROUPS: [AtomicI32; LIVE_SLOTS] = [const { AtomicI32::new(0) }; LIVE
 
 /// Keeps a handler's group in [`LIVE_GROUPS`] while it runs. Past [`LIVE_SLOTS`] handlers at
 /// once, the rest still run and time out, but a signal to hookx does not reach them.
-struct LiveGroup(Option<usize>);
+struct LiveGroup {
+    slot: Option<usize>,
+    /// The group's id: the handler's pid, or on Linux that of the process that made the group
+    /// ahead of it (`ahead`).
+    group: u32,
+}
 
 impl LiveGroup {
-    fn register(pid: u32) -> LiveGroup {
-        let Ok(pid) = i32::try_from(pid) else {
-            return LiveGroup(None);
-        };
-        let slot = LIVE_GROUPS.iter().position(|slot| {
-            slot.compare_exchange(0, pid, Ordering::SeqCst, Ordering::SeqCst)
-                .is_ok()
+    fn register(group: u32) -> LiveGroup {
+        let slot = i32::try_from(group).ok().and_then(|id| {
+            LIVE_GROUPS.iter().position(|slot| {
+                slot.compare_exchange(0, id, Ordering::SeqCst, Ordering::SeqCst)
+                    .is_ok()
+            })
         });
-        LiveGroup(slot)
+        LiveGroup { slot, group }
+    }
+
+    /// The handler's process group.
+    #[cfg(unix)]
+    fn group(&self) -> Option<rustix::process::Pid> {
+        rustix::process::Pid::from_raw(i32::try_from(self.group).ok()?)
     }
 }
 
 impl Drop for LiveGroup {
     fn drop(&mut self) {
-        if let Some(slot) = self.0 {
+        if let Some(slot) = self.slot {
             LIVE_GROUPS[slot].store(0, Ordering::SeqCst);
         }
     }
@@ -356,7 +368,7 @@ pub fn kill_live_groups() {
         for _ in 0..TERM_GRACE.as_millis() / nap.as_millis() {
             // A handler's shell is hookx's child: reaped, its zombie leaves the group.
             for pid in live() {
-                let _ = rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::NOHANG);
+                let _ = rustix::process::waitpgid(pid, rustix::process::WaitOptions::NOHANG);
             }
             if !live().any(|pid| test_kill_process_group(pid).is_ok()) {
                 break;
@@ -390,12 +402,29 @@ fn holding_termination<T>(start: impl FnOnce() -> T) -> T {
     started
 }
 
-/// Starts a handler's shell and registers its group in [`LIVE_GROUPS`], holding back a host's
-/// termination signal between the two.
+/// Starts a handler's shell in a process group registered in [`LIVE_GROUPS`]: on Linux with a
+/// guardian, registered before the shell starts ([`ahead`]); elsewhere just after, a host's
+/// termination signal held back between the two.
 fn spawn_live(cmd: &mut Command) -> io::Result<(std::process::Child, LiveGroup)> {
     #[cfg(target_os = "linux")]
-    guardian::ensure();
+    let guarded = guardian::ensure();
     holding_termination(|| {
+        // Where a guardian watches, the group is recorded before the handler exists, so that
+        // nothing the handler runs escapes a SIGKILL of hookx's group.
+        #[cfg(target_os = "linux")]
+        if guarded && let Some(group) = ahead::make() {
+            let live = LiveGroup::register(group.as_raw_nonzero().get().unsigned_abs());
+            let spawned = std::os::unix::process::CommandExt::process_group(
+                cmd,
+                group.as_raw_nonzero().get(),
+            )
+            .spawn();
+            ahead::reap(group);
+            return spawned.map(|child| {
+                test_delay("HOOKX_TEST_SPAWN_DELAY_MS");
+                (child, live)
+            });
+        }
         cmd.spawn().map(|child| {
             test_delay("HOOKX_TEST_SPAWN_DELAY_MS");
             let live = LiveGroup::register(child.id());

@@ -213,7 +213,8 @@ enum Slot<'a> {
 struct Handler<'a> {
     start: Instant,
     child: Child,
-    _live: LiveGroup,
+    /// Its process group, recorded for the guardian while it runs.
+    live: LiveGroup,
     /// Readable once the child exits, so that the loop wakes at once (Linux ≥ 5.3).
     pidfd: Option<OwnedFd>,
     stdin: Option<OwnedFd>,
@@ -323,7 +324,7 @@ impl<'a> Handler<'a> {
             stdout: Stream::new(child.stdout.take()),
             stderr: Stream::new(child.stderr.take()),
             child,
-            _live: live,
+            live,
             pidfd,
             stdin,
             input: &spec.stdin,
@@ -455,9 +456,9 @@ impl<'a> Handler<'a> {
     /// A signal to the whole group: the shell and everything it started that stayed in the
     /// group. The group id stays the group's while any member lives, reaped child or not.
     fn signal_group(&mut self, signal: rustix::process::Signal) {
-        match pid_of(&self.child) {
-            Some(pid) => {
-                let _ = rustix::process::kill_process_group(pid, signal);
+        match self.live.group() {
+            Some(group) => {
+                let _ = rustix::process::kill_process_group(group, signal);
             }
             None => {
                 let _ = self.child.kill();
@@ -467,7 +468,9 @@ impl<'a> Handler<'a> {
 
     /// Whether any process of the group is left (a zombie not yet reaped counts).
     fn group_alive(&self) -> bool {
-        pid_of(&self.child).is_some_and(|pid| rustix::process::test_kill_process_group(pid).is_ok())
+        self.live
+            .group()
+            .is_some_and(|group| rustix::process::test_kill_process_group(group).is_ok())
     }
 }
 
