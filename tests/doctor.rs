@@ -2912,7 +2912,8 @@ fn a_cline_script_reading_a_key_its_event_object_lacks_is_said() {
 /// executable as an empty script: the route exits 0 and says nothing, so the user's trusted
 /// Gemini guard that it ran under Claude lets every call through, without even the error a
 /// missing hookx gives. doctor took the file for a program that runs and named no fault; it
-/// now says the route cannot run, as it says where the program is gone.
+/// now says the route cannot run, as it says where the program is gone, and (row 1086) names
+/// the install of the scope whose route it is, not the project's.
 #[test]
 fn a_route_whose_hookx_is_an_empty_file_is_said_to_run_nothing() {
     let w = World::new();
@@ -2957,7 +2958,8 @@ fn a_route_whose_hookx_is_an_empty_file_is_said_to_run_nothing() {
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(
         said.contains("Claude's hookx route for `PreToolUse` cannot run")
-            && said.contains("an empty one exits 0"),
+            && said.contains("an empty one exits 0")
+            && said.contains("(fix: hookx install --host claude --scope user)"),
         "{said}"
     );
 }

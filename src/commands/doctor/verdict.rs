@@ -508,8 +508,31 @@ impl Doctor<'_> {
                 names.join("`, `"),
                 failed_hook(host.default_flavor(), &rule.event)
             ),
-            Some(format!("hookx install --host {host}")),
+            Some(self.reinstall(host, names)),
         ))
+    }
+
+    /// The installs that re-point `host`'s routes for `names` in the scopes where they cannot
+    /// run: a user route's in the user's scope, which a project install leaves as it is
+    /// (attacks row 1086).
+    fn reinstall(&self, host: Dialect, names: &[&str]) -> String {
+        let (home, project) = (&self.ctx.home, &self.ctx.project);
+        let fixes: Vec<String> = [
+            (InstallScope::Project, ""),
+            (InstallScope::User, " --scope user"),
+        ]
+        .into_iter()
+        .filter(|(scope, _)| {
+            crate::route::unrunnable_route_events(home, project, host, *scope)
+                .iter()
+                .any(|event| names.contains(event))
+        })
+        .map(|(_, scope)| format!("hookx install --host {host}{scope}"))
+        .collect();
+        match fixes.is_empty() {
+            true => format!("hookx install --host {host}"),
+            false => fixes.join("; "),
+        }
     }
 
     /// The routes in files `host` reads itself that cannot run (the hookx they name is gone),
