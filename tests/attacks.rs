@@ -2192,3 +2192,47 @@ fn a_patch_of_two_files_does_not_pass_a_claude_write_guard() {
     assert!(!run("Bash", two).contains("deny"));
     assert!(!run(".*", two).contains("deny"));
 }
+
+/// Attacks row 1062: the same guard under Codex, and one `apply_patch` of two hunks of
+/// `.env`, which hookx decodes to a MultiEdit. Claude Code 2.1.332 has no MultiEdit tool (its
+/// edits are Edits, and its permission rules read the name as Edit), so a Claude guard names
+/// `Write|Edit`, which never fired on it: the patch passed (live:
+/// `live_codex::a_patch_of_two_hunks_does_not_pass_a_claude_edit_guard`). A rule on Edit now
+/// fires on a MultiEdit, in every dialect whose own names lack it.
+#[test]
+fn a_patch_of_two_hunks_does_not_pass_an_edit_guard() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    let body = "*** Update File: .env\n@@\n-A=1\n+A=2\n@@\n-B=1\n+B=2\n";
+    let payload = json!({"session_id": "s", "transcript_path": "/t", "cwd": d,
+        "hook_event_name": "PreToolUse", "model": "m", "turn_id": "t",
+        "permission_mode": "default", "tool_name": "apply_patch", "tool_use_id": "u",
+        "tool_input": {"command": format!("*** Begin Patch\n{body}*** End Patch\n")}})
+    .to_string();
+    let guard = |key: &str| {
+        format!(
+            r#"grep -q '"{key}":"[^"]*\.env"' && {{ echo "BLOCKED env" >&2; exit 2; }}; exit 0"#
+        )
+    };
+    for (as_, matcher, key) in [
+        ("claude", "Write|Edit", "file_path"),
+        ("claude", "Edit", "file_path"),
+        ("gemini", "write_file|replace", "file_path"),
+        ("copilot", "create|edit", "file_path"),
+    ] {
+        let mut cmd = common::hookx_clean(dir.path());
+        cmd.args(["exec", "--host", "codex", "--as", as_]).args([
+            "--event",
+            "PreToolUse",
+            "--match",
+            matcher,
+            "--",
+            &guard(key),
+        ]);
+        let ran = ran(cmd.write_stdin(payload.clone()));
+        assert!(
+            ran.stdout.contains("\"deny\""),
+            "{as_} `{matcher}`: two hunks of .env passed: {ran:?}"
+        );
+    }
+}

@@ -163,6 +163,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             patch("*** Add File: notes.txt\n+hi\n*** Add File: .env\n+SECRET=1\n"),
             Step::Text("twofiles done"),
         ],
+        // Attacks row 1062: a patch of two hunks of one guarded file.
+        "twohunks" => vec![
+            patch("*** Update File: .env\n@@\n-A=1\n+A=2\n@@\n-B=1\n+B=2\n"),
+            Step::Text("twohunks done"),
+        ],
         "untrusted" => vec![shell("echo untrusted-probe"), Step::Text("done")],
         "blocks" => vec![shell("echo post-block"), Step::Text("blocks done")],
         "interrupt" => vec![shell("sleep 30"), Step::Text("interrupt done")],
@@ -1605,18 +1610,7 @@ fn routed_rewrites_run_under_codex() {
 /// patch whole as `apply_patch`, which no Write or Edit shows: hookx ran the guard on nothing
 /// and Codex wrote `.env`. Now the call is denied by the failure policy, saying why.
 fn a_patch_of_two_files_does_not_pass_a_claude_write_guard() {
-    let Some(l) = live("twofiles", WRITE, |sb| {
-        sb.trust_project();
-        let guard = sb.write(
-            "guard.sh",
-            "p=$(jq -r '.tool_input.file_path // empty')\ncase $p in *.env) echo \"BLOCKED $p\" >&2; exit 2 ;; esac\n",
-        );
-        let rule = json!({"hooks": {"PreToolUse": [{"matcher": "Write|Edit", "hooks": [
-            {"type": "command", "command": format!("sh {}", guard.display())}]}]}});
-        sb.write("project/.claude/settings.json", &client::pretty(&rule));
-        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
-        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
-    }) else {
+    let Some(l) = live("twofiles", WRITE, env_guard) else {
         return;
     };
     let mut c = Checks::default();
@@ -1630,6 +1624,48 @@ fn a_patch_of_two_files_does_not_pass_a_claude_write_guard() {
         "Codex did not write .env",
     );
     c.done("twofiles");
+}
+
+/// Attacks row 1062: row 1061's guard, and one patch of two hunks of `.env`, which Codex
+/// 0.171.0 sends as one `apply_patch` and hookx decodes to a MultiEdit: Claude Code 2.1.332 has
+/// no MultiEdit tool (its edits are Edits), so the guard's `Write|Edit` never named it, never
+/// ran, and Codex changed `.env`. A rule on Edit now fires on a MultiEdit and sees its path.
+fn a_patch_of_two_hunks_does_not_pass_a_claude_edit_guard() {
+    let Some(l) = live("twohunks", WRITE, |sb| {
+        sb.write("project/.env", "A=1\nB=1\n");
+        env_guard(sb)
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let result = l.tool_result("twohunks", "Update File: .env");
+    c.that(
+        result.contains("BLOCKED"),
+        format!("the guard denied the patch: {result}"),
+    );
+    c.that(
+        std::fs::read_to_string(l.sb.project.join(".env"))
+            .ok()
+            .as_deref()
+            == Some("A=1\nB=1\n"),
+        "Codex did not change .env",
+    );
+    c.done("twohunks");
+}
+
+/// A trusted project Claude guard on `Write|Edit` that blocks `.env` (the `file_path` it reads),
+/// run by hookx's Codex route.
+fn env_guard(sb: &Sandbox) {
+    sb.trust_project();
+    let guard = sb.write(
+        "guard.sh",
+        "p=$(jq -r '.tool_input.file_path // empty')\ncase $p in *.env) echo \"BLOCKED $p\" >&2; exit 2 ;; esac\n",
+    );
+    let rule = json!({"hooks": {"PreToolUse": [{"matcher": "Write|Edit", "hooks": [
+        {"type": "command", "command": format!("sh {}", guard.display())}]}]}});
+    sb.write("project/.claude/settings.json", &client::pretty(&rule));
+    common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+    common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
 }
 
 /// Ctrl-C during a shell call (SIGINT to the client once PreToolUse has recorded the call):
@@ -2441,6 +2477,7 @@ fn main() -> std::process::ExitCode {
             routed_handlers_of_every_dialect_run_under_codex,
             routed_rewrites_run_under_codex,
             a_patch_of_two_files_does_not_pass_a_claude_write_guard,
+            a_patch_of_two_hunks_does_not_pass_a_claude_edit_guard,
             ground_truth_interrupt,
             hooks_json_with_comments_or_trailing_commas,
             hooks_json_forms_codex_refuses_whole,

@@ -129,10 +129,13 @@ pub fn rules_match<'a>(
     verdicts
 }
 
-/// A call one tool of the host makes for several of a rule's tools, which hookx could not
-/// decode into one of them (a Codex patch of several files, a move or a deletion: no Write or
-/// Edit shows it): a rule that does not know the host's tool but fires on one of those it
-/// stands for guards the call, and cannot be shown it. Its verdict is unevaluable, so the
+/// A call a rule guards under a name it does not give. A multi-edit is edits: a rule that fires
+/// on the flavour's Edit fires on it ([`crate::model::tool::PARTS`]; attacks row 1062: Codex
+/// sends a patch of two hunks of `.env` as a MultiEdit, which Claude Code 2.1.332 no longer has,
+/// and a Claude `Write|Edit` guard never ran). A call one tool of the host makes for several of
+/// a rule's tools, which hookx could not decode into one of them (a Codex patch of several
+/// files, a move or a deletion: no Write or Edit shows it), cannot be shown to a rule that
+/// does not know the host's tool but fires on one of those: its verdict is unevaluable, so the
 /// failure policy answers (a deny before the call), never a silent pass (attacks row 1061: a
 /// Claude `Write` guard on `.env` let a patch of `.env` and `notes.txt` through under Codex).
 fn unshown_calls(rules: &[&Rule], event: &Event, verdicts: &mut [MatchVerdict]) {
@@ -140,16 +143,20 @@ fn unshown_calls(rules: &[&Rule], event: &Event, verdicts: &mut [MatchVerdict]) 
         return;
     };
     let name = tool.name.as_str();
-    if crate::model::tool::is_canonical(name) {
-        return;
-    }
-    let Some(ids) = Flavor::all()
+    let part = crate::model::tool::PARTS
         .iter()
-        .flat_map(|f| f.tables().tool_codecs)
-        .find(|c| c.name == name)
-        .map(|c| c.ids)
-    else {
-        return;
+        .find(|(whole, _)| *whole == name);
+    let ids: &[&str] = match part {
+        Some((_, parts)) => parts,
+        None if crate::model::tool::is_canonical(name) => return,
+        None => match Flavor::all()
+            .iter()
+            .flat_map(|f| f.tables().tool_codecs)
+            .find(|c| c.name == name)
+        {
+            Some(codec) => codec.ids,
+            None => return,
+        },
     };
     for (rule, verdict) in rules.iter().zip(verdicts.iter_mut()) {
         let knows_it = || {
@@ -159,7 +166,7 @@ fn unshown_calls(rules: &[&Rule], event: &Event, verdicts: &mut [MatchVerdict]) 
                 .iter()
                 .any(|(_, names)| names.contains(&name))
         };
-        if *verdict != MatchVerdict::NoMatch || knows_it() {
+        if *verdict != MatchVerdict::NoMatch || (part.is_none() && knows_it()) {
             continue;
         }
         let fires_on = ids.iter().find(|id| {
@@ -174,14 +181,18 @@ fn unshown_calls(rules: &[&Rule], event: &Event, verdicts: &mut [MatchVerdict]) 
             };
             match_each(&[rule], &one)[0] == MatchVerdict::Match
         });
-        if let Some(id) = fires_on {
-            let shown = crate::protocol::payload::tool_name(rule.flavor, id);
-            *verdict = MatchVerdict::Unevaluable(format!(
-                "this `{name}` call changes what a `{shown}` rule guards, but is no one `{shown}` \
-                 call it can be shown (a patch of several files, a move or a deletion); make \
-                 one change per call"
-            ));
-        }
+        let Some(id) = fires_on else { continue };
+        *verdict = match part {
+            Some(_) => MatchVerdict::Match,
+            None => {
+                let shown = crate::protocol::payload::tool_name(rule.flavor, id);
+                MatchVerdict::Unevaluable(format!(
+                    "this `{name}` call changes what a `{shown}` rule guards, but is no one \
+                     `{shown}` call it can be shown (a patch of several files, a move or a \
+                     deletion); make one change per call"
+                ))
+            }
+        };
     }
 }
 

@@ -20,6 +20,12 @@ pub mod ids {
     pub const POWERSHELL: &str = "powershell";
 }
 
+/// Tools whose call is calls of others, for a rule that names only those: a multi-edit is
+/// edits of one file (Claude Code 2.1.332 has no MultiEdit tool, and its permission rules read
+/// the name as Edit; Codex's patch of several hunks and Windsurf's `write_code` reach hooks as
+/// one).
+pub const PARTS: &[(&str, &[&str])] = &[(ids::MULTI_EDIT, &[ids::EDIT])];
+
 /// Whether `name` is one of the canonical ids: a tool some table knows.
 pub fn is_canonical(name: &str) -> bool {
     use ids::*;
