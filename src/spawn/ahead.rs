@@ -10,7 +10,7 @@
 //! started), and while any member lives its id is not reused. A kill of hookx's pid alone, not
 //! its group, can still fall between the shell's start and its joining (its own few system
 //! calls before `exec`). The shell is not its group's leader: `kill -- -$$` in a handler names
-//! no group (`kill 0` still names its own).
+//! no group (`kill 0` still names its own; attacks row 1004).
 
 use rustix::process::{Pid, WaitOptions, setpgid, waitpid};
 use std::sync::atomic::{AtomicBool, Ordering};
