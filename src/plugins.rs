@@ -25,6 +25,9 @@ pub enum Standing {
     Disabled,
     /// On disk only: downloaded with a marketplace, or a copy the agent does not load from.
     NotInstalled,
+    /// Installed, and turned off for the project's folder by the agent's own per-folder switch
+    /// (Gemini's `gemini extensions disable`: [`crate::tables::ExtensionSwitch`]).
+    OffHere,
 }
 
 impl Standing {
@@ -33,6 +36,7 @@ impl Standing {
             Standing::Loaded => "loaded",
             Standing::Disabled => "disabled",
             Standing::NotInstalled => "not-installed",
+            Standing::OffHere => "off-here",
         }
     }
 
@@ -44,8 +48,52 @@ impl Standing {
                 Some("off: plugin installed but not enabled (in settings hookx trusts)")
             }
             Standing::NotInstalled => Some("off: plugin not installed (downloaded only)"),
+            Standing::OffHere => Some("off: extension turned off for this folder"),
         }
     }
+}
+
+/// The standings of the extension whose hook file is `hook_file`, when the agent's per-folder
+/// switch turns it off in `project` (the last rule matching the folder decides, as the agent
+/// reads them); `None` when it is on, or nothing says (no switch file, no name).
+pub fn switched_off(
+    home: &Path,
+    project: &Path,
+    switch: &crate::tables::ExtensionSwitch,
+    hook_file: &Path,
+) -> Option<Standings> {
+    let mut dir = hook_file.to_path_buf();
+    for _ in Path::new(switch.hook_file).components() {
+        dir.pop();
+    }
+    let manifest = read_json(&dir.join(switch.manifest))?;
+    let name = manifest.get(switch.name_key)?.as_str()?;
+    let rules = read_json(&home.join(switch.file))?;
+    let rules = rules.get(name)?.get(switch.overrides_key)?.as_array()?;
+    // The folder as the agent writes it: one leading and one trailing `/`.
+    let folder = format!("/{}/", project.to_string_lossy().trim_matches('/'));
+    let mut on = true;
+    for rule in rules.iter().filter_map(Value::as_str) {
+        let (off, base) = match rule.strip_prefix('!') {
+            Some(base) => (true, base),
+            None => (false, rule),
+        };
+        let matches = match base.strip_suffix('*') {
+            // `/dir/*`: the folder itself and every folder below it.
+            Some(base) => {
+                let base = base.trim_end_matches('/');
+                folder == format!("{base}/") || folder.starts_with(&format!("{base}/"))
+            }
+            None => folder == base,
+        };
+        if matches {
+            on = !off;
+        }
+    }
+    (!on).then_some(Standings {
+        agent: Standing::OffHere,
+        trusted: Standing::OffHere,
+    })
 }
 
 /// A plugin's standing twice over: as its agent sees it (from every settings file), and as

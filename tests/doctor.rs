@@ -2963,3 +2963,70 @@ fn a_route_whose_hookx_is_an_empty_file_is_said_to_run_nothing() {
         "{said}"
     );
 }
+
+/// Attacks row 1102: Gemini CLI 0.61.0 registers no hook of an extension turned off for the
+/// folder it starts in (`~/.gemini/extensions/extension-enablement.json`, the last matching
+/// rule deciding; live, `live_gemini::an_extension_turned_off_for_the_folder_runs_no_hook`).
+/// `off` is off for the project (`--scope workspace`), `home` for folders below the home (the
+/// user scope: this project is not below it), `on` has no rule, `back` is off below the home
+/// and on again for the project. doctor and list say which Gemini runs.
+#[test]
+fn a_gemini_extension_turned_off_for_the_folder_is_said_off() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&project).unwrap();
+    for name in ["off", "home", "on", "back"] {
+        let at = format!(".gemini/extensions/{name}");
+        let manifest = serde_json::json!({"name": name, "version": "1.0.0"}).to_string();
+        common::write(&home, &format!("{at}/gemini-extension.json"), &manifest);
+        let hooks = serde_json::json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+            "hooks": [{"type": "command", "command": format!("echo {name}")}]}]}});
+        common::write(&home, &format!("{at}/hooks/hooks.json"), &hooks.to_string());
+    }
+    let rules = serde_json::json!({
+        "off": {"overrides": [format!("!{}/*", project.display())]},
+        "home": {"overrides": [format!("!{}/*", home.display())]},
+        "back": {"overrides": [format!("!{}/*", root.display()), format!("{}/", project.display())]},
+    });
+    common::write(
+        &home,
+        ".gemini/extensions/extension-enablement.json",
+        &rules.to_string(),
+    );
+    let out = common::hookx_at(
+        &project,
+        &home,
+        &["doctor", "--host", "gemini", "--format", "json"],
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    let mut said: Vec<String> = report["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            let file = f["file"].as_str().unwrap();
+            let name = file.split('/').nth(3).unwrap_or(file);
+            format!(
+                "{name} {}",
+                f["rules"][0]["hosts"][0]["status"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    said.sort();
+    assert_eq!(
+        said,
+        ["back fires", "home fires", "off blocked", "on fires"],
+        "{report}"
+    );
+    let listed = common::hookx_at(&project, &home, &["list", "--host", "gemini"]).success();
+    let listed = String::from_utf8(listed.get_output().stdout.clone()).unwrap();
+    let off: Vec<&str> = listed
+        .lines()
+        .filter(|l| l.contains("off: extension turned off for this folder"))
+        .collect();
+    assert!(
+        off.len() == 1 && off[0].contains("extensions/off/"),
+        "{listed}"
+    );
+}

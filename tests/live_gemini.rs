@@ -1737,6 +1737,77 @@ fn a_bare_handler_beside_a_definition_is_left_out_alone() {
     c.done("story");
 }
 
+/// Attacks row 1102: three installed extensions with a BeforeTool guard each: `off` turned off
+/// for the project's folder as `gemini extensions disable off --scope workspace` writes it
+/// (`!<project>/*` in `~/.gemini/extensions/extension-enablement.json`), `home` turned off as
+/// the user scope writes it (`!<home>/*`: the sandbox's project is not below its home), `on`
+/// with no rule. Gemini runs `on`'s and `home`'s guards and never `off`'s; `doctor` says each
+/// as Gemini runs it (it said all three "fires").
+fn an_extension_turned_off_for_the_folder_runs_no_hook() {
+    let Some(l) = live("story", &["--yolo"], &[], |sb| {
+        for name in ["off", "home", "on"] {
+            let guard = group(sb, Some("write_file|run_shell_command"), name);
+            extension(sb, name, json!({"BeforeTool": [guard]}));
+        }
+        let rules = json!({
+            "off": {"overrides": [format!("!{}/*", sb.project.display())]},
+            "home": {"overrides": [format!("!{}/*", sb.home.display())]},
+        });
+        sb.write(
+            "home/.gemini/extensions/extension-enablement.json",
+            &rules.to_string(),
+        );
+        sb.user_settings(json!({}));
+        sb.trust_folder();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let ran = [l.count("off"), l.count("home"), l.count("on")];
+    c.that(
+        ran == [0, 2, 2],
+        format!(
+            "off, home, on ran {ran:?} (of 2 tool calls); exit {:?}: {}",
+            l.out.status, l.out.stderr
+        ),
+    );
+    let out = common::hookx_at(
+        &l.sb.project,
+        &l.sb.home,
+        &["doctor", "--host", "gemini", "--format", "json"],
+    )
+    .get_output()
+    .clone();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    let mut said: Vec<(String, Value)> = report["files"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|f| {
+            let file = f["file"].as_str().unwrap_or("").to_string();
+            let rules = f["rules"].as_array().cloned().unwrap_or_default();
+            rules
+                .into_iter()
+                .map(move |r| (file.clone(), r["hosts"][0]["status"].clone()))
+        })
+        .filter(|(file, _)| file.contains("/extensions/"))
+        .map(|(file, status)| {
+            let name = file.split("/extensions/").nth(1).unwrap_or("");
+            (name.split('/').next().unwrap_or("").to_string(), status)
+        })
+        .collect();
+    said.sort_by(|a, b| a.0.cmp(&b.0));
+    c.that(
+        said == [
+            ("home".to_string(), json!("fires")),
+            ("off".to_string(), json!("blocked")),
+            ("on".to_string(), json!("fires")),
+        ],
+        format!("doctor: {said:?}: {report}"),
+    );
+    c.done("story");
+}
+
 /// Where Gemini CLI 0.61.0 looks for its variables file (`findEnvFile`: in each folder from
 /// the project up to `/`, `.gemini/.env` then `.env`, the first found; then `~/.gemini/.env`,
 /// `~/.env`): a `.env` in the folder above the project wins over the home's; the project's
@@ -2261,6 +2332,7 @@ fn main() -> std::process::ExitCode {
             an_env_file_above_the_project_reaches_the_users_hooks,
             both_scopes_get_one_event,
             a_bare_handler_beside_a_definition_is_left_out_alone,
+            an_extension_turned_off_for_the_folder_runs_no_hook,
             a_wrapper_copy_beside_a_user_route_the_system_settings_turn_off,
         ],
     )

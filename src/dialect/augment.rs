@@ -380,6 +380,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".augment/settings.json",
     type_only_on: &[],
     plugins: None,
+    extension_switch: None,
     // Not probed: whether auggie 0.36.0 reads comments in settings.json was not found in
     // augment.mjs nor run. Strict is the safe reading: hookx then refuses to rewrite a file
     // with comments instead of dropping them.

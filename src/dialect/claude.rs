@@ -938,6 +938,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".claude/settings.json",
     type_only_on: &[],
     plugins: Some(&PLUGINS),
+    extension_switch: None,
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     skips_entry_without_positive_timeout: false,

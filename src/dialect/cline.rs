@@ -384,6 +384,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".clinerules/hooks",
     type_only_on: &[],
     plugins: None,
+    extension_switch: None,
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     skips_entry_without_positive_timeout: false,

@@ -597,6 +597,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".codex/hooks.json",
     type_only_on: &[],
     plugins: None,
+    extension_switch: None,
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
     skips_entry_without_positive_timeout: false,

@@ -413,6 +413,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".cursor/hooks.json",
     type_only_on: &[],
     plugins: None,
+    extension_switch: None,
     scripts: None,
     generated: None,
     rule_list: None,

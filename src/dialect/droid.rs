@@ -409,6 +409,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".factory/settings.json",
     type_only_on: &[],
     plugins: None,
+    extension_switch: None,
 };
 
 /// Run-time protocol rows (conformance/droid-facts.md), read by `crate::protocol`.

@@ -492,6 +492,24 @@ pub static DEF: DialectDef = DialectDef {
     },
 };
 
+/// gemini-cli 0.61.0, source (`ExtensionEnablementManager.isEnabled`, bundle
+/// `chunk-4GP6HFBO.js`) and run (`tests/live_gemini.rs`,
+/// `an_extension_turned_off_for_the_folder_runs_no_hook`): an extension's hooks register only
+/// while it is active (`extension.isActive && extension.hooks`), and it is active unless the
+/// last rule of `extension-enablement.json` matching the folder Gemini starts in is a `!` one.
+/// `gemini extensions disable NAME` writes `!<home>/*` (user scope: only folders below the
+/// home), `--scope workspace` `!<folder>/*`. A `--extensions` start option overrides the file;
+/// hookx cannot see it.
+static EXTENSION_SWITCH: crate::tables::ExtensionSwitch = crate::tables::ExtensionSwitch {
+    location: "gemini-extension",
+    hook_file: "hooks/hooks.json",
+    file: ".gemini/extensions/extension-enablement.json",
+    overrides_key: "overrides",
+    manifest: "gemini-extension.json",
+    name_key: "name",
+    enable: "gemini extensions enable NAME --scope workspace",
+};
+
 static CONFIG: ConfigSpec = ConfigSpec {
     other_events: &[],
     // `name` and `description` are labels (kept verbatim): `name` replaces the command in
@@ -564,6 +582,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".gemini/settings.json",
     type_only_on: &[],
     plugins: None,
+    extension_switch: Some(&EXTENSION_SWITCH),
     timeout_unit: crate::tables::TimeoutUnit::Millis,
     zero_timeout_is_none: false,
     skips_entry_without_positive_timeout: false,

@@ -391,6 +391,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".kiro/hooks/hookx-converted.json",
     type_only_on: &[],
     plugins: None,
+    extension_switch: None,
     scripts: None,
     generated: None,
     rule_list: Some(&RULES),

@@ -352,6 +352,7 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
         convert_target: me.converted,
         type_only_on: &[],
         plugins: None,
+        extension_switch: None,
         scripts: None,
         generated: Some(&PLUGIN),
         rule_list: None,

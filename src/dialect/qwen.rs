@@ -568,6 +568,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".qwen/settings.json",
     type_only_on: &[],
     plugins: None,
+    extension_switch: None,
     scripts: None,
     generated: None,
     rule_list: None,

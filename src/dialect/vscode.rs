@@ -253,6 +253,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".github/hooks/vscode-hooks.json",
     type_only_on: &[],
     plugins: None,
+    extension_switch: None,
     scripts: None,
     generated: None,
     rule_list: None,

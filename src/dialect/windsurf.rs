@@ -484,6 +484,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     convert_target: ".windsurf/hooks.json",
     type_only_on: &[],
     plugins: None,
+    extension_switch: None,
 };
 
 /// Run-time protocol rows: exit codes only (docs, "Exit Codes").

@@ -217,12 +217,19 @@ pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<
             Some(path) => Found::at(path, None).into_iter().collect(),
             None => candidates(&root, pattern),
         };
+        // An extension the agent turns off for this folder runs nowhere (its switch file is
+        // read only where an extension's hook file is found).
+        let switch = (location.dialect.config().extension_switch)
+            .filter(|switch| switch.location == location.id);
         for file in files {
+            let plugin = switch.and_then(|switch| {
+                crate::plugins::switched_off(&ctx.home, &ctx.project, switch, &file.path)
+            });
             found.push(Candidate {
                 order,
                 location,
                 file,
-                plugin: None,
+                plugin,
             });
         }
     }

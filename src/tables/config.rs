@@ -183,6 +183,9 @@ pub struct ConfigSpec {
     /// Where the agent records its installed plugins and how it decides which it loads, when
     /// its plugins carry hooks ([`crate::plugins`]).
     pub plugins: Option<&'static PluginSpec>,
+    /// How the agent turns an installed extension off per folder ([`crate::plugins`]), when
+    /// one of its locations holds extensions' hook files.
+    pub extension_switch: Option<&'static ExtensionSwitch>,
     /// The unit of `timeout` as written. hookx's model holds seconds: a millisecond timeout
     /// is read rounded up to whole seconds.
     pub timeout_unit: TimeoutUnit,
@@ -423,6 +426,25 @@ pub struct GeneratedPlugin {
     pub template: &'static str,
     /// The first line of every file hookx writes: a file without it is the user's, left alone.
     pub marker: &'static str,
+}
+
+/// An agent's per-folder switch for its extensions, as data: a file below the home maps each
+/// extension's name to rules (`OVERRIDES_KEY`: `["!/dir/*", "/dir/sub/"]`), the last one
+/// matching the folder the agent starts in deciding; `!` turns it off, a trailing `*` takes
+/// the folders below too. The name is the extension manifest's.
+pub struct ExtensionSwitch {
+    /// The [`Location`] id of the extensions' hook files (`<extensions>/<folder>/HOOK_FILE`).
+    pub location: &'static str,
+    /// The hook file below an extension's folder, as the location names it.
+    pub hook_file: &'static str,
+    /// The switch file, relative to the home.
+    pub file: &'static str,
+    pub overrides_key: &'static str,
+    /// The manifest in an extension's folder, and its key holding the extension's name.
+    pub manifest: &'static str,
+    pub name_key: &'static str,
+    /// The command that turns one on again, `NAME` standing for its name.
+    pub enable: &'static str,
 }
 
 /// An agent's plugin registries, as data: which plugins it loads, and from where. Paths are

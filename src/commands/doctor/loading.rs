@@ -674,6 +674,23 @@ fn not_running(source: &Source, host: Dialect, runner: Runner) -> Option<(Status
                 true => standings.agent,
                 false => standings.trusted,
             };
+            // Turned off for this folder by the agent's own switch (Gemini's extensions).
+            if let (crate::plugins::Standing::OffHere, Some(switch)) =
+                (standing, source.dialect.config().extension_switch)
+            {
+                return Some((
+                    Status::Blocked,
+                    Finding::new(
+                        Level::Warning,
+                        format!(
+                            "extension turned off for this folder in ~/{}: nobody runs its hooks \
+                             under {display}",
+                            switch.file
+                        ),
+                        Some(format!("{}, if they should run", switch.enable)),
+                    ),
+                ));
+            }
             let why = match standing {
                 crate::plugins::Standing::NotInstalled => "not installed (downloaded only)",
                 crate::plugins::Standing::Disabled
