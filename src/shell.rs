@@ -122,6 +122,74 @@ pub fn split_words(text: &str) -> Option<Vec<String>> {
     Some(words)
 }
 
+/// How a POSIX shell reads what follows a `$` in a command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quoting {
+    /// Outside quotes: expanded, then split into words.
+    Bare,
+    /// Inside `"…"`: expanded, one word.
+    Double,
+    /// Inside `'…'`: literal.
+    Single,
+    /// After a backslash: a literal `$`.
+    Escaped,
+}
+
+/// `line` with each `$NAME` of `names` (as text, the way an agent's own substitution matches
+/// it: `$NAMEX` too, never `${NAME}`) replaced by what `with` gives for the name and the quoting
+/// the `$` stands in; `None` leaves it.
+pub fn replace_names<'l>(
+    line: &'l str,
+    names: &[&str],
+    with: impl Fn(&str, Quoting) -> Option<String>,
+) -> std::borrow::Cow<'l, str> {
+    if names.is_empty() || !line.contains('$') {
+        return std::borrow::Cow::Borrowed(line);
+    }
+    let mut out = String::with_capacity(line.len());
+    let (mut single, mut double, mut escaped) = (false, false, false);
+    let mut rest = line;
+    while let Some(c) = rest.chars().next() {
+        let quoting = match (escaped, single, double) {
+            (true, ..) => Quoting::Escaped,
+            (_, true, _) => Quoting::Single,
+            (_, _, true) => Quoting::Double,
+            _ => Quoting::Bare,
+        };
+        if c == '$'
+            && let Some(name) = names.iter().find(|n| rest[1..].starts_with(**n))
+            && let Some(text) = with(name, quoting)
+        {
+            out.push_str(&text);
+            rest = &rest[1 + name.len()..];
+            escaped = false;
+            continue;
+        }
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if !single => escaped = true,
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            _ => {}
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// `text` as the inside of a `"…"` word: `"`, `$`, `` ` `` and `\` escaped.
+pub fn double_quoted_inside(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '"' | '$' | '`' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A word the shell takes literally without quotes.
 fn is_plain_word(text: &str) -> bool {
     !text.is_empty()
@@ -133,6 +201,25 @@ fn is_plain_word(text: &str) -> bool {
 #[cfg(test)]
 mod split_tests {
     use super::*;
+
+    /// Each `$NAME` is replaced by what its quoting asks for; `${NAME}` and other names are
+    /// left, and a longer name that starts with it is matched, as Gemini CLI matches it.
+    #[test]
+    fn replace_names_sees_where_each_dollar_stands() {
+        let got = replace_names(
+            r#"$A/x "$A/y" '$A/z' \$A ${A} $B $AX"#,
+            &["A"],
+            |name, quoting| Some(format!("<{name}:{quoting:?}>")),
+        );
+        assert_eq!(
+            got,
+            r#"<A:Bare>/x "<A:Double>/y" '<A:Single>/z' \<A:Escaped> ${A} $B <A:Bare>X"#
+        );
+        assert!(matches!(
+            replace_names("no names here", &["A"], |_, _| None),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
 
     #[test]
     fn split_words_undoes_quoting() {

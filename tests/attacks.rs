@@ -2236,3 +2236,71 @@ fn a_patch_of_two_hunks_does_not_pass_an_edit_guard() {
         );
     }
 }
+
+/// Attacks row 1040: Gemini CLI writes `$GEMINI_PROJECT_DIR` into a hook's command as text,
+/// quoted (bundle 0.61.0 `expandCommand`), so its guard `$GEMINI_PROJECT_DIR/.gemini/hooks/
+/// guard.sh`, unquoted, runs in a project whose path has a space. Run by hookx under Claude
+/// (the route, and a wrapped copy's `hookx exec`), the shell split the path: the guard was not
+/// found and every call was denied for it ("not found"), `ls` too. Now each call gets the
+/// guard's own answer.
+#[test]
+fn a_gemini_guard_named_by_its_unquoted_project_variable_runs_in_a_path_with_a_space() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("my project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let guard = write(
+        &project,
+        ".gemini/hooks/guard.sh",
+        "#!/bin/sh\ngrep -q 'rm -rf' && { echo '{\"decision\": \"deny\", \"reason\": \"R1040 no rm\"}'; exit 0; }\necho '{}'\n",
+    );
+    std::fs::set_permissions(&guard, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let line = "$GEMINI_PROJECT_DIR/.gemini/hooks/guard.sh";
+    write(
+        &project,
+        ".gemini/settings.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+            "hooks": [{"type": "command", "command": line}]}]}})
+        .to_string(),
+    );
+    let mut trust = common::hookx_clean(&project);
+    trust
+        .args(["trust", "--yes", "--home"])
+        .arg(&home)
+        .env("HOME", &home);
+    let trusted = ran(&mut trust);
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let exec = |command: &str| {
+        let payload = json!({
+            "session_id": "s", "transcript_path": "/dev/null", "cwd": project,
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": command}, "permission_mode": "default",
+        });
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args([
+            "exec",
+            "--host",
+            "claude",
+            "--as",
+            "gemini",
+            "--event",
+            "PreToolUse",
+        ])
+        .args(["--", line])
+        .env("HOME", &home)
+        .env("CLAUDE_PROJECT_DIR", &project)
+        .write_stdin(payload.to_string());
+        ran(&mut cmd)
+    };
+    for (via, ls, rm) in [
+        (
+            "run",
+            claude_bash_call(&project, &home, "ls"),
+            claude_bash_call(&project, &home, "rm -rf /"),
+        ),
+        ("exec", exec("ls"), exec("rm -rf /")),
+    ] {
+        assert!(!ls.stdout.contains("deny"), "{via}: ls runs: {ls:?}");
+        assert_claude_denied(&rm, "R1040 no rm");
+    }
+}

@@ -642,6 +642,7 @@ mod protocol_rows {
         ],
         // Source 0.36.0 (`Wao`): plain stdout at exit 0 goes to the agent on SessionStart only
         // (to the user elsewhere).
+        command_text_env: &[],
         plain_stdout_context: &[EventKind::SessionStart],
         // Source 0.36.0 (`wao`, `Dao`): "Exit code 2 only blocks for PreToolUse"; on
         // PostToolUse its stderr joins the tool result.

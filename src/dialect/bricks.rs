@@ -247,6 +247,7 @@ mod protocol_rows {
             ("BRICKS_SESSION_ID", EnvValue::SessionId),
             ("BRICKS_HOOK_EVENT", EnvValue::EventName),
         ],
+        command_text_env: &[],
         plain_stdout_context: &[],
         exit2: &[
             (EventKind::PreToolUse, Exit2::Deny),

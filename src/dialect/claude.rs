@@ -1043,6 +1043,7 @@ pub(crate) mod protocol_rows {
         reshape: None,
         env: &[("CLAUDE_PROJECT_DIR", EnvValue::ProjectDir)],
         // PreCompact: stdout at exit 0 joins the compaction instructions (claude-code 2.1.332).
+        command_text_env: &[],
         plain_stdout_context: &[
             EventKind::SessionStart,
             EventKind::UserPromptSubmit,

@@ -664,6 +664,7 @@ mod protocol_rows {
         }),
         // Run 3.0.65: the only `CLINE_*` variable its hooks get.
         env: &[("CLINE_BUILD_ENV", EnvValue::Literal("production"))],
+        command_text_env: &[],
         plain_stdout_context: &[],
         // Source 3.0.65: the exit code is not read; stdout JSON (or its last `HOOK_CONTROL\t`
         // line) is, whatever the code. Run 3.0.65 (`ground_truth_answer_forms`, issue 25):

@@ -1101,6 +1101,7 @@ mod protocol_rows {
         // Codex sets no variable of its own for hooks (run).
         env: &[],
         // Plain stdout on PreToolUse reaches nobody (run); elsewhere unknown.
+        command_text_env: &[],
         plain_stdout_context: &[],
         // Run 0.171.0: exit 2 denies with stderr as the reason; with stderr empty the call runs
         // (`ground_truth_updated_input`), which hookx, reading a Codex handler, still takes

@@ -467,6 +467,7 @@ mod protocol_rows {
         tool_args: ArgsForm::ObjectOrString,
         tool_result_keys: None,
         env: &[],
+        command_text_env: &[],
         plain_stdout_context: &[],
         exit2: EXIT2,
         // "failures fail-open unless `failClosed`".

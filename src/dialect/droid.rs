@@ -463,6 +463,7 @@ mod protocol_rows {
             ("CLAUDE_PROJECT_DIR", EnvValue::ProjectDir),
         ],
         // Docs: plain stdout of SessionStart and UserPromptSubmit is context.
+        command_text_env: &[],
         plain_stdout_context: &[EventKind::SessionStart, EventKind::UserPromptSubmit],
         // Run 0.225.2: PreToolUse exit 2 denies with stderr as the reason (`Error: REASON`);
         // the others are from the docs.

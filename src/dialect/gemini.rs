@@ -650,6 +650,15 @@ mod protocol_rows {
             ("GEMINI_SESSION_ID", EnvValue::SessionId),
             ("CLAUDE_PROJECT_DIR", EnvValue::ProjectDir),
         ],
+        // Bundle 0.61.0 `expandCommand`: before spawning, each `$NAME` of these (as text: in
+        // single quotes too, `$NAMEX` too, not `${NAME}`) becomes its value quoted by
+        // `shell-quote`. `GEMINI_PLANS_DIR` too, which hookx cannot compute (left to the shell).
+        command_text_env: &[
+            "GEMINI_PROJECT_DIR",
+            "GEMINI_CWD",
+            "GEMINI_SESSION_ID",
+            "CLAUDE_PROJECT_DIR",
+        ],
         plain_stdout_context: &[],
         // Text at exit 2 (any code but 0 and 1) denies BeforeTool, blocks BeforeAgent, makes
         // AfterAgent continue and AfterTool's result an error (run). Handlers' answers are read

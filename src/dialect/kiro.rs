@@ -428,6 +428,7 @@ mod protocol_rows {
         reshape: None,
         env: &[],
         // "Exit 0: stdout is added to the agent's context (AgentSpawn, UserPromptSubmit)".
+        command_text_env: &[],
         plain_stdout_context: &[EventKind::SessionStart, EventKind::UserPromptSubmit],
         // "Exit 2: (PreToolUse only) Block tool execution. STDERR is returned to the LLM".
         exit2: &[(EventKind::PreToolUse, Exit2::Deny)],

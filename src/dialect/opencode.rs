@@ -387,6 +387,7 @@ pub(crate) mod protocol_rows {
         mcp_context_key: None,
         reshape: None,
         env: &[],
+        command_text_env: &[],
         plain_stdout_context: &[],
         exit2: &[(EventKind::PreToolUse, Exit2::Deny)],
         exit_codes: ExitCodes::ByCode,

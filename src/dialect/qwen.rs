@@ -639,6 +639,7 @@ mod protocol_rows {
             ("QWEN_CODE_SESSION_ID", EnvValue::SessionId),
         ],
         // Run 0.24.4: plain stdout on PreToolUse is ignored; elsewhere not seen yet.
+        command_text_env: &[],
         plain_stdout_context: &[],
         // Run 0.24.4: PreToolUse exit 2 denies with stderr as the reason, over any stdout JSON.
         exit2: &[

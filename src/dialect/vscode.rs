@@ -307,6 +307,7 @@ mod protocol_rows {
         tool_args: ArgsForm::Object,
         tool_result_keys: None,
         env: &[],
+        command_text_env: &[],
         plain_stdout_context: &[],
         // "2: Blocking error: stop processing and show error to model".
         exit2: &[

@@ -523,6 +523,7 @@ mod protocol_rows {
             tool_args: ArgsForm::Nested(nested),
             tool_result_keys: None,
             env: &[],
+            command_text_env: &[],
             plain_stdout_context: &[],
             exit2: EXIT2,
             signal_exit: None,

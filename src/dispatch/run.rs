@@ -12,6 +12,7 @@ use crate::spawn::{Batch, Exit, Finished, Spawn, Step};
 use crate::tables::Flavor;
 use crate::tables::Rule;
 use serde_json::Value;
+use std::borrow::Cow;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -760,6 +761,7 @@ fn prepare<S: RuleSource>(
     let stdin = encode_event(event, flavor);
     let hook_dir = selected.source.hook_dir().map(|d| d.display().to_string());
     let mut env = handler_env(event, flavor, &project, hook_dir.as_deref());
+    let line = in_command_text(&line, flavor, &env).unwrap_or(line);
     env.extend(selected.source.env());
     env.push((DEPTH_VAR.to_string(), child_depth()));
     env.push((HOST_VAR.to_string(), host.dialect().name().to_string()));
@@ -801,6 +803,40 @@ fn prepare<S: RuleSource>(
         stdin,
     };
     Ok((job, spec))
+}
+
+/// `line` with the values its agent writes into a command's text ([`ProtocolTables::
+/// command_text_env`], from `env`), quoted so that the shell reads each as one word where the
+/// agent's own quoting does too: Gemini's guard `$GEMINI_PROJECT_DIR/.gemini/hooks/guard.sh`,
+/// in a folder with a space in its path, was split into two words under hookx and not found:
+/// every call was denied for it (attacks row 1040). Quoted for where the `$` stands: bare, as
+/// the agent quotes it; in double quotes, escaped (the agent's quotes would break the word
+/// there; hookx keeps it one); in single quotes, as it stands; after a backslash, left to
+/// the shell, which finds the same value in the handler's environment.
+///
+/// [`ProtocolTables::command_text_env`]: crate::tables::ProtocolTables::command_text_env
+/// `None`: the line has none of them.
+fn in_command_text(line: &str, flavor: Flavor, env: &[(String, String)]) -> Option<String> {
+    use crate::shell::{Quoting, double_quoted_inside, replace_names};
+    let replaced = replace_names(
+        line,
+        flavor.tables().protocol.command_text_env,
+        |name, quoting| {
+            // A value hookx left out (none in the payload) is empty, as the agent writes it.
+            let value = env.iter().find(|(n, _)| n == name).map_or("", |(_, v)| v);
+            match quoting {
+                Quoting::Escaped => None,
+                Quoting::Bare if value.is_empty() => Some(String::new()),
+                Quoting::Bare => Some(shell_quote(value)),
+                Quoting::Double => Some(double_quoted_inside(value)),
+                Quoting::Single => Some(value.replace('\'', r"'\''")),
+            }
+        },
+    );
+    match replaced {
+        Cow::Owned(line) => Some(line),
+        Cow::Borrowed(_) => None,
+    }
 }
 
 /// Where a rule was written, for messages: `file (pointer)`.

@@ -36,6 +36,10 @@ pub struct ProtocolTables {
     pub reshape: Option<Reshape>,
     /// Environment variables a handler of this flavour expects.
     pub env: &'static [(&'static str, EnvValue)],
+    /// Those of `env` the agent also writes into the command's text, its value quoted, before
+    /// the shell reads it (Gemini CLI): a guard written `$GEMINI_PROJECT_DIR/guard.sh` runs in
+    /// a folder whose path has a space under its own agent, and must under hookx too.
+    pub command_text_env: &'static [&'static str],
     /// Events on which plain (non-JSON) stdout at exit 0 becomes additional context.
     pub plain_stdout_context: &'static [EventKind],
     /// What exit code 2 means, per event; on other events it is a non-blocking error.
