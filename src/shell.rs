@@ -131,17 +131,20 @@ pub enum Quoting {
     Double,
     /// Inside `'…'`: literal.
     Single,
-    /// After a backslash: a literal `$`.
+    /// After a backslash, outside quotes: a literal `$`.
     Escaped,
+    /// After a backslash inside `"…"`: a literal `$`.
+    EscapedInDouble,
 }
 
 /// `line` with each `$NAME` of `names` (as text, the way an agent's own substitution matches
-/// it: `$NAMEX` too, never `${NAME}`) replaced by what `with` gives for the name and the quoting
-/// the `$` stands in; `None` leaves it.
+/// it: `$NAMEX` too, never `${NAME}`) and the name characters right after it (`X`) replaced
+/// by what `with` gives for the name, those characters and the quoting the `$` stands in;
+/// `None` leaves them.
 pub fn replace_names<'l>(
     line: &'l str,
     names: &[&str],
-    with: impl Fn(&str, Quoting) -> Option<String>,
+    with: impl Fn(&str, &str, Quoting) -> Option<String>,
 ) -> std::borrow::Cow<'l, str> {
     if names.is_empty() || !line.contains('$') {
         return std::borrow::Cow::Borrowed(line);
@@ -151,6 +154,7 @@ pub fn replace_names<'l>(
     let mut rest = line;
     while let Some(c) = rest.chars().next() {
         let quoting = match (escaped, single, double) {
+            (true, _, true) => Quoting::EscapedInDouble,
             (true, ..) => Quoting::Escaped,
             (_, true, _) => Quoting::Single,
             (_, _, true) => Quoting::Double,
@@ -158,12 +162,17 @@ pub fn replace_names<'l>(
         };
         if c == '$'
             && let Some(name) = names.iter().find(|n| rest[1..].starts_with(**n))
-            && let Some(text) = with(name, quoting)
         {
-            out.push_str(&text);
-            rest = &rest[1 + name.len()..];
-            escaped = false;
-            continue;
+            let after = &rest[1 + name.len()..];
+            let tail_len = after
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(after.len());
+            if let Some(text) = with(name, &after[..tail_len], quoting) {
+                out.push_str(&text);
+                rest = &after[tail_len..];
+                escaped = false;
+                continue;
+            }
         }
         match c {
             _ if escaped => escaped = false,
@@ -207,16 +216,16 @@ mod split_tests {
     #[test]
     fn replace_names_sees_where_each_dollar_stands() {
         let got = replace_names(
-            r#"$A/x "$A/y" '$A/z' \$A ${A} $B $AX"#,
+            r#"$A/x "$A/y" '$A/z' \$A "\$A" ${A} $B $AX_1/"#,
             &["A"],
-            |name, quoting| Some(format!("<{name}:{quoting:?}>")),
+            |name, tail, quoting| Some(format!("<{name}+{tail}:{quoting:?}>")),
         );
         assert_eq!(
             got,
-            r#"<A:Bare>/x "<A:Double>/y" '<A:Single>/z' \<A:Escaped> ${A} $B <A:Bare>X"#
+            r#"<A+:Bare>/x "<A+:Double>/y" '<A+:Single>/z' \<A+:Escaped> "\<A+:EscapedInDouble>" ${A} $B <A+X_1:Bare>/"#
         );
         assert!(matches!(
-            replace_names("no names here", &["A"], |_, _| None),
+            replace_names("no names here", &["A"], |_, _, _| None),
             std::borrow::Cow::Borrowed(_)
         ));
     }

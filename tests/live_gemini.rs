@@ -2334,6 +2334,7 @@ fn main() -> std::process::ExitCode {
             a_bare_handler_beside_a_definition_is_left_out_alone,
             an_extension_turned_off_for_the_folder_runs_no_hook,
             a_wrapper_copy_beside_a_user_route_the_system_settings_turn_off,
+            a_wrapped_claude_guard_runs_in_a_project_whose_path_has_a_space,
         ],
     )
 }
@@ -2489,4 +2490,72 @@ fn a_route_whose_hookx_moved() {
         );
     }
     c.done("story");
+}
+
+/// Attacks row 1041: a Claude guard `"$CLAUDE_PROJECT_DIR"/.claude/hooks/guard.sh` converted
+/// to Gemini with `--write` (wrapped: `hookx exec … -- '"$CLAUDE_PROJECT_DIR"/…'`), in a project
+/// whose path has a space. Gemini CLI 0.61.0 writes the project's path, quoted, over
+/// `$CLAUDE_PROJECT_DIR` in the command's text, single quotes or not: `hookx exec` got the
+/// line in two words, the guard was not found (exit 127, a non-blocking error) and the call ran.
+/// Now the copy names the variable where Gemini does not see it, and the guard's deny is the
+/// call's result.
+fn a_wrapped_claude_guard_runs_in_a_project_whose_path_has_a_space() {
+    let Some(bin) = client::binary() else {
+        return;
+    };
+    let sb = Sandbox::with_project("my project");
+    sb.user_settings(json!({}));
+    sb.trust_folder();
+    let guard = common::write(
+        &sb.project,
+        ".claude/hooks/guard.sh",
+        "#!/bin/sh\ncat > /dev/null\necho R1041-GUARD >&2\nexit 2\n",
+    );
+    std::fs::set_permissions(&guard, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    common::write(
+        &sb.project,
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+            "command": "\"$CLAUDE_PROJECT_DIR\"/.claude/hooks/guard.sh"}]}]}})
+        .to_string(),
+    );
+    common::hookx_clean(&sb.project)
+        .env("HOME", &sb.home)
+        .args([
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "gemini",
+            "--write",
+        ])
+        .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+        .assert()
+        .success();
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let out = sb.run(
+        &bin,
+        model.port,
+        "SCENARIO:team do the work",
+        &["--yolo"],
+        &[],
+    );
+    let dumps = sb.dumps();
+    let l = Live {
+        sb,
+        model,
+        out,
+        dumps,
+    };
+    l.keep("space");
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let result = l.tool_result("team", common::STORY_DENIED);
+    c.that(
+        result.contains("R1041-GUARD"),
+        format!("the guard's deny is the call's result: {result}"),
+    );
+    c.done("space");
 }

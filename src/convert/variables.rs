@@ -55,6 +55,25 @@ impl Converter<'_> {
     }
 }
 
+/// `quoted`, a wrapped line's argument to `hookx exec`, as the target's agent must get it where
+/// that agent writes its variables' values into a command's text before the shell reads it
+/// ([`crate::tables::ProtocolTables::command_text_env`]): Gemini CLI 0.61.0 writes
+/// `$CLAUDE_PROJECT_DIR` inside single quotes too, so a wrapped Claude guard
+/// `'"$CLAUDE_PROJECT_DIR"/guard.sh'` reached `hookx exec` as two words in a folder with a
+/// space in its path, was not found, and its deny was lost (attacks row 1041). Each such name
+/// is split from its `$` by empty quotes (`$''NAME`; `$""NAME` in double quotes), which the
+/// agent does not see and the shell takes away: `hookx exec` gets the line as written.
+pub(super) fn kept_from_command_text(quoted: &str, to: Flavor) -> Cow<'_, str> {
+    use crate::shell::{Quoting, replace_names};
+    let names = to.tables().protocol.command_text_env;
+    replace_names(quoted, names, |name, tail, quoting| {
+        Some(match quoting {
+            Quoting::EscapedInDouble => format!("$\"\"{name}{tail}"),
+            _ => format!("$''{name}{tail}"),
+        })
+    })
+}
+
 fn references_variable(line: &str, var: &str) -> bool {
     // Most lines never name the variable: no copy of them is made then.
     line.contains(var) && replace_variable(line, var, "\u{0}") != line

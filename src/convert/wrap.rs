@@ -5,7 +5,7 @@
 use super::converter::Converter;
 use crate::config::walk::HandlerAt;
 use crate::model::EventKind;
-use crate::shell::{MAX_SHELL_ARGUMENT, push_shell_quote, push_shell_quote_shortest, shell_quote};
+use crate::shell::{MAX_SHELL_ARGUMENT, push_shell_quote, shell_quote, shell_quote_shortest};
 use crate::source::SourceFile;
 use crate::tables::Flavor;
 use std::borrow::Cow;
@@ -85,7 +85,8 @@ impl Converter<'_> {
             push_shell_quote(&mut wrapped, rule);
         }
         wrapped.push_str(" -- ");
-        push_shell_quote_shortest(&mut wrapped, &line);
+        let quoted = shell_quote_shortest(&line);
+        wrapped.push_str(&super::variables::kept_from_command_text(&quoted, to));
         if wrapped.len() > MAX_SHELL_ARGUMENT {
             self.lose(
                 src,

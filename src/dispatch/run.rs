@@ -821,16 +821,17 @@ fn in_command_text(line: &str, flavor: Flavor, env: &[(String, String)]) -> Opti
     let replaced = replace_names(
         line,
         flavor.tables().protocol.command_text_env,
-        |name, quoting| {
+        |name, tail, quoting| {
             // A value hookx left out (none in the payload) is empty, as the agent writes it.
             let value = env.iter().find(|(n, _)| n == name).map_or("", |(_, v)| v);
-            match quoting {
-                Quoting::Escaped => None,
-                Quoting::Bare if value.is_empty() => Some(String::new()),
-                Quoting::Bare => Some(shell_quote(value)),
-                Quoting::Double => Some(double_quoted_inside(value)),
-                Quoting::Single => Some(value.replace('\'', r"'\''")),
-            }
+            let value = match quoting {
+                Quoting::Escaped | Quoting::EscapedInDouble => return None,
+                Quoting::Bare if value.is_empty() => String::new(),
+                Quoting::Bare => shell_quote(value),
+                Quoting::Double => double_quoted_inside(value),
+                Quoting::Single => value.replace('\'', r"'\''"),
+            };
+            Some(value + tail)
         },
     );
     match replaced {

@@ -106,13 +106,18 @@ impl Outcome {
 
 impl Sandbox {
     pub fn new() -> Sandbox {
+        Sandbox::with_project("project")
+    }
+
+    /// A sandbox whose project folder is `root/NAME` (a name with a space in it).
+    pub fn with_project(name: &str) -> Sandbox {
         let dir = tempfile::Builder::new()
             .prefix("hookx-live-gemini")
             .tempdir()
             .unwrap();
         // Canonical: the client reports real paths, and normalising must find them.
         let root = dir.path().canonicalize().unwrap();
-        let (home, project) = (root.join("home"), root.join("project"));
+        let (home, project) = (root.join("home"), root.join(name));
         for d in [&home, &project, &root.join("dump"), &root.join("answers")] {
             std::fs::create_dir_all(d).unwrap();
         }
