@@ -2304,3 +2304,47 @@ fn a_gemini_guard_named_by_its_unquoted_project_variable_runs_in_a_path_with_a_s
         assert_claude_denied(&rm, "R1040 no rm");
     }
 }
+
+/// Attacks row 1047: a Gemini extension's guard names its script by `${extensionPath}${/}hooks${/}
+/// guard.sh`, which Gemini CLI 0.61.0 writes out when it loads the extension's `hooks/hooks.json`
+/// (bundle `loadExtensionHooks`, `hydrateString`). Run by hookx under Claude, the shell got
+/// `${/}`: "Bad substitution", and every call was denied for it. Now each gets the guard's
+/// answer.
+#[test]
+fn a_gemini_extensions_guard_named_by_its_extension_path_runs_under_claude() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&project).unwrap();
+    write(
+        &home,
+        ".gemini/extensions/ext/gemini-extension.json",
+        r#"{"name": "ext", "version": "1.0.0"}"#,
+    );
+    let guard = write(
+        &home,
+        ".gemini/extensions/ext/hooks/guard.sh",
+        "#!/bin/sh\ngrep -q 'rm -rf' && { echo '{\"decision\": \"deny\", \"reason\": \"R1047 no rm\"}'; exit 0; }\necho '{}'\n",
+    );
+    std::fs::set_permissions(&guard, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    write(
+        &home,
+        ".gemini/extensions/ext/hooks/hooks.json",
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": "${extensionPath}${/}hooks${/}guard.sh"}]}]}})
+        .to_string(),
+    );
+    let mut trust = common::hookx_clean(&project);
+    trust
+        .args(["trust", "--yes", "--home"])
+        .arg(&home)
+        .env("HOME", &home);
+    let trusted = ran(&mut trust);
+    assert_eq!(trusted.code, Some(0), "{trusted:?}");
+    let ls = claude_bash_call(&project, &home, "ls");
+    assert!(!ls.stdout.contains("deny"), "ls runs: {ls:?}");
+    assert_claude_denied(
+        &claude_bash_call(&project, &home, "rm -rf /"),
+        "R1047 no rm",
+    );
+}

@@ -377,6 +377,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // Plugins (`.augment-plugin/`, `.claude-plugin/`) get AUGMENT_PLUGIN_ROOT; where Auggie
     // records installed plugins is not read yet, so hookx does not load them.
     plugin_root_var: None,
+    plugin_text: &[],
     convert_target: ".augment/settings.json",
     type_only_on: &[],
     plugins: None,

@@ -209,6 +209,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         toml: None,
     },
     plugin_root_var: None,
+    plugin_text: &[],
     convert_target: ".bricks/hooks.json",
     type_only_on: &[],
     scripts: None,

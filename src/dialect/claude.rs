@@ -935,6 +935,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         toml: None,
     },
     plugin_root_var: Some("CLAUDE_PLUGIN_ROOT"),
+    plugin_text: &[],
     convert_target: ".claude/settings.json",
     type_only_on: &[],
     plugins: Some(&PLUGINS),

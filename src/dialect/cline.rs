@@ -381,6 +381,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         toml: None,
     },
     plugin_root_var: None,
+    plugin_text: &[],
     convert_target: ".clinerules/hooks",
     type_only_on: &[],
     plugins: None,

@@ -594,6 +594,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         }),
     },
     plugin_root_var: None,
+    plugin_text: &[],
     convert_target: ".codex/hooks.json",
     type_only_on: &[],
     plugins: None,

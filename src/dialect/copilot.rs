@@ -790,6 +790,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         toml: None,
     },
     plugin_root_var: None,
+    plugin_text: &[],
     convert_target: ".github/hooks/hooks.json",
     type_only_on: &[("prompt", &[EventKind::SessionStart])],
     scripts: None,

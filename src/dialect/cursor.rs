@@ -410,6 +410,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         toml: None,
     },
     plugin_root_var: None,
+    plugin_text: &[],
     convert_target: ".cursor/hooks.json",
     type_only_on: &[],
     plugins: None,

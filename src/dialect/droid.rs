@@ -406,6 +406,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         toml: None,
     },
     plugin_root_var: None,
+    plugin_text: &[],
     convert_target: ".factory/settings.json",
     type_only_on: &[],
     plugins: None,

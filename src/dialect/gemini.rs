@@ -579,6 +579,14 @@ static CONFIG: ConfigSpec = ConfigSpec {
         toml: None,
     },
     plugin_root_var: None,
+    // Bundle 0.61.0 (`loadExtensionHooks`, `hydrateString`): every string of an extension's
+    // `hooks/hooks.json` gets these `${KEY}`s as raw text when it loads.
+    plugin_text: &[
+        ("extensionPath", crate::tables::PluginText::Root),
+        ("workspacePath", crate::tables::PluginText::Project),
+        ("/", crate::tables::PluginText::Literal("/")),
+        ("pathSeparator", crate::tables::PluginText::Literal("/")),
+    ],
     convert_target: ".gemini/settings.json",
     type_only_on: &[],
     plugins: None,

@@ -388,6 +388,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         toml: None,
     },
     plugin_root_var: None,
+    plugin_text: &[],
     convert_target: ".kiro/hooks/hookx-converted.json",
     type_only_on: &[],
     plugins: None,

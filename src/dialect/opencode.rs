@@ -349,6 +349,7 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
             toml: None,
         },
         plugin_root_var: None,
+        plugin_text: &[],
         convert_target: me.converted,
         type_only_on: &[],
         plugins: None,

@@ -565,6 +565,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         toml: None,
     },
     plugin_root_var: None,
+    plugin_text: &[],
     convert_target: ".qwen/settings.json",
     type_only_on: &[],
     plugins: None,

@@ -250,6 +250,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         toml: None,
     },
     plugin_root_var: None,
+    plugin_text: &[],
     convert_target: ".github/hooks/vscode-hooks.json",
     type_only_on: &[],
     plugins: None,

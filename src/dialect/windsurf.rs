@@ -481,6 +481,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         toml: None,
     },
     plugin_root_var: None,
+    plugin_text: &[],
     convert_target: ".windsurf/hooks.json",
     type_only_on: &[],
     plugins: None,

@@ -154,6 +154,11 @@ pub trait RuleSource {
     fn hook_dir(&self) -> Option<&Path> {
         None
     }
+
+    /// The plugin's folder, where the source is a plugin's hook file.
+    fn plugin_folder(&self) -> Option<&Path> {
+        None
+    }
 }
 
 impl RuleSource for () {}
@@ -170,6 +175,10 @@ impl RuleSource for Source {
 
     fn hook_dir(&self) -> Option<&Path> {
         self.path.parent()
+    }
+
+    fn plugin_folder(&self) -> Option<&Path> {
+        self.plugin_root()
     }
 }
 
@@ -761,6 +770,10 @@ fn prepare<S: RuleSource>(
     let stdin = encode_event(event, flavor);
     let hook_dir = selected.source.hook_dir().map(|d| d.display().to_string());
     let mut env = handler_env(event, flavor, &project, hook_dir.as_deref());
+    let line = match selected.source.plugin_folder() {
+        Some(root) => plugin_text_in(&line, flavor, root, &project).unwrap_or(line),
+        None => line,
+    };
     let line = in_command_text(&line, flavor, &env).unwrap_or(line);
     env.extend(selected.source.env());
     env.push((DEPTH_VAR.to_string(), child_depth()));
@@ -803,6 +816,39 @@ fn prepare<S: RuleSource>(
         stdin,
     };
     Ok((job, spec))
+}
+
+/// `line` with the `${KEY}`s its agent replaces in a plugin's hook file when it loads it
+/// ([`crate::tables::ConfigSpec::plugin_text`]): a Gemini extension's guard
+/// `${extensionPath}${/}hooks${/}guard.sh`, run by hookx under another host, was a "Bad
+/// substitution" to the shell, and every call was denied for it (attacks row 1047). Raw text,
+/// as the agent writes it; any other `${…}` is left to the shell. `None`: nothing replaced.
+fn plugin_text_in(line: &str, flavor: Flavor, root: &Path, project: &str) -> Option<String> {
+    use crate::tables::PluginText;
+    let keys = flavor.dialect().config().plugin_text;
+    if keys.is_empty() || !line.contains("${") {
+        return None;
+    }
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find("${") {
+        let Some(len) = rest[at + 2..].find('}') else {
+            break;
+        };
+        out.push_str(&rest[..at]);
+        match keys
+            .iter()
+            .find(|(key, _)| *key == &rest[at + 2..at + 2 + len])
+        {
+            Some((_, PluginText::Root)) => out.push_str(&root.to_string_lossy()),
+            Some((_, PluginText::Project)) => out.push_str(project),
+            Some((_, PluginText::Literal(text))) => out.push_str(text),
+            None => out.push_str(&rest[at..at + 3 + len]),
+        }
+        rest = &rest[at + 3 + len..];
+    }
+    out.push_str(rest);
+    Some(out)
 }
 
 /// `line` with the values its agent writes into a command's text ([`ProtocolTables::

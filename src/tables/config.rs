@@ -176,6 +176,10 @@ pub struct ConfigSpec {
     pub matcher_not_string_stops_event: bool,
     /// The variable the agent sets to a plugin's folder for the plugin's hooks.
     pub plugin_root_var: Option<&'static str>,
+    /// The `${KEY}`s the agent replaces, as raw text, in every string of a plugin's hook file
+    /// when it loads it (Gemini CLI's extensions: `${extensionPath}`), with what each stands
+    /// for; any other `${…}` is left to the shell.
+    pub plugin_text: &'static [(&'static str, PluginText)],
     /// Where `convert --write` puts a converted file without `--out`, below the project.
     pub convert_target: &'static str,
     /// Handler types the agent runs only on some events (Copilot: `prompt` on sessionStart).
@@ -389,6 +393,16 @@ impl JsonSyntax {
             _ => *self,
         }
     }
+}
+
+/// What a [`ConfigSpec::plugin_text`] key stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PluginText {
+    /// The plugin's folder.
+    Root,
+    /// The project the agent runs in.
+    Project,
+    Literal(&'static str),
 }
 
 /// A folder of hook scripts, one per event: the file's name, less one of `extensions`, is the
