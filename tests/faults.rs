@@ -860,6 +860,33 @@ fn a_handler_sigkilled_with_hookx_just_after_its_start_dies_with_it() {
     );
 }
 
+/// A host that ignores SIGCHLD hands that to hookx (an ignored signal stays ignored across
+/// `exec`): the kernel then reaps hookx's handlers itself, and hookx could not read how one
+/// ended ("lost track of the handler", and with row 1001's group made ahead, "cannot start
+/// /bin/sh"): the handler's `exit 2`, a deny, was lost under Claude (attacks row 1005).
+#[cfg(unix)]
+#[test]
+fn a_host_that_ignores_sigchld_loses_no_deny() {
+    use std::os::unix::process::CommandExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"));
+    host.current_dir(dir.path())
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .args(["exec", "--host", "claude", "--as", "claude", "--"])
+        .arg("echo blocked >&2; exit 2");
+    // SAFETY: `signal` is async-signal-safe, and nothing else runs between fork and exec.
+    unsafe {
+        host.pre_exec(|| {
+            libc::signal(libc::SIGCHLD, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let mut cmd = Command::from_std(host);
+    cmd.write_stdin(payload(CLAUDE_PRE, dir.path()))
+        .timeout(HARD_LIMIT);
+    claude_deny("blocked", &run(cmd));
+}
+
 /// The same with valgrind's preload named in `LD_PRELOAD`, a variable a project's settings set
 /// for every hook: hookx keeps its guardian. Before, the name alone turned it off.
 #[cfg(target_os = "linux")]

@@ -464,11 +464,19 @@ fn terminate(signal: i32) -> ! {
     signal_hook::low_level::exit(128 + signal)
 }
 
-/// On SIGTERM, SIGINT or SIGHUP (a host giving up on hookx), kills the running handlers'
-/// groups, then exits as killed by that signal would. No thread: the work is done in the
+/// SIGCHLD back to its default; then on SIGTERM, SIGINT or SIGHUP (a host giving up on hookx),
+/// kills the running handlers' groups, then exits as killed by that signal would. No thread: the work is done in the
 /// signal handler itself. While a handler is being started the signal is held back until its
 /// group is registered.
 pub fn forward_termination() {
+    // A host that ignores SIGCHLD hands that on (an ignored signal stays ignored across
+    // `exec`): the kernel would reap the handlers itself, and how each ended (a deny's exit 2)
+    // would be lost, with the group a handler joins (`ahead`). Attacks row 1005.
+    // SAFETY: the default disposition runs no code of ours.
+    #[cfg(unix)]
+    unsafe {
+        libc::signal(libc::SIGCHLD, libc::SIG_DFL);
+    }
     #[cfg(unix)]
     for signal in [
         signal_hook::consts::SIGTERM,
