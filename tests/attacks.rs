@@ -2198,7 +2198,8 @@ fn a_patch_of_two_files_does_not_pass_a_claude_write_guard() {
 /// edits are Edits, and its permission rules read the name as Edit), so a Claude guard names
 /// `Write|Edit`, which never fired on it: the patch passed (live:
 /// `live_codex::a_patch_of_two_hunks_does_not_pass_a_claude_edit_guard`). A rule on Edit now
-/// fires on a MultiEdit, in every dialect whose own names lack it.
+/// fires on a MultiEdit, in every dialect whose own names lack it. Row 1066: a Copilot guard got
+/// the MultiEdit's file as `file_path`, not its `path`, and allowed.
 #[test]
 fn a_patch_of_two_hunks_does_not_pass_an_edit_guard() {
     let dir = tempfile::tempdir().unwrap();
@@ -2218,7 +2219,8 @@ fn a_patch_of_two_hunks_does_not_pass_an_edit_guard() {
         ("claude", "Write|Edit", "file_path"),
         ("claude", "Edit", "file_path"),
         ("gemini", "write_file|replace", "file_path"),
-        ("copilot", "create|edit", "file_path"),
+        // Its file under the name the flavour's Edit gives it (row 1066).
+        ("copilot", "create|edit", "path"),
     ] {
         let mut cmd = common::hookx_clean(dir.path());
         cmd.args(["exec", "--host", "codex", "--as", as_]).args([

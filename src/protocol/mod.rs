@@ -204,7 +204,17 @@ fn rename_args(
     let (Some(id), serde_json::Value::Object(map)) = (tool_id, &input) else {
         return input;
     };
-    let renames = flavor.tables().arg_renames(id);
+    let tables = flavor.tables();
+    // A tool the flavour lacks that is calls of one it has (a MultiEdit: Edits) names its
+    // file as that one does: a Copilot guard reads `path` (attacks row 1066).
+    let renames = match tables.arg_renames(id) {
+        [] => crate::model::tool::PARTS
+            .iter()
+            .find(|(whole, _)| *whole == id)
+            .and_then(|(_, parts)| parts.first())
+            .map_or(&[][..], |part| tables.arg_renames(part)),
+        own => own,
+    };
     if renames.is_empty() {
         return input;
     }
