@@ -3030,3 +3030,27 @@ fn a_gemini_extension_turned_off_for_the_folder_is_said_off() {
         "{listed}"
     );
 }
+
+/// Attacks row 1103: a Droid file's rule on Claude's `Write` (enkogu/oh-my-droid's
+/// `Edit|Write`). Droid 0.225.2 calls the tool `Create` and matches the exact name, else an
+/// unanchored regex (droid-facts.md): `Write` meets `TodoWrite` only, never a file write. doctor
+/// said "fires" and nothing more; it now warns as validate does, with the matcher to write.
+#[test]
+fn a_droid_rule_on_claudes_write_is_said_to_miss_create() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let rule = |matcher: &str| {
+        serde_json::json!({"matcher": matcher,
+            "hooks": [{"type": "command", "command": "echo guard"}]})
+    };
+    let file =
+        serde_json::json!({"hooks": {"PreToolUse": [rule("Edit|Write"), rule("Edit|Create")]}});
+    common::write(&project, ".factory/settings.json", &file.to_string());
+    let out = common::hookx_at(&project, &home, &["doctor", "--host", "droid"]);
+    let said = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let warned = "`Write` is a claude tool name, which droid never sends: that part of the \
+                  matcher never fires (droid calls it `Create`) (fix: matcher \"Edit|Create\")";
+    assert_eq!(said.matches(warned).count(), 1, "{said}");
+}

@@ -9,8 +9,8 @@ use crate::model::{EventKind, Handler, HandlerKind, MatcherForm};
 use crate::positions::escape;
 use crate::source::SourceFile;
 use crate::tables::HandlerField;
+use crate::tables::MatchOn;
 use crate::tables::{Document, Rule};
-use crate::tables::{Flavor, MatchOn};
 
 /// Timeouts at or above this many seconds were most likely meant as milliseconds.
 const SUSPICIOUS_TIMEOUT: u64 = 1000;
@@ -260,22 +260,8 @@ impl Checker<'_> {
             MatcherForm::All => return,
         };
         for name in names {
-            // A name of this flavour, or of one its matchers are also tried against.
-            if tables.matcher_knows_tool(&name) {
-                continue;
-            }
-            let elsewhere = Flavor::all()
-                .iter()
-                .filter(|f| **f != rule.flavor)
-                .find_map(|f| {
-                    let id = f
-                        .tables()
-                        .all_tool_names()
-                        .find(|n| *n == name)
-                        .map(|n| f.tables().canonical_tool(n))?;
-                    Some((*f, tables.tool_name(id)))
-                });
-            if let Some((other, own)) = elsewhere {
+            // A name of this flavour, or of one its matchers are also tried against, is not.
+            if let Some((other, own)) = tables.foreign_tool_name(&name) {
                 let help = own.map(|n| format!("{} calls this tool `{n}`", rule.flavor.dialect()));
                 self.push(
                     Severity::Warning,

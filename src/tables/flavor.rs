@@ -416,6 +416,23 @@ impl Tables {
         names
     }
 
+    /// The flavour that spells `name` as a tool, and this flavour's name for that tool, when a
+    /// tool matcher of this flavour never meets `name` but another flavour's does (`Write` in a
+    /// Droid file: Droid calls it `Create`). `validate` warns of it, `doctor` too.
+    pub fn foreign_tool_name(&self, name: &str) -> Option<(Flavor, Option<&'static str>)> {
+        if self.matcher_knows_tool(name) {
+            return None;
+        }
+        Flavor::all()
+            .iter()
+            .filter(|f| !std::ptr::eq(f.tables(), self))
+            .find_map(|f| {
+                let tables = f.tables();
+                let known = tables.all_tool_names().find(|n| *n == name)?;
+                Some((*f, self.tool_name(tables.canonical_tool(known))))
+            })
+    }
+
     /// The canonical id of a tool name in a matcher of this flavour: its own names first, then
     /// those of [`Tables::matcher_tries_names_of`] (a PascalCase `view` rule means Read).
     pub fn matcher_canonical_tool<'a>(&self, name: &'a str) -> &'a str {

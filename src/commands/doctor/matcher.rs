@@ -91,6 +91,34 @@ pub(super) fn matcher_finding(rule: &Rule, flavor: Flavor, host: Dialect) -> Opt
     ))
 }
 
+/// A warning on a tool matcher that names a tool in another flavour's spelling, which the
+/// agent never sends (`Write` in a Droid file, which Droid calls `Create`): that part never
+/// fires, even where the rest of the matcher does (Droid's unanchored regex meets `TodoWrite`
+/// with it; attacks row 1103). `validate` says the same of the file.
+pub(super) fn foreign_name_finding(rule: &Rule, flavor: Flavor) -> Option<Finding> {
+    let matcher = rule.matcher.as_deref()?;
+    let tables = flavor.tables();
+    if tables.matcher_target(&rule.event) != Some(MatchOn::ToolName) {
+        return None;
+    }
+    let mut words = matcher.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'));
+    let (name, (other, own)) =
+        words.find_map(|word| Some((word, tables.foreign_tool_name(word)?)))?;
+    let calls = own.map_or(String::new(), |own| {
+        format!(" ({} calls it `{own}`)", flavor.name())
+    });
+    Some(Finding::new(
+        Level::Warning,
+        format!(
+            "`{name}` is a {} tool name, which {} never sends: that part of the matcher never \
+             fires{calls}",
+            other.name(),
+            flavor.name()
+        ),
+        corrected_matcher(matcher, flavor).map(|m| format!("matcher \"{m}\"")),
+    ))
+}
+
 /// A note on a tool matcher that names a tool by an old name its agent still accepts (Claude's
 /// `Task` for `Agent`): it fires today, under a name that may go.
 pub(super) fn alias_note(rule: &Rule, flavor: Flavor) -> Option<Finding> {

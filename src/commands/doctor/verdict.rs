@@ -1,7 +1,7 @@
 //! Whether a rule fires under a host: its event (does the host have it, does a route bring it
 //! to hookx), its matcher, its timeouts, and what its handlers read of the payload.
 
-use super::matcher::{alias_note, matcher_finding};
+use super::matcher::{alias_note, foreign_name_finding, matcher_finding};
 use super::{Doctor, Finding, Level, Loading, Runs, Status, Verdict};
 use crate::config::walk::did_you_mean;
 use crate::discover::{self, Runner, Source};
@@ -373,6 +373,9 @@ impl Doctor<'_> {
             return verdict;
         }
         if let Some(finding) = alias_note(rule, flavor) {
+            verdict.findings.push(finding);
+        }
+        if let Some(finding) = foreign_name_finding(rule, flavor) {
             verdict.findings.push(finding);
         }
         if let Some(finding) = unseen_event_note(rule, host) {
