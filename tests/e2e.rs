@@ -675,8 +675,10 @@ const ROWS: &[Row] = &[
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#),
         copilot: Json(r#"{"permissionDecision":"allow","modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}},"permissionDecision":"allow","modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
-        bricks: Note("updated tool input dropped"),
-        gemini: Json(r#"{"decision":"allow","hookSpecificOutput":{"tool_input":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#), qwen: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#, "updated tool input dropped"),
+        // Where the host cannot apply a rewrite, the original must not run: a deny (attacks
+        // row 1020; Qwen 0.24.4 runs the original beside `updatedInput`, run).
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"hookx denied this call: a hook rewrote its input, which bricks cannot apply on PreToolUse, and the call must not run as it was"}}"#),
+        gemini: Json(r#"{"decision":"allow","hookSpecificOutput":{"tool_input":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#), qwen: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hookx denied this call: a hook rewrote its input, which qwen cannot apply on PreToolUse, and the call must not run as it was"}}"#),
         // Droid's argument names (run 0.225.2); Droid merges them over the call's input.
         droid: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}}"#),
         // Codex takes the edit as a patch, beside an allow (run 0.171.0).
@@ -860,13 +862,14 @@ const ROWS: &[Row] = &[
         cline: NO_EVENT },
     Row { case: "allow a permission request with new input", sc: Sc::Permission, says: "behavior-update", reason: "", handlers: &[Claude], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow","updatedInput":{"command":"npm ci"}}}}"#),
-        copilot: JsonNote(r#"{"behavior":"allow"}"#, "updated tool input dropped"),
-        // Copilot ignores a PascalCase PermissionRequest updatedInput (run 1.0.102, form
-        // `hxppermallowrw` of tests/live_copilot.rs): dropped, as under camelCase.
-        pascal: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}},"behavior":"allow"}"#, "updated tool input dropped"),
+        // Copilot ignores a PermissionRequest's new input (run 1.0.102, forms `hxcpermallowrw`,
+        // `hxppermallowrw` of tests/live_copilot.rs): an allow would approve the original, so
+        // the request is denied (attacks row 1021), as under Codex.
+        copilot: Json(r#"{"behavior":"deny","message":"hookx denied this call: a hook rewrote its input, which copilot cannot apply on permissionRequest, and the call must not run as it was"}"#),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"hookx denied this call: a hook rewrote its input, which copilot-pascal cannot apply on PermissionRequest, and the call must not run as it was"}},"behavior":"deny","message":"hookx denied this call: a hook rewrote its input, which copilot-pascal cannot apply on PermissionRequest, and the call must not run as it was"}"#),
         bricks: NO_EVENT,
         gemini: NO_EVENT, qwen: AsClaude,
-        droid: AsClaude, codex: JsonNote(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}"#, "updated tool input dropped"),
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"hookx denied this call: a hook rewrote its input, which codex cannot apply on PermissionRequest, and the call must not run as it was"}}}"#),
         cline: NO_EVENT },
 
     // --- Notification, SessionStart, messages ---------------------------------------------

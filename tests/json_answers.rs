@@ -516,3 +516,80 @@ fn an_auggie_deny_from_a_handler_killed_by_a_signal_denies() {
         );
     }
 }
+
+/// Attacks row 1020: a guard that sanitizes a call by rewriting it (`rm -rf /` to `echo
+/// blocked`), under a host that cannot apply the rewrite, must not let the original run. Qwen
+/// Code 0.24.4 runs the original beside `updatedInput` (run: qwen-facts.md, and the answer
+/// book's `hxpreallowrw`, hookx's old `allow`, ran the original); Bricks and Kiro read no
+/// rewrite (their documents). There the call is denied, saying why; where the host applies a
+/// rewrite, the rewrite is carried. Handlers of three dialects, with an `allow` and without.
+#[test]
+fn a_rewrite_the_host_cannot_apply_denies_the_call() {
+    let claude_allow = pre(json!({"permissionDecision": "allow",
+        "updatedInput": {"command": "echo blocked"}}));
+    let claude_alone = pre(json!({"updatedInput": {"command": "echo blocked"}}));
+    let copilot = json!({"permissionDecision": "allow", "modifiedArgs": {"command": "echo blocked"}});
+    let gemini = json!({"hookSpecificOutput": {"tool_input": {"command": "echo blocked"}}});
+    let answers = [
+        ("claude", "PreToolUse", &claude_allow),
+        ("claude", "PreToolUse", &claude_alone),
+        ("copilot", "PreToolUse", &copilot),
+        ("gemini", "PreToolUse", &gemini),
+    ];
+    let denied = |host: &str, out: &Value, err: &str, code: i32| match host {
+        // Kiro reads no JSON answer: exit 2 with the reason on stderr.
+        "kiro" => code == 2 && err.contains("cannot apply"),
+        _ => {
+            code == 0
+                && out["hookSpecificOutput"]["permissionDecision"] == "deny"
+                && out["hookSpecificOutput"]["permissionDecisionReason"]
+                    .as_str()
+                    .is_some_and(|r| r.contains("a hook rewrote its input"))
+        }
+    };
+    for host in ["qwen", "bricks", "kiro"] {
+        for (flavor, event, answer) in answers {
+            let (out, err, code) = exec_as(host, flavor, event, answer, "", 0);
+            assert!(
+                denied(host, &out, &err, code),
+                "{flavor} under {host}: the original would run: {out} {err} exit {code}"
+            );
+            assert!(!out.to_string().contains("echo blocked"), "{out}");
+        }
+    }
+    // Hosts that apply it get the rewrite, not a deny.
+    for host in ["claude", "gemini", "codex", "droid", "augment"] {
+        for (flavor, event, answer) in answers {
+            let (out, err, code) = exec_as(host, flavor, event, answer, "", 0);
+            assert!(
+                out.to_string().contains("echo blocked") && !denied(host, &out, &err, code),
+                "{flavor} under {host}: {out} {err} exit {code}"
+            );
+        }
+    }
+}
+
+/// Attacks row 1021: a permission request a Claude handler allows with new input (`decision:
+/// {behavior: allow, updatedInput}`), under Copilot and Codex, which take no input there (run:
+/// Copilot 1.0.102 form `hxppermallowrw`, codex-facts.md): an `allow` alone would approve the
+/// original call, so it is denied, saying why.
+#[test]
+fn a_permission_request_allowed_with_input_the_host_cannot_take_is_denied() {
+    let allow = json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+        "decision": {"behavior": "allow", "updatedInput": {"command": "echo blocked"}}}});
+    for host in ["copilot", "codex"] {
+        let (out, err, code) = exec(host, "PermissionRequest", &allow, "", 0);
+        let behavior = match host {
+            "copilot" => &out["behavior"],
+            _ => &out["hookSpecificOutput"]["decision"]["behavior"],
+        };
+        assert_eq!(behavior, "deny", "{host}: {out} {err} exit {code}");
+        assert!(out.to_string().contains("a hook rewrote its input"), "{out}");
+    }
+    // Claude takes it.
+    let (out, err, _) = exec("claude", "PermissionRequest", &allow, "", 0);
+    assert_eq!(
+        out["hookSpecificOutput"]["decision"]["updatedInput"]["command"], "echo blocked",
+        "{out} {err}"
+    );
+}

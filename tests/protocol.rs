@@ -817,8 +817,11 @@ fn host_answers_per_flavour() {
             // as one, it means the same outcome (when nothing had to be dropped or folded).
             let lossless = answer.exit_code == 2 || answer.stderr == outcome.errors.join("\n");
             // A block the host cannot express may reach the model as context instead.
-            let folded =
-                outcome.block && !host.tables().protocol.writes(Slot::Decision, &event.kind);
+            let p = &host.tables().protocol;
+            let folded = outcome.block && !p.writes(Slot::Decision, &event.kind)
+                // A rewrite the host cannot apply is a deny (attacks row 1020).
+                || outcome.updated_input.is_some()
+                    && !p.applies_rewrite(&event.kind, outcome.decision);
             if lossless && !folded && outcome.additional_context.len() <= 1 {
                 let stderr = if answer.exit_code == 2 {
                     answer.stderr.as_str()

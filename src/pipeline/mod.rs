@@ -322,7 +322,12 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
     Ok(Simulation {
         through_hookx,
         native,
-        verdict: simulate::verdict(&outcome),
+        // As the host takes the answer: a rewrite it cannot apply is a deny.
+        verdict: simulate::verdict(&crate::protocol::answer::unapplied_rewrite_denies(
+            request.host,
+            &event.kind,
+            &outcome,
+        )),
     })
 }
 

@@ -208,6 +208,7 @@ fn read_output_first(
 pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnswer {
     let t = host.tables();
     let kind = &event.kind;
+    let outcome = &*unapplied_rewrite_denies(host, kind, outcome);
     let mut w = Writer {
         p: &t.protocol,
         kind,
@@ -258,6 +259,40 @@ pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnsw
         stderr: notes.join("\n"),
         exit_code: 0,
     }
+}
+
+/// A tool call whose rewrite the host cannot apply is denied, not run as it was: a guard that
+/// sanitizes a call by rewriting it (`rm -rf /` to `echo blocked`) would otherwise be lost
+/// (Qwen Code 0.24.4 runs the original beside `updatedInput`; attacks rows 1020, 1021). On
+/// the events that guard a call (where hookx's failure policy denies), else the outcome is
+/// borrowed unchanged.
+pub(crate) fn unapplied_rewrite_denies<'o>(
+    host: Flavor,
+    kind: &EventKind,
+    outcome: &'o Outcome,
+) -> Cow<'o, Outcome> {
+    let p = &host.tables().protocol;
+    let decision = if outcome.block {
+        Some(Decision::Deny)
+    } else {
+        outcome.decision
+    };
+    if outcome.updated_input.is_none()
+        || decision == Some(Decision::Deny)
+        || !p.fails_closed(kind)
+        || p.applies_rewrite(kind, decision)
+    {
+        return Cow::Borrowed(outcome);
+    }
+    let mut denied = outcome.clone();
+    denied.decision = Some(Decision::Deny);
+    denied.updated_input = None;
+    denied.reasons.push(format!(
+        "hookx denied this call: a hook rewrote its input, which {} cannot apply on {}, and the call must not run as it was",
+        host.name(),
+        event_name(host.tables(), kind)
+    ));
+    Cow::Owned(denied)
 }
 
 /// Where the host's JSON has no room: reasons for stderr at exit 2, notes for stderr at exit 0.
@@ -341,7 +376,9 @@ fn encode_permission(
     let Some(input) = updated.filter(|_| !input_written && decision != Some(Decision::Deny)) else {
         return;
     };
-    if !p.writes(Slot::UpdatedInput, kind) {
+    // On an event that guards a call, only a rewrite the host applies is left here
+    // ([`unapplied_rewrite_denies`]); elsewhere one it cannot apply is said.
+    if !p.applies_rewrite(kind, decision) {
         notes.push(format!(
             "hookx: updated tool input dropped: {} cannot change the input on {}",
             host.name(),
@@ -352,14 +389,7 @@ fn encode_permission(
     if p.updated_input_needs_allow && decision != Some(Decision::Allow) {
         // The host runs a rewrite only beside an allow, which leaves its own approval in place
         // (Codex); without it the handler's rewrite would be refused.
-        if !w.set(Slot::Permission, decision_str(Decision::Allow).into()) {
-            notes.push(format!(
-                "hookx: updated tool input dropped: {} takes it only beside an allow on {}",
-                host.name(),
-                w.event_name
-            ));
-            return;
-        }
+        w.set(Slot::Permission, decision_str(Decision::Allow).into());
     }
     w.set(Slot::UpdatedInput, input.clone());
 }

@@ -316,6 +316,30 @@ impl ProtocolTables {
             .any(|f| f.slot == Slot::Continue && f.written_on(kind))
     }
 
+    /// Whether the host can be told to ask the user about a tool call on `kind`: an `ask` it
+    /// reads, or (a permission request) leaving the decision alone, which is asking.
+    pub fn can_ask(&self, kind: &EventKind) -> bool {
+        self.writes(Slot::Behavior, kind)
+            || (self.writes(Slot::Permission, kind)
+                && self.permission_values.contains(&Decision::Ask))
+    }
+
+    /// Whether the host runs an updated tool input on `kind` beside `decision` (none: no
+    /// handler decided; an ask the host cannot take counts as none, as its own flow decides),
+    /// in the answer hookx writes for it: beside a permission request's `allow`, or in its own
+    /// slot (with the `allow` hookx adds where the host needs one).
+    pub fn applies_rewrite(&self, kind: &EventKind, decision: Option<Decision>) -> bool {
+        let decision = decision.filter(|d| *d != Decision::Ask || self.can_ask(kind));
+        let allows = decision == Some(Decision::Allow);
+        if allows && self.writes(Slot::Behavior, kind) && self.writes(Slot::BehaviorInput, kind) {
+            return true;
+        }
+        self.writes(Slot::UpdatedInput, kind)
+            && (!self.updated_input_needs_allow
+                || allows
+                || (decision.is_none() && self.writes(Slot::Permission, kind)))
+    }
+
     /// Whether a handler of this flavour can ask to stop the agent (its answers have a
     /// `continue` slot).
     pub fn asks_to_stop(&self) -> bool {

@@ -235,7 +235,9 @@ impl Intent {
             },
             Intent::Allow => ran(Ran::Original),
             Intent::Rewrite | Intent::AllowRewrite if rewrites => ran(Ran::Rewritten),
-            Intent::Rewrite | Intent::AllowRewrite => ran(Ran::Original),
+            // A rewrite the host cannot apply is a deny: the original must not run (attacks
+            // row 1020).
+            Intent::Rewrite | Intent::AllowRewrite => ran(Ran::NotRun),
             Intent::Context => saw(context),
             Intent::Block => saw(reason),
             Intent::Stop => match effect.halted {
