@@ -593,3 +593,72 @@ fn a_permission_request_allowed_with_input_the_host_cannot_take_is_denied() {
         "{out} {err}"
     );
 }
+
+/// Attacks row 1022: two trusted guards rewrite one shell call, each from the original: a
+/// sanitizer (`rm -rf /` to `echo blocked`) and a hook that adds a flag (`rm -rf / --verbose`).
+/// Whichever came last undid the other's change: with the flag hook second, `rm -rf /
+/// --verbose` ran under Codex and Copilot, the sanitizer lost. The call is denied instead,
+/// in either order, and one rewrite alone (or two alike) still runs.
+#[test]
+fn two_different_rewrites_of_one_call_deny_it() {
+    let guard = |name: &str, command: &str| {
+        let answer = json!({"hookSpecificOutput": {"tool_input": {"command": command}}});
+        (name.to_string(), format!("cat >/dev/null; printf '%s' '{answer}'"))
+    };
+    let sanitize = guard("sanitize", "echo blocked");
+    let flag = guard("flag", "rm -rf / --verbose");
+    let run = |handlers: &[&(String, String)], host: &str| -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let (project, home) = (dir.path().join("p"), dir.path().join("h"));
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        let hooks: Vec<Value> = handlers
+            .iter()
+            .map(|(_, command)| json!({"type": "command", "command": command}))
+            .collect();
+        common::write(
+            &project,
+            ".gemini/settings.json",
+            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": hooks}]}})
+                .to_string(),
+        );
+        common::hookx_at(&project, &home, &["trust", "--yes"]).success();
+        let (event, payload) = match host {
+            "copilot" => (
+                "preToolUse",
+                json!({"sessionId": "s", "timestamp": 1, "cwd": project, "toolName": "bash",
+                    "toolArgs": {"command": "rm -rf /"}}),
+            ),
+            _ => (
+                "PreToolUse",
+                json!({"session_id": "s", "turn_id": "t", "transcript_path": null,
+                    "cwd": project, "hook_event_name": "PreToolUse", "model": "gpt-5.5",
+                    "permission_mode": "default", "tool_name": "Bash",
+                    "tool_input": {"command": "rm -rf /"}, "tool_use_id": "call_1"}),
+            ),
+        };
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(["run", "--host", host, "--event", event, "--home"])
+            .arg(&home)
+            .env("HOME", &home)
+            .write_stdin(payload.to_string());
+        let ran = common::ran(&mut cmd);
+        assert_eq!(ran.code, Some(0), "{ran:?}");
+        ran.stdout
+    };
+    for host in ["codex", "copilot"] {
+        for handlers in [[&sanitize, &flag], [&flag, &sanitize]] {
+            let out = run(&handlers, host);
+            let names: Vec<&str> = handlers.iter().map(|(n, _)| n.as_str()).collect();
+            assert!(
+                out.contains("deny") && out.contains("two hooks rewrote its input"),
+                "{host}, {names:?}: {out}"
+            );
+            assert!(!out.contains("rm -rf / --verbose"), "{host}, {names:?}: {out}");
+        }
+        let out = run(&[&sanitize, &sanitize], host);
+        assert!(out.contains("echo blocked") && !out.contains("deny"), "{host}: {out}");
+        let out = run(&[&sanitize], host);
+        assert!(out.contains("echo blocked") && !out.contains("deny"), "{host}: {out}");
+    }
+}

@@ -48,16 +48,27 @@ pub struct Outcome {
     pub errors: Vec<String>,
 }
 
+/// The reason of a call two handlers rewrote differently.
+pub const TWO_REWRITES: &str = "hookx denied this call: two hooks rewrote its input differently, and neither rewrite keeps the other's change";
+
 impl Outcome {
     /// Folds another handler's answer into this one: deny beats ask beats allow, block and stop
-    /// win, reasons, context and messages are concatenated in order, the last updated input (prompt,
-    /// result) wins.
+    /// win, reasons, context and messages are concatenated in order, the last prompt or result
+    /// wins; two different updated inputs deny the call.
     pub fn merge(&mut self, other: Outcome) {
         self.decision = self.decision.max(other.decision);
         self.reasons.extend(other.reasons);
         self.block |= other.block;
-        if other.updated_input.is_some() {
-            self.updated_input = other.updated_input;
+        match (&self.updated_input, other.updated_input) {
+            // Two handlers rewrote the call differently, each from the original: either
+            // rewrite alone undoes the other's change (a sanitizer's among them), so the call
+            // is denied (attacks row 1022).
+            (Some(mine), Some(theirs)) if *mine != theirs => {
+                self.decision = Some(Decision::Deny);
+                self.reasons.push(TWO_REWRITES.into());
+            }
+            (_, Some(theirs)) => self.updated_input = Some(theirs),
+            (_, None) => {}
         }
         self.additional_context.extend(other.additional_context);
         self.stop |= other.stop;
