@@ -669,7 +669,8 @@ const ROWS: &[Row] = &[
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches main"},"permissionDecision":"ask","permissionDecisionReason":"touches main"}"#),
         bricks: Note("cannot ask on PreToolUse"),
         gemini: Json(r#"{"decision":"ask","reason":"touches main"}"#), qwen: AsClaude,
-        droid: AsClaude, codex: Note("cannot ask on PreToolUse"),
+        // Droid's `ask` only logs; its own flow goes on (binary 0.225.2, attacks row 1025).
+        droid: Note("cannot ask on PreToolUse"), codex: Note("cannot ask on PreToolUse"),
         cline: Note("cannot ask on PreToolUse") },
     Row { case: "rewrite an edit's input", sc: Sc::PreEdit, says: "update", reason: "", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#),

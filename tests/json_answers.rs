@@ -662,3 +662,24 @@ fn two_different_rewrites_of_one_call_deny_it() {
         assert!(out.contains("echo blocked") && !out.contains("deny"), "{host}: {out}");
     }
 }
+
+/// Attacks row 1025: a Claude guard's `ask` with a rewrite, under Droid, which runs the
+/// original beside `ask` + `updatedInput` (run 0.225.2, droid-facts.md) and only logs an
+/// `ask`: hookx writes the rewrite alone, which Droid runs, and says the ask is left to Droid's
+/// own flow.
+#[test]
+fn an_ask_with_a_rewrite_reaches_droid_as_the_rewrite() {
+    let ask = pre(json!({"permissionDecision": "ask", "permissionDecisionReason": "R-ASK",
+        "updatedInput": {"command": "echo blocked"}}));
+    let (out, err, code) = exec("droid", "PreToolUse", &ask, "", 0);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out["hookSpecificOutput"]["updatedInput"]["command"], "echo blocked",
+        "{out} {err}"
+    );
+    assert!(
+        out["hookSpecificOutput"]["permissionDecision"].is_null(),
+        "Droid runs the original beside an ask: {out}"
+    );
+    assert!(err.contains("cannot ask on PreToolUse"), "{err}");
+}

@@ -506,7 +506,10 @@ mod protocol_rows {
             ),
         ],
         answer_event_key: Some((HSO, "hookEventName")),
-        permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
+        // `ask` only logs, and Droid's own flow goes on (binary 0.225.2); beside a rewrite it
+        // runs the original (run 0.225.2, droid-facts.md): hookx writes neither, so a guard's
+        // ask with a rewrite runs the rewrite under the same flow (attacks row 1025).
+        permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],
         hook_budget: &[],
     };
