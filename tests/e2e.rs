@@ -494,8 +494,6 @@ impl Sc {
 enum Expect {
     /// Exit 0, this JSON on stdout.
     Json(&'static str),
-    /// Exit 0, this JSON on stdout, and stderr says this (what the host cannot express).
-    JsonNote(&'static str, &'static str),
     /// Exit 0, nothing on stdout.
     Silent,
     /// Exit 0, nothing on stdout, stderr says this (something the host cannot express).
@@ -567,7 +565,7 @@ impl Row {
     }
 }
 
-use Expect::{AsClaude, Json, JsonNote, NotRun, Note, Silent};
+use Expect::{AsClaude, Json, NotRun, Note, Silent};
 
 /// For hosts that lack the row's event: never asked.
 const NO_EVENT: Expect = Silent;
@@ -1182,7 +1180,6 @@ fn check(row: &Row, host: F, handler: F, got: &Outcome) -> Vec<String> {
     }
     let (code, stdout, stderr) = match expect {
         Json(j) => (0, Some(j), None),
-        JsonNote(j, n) => (0, Some(j), Some(n)),
         Silent | NotRun => (0, None, None),
         Note(n) => (0, None, Some(n)),
         AsClaude => unreachable!("Row::expect resolves it"),

@@ -528,7 +528,8 @@ fn a_rewrite_the_host_cannot_apply_denies_the_call() {
     let claude_allow = pre(json!({"permissionDecision": "allow",
         "updatedInput": {"command": "echo blocked"}}));
     let claude_alone = pre(json!({"updatedInput": {"command": "echo blocked"}}));
-    let copilot = json!({"permissionDecision": "allow", "modifiedArgs": {"command": "echo blocked"}});
+    let copilot =
+        json!({"permissionDecision": "allow", "modifiedArgs": {"command": "echo blocked"}});
     let gemini = json!({"hookSpecificOutput": {"tool_input": {"command": "echo blocked"}}});
     let answers = [
         ("claude", "PreToolUse", &claude_allow),
@@ -584,7 +585,10 @@ fn a_permission_request_allowed_with_input_the_host_cannot_take_is_denied() {
             _ => &out["hookSpecificOutput"]["decision"]["behavior"],
         };
         assert_eq!(behavior, "deny", "{host}: {out} {err} exit {code}");
-        assert!(out.to_string().contains("a hook rewrote its input"), "{out}");
+        assert!(
+            out.to_string().contains("a hook rewrote its input"),
+            "{out}"
+        );
     }
     // Claude takes it.
     let (out, err, _) = exec("claude", "PermissionRequest", &allow, "", 0);
@@ -603,7 +607,10 @@ fn a_permission_request_allowed_with_input_the_host_cannot_take_is_denied() {
 fn two_different_rewrites_of_one_call_deny_it() {
     let guard = |name: &str, command: &str| {
         let answer = json!({"hookSpecificOutput": {"tool_input": {"command": command}}});
-        (name.to_string(), format!("cat >/dev/null; printf '%s' '{answer}'"))
+        (
+            name.to_string(),
+            format!("cat >/dev/null; printf '%s' '{answer}'"),
+        )
     };
     let sanitize = guard("sanitize", "echo blocked");
     let flag = guard("flag", "rm -rf / --verbose");
@@ -654,12 +661,21 @@ fn two_different_rewrites_of_one_call_deny_it() {
                 out.contains("deny") && out.contains("two hooks rewrote its input"),
                 "{host}, {names:?}: {out}"
             );
-            assert!(!out.contains("rm -rf / --verbose"), "{host}, {names:?}: {out}");
+            assert!(
+                !out.contains("rm -rf / --verbose"),
+                "{host}, {names:?}: {out}"
+            );
         }
         let out = run(&[&sanitize, &sanitize], host);
-        assert!(out.contains("echo blocked") && !out.contains("deny"), "{host}: {out}");
+        assert!(
+            out.contains("echo blocked") && !out.contains("deny"),
+            "{host}: {out}"
+        );
         let out = run(&[&sanitize], host);
-        assert!(out.contains("echo blocked") && !out.contains("deny"), "{host}: {out}");
+        assert!(
+            out.contains("echo blocked") && !out.contains("deny"),
+            "{host}: {out}"
+        );
     }
 }
 
@@ -669,8 +685,10 @@ fn two_different_rewrites_of_one_call_deny_it() {
 /// own flow.
 #[test]
 fn an_ask_with_a_rewrite_reaches_droid_as_the_rewrite() {
-    let ask = pre(json!({"permissionDecision": "ask", "permissionDecisionReason": "R-ASK",
-        "updatedInput": {"command": "echo blocked"}}));
+    let ask = pre(
+        json!({"permissionDecision": "ask", "permissionDecisionReason": "R-ASK",
+        "updatedInput": {"command": "echo blocked"}}),
+    );
     let (out, err, code) = exec("droid", "PreToolUse", &ask, "", 0);
     assert_eq!(code, 0, "{err}");
     assert_eq!(
