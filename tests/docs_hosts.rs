@@ -21,7 +21,9 @@ impl Project {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path().canonicalize().unwrap();
         let (project, home) = (root.join("project"), root.join("home"));
-        std::fs::create_dir_all(&project).unwrap();
+        // A repository of its own: Codex's project is the nearest `.git`, and a `.git` above
+        // the test's folder for a moment made that folder the project (attacks row 1120).
+        std::fs::create_dir_all(project.join(".git")).unwrap();
         std::fs::create_dir_all(&home).unwrap();
         Project {
             _tmp: tmp,

@@ -1516,6 +1516,8 @@ fn guard_converted_into_gemini_then_routed(trust_copy: bool, gemini_trusts: bool
 fn a_route_inside_a_hook_hookx_runs_stands_aside_for_the_same_event() {
     let root = tempfile::tempdir().unwrap();
     let (home, project) = (root.path().join("home"), root.path().join("project"));
+    // A repository of its own: Codex's project is the nearest `.git` (attacks row 1120).
+    std::fs::create_dir_all(project.join(".git")).unwrap();
     let log = project.join("ran.log");
     let bin = env!("CARGO_BIN_EXE_hookx");
     let wrapper = common::write(
@@ -1939,7 +1941,7 @@ fn an_opencode_user_plugin_below_the_home_does_not_take_the_event_under_another_
 /// guard ran 0 times. A copy its host skips stands in for nothing: the route runs the guard.
 #[test]
 fn a_copy_codex_never_reviewed_does_not_take_the_guards_run() {
-    let w = GuardAndMine::new(false);
+    let w = GuardAndMine::new(true);
     let (project, home, log) = (&w.project, &w.home, &w.log);
     common::write(
         home,
@@ -1998,7 +2000,7 @@ fn a_copy_codex_never_reviewed_does_not_take_the_guards_run() {
 #[test]
 fn a_review_below_the_home_does_not_stand_in_where_codex_home_names_another_folder() {
     for codex_home_trusts in [true, false] {
-        let w = GuardAndMine::new(false);
+        let w = GuardAndMine::new(true);
         let (project, home, log) = (&w.project, &w.home, &w.log);
         let trusted = format!(
             "[projects.{:?}]\ntrust_level = \"trusted\"\n",
@@ -3363,7 +3365,7 @@ fn a_wrapper_copy_gemini_runs_beside_a_user_route_its_system_settings_turn_off()
 /// 'hooks.state={"KEY"={enabled=false}}'` turns it off the same way.
 #[test]
 fn a_copy_a_codex_profile_turns_off_does_not_take_the_guards_run() {
-    let w = GuardAndMine::new(false);
+    let w = GuardAndMine::new(true);
     let (project, home, log) = (&w.project, &w.home, &w.log);
     let bin = env!("CARGO_BIN_EXE_hookx");
     w.hookx(&[

@@ -972,12 +972,22 @@ fn session_of(payload: &Value) -> String {
         .to_string()
 }
 
+/// A project folder in `tmp`, a repository of its own (a `.git`), as Codex's are: Codex (and
+/// hookx for it) takes the nearest `.git` at or above `cwd` for the project. Without one the
+/// walk went on above the test's folder, and a `.git` anywhere there for a moment (another
+/// process's `/tmp/.git`) made that folder the project: a few cases of a Codex matrix failed
+/// under load, each handler shown `/tmp` (attacks row 1120).
+fn project_in(tmp: &Path) -> PathBuf {
+    let project = tmp.join("project");
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    project
+}
+
 /// One event from `host` to a `handler`, the way `via` wires them.
 fn invoke(via: Via, row: &Row, host: F, handler: F) -> Outcome {
     let tmp = tempfile::tempdir().expect("temp dir");
-    let project = tmp.path().join("project");
+    let project = project_in(tmp.path());
     let out = tmp.path().join("out");
-    std::fs::create_dir_all(&project).unwrap();
     std::fs::create_dir_all(&out).unwrap();
     let ev = row.sc.event();
     let payload = host_payload(row.sc, host, &project);
@@ -1991,8 +2001,7 @@ fn docs_hosts_run_every_handler_flavour() {
                     continue;
                 };
                 let tmp = tempfile::tempdir().unwrap();
-                let project = tmp.path().join("project");
-                std::fs::create_dir_all(&project).unwrap();
+                let project = project_in(tmp.path());
                 let payload = host.payload(row.ev, &project);
                 let names_tool = payload.get("tool_name").is_some()
                     || payload.pointer("/tool_info/command_line").is_some();
@@ -2073,8 +2082,7 @@ fn docs_handlers_run_under_every_host() {
                     continue;
                 };
                 let tmp = tempfile::tempdir().unwrap();
-                let project = tmp.path().join("project");
-                std::fs::create_dir_all(&project).unwrap();
+                let project = project_in(tmp.path());
                 let payload = host_payload(sc, host, &project);
                 let tool = if sc == Sc::PreBash {
                     handler.shell()

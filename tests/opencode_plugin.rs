@@ -48,7 +48,9 @@ impl Project {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         let (project, home) = (root.join("project"), root.join("home"));
-        std::fs::create_dir_all(&project).unwrap();
+        // A repository of its own: OpenCode's project is the nearest `.git`, and a `.git`
+        // above the test's folder for a moment made that folder the project (attacks row 1120).
+        std::fs::create_dir_all(project.join(".git")).unwrap();
         std::fs::create_dir_all(&home).unwrap();
         Project {
             _dir: dir,

@@ -127,7 +127,10 @@ impl World {
         let tmp = tempfile::tempdir().unwrap();
         let root = tmp.path().canonicalize().unwrap();
         let (project, home, out) = (root.join("project"), root.join("home"), root.join("out"));
-        for d in [&project, &home, &out] {
+        // The project a repository of its own: Codex's project is the nearest `.git`, and a
+        // `.git` above the test's folder for a moment made that folder the project (attacks
+        // row 1120).
+        for d in [&project.join(".git"), &home, &out] {
             std::fs::create_dir_all(d).unwrap();
         }
         // Copilot: both casings in one file (flat handlers); Bricks and Gemini: groups.
