@@ -1509,6 +1509,71 @@ fn a_session_started_below_the_project_runs_its_guards() {
     }
 }
 
+/// Attacks row 1121: another account's `.git` in a folder anyone may write, above the user's
+/// own folder (`/tmp/.git` of someone else's, the user's project `/tmp/work` with a trusted
+/// guard), a Codex session in `work` through hookx's route. hookx took the other account's
+/// folder for the project, ran none of `work`'s rules, and the call went through. A marker
+/// counts only where it is the user's or root's (as git's `safe.directory`). Needs root to
+/// give the marker to another account; a marker of the user's own still places the project.
+#[test]
+fn another_accounts_marker_above_does_not_move_the_project_off_the_users_guard() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (shared, home) = (root.join("shared"), root.join("home"));
+    let work = shared.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::set_permissions(
+        &shared,
+        std::os::unix::fs::PermissionsExt::from_mode(0o1777),
+    )
+    .unwrap();
+    write(
+        &work,
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+            "command": "echo R-WORK-GUARD >&2; exit 2"}]}]}})
+        .to_string(),
+    );
+    common::hookx_at(&work, &home, &["trust", "--yes"]).success();
+    let fire = || {
+        let payload = json!({"session_id": "s", "turn_id": "t", "transcript_path": null,
+            "cwd": work, "hook_event_name": "PreToolUse", "model": "gpt-5.5",
+            "permission_mode": "bypassPermissions", "tool_name": "Bash",
+            "tool_input": {"command": "rm -rf ."}, "tool_use_id": "call_1"});
+        let mut cmd = common::hookx_clean(&work);
+        cmd.args(["run", "--host", "codex", "--event", "PreToolUse", "--home"])
+            .arg(&home)
+            .arg("--managed-root")
+            .arg(&root)
+            .env("HOME", &home)
+            .env_remove("CODEX_HOME")
+            .write_stdin(payload.to_string());
+        let ran = ran(&mut cmd);
+        assert_eq!(ran.code, Some(0), "{ran:?}");
+        ran.stdout.contains("R-WORK-GUARD")
+    };
+    assert!(fire(), "no marker above: the guard denies");
+    let marker = shared.join(".git");
+    std::fs::create_dir_all(&marker).unwrap();
+    if rustix::process::geteuid().is_root() {
+        std::os::unix::fs::chown(&marker, Some(4242), Some(4242)).unwrap();
+        assert!(
+            fire(),
+            "another account's .git above: the user's guard must still deny"
+        );
+    } else {
+        eprintln!("skip: giving a marker to another account needs root");
+    }
+    // The user's own `.git` above places the project there, as Codex does (row 521): `work`'s
+    // guard is then not the project's.
+    std::os::unix::fs::chown(&marker, Some(rustix::process::geteuid().as_raw()), None).ok();
+    assert!(
+        !fire(),
+        "the user's own .git above makes that folder the project"
+    );
+}
+
 /// Attacks rows 560-562: Codex's own `project_root_markers` setting places the project it
 /// reads its `.codex/` from (0.171.0, live: `live_codex::a_project_marked_by_the_users_own_
 /// markers_runs_its_guard`, `no_markers_make_the_folder_codex_started_in_the_project`), read

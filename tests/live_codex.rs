@@ -2502,6 +2502,8 @@ fn main() -> std::process::ExitCode {
             a_profiles_project_markers_place_the_project,
             an_overrides_project_markers_place_the_project,
             a_route_whose_hookx_moved,
+            another_accounts_git_above_marks_no_project,
+            another_accounts_git_above_keeps_the_users_guard,
         ],
     )
 }
@@ -2804,6 +2806,97 @@ fn guard_ran(l: &Live, scenario: &str, cwd_tail: &str) {
         ),
     );
     c.done(scenario);
+}
+
+/// Attacks row 1121: another account's `.git` (a world-writable `/tmp` holding someone's
+/// `/tmp/.git`) above the folder Codex starts in, `work/`. The fact: Codex 0.171.0 takes that
+/// account's folder for the project: it loads the route there (`.codex/hooks.json`, reviewed,
+/// each folder trusted in Codex) and runs it. hookx does not follow it there
+/// (`another_accounts_git_above_keeps_the_users_guard`).
+fn another_accounts_git_above_marks_no_project() {
+    let Some(l) = live("subfolder", &ABOVE_ARGS, |sb| {
+        let work = another_accounts_git_above(sb);
+        sb.user_config(&format!(
+            "[projects.{}]\ntrust_level = \"trusted\"\n\n",
+            json!(work.display().to_string())
+        ));
+        guard_routed_from(sb, &sb.project);
+    }) else {
+        return;
+    };
+    let users: Vec<&str> = l
+        .dumps
+        .iter()
+        .filter(|d| d.label == "user-pre")
+        .filter_map(|d| d.stdin["cwd"].as_str())
+        .collect();
+    let mut c = Checks::default();
+    c.that(
+        matches!(users[..], [cwd] if cwd.ends_with("/project/work")),
+        format!("Codex ran the route in the other account's folder once: {users:?}"),
+    );
+    c.done("another account's .git");
+}
+
+/// Attacks row 1121, the attack: the user's own folder `work/` (no `.git`) with a trusted
+/// guard, hookx's route in the user scope, another account's `.git` above. hookx took the other
+/// account's folder for the project and ran none of `work`'s rules: the call went through.
+fn another_accounts_git_above_keeps_the_users_guard() {
+    let Some(l) = live("subfolder", &ABOVE_ARGS, |sb| {
+        let work = another_accounts_git_above(sb);
+        sb.write(
+            "project/work/.claude/settings.json",
+            &client::pretty(&json!({"hooks": {"PreToolUse": [{"hooks": [
+                {"type": "command", "command": sb.dumper("claude-pre")}]}]}})),
+        );
+        sb.answer("claude-pre", "a", "sub-call",
+            r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-SUB-DENY"}}"#, "", 0);
+        // A rule of the user's own, which the user route is installed for.
+        sb.write(
+            "home/.claude/settings.json",
+            &client::pretty(&json!({"hooks": {"PreToolUse": [{"hooks": [
+                {"type": "command", "command": sb.dumper("user-pre")}]}]}})),
+        );
+        common::hookx_at(&work, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(
+            &work,
+            &sb.home,
+            &["install", "--host", "codex", "--scope", "user"],
+        )
+        .success();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let denied = l.tool_result("subfolder", "sub-call");
+    c.that(
+        denied.contains("R-SUB-DENY"),
+        format!(
+            "the user's guard denies: {denied}\n{}\nran: {:?}",
+            l.out.stderr,
+            l.dumps.iter().map(|d| &d.label).collect::<Vec<_>>()
+        ),
+    );
+    c.done("another account's .git, a user route");
+}
+
+/// Codex started in `work/` of a folder whose `.git` is another account's.
+const ABOVE_ARGS: [&str; 5] = [
+    "-s",
+    "workspace-write",
+    "-C",
+    "work",
+    "--skip-git-repo-check",
+];
+
+/// The sandbox's project made another account's (its `.git` owned by uid 4242), with the
+/// folder `work/` in it, trusted in Codex as the project is.
+fn another_accounts_git_above(sb: &Sandbox) -> std::path::PathBuf {
+    sb.trust_project();
+    let work = sb.project.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    std::os::unix::fs::chown(sb.project.join(".git"), Some(4242), Some(4242)).unwrap();
+    work
 }
 
 /// Attacks row 560: the user's own `project_root_markers = [".hg"]` in `~/.codex/config.toml`

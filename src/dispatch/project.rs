@@ -222,7 +222,8 @@ impl Chain<'_> {
 /// The project an agent that sets no project variable runs from `cwd`: the nearest folder at
 /// or above it holding one of `markers` (Codex's `.git`: started below the project, it reads
 /// the project's files from there, attacks row 521), else `cwd` itself. A marker is looked at
-/// through links, as Codex looks (a link to nothing marks no folder).
+/// through links, as Codex looks (a link to nothing marks no folder), and counts only where it
+/// is the user's or root's ([`yours`]).
 fn project_at_or_above(cwd: PathBuf, markers: &[String]) -> PathBuf {
     if markers.is_empty() {
         return cwd;
@@ -230,9 +231,30 @@ fn project_at_or_above(cwd: PathBuf, markers: &[String]) -> PathBuf {
     let cwd = std::path::absolute(&cwd).unwrap_or(cwd);
     let found = cwd
         .ancestors()
-        .find(|dir| markers.iter().any(|m| dir.join(m).metadata().is_ok()))
+        .find(|dir| {
+            markers
+                .iter()
+                .any(|m| dir.join(m).metadata().is_ok_and(|meta| yours(&meta)))
+        })
         .map(Path::to_path_buf);
     found.unwrap_or(cwd)
+}
+
+/// Whether a marker is this user's or root's. Another account's `.git` in a folder anyone may
+/// write (`/tmp/.git` above the user's `/tmp/work`) made `/tmp` the project, and the user's
+/// own guards in `work` ran nowhere under Codex: a deny lost to someone else's folder (attacks
+/// row 1121). Codex 0.171.0 takes such a marker (run:
+/// `live_codex::another_accounts_git_above_marks_no_project`); git refuses that repository
+/// (`safe.directory`), and so does hookx, for the rules it runs.
+#[cfg(unix)]
+fn yours(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    meta.uid() == 0 || meta.uid() == rustix::process::geteuid().as_raw()
+}
+
+#[cfg(not(unix))]
+fn yours(_meta: &std::fs::Metadata) -> bool {
+    true
 }
 
 /// Which line of the host's files started this process, as far as its command line says.
