@@ -3257,25 +3257,14 @@ fn a_route_whose_hookx_moved() {
                 {"type": "command", "command": format!("echo ran >> '{}'; echo USER-GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}}),
         );
         hookx_cmd(&world, &["trust", guard.to_str().unwrap()]);
-        let old = world.dump.join("old/hookx");
-        std::fs::create_dir_all(old.parent().unwrap()).unwrap();
-        std::fs::copy(env!("CARGO_BIN_EXE_hookx"), &old).unwrap();
-        for scope in ["user", "project"] {
-            let args = ["install", "--host", "claude", "--scope", scope, "--hookx"];
-            let mut args = args.to_vec();
-            args.push(old.to_str().unwrap());
-            hookx_cmd(&world, &args);
-        }
-        match state {
-            "gone" => std::fs::remove_file(&old).unwrap(),
-            "empty" => std::fs::write(&old, "").unwrap(),
-            _ => {
-                std::fs::remove_file(&old).unwrap();
-                for scope in ["user", "project"] {
-                    hookx_cmd(&world, &["install", "--host", "claude", "--scope", scope]);
-                }
+        common::install_then_move_hookx(&world.dump, state, |hookx| {
+            for scope in ["user", "project"] {
+                let args = [
+                    "install", "--host", "claude", "--scope", scope, "--hookx", hookx,
+                ];
+                hookx_cmd(&world, &args);
             }
-        }
+        });
         let (run, ran, denied) = one_guarded_call(&bin, &world, &model, &log);
         let expected = state == "installed again";
         c.check(

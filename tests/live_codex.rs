@@ -3191,9 +3191,6 @@ fn a_route_whose_hookx_moved() {
             sb.answer("claude-pre", "a", "sub-call",
                 r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-SUB-DENY"}}"#, "", 0);
             common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
-            let old = sb.root.join("old/hookx");
-            std::fs::create_dir_all(old.parent().unwrap()).unwrap();
-            std::fs::copy(env!("CARGO_BIN_EXE_hookx"), &old).unwrap();
             let install = |hookx: &str| {
                 common::hookx_at(
                     &sb.project,
@@ -3202,15 +3199,7 @@ fn a_route_whose_hookx_moved() {
                 )
                 .success();
             };
-            install(old.to_str().unwrap());
-            match state {
-                "gone" => std::fs::remove_file(&old).unwrap(),
-                "empty" => std::fs::write(&old, "").unwrap(),
-                _ => {
-                    std::fs::remove_file(&old).unwrap();
-                    install(env!("CARGO_BIN_EXE_hookx"));
-                }
-            }
+            common::install_then_move_hookx(&sb.root, state, install);
         }) else {
             return;
         };

@@ -2453,9 +2453,6 @@ fn a_route_whose_hookx_moved() {
                 "command": format!("echo ran >> '{}'; echo USER-GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}});
             let file = sb.write("home/.claude/settings.json", &guard.to_string());
             common::hookx_at(&sb.project, &sb.home, &["trust", file.to_str().unwrap()]).success();
-            let old = sb.root.join("old/hookx");
-            std::fs::create_dir_all(old.parent().unwrap()).unwrap();
-            std::fs::copy(env!("CARGO_BIN_EXE_hookx"), &old).unwrap();
             let install = |hookx: &str| {
                 common::hookx_at(
                     &sb.project,
@@ -2466,15 +2463,7 @@ fn a_route_whose_hookx_moved() {
                 )
                 .success();
             };
-            install(old.to_str().unwrap());
-            match state {
-                "gone" => std::fs::remove_file(&old).unwrap(),
-                "empty" => std::fs::write(&old, "").unwrap(),
-                _ => {
-                    std::fs::remove_file(&old).unwrap();
-                    install(env!("CARGO_BIN_EXE_hookx"));
-                }
-            }
+            common::install_then_move_hookx(&sb.root, state, install);
         }) else {
             return;
         };

@@ -112,6 +112,24 @@ pub fn write(root: &Path, rel: &str, text: &str) -> PathBuf {
     path
 }
 
+/// Attacks rows 1080, 1082, 1084: runs `install` (given the hookx path to name) for a copy of
+/// hookx under `dir/old`, then moves that copy away as `state` says: `"gone"` (removed),
+/// `"empty"` (cut short at nothing), or else removed and installed again from this build.
+pub fn install_then_move_hookx(dir: &Path, state: &str, install: impl Fn(&str)) {
+    let old = dir.join("old/hookx");
+    std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_hookx"), &old).unwrap();
+    install(old.to_str().unwrap());
+    match state {
+        "gone" => std::fs::remove_file(&old).unwrap(),
+        "empty" => std::fs::write(&old, "").unwrap(),
+        _ => {
+            std::fs::remove_file(&old).unwrap();
+            install(env!("CARGO_BIN_EXE_hookx"));
+        }
+    }
+}
+
 /// `hookx ARGS… --project PROJECT --home HOME`, with `HOME` pointing at `home` too and no
 /// `HOOKX_HOME`, so that nothing touches the real home. (`home` is not the account's: `hookx
 /// install` writes `--home HOME` on the routes it installs, for `hookx run`.)
