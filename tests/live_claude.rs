@@ -2173,13 +2173,7 @@ fn a_projects_kill_switch_turns_off_hookxs_user_route_too() {
         let model = FakeModel::start(SCRIPTS);
         let world = World::new();
         let log = world.dump.join("guard.log");
-        let gemini = world.home.join(".gemini/settings.json");
-        write_json(
-            &gemini,
-            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
-                {"type": "command", "command": format!("echo ran >> '{}'; echo USER-GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}}),
-        );
-        hookx_cmd(&world, &["trust", gemini.to_str().unwrap()]);
+        trusted_gemini_guard(&world, &world.home.join(".gemini/settings.json"), &log);
         hookx_cmd(&world, &["install", "--host", "claude", "--scope", "user"]);
         if let Some(file) = file {
             write_json(&world.project.join(file), &json!({"disableAllHooks": true}));
@@ -2620,13 +2614,7 @@ fn a_session_started_below_the_project() {
         .status();
     assert!(git.is_ok_and(|s| s.success()));
     let log = world.dump.join("guard.log");
-    let gemini = world.project.join(".gemini/settings.json");
-    write_json(
-        &gemini,
-        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
-            {"type": "command", "command": format!("echo ran >> '{}'; echo USER-GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}}),
-    );
-    hookx_cmd(&world, &["trust", gemini.to_str().unwrap()]);
+    trusted_gemini_guard(&world, &world.project.join(".gemini/settings.json"), &log);
     hookx_cmd(
         &world,
         &["install", "--host", "claude", "--scope", "project"],
@@ -2753,17 +2741,22 @@ fn a_wrapper_copy_claude_runs_with_its_personal_config_restricted() {
     assert!(failed.is_empty(), "{failed:#?}");
 }
 
+/// A Gemini guard in `file` on the shell tool that logs `ran` to `log` and denies with
+/// `USER-GUARD-SAYS-NO` (exit 2), trusted.
+fn trusted_gemini_guard(world: &World, file: &Path, log: &Path) {
+    write_json(
+        file,
+        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": format!("echo ran >> '{}'; echo USER-GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}}),
+    );
+    hookx_cmd(world, &["trust", file.to_str().unwrap()]);
+}
+
 /// The project's Gemini guard (logging `ran` to `log`, denying with `USER-GUARD-SAYS-NO`)
 /// and a rule of the user's own, so that the user route is written too, both trusted, and
 /// hookx installed for Claude in both scopes.
 fn a_project_guard_routed_in_both_scopes(world: &World, log: &Path) {
-    let gemini = world.project.join(".gemini/settings.json");
-    write_json(
-        &gemini,
-        &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
-            {"type": "command", "command": format!("echo ran >> '{}'; echo USER-GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}}),
-    );
-    hookx_cmd(world, &["trust", gemini.to_str().unwrap()]);
+    trusted_gemini_guard(world, &world.project.join(".gemini/settings.json"), log);
     let users = world.home.join(".gemini/settings.json");
     write_json(
         &users,
@@ -3250,13 +3243,7 @@ fn a_route_whose_hookx_moved() {
         let model = FakeModel::start(SCRIPTS);
         let world = World::new();
         let log = world.dump.join("guard.log");
-        let guard = world.project.join(".gemini/settings.json");
-        write_json(
-            &guard,
-            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
-                {"type": "command", "command": format!("echo ran >> '{}'; echo USER-GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}}),
-        );
-        hookx_cmd(&world, &["trust", guard.to_str().unwrap()]);
+        trusted_gemini_guard(&world, &world.project.join(".gemini/settings.json"), &log);
         common::install_then_move_hookx(&world.dump, state, |hookx| {
             for scope in ["user", "project"] {
                 let args = [
