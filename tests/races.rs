@@ -249,3 +249,63 @@ fn two_user_installs_at_once_write_one_route_key() {
         );
     }
 }
+
+/// Row 1240: the host writes the file install edits, without hookx's lock, between install's
+/// read and its rename: Claude Code 2.1.332's `/model` writes `model` into
+/// `~/.claude/settings.json` (bundle: `("userSettings",{model:`), Gemini CLI 0.61.0's `mcp add`
+/// `mcpServers` into `~/.gemini/settings.json` (run). Forced by the debug hook
+/// `HOOKX_TEST_BEFORE_RENAME`, which writes the host's file in place (as `writeFileSync` does)
+/// once install's new text for it is ready (`HOOKX_TEST_RENAMING` names the file). Before, the rename put install's text, made from the file
+/// as it was read, over the host's write: its setting was gone. Now install edits the file
+/// again as the host left it, and both are there.
+#[test]
+fn a_hosts_write_while_install_writes_the_same_file_is_kept() {
+    let s = Setup::new();
+    let guard = write(
+        &s.home,
+        ".gemini/settings.json",
+        &gemini_guard("user guard"),
+    );
+    s.trust(&guard);
+    let mine = r#"{
+  "hooks": {
+    "Stop": [{"hooks": [{"type": "command", "command": "echo mine"}]}]
+  }
+}
+"#;
+    let settings = write(&s.home, ".claude/settings.json", mine);
+    // As Claude Code writes it: the object with the new key, two spaces, a final newline.
+    let mut hosts: serde_json::Value = serde_json::from_str(mine).unwrap();
+    hosts["model"] = "opus".into();
+    let hosts = serde_json::to_string_pretty(&hosts).unwrap() + "\n";
+    let written_by_host = write(&s.home, "host-write.json", &hosts);
+    let out = common::hookx()
+        .args(["install", "--host", "claude", "--scope", "user", "--project"])
+        .arg(&s.project)
+        .arg("--home")
+        .arg(&s.home)
+        .env("HOME", &s.home)
+        .env_remove("HOOKX_HOME")
+        .env(
+            "HOOKX_TEST_BEFORE_RENAME",
+            r#"[ "$HOOKX_TEST_RENAMING" = "$TARGET" ] && [ ! -e "$DONE" ] && cat "$HOST_WRITE" > "$TARGET" && : > "$DONE""#,
+        )
+        .env("HOST_WRITE", &written_by_host)
+        .env("TARGET", &settings)
+        .env("DONE", s.home.join("host-wrote"))
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        value["model"], "opus",
+        "the host's write in that moment is lost: {text}\n{out:?}"
+    );
+    assert!(
+        text.contains("run --host claude") && text.contains("echo mine"),
+        "{text}"
+    );
+    // The route runs the user's guard.
+    let answer = s.claude_shell_call();
+    assert!(answer.contains("user guard"), "{answer}");
+}

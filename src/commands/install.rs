@@ -148,7 +148,7 @@ fn update_keeping_trust(
     ctx: &Context,
     path: &Path,
     report: &mut Vec<PathBuf>,
-    edit: impl FnOnce(Option<&str>) -> Result<Change, Error>,
+    mut edit: impl FnMut(Option<&str>) -> Result<Change, Error>,
 ) -> Result<config::update::Outcome, Error> {
     let mut edited = None;
     let outcome = config::update::update(path, |current| {
@@ -487,7 +487,10 @@ fn write_routes(
     let folders = folders_below(root, &path);
     let new_folders = missing(&folders);
     let mut folders_too = 0;
+    // The edit runs again on a file another program wrote meanwhile: what it said goes first.
+    let refused = report.refused.len();
     update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
+        report.refused.truncate(refused);
         before = current.map(str::to_string);
         let fresh = fresh_text(host);
         let (mut text, events) = match current {
@@ -983,6 +986,9 @@ fn apply_plugin(opts: &Options, plugin: &crate::tables::GeneratedPlugin) -> Resu
     let needed = events_to_route(opts);
     let mut kept = Vec::new();
     update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
+        // Run again on a file another program wrote meanwhile: said from the last run only.
+        report.added.clear();
+        report.updated.clear();
         let old = match current {
             Some(text) if !crate::route::is_own_plugin(plugin, text) => {
                 return Err(Error::Io {
@@ -1060,7 +1066,10 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
     let root = scope_root(opts);
     let needed = events_to_route(opts);
     let mut kept = Vec::new();
+    let refused = report.refused.len();
     update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
+        // Run again on a file another program wrote meanwhile: said from the last run only.
+        report.refused.truncate(refused);
         let had: Vec<String> = match current {
             None => Vec::new(),
             Some(text) => routes_in_list(&path, text, host, list)?,

@@ -1106,7 +1106,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
             let mut text = serde_json::to_string_pretty(&new_lock).unwrap_or_default();
             text.push('\n');
             config::update::update(&ctx.project.join(LOCK), |_| {
-                Ok(config::update::Change::Write(text))
+                Ok(config::update::Change::Write(text.clone()))
             })?;
         }
         if store_changed && let Some(store) = &store {
@@ -1638,7 +1638,7 @@ fn write_target(
             if let Some(text) = current {
                 not_a_foreign_plugin(plugin, &plan.rel, text)?;
             }
-            Ok(config::update::Change::Write(after))
+            Ok(config::update::Change::Write(after.clone()))
         })?;
         return Ok(changed || outcome != config::update::Outcome::Unchanged);
     }

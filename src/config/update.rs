@@ -64,11 +64,29 @@ pub enum Outcome {
 /// * The new text goes to a temporary file in the same directory, then renamed over the old
 ///   one: readers see the old file or the new one, never half of one. An existing file keeps
 ///   its mode; a new one gets the umask's (as `touch` would).
+/// * The host and the user write these files too, without hookx's lock (Claude Code its
+///   `permissions`, Gemini CLI and Codex their MCP servers): just before the rename the file is
+///   read again, and when it is no longer what `edit` was shown, `edit` is run again on what
+///   it holds now, so that their write is kept (attacks row 1240). After [`RETRIES`] such
+///   rounds the write fails, nothing written.
 pub fn update(
     path: &Path,
-    edit: impl FnOnce(Option<&str>) -> Result<Change, Error>,
+    edit: impl FnMut(Option<&str>) -> Result<Change, Error>,
 ) -> Result<Outcome, Error> {
-    update_as(path, 0o666, Lock::Wait, edit)
+    update_as(path, 0o666, Lock::Wait, Writers::Others, edit)
+}
+
+/// How many times [`update`] edits a file again that another program changed meanwhile.
+pub const RETRIES: usize = 5;
+
+/// Who else writes a file [`update_as`] writes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Writers {
+    /// Programs that take no lock of hookx's (the host, an editor): checked before the rename.
+    Others,
+    /// hookx alone, under its folder's lock (its own state, 0600 in a 0700 folder): nothing
+    /// to check, and `hookx run` reads no file more.
+    HookxOnly,
 }
 
 /// How [`update_as`] takes its folder's lock.
@@ -88,7 +106,15 @@ pub fn update_private(
     edit: impl FnOnce(Option<&str>) -> Result<Change, Error>,
 ) -> Result<Outcome, Error> {
     make_private_folder(path)?;
-    update_as(path, 0o600, Lock::Wait, edit)
+    update_as(path, 0o600, Lock::Wait, Writers::HookxOnly, once(edit))
+}
+
+/// `edit` as the `FnMut` [`update_as`] takes, for a file only hookx writes: it runs once.
+fn once(
+    edit: impl FnOnce(Option<&str>) -> Result<Change, Error>,
+) -> impl FnMut(Option<&str>) -> Result<Change, Error> {
+    let mut edit = Some(edit);
+    move |current| edit.take().map_or(Ok(Change::Keep), |edit| edit(current))
 }
 
 /// Makes the folder of `path` 0700, where it is missing.
@@ -117,14 +143,15 @@ pub fn update_private_briefly(
     edit: impl FnOnce(Option<&str>) -> Result<Change, Error>,
 ) -> Result<Outcome, Error> {
     make_private_folder(path)?;
-    update_as(path, 0o600, Lock::Briefly, edit)
+    update_as(path, 0o600, Lock::Briefly, Writers::HookxOnly, once(edit))
 }
 
 fn update_as(
     path: &Path,
     new_mode: u32,
     lock: Lock,
-    edit: impl FnOnce(Option<&str>) -> Result<Change, Error>,
+    writers: Writers,
+    edit: impl FnMut(Option<&str>) -> Result<Change, Error>,
 ) -> Result<Outcome, Error> {
     let real = resolve_links(path)?;
     let shown = path.display().to_string();
@@ -153,7 +180,7 @@ fn update_as(
         path: dir.display().to_string(),
         message: e.to_string(),
     })?;
-    let outcome = edit_locked(&real, &dir, &shown, new_mode, edit);
+    let outcome = edit_locked(&real, &dir, &shown, (new_mode, writers), edit);
     if !matches!(outcome, Ok(Outcome::Written)) {
         // Under the lock, so that a writer waiting for it finds the folder gone and makes it.
         for folder in &made {
@@ -163,39 +190,89 @@ fn update_as(
     outcome
 }
 
-/// [`update_as`] in the folder `dir` that holds `real`, under its lock.
+/// [`update_as`] in the folder `dir` that holds `real`, under its lock: `edit` run on the
+/// file's text, again while another program changed it before hookx's change landed.
 fn edit_locked(
     real: &Path,
     dir: &Path,
     shown: &str,
-    new_mode: u32,
-    edit: impl FnOnce(Option<&str>) -> Result<Change, Error>,
+    (new_mode, writers): (u32, Writers),
+    mut edit: impl FnMut(Option<&str>) -> Result<Change, Error>,
 ) -> Result<Outcome, Error> {
     let io = |e: std::io::Error| Error::Io {
         path: shown.to_string(),
         message: e.to_string(),
     };
-    let current = match crate::read::bytes(real, crate::read::MAX_FILE_BYTES) {
-        Ok(bytes) => Some(String::from_utf8(bytes).map_err(|_| Error::Io {
-            path: shown.to_string(),
-            message: "is not UTF-8 text; hookx does not write into it".into(),
-        })?),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(io(e)),
+    let read = || match crate::read::bytes(real, crate::read::MAX_FILE_BYTES) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io(e)),
     };
-    match edit(current.as_deref())? {
-        Change::Keep => Ok(Outcome::Unchanged),
-        Change::Write(text) if current.as_deref() == Some(text.as_str()) => Ok(Outcome::Unchanged),
-        Change::Write(text) => {
-            replace(real, dir, &text, current.is_some(), new_mode).map_err(io)?;
-            Ok(Outcome::Written)
+    let mut current = read()?;
+    for round in 0..=RETRIES {
+        let text = match &current {
+            Some(bytes) => Some(std::str::from_utf8(bytes).map_err(|_| Error::Io {
+                path: shown.to_string(),
+                message: "is not UTF-8 text; hookx does not write into it".into(),
+            })?),
+            None => None,
+        };
+        let change = match edit(text)? {
+            Change::Keep => return Ok(Outcome::Unchanged),
+            Change::Write(new) if text == Some(new.as_str()) => return Ok(Outcome::Unchanged),
+            Change::Delete if text.is_none() => return Ok(Outcome::Unchanged),
+            change => change,
+        };
+        let tmp = match &change {
+            Change::Write(new) => Some(temporary(real, dir, new, new_mode).map_err(io)?),
+            _ => None,
+        };
+        if writers == Writers::Others {
+            if round == 0 {
+                injected_before_rename(real);
+            }
+            let now = read()?;
+            if now != current {
+                current = now;
+                continue;
+            }
         }
-        Change::Delete if current.is_none() => Ok(Outcome::Unchanged),
-        Change::Delete => {
-            std::fs::remove_file(real).map_err(io)?;
-            Ok(Outcome::Deleted)
-        }
+        return match tmp {
+            Some(tmp) => {
+                tmp.persist(real).map_err(|e| io(e.error))?;
+                Ok(Outcome::Written)
+            }
+            None => {
+                std::fs::remove_file(real).map_err(io)?;
+                Ok(Outcome::Deleted)
+            }
+        };
     }
+    Err(Error::Io {
+        path: shown.to_string(),
+        message: format!(
+            "another program changed it each of the {} times hookx was about to write it; \
+             nothing written: run the command again once it is done",
+            RETRIES + 1
+        ),
+    })
+}
+
+/// Debug builds only: `HOOKX_TEST_BEFORE_RENAME=COMMAND` makes [`update`] run COMMAND
+/// (`/bin/sh -c`, the file in `HOOKX_TEST_RENAMING`) once its new text is ready to be renamed
+/// into place, the first time only, so that the tests can write the file as a host would in
+/// that moment.
+fn injected_before_rename(real: &Path) {
+    #[cfg(debug_assertions)]
+    if let Some(command) = std::env::var_os("HOOKX_TEST_BEFORE_RENAME") {
+        let _ = std::process::Command::new("/bin/sh")
+            .arg("-c")
+            .arg(command)
+            .env("HOOKX_TEST_RENAMING", real)
+            .status();
+    }
+    #[cfg(not(debug_assertions))]
+    let _ = real;
 }
 
 /// Whether the file at `path` below `root` (the home, the project) is reached through a
@@ -280,14 +357,14 @@ fn lock_dir(dir: &Path, lock: Lock) -> std::io::Result<std::fs::File> {
     Ok(file)
 }
 
-/// Renames a new file with `text` over `real`, keeping the mode of the file replaced.
-fn replace(
+/// A new file in `dir` holding `text`, with the mode of `real` where it exists, synced: to be
+/// renamed over `real`.
+fn temporary(
     real: &Path,
     dir: &Path,
     text: &str,
-    existed: bool,
     new_mode: u32,
-) -> std::io::Result<()> {
+) -> std::io::Result<tempfile::NamedTempFile> {
     use std::io::Write;
     let mut builder = tempfile::Builder::new();
     builder.prefix(".hookx-");
@@ -301,10 +378,9 @@ fn replace(
     builder.permissions(create_mode);
     let mut tmp = builder.tempfile_in(dir)?;
     tmp.write_all(text.as_bytes())?;
-    if existed && let Ok(meta) = std::fs::metadata(real) {
+    if let Ok(meta) = std::fs::metadata(real) {
         std::fs::set_permissions(tmp.path(), meta.permissions())?;
     }
     tmp.as_file().sync_all()?;
-    tmp.persist(real).map_err(|e| e.error)?;
-    Ok(())
+    Ok(tmp)
 }
