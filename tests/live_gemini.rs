@@ -2335,6 +2335,7 @@ fn main() -> std::process::ExitCode {
             an_extension_turned_off_for_the_folder_runs_no_hook,
             a_wrapper_copy_beside_a_user_route_the_system_settings_turn_off,
             a_wrapped_claude_guard_runs_in_a_project_whose_path_has_a_space,
+            its_own_mcp_add_keeps_a_trusted_guard_trusted,
         ],
     )
 }
@@ -2547,4 +2548,94 @@ fn a_wrapped_claude_guard_runs_in_a_project_whose_path_has_a_space() {
         format!("the guard's deny is the call's result: {result}"),
     );
     c.done("space");
+}
+
+/// Attacks row 1241: the user's guard in `~/.gemini/settings.json` (and one in the project's
+/// `.gemini/settings.json`, a folder Gemini trusts), trusted, run by hookx under Claude; then
+/// `gemini mcp add --scope user` and `gemini mcp add` (the project's file, its default scope).
+/// Gemini CLI 0.61.0 writes each file whole again with `mcpServers` (every object on its own
+/// lines, a comment kept). Both guards still deny through hookx (before: "changed since it was
+/// trusted", the call let through). Row 1242: in a folder Gemini does not trust, its `mcp add`
+/// writes the project's file with `mcpServers` alone: the hooks in it are gone.
+fn its_own_mcp_add_keeps_a_trusted_guard_trusted() {
+    let Some(bin) = client::binary() else {
+        return;
+    };
+    let mut c = Checks::default();
+    let untrusted = Sandbox::new();
+    let file = common::write(
+        &untrusted.project,
+        ".gemini/settings.json",
+        r#"{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "exit 2"}]}]}}"#,
+    );
+    untrusted.command(&bin, &["mcp", "add", "r1242", "echo", "hi"]);
+    let left = std::fs::read_to_string(&file).unwrap_or_default();
+    c.that(
+        left.contains("mcpServers") && !left.contains("hooks"),
+        format!("gemini mcp add in a folder it does not trust dropped the hooks: {left}"),
+    );
+    let sb = Sandbox::new();
+    sb.trust_folder();
+    let guard = |reason: &str| {
+        format!(
+            "{{\n  // the user's guard\n  \"hooks\": {{\"BeforeTool\": [{{\"matcher\": \"run_shell_command\", \"hooks\": [{{\"type\": \"command\", \"command\": \"echo {reason} >&2; exit 2\"}}]}}]}}\n}}\n"
+        )
+    };
+    let user = common::write(&sb.home, ".gemini/settings.json", &guard("R1241-USER"));
+    let project = common::write(
+        &sb.project,
+        ".gemini/settings.json",
+        &guard("R1241-PROJECT"),
+    );
+    for file in [&user, &project] {
+        common::hookx_at(
+            &sb.project,
+            &sb.home,
+            &["trust", &file.display().to_string()],
+        )
+        .success();
+    }
+    let before = [&user, &project].map(|f| std::fs::read_to_string(f).unwrap());
+    for scope in [&["--scope", "user"][..], &[]] {
+        let args = [&["mcp", "add"][..], scope, &["r1241", "echo", "hi"]].concat();
+        let out = sb.command(&bin, &args);
+        c.that(
+            out.status.success(),
+            format!("gemini {args:?}: {}", String::from_utf8_lossy(&out.stderr)),
+        );
+    }
+    for (file, was) in [&user, &project].into_iter().zip(before) {
+        let now = std::fs::read_to_string(file).unwrap();
+        c.that(
+            now != was && now.contains("mcpServers") && now.contains("// the user's guard"),
+            format!("gemini wrote its MCP server into {}: {now}", file.display()),
+        );
+    }
+    let payload = json!({
+        "session_id": "s",
+        "transcript_path": "/dev/null",
+        "cwd": sb.project,
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "ls"},
+    });
+    let out = common::hookx_clean(&sb.project)
+        .env("HOME", &sb.home)
+        .env("CLAUDE_PROJECT_DIR", &sb.project)
+        .args(["run", "--host", "claude", "--event", "PreToolUse", "--home"])
+        .arg(&sb.home)
+        .write_stdin(payload.to_string())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    for reason in ["R1241-USER", "R1241-PROJECT"] {
+        c.that(
+            stdout.contains(r#""permissionDecision":"deny""#) && stdout.contains(reason),
+            format!("{reason} denies after gemini's own writes: {stdout} {stderr}"),
+        );
+    }
+    c.done("mcp-add");
 }

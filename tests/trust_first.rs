@@ -679,3 +679,122 @@ fn codexs_own_project_trust_writes_keep_a_trusted_guard_while_a_hook_edit_does_n
         );
     }
 }
+
+/// Row 1241 (row 327 for the other agents' own writes): the user's guard in an agent's own
+/// settings file, trusted and run by hookx under Claude; the agent writes a setting of its own
+/// into that file, as each was seen or read writing it. Gemini CLI 0.61.0's `mcp add --scope
+/// user` wrote the whole file again (comments kept, every object on its own lines) with
+/// `mcpServers`; Qwen Code 0.24.4's `mcp add` `mcpServers`, its "Always allow"
+/// `permissions.allow`; Codex 0.171.0's `mcp add` `[mcp_servers.NAME]`; Claude Code's `/model`
+/// `model`. Each kept the guard trusted; a hook edited beside it does not. (Before, each write
+/// made the guard "changed since it was trusted": it ran nowhere hookx runs it until the user
+/// trusted the file again.)
+#[test]
+fn an_agents_own_settings_writes_keep_a_trusted_guard_while_a_hook_edit_does_not() {
+    let guard = |command: &str| {
+        format!(
+            r#"{{"matcher": "run_shell_command|Bash", "hooks": [{{"type": "command", "command": "{command}"}}]}}"#
+        )
+    };
+    // (file, its text holding `{guard}`, the text after the agent's write, the event key)
+    let gemini_after = r#"{
+  // my settings
+  "security": {
+    "auth": {
+      "selectedType": "gemini-api-key"
+    }
+  },
+  "hooks": {
+    "BeforeTool": [
+      {
+        "matcher": "run_shell_command|Bash",
+        "hooks": [
+          {
+            "type": "command",
+            "command": "{command}"
+          }
+        ]
+      }
+    ]
+  },
+  "mcpServers": {
+    "myserver": {
+      "command": "echo",
+      "args": [
+        "hi"
+      ]
+    }
+  }
+}"#;
+    let cases: [(&str, String, String); 4] = [
+        (
+            ".gemini/settings.json",
+            "{\n  // my settings\n  \"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}},\n  \"hooks\": {\n    \"BeforeTool\": [\n      {guard}\n    ]\n  }\n}\n".into(),
+            gemini_after.into(),
+        ),
+        (
+            ".qwen/settings.json",
+            "{\n  \"hooks\": {\"PreToolUse\": [{guard}]},\n  \"$version\": 4\n}\n".into(),
+            "{\n  \"hooks\": {\"PreToolUse\": [{guard}]},\n  \"$version\": 4,\n  \"mcpServers\": {\n    \"myserver\": {\n      \"command\": \"echo\",\n      \"args\": [\n        \"hi\"\n      ]\n    }\n  },\n  \"permissions\": {\"allow\": [\"Bash(npm test:*)\"]}\n}".into(),
+        ),
+        (
+            ".codex/config.toml",
+            "# my config\nmodel = \"o3\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{ type = \"command\", command = \"{command}\" }]\n".into(),
+            "# my config\nmodel = \"o3\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{ type = \"command\", command = \"{command}\" }]\n\n[mcp_servers.myserver]\ncommand = \"echo\"\nargs = [\"hi\"]\n".into(),
+        ),
+        (
+            ".claude/settings.json",
+            "{\"hooks\": {\"PreToolUse\": [{guard}]}}".into(),
+            "{\n  \"hooks\": {\"PreToolUse\": [{guard}]},\n  \"model\": \"opus\"\n}\n".into(),
+        ),
+    ];
+    for (file, trusted, written) in cases {
+        let setup = Setup::new();
+        let text = |t: &str, command: &str| {
+            t.replace("{guard}", &guard(command))
+                .replace("{command}", command)
+        };
+        let deny = "echo trusted-deny >&2; exit 2";
+        let path = write(&setup.home, file, &text(&trusted, deny));
+        setup.trust(&path);
+        // A host hookx runs the file's rules under: Gemini for Claude's file, else Claude.
+        let claude = || {
+            let (host, event, tool) = match file.starts_with(".claude") {
+                true => ("gemini", "BeforeTool", "run_shell_command"),
+                false => ("claude", "PreToolUse", "Bash"),
+            };
+            setup.run(
+                host,
+                event,
+                &serde_json::json!({
+                    "session_id": "s",
+                    "transcript_path": "/dev/null",
+                    "cwd": setup.project,
+                    "hook_event_name": event,
+                    "timestamp": "2026-12-05T00:00:00Z",
+                    "tool_name": tool,
+                    "tool_input": {"command": "ls"},
+                }),
+            )
+        };
+        assert!(
+            claude().denied_by_the_trusted_rule(),
+            "{file}: {:?}",
+            claude()
+        );
+        std::fs::write(&path, text(&written, deny)).unwrap();
+        let ran = claude();
+        assert!(
+            ran.denied_by_the_trusted_rule() && !ran.stderr.contains("changed"),
+            "{file}: the agent's own write must keep the guard trusted: {ran:?}"
+        );
+        // A hook edited beside the agent's write: not run, and said.
+        std::fs::write(&path, text(&written, "echo edited-ran >&2; exit 2")).unwrap();
+        let ran = claude();
+        assert!(
+            !ran.stderr.contains("edited-ran")
+                && ran.stderr.contains("changed since it was trusted"),
+            "{file}: {ran:?}"
+        );
+    }
+}

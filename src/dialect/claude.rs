@@ -953,8 +953,10 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // are dropped whole; the session goes on.
     // "Yes, and don't ask again" writes `permissions.allow` into the settings file
     // (`.claude/settings.local.json`; public issues anthropics/claude-code#21080, #29400, not
-    // run here); hookx reads no `permissions` (attack row 327).
-    agent_keys: &["permissions"],
+    // run here); hookx reads no `permissions` (attack row 327). `/model` writes `model` into
+    // `~/.claude/settings.json` (binary 2.1.332: `("userSettings",{model:`; attacks row 1241):
+    // hookx reads it only as a setting whose wrong type drops the file (`setting_types`).
+    agent_keys: &["permissions", "model"],
     json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 

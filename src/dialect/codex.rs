@@ -616,8 +616,9 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // "Trust all and continue") writes `[hooks.state."KEY"] trusted_hash` and `enabled` there
     // (binary 0.171.0: `hooks.state."`, `TrustHook`, `SetHookEnabled`; codex-facts "Trust"):
     // hookx reads those only as Codex's review of what Codex runs (`hook_settings`, never an
-    // event), so they change nothing hookx runs from the file under another host.
-    agent_keys: &["projects", "hooks.state"],
+    // event), so they change nothing hookx runs from the file under another host. `codex mcp
+    // add` writes `[mcp_servers.NAME]` there (run 0.171.0, attacks row 1241).
+    agent_keys: &["projects", "hooks.state", "mcp_servers"],
     json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 

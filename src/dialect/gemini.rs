@@ -605,7 +605,13 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // Run 0.61.0 (`tests/live_gemini.rs`): settings are read with comments
     // (`strip-json-comments`), a trailing comma stops the CLI; an extension's `hooks/hooks.json`
     // with either is dropped without a word.
-    agent_keys: &[],
+    // Gemini CLI writes these into the settings files holding hooks (attacks row 1241):
+    // `gemini mcp add` its `mcpServers` (run 0.61.0, `--scope user` and `project`: the whole
+    // file written again, comments kept), the auth dialog `security.auth.selectedType`,
+    // `/theme` and the settings dialog `ui`, `/model` `model.name`, the IDE nudge `ide` (bundle
+    // 0.61.0 `setValue`). Hooks depend only on `hooks` and `hooksConfig` (bundle:
+    // `enableHooks: settings.hooksConfig.enabled`); `security.folderTrust` is read, not these.
+    agent_keys: &["mcpServers", "security.auth", "ui", "model", "ide"],
     json_syntax: crate::tables::JsonSyntax {
         comments: true,
         bom: false,

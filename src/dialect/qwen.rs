@@ -575,7 +575,18 @@ static CONFIG: ConfigSpec = ConfigSpec {
     rule_list: None,
     // Run 0.24.4 (`tests/live_qwen.rs`): settings are read with comments; a trailing comma
     // drops the file.
-    agent_keys: &[],
+    // Qwen Code writes these into the settings files holding hooks (attacks row 1241): `qwen
+    // mcp add` its `mcpServers` (run 0.24.4), "Always allow" `permissions.allow` (as Claude
+    // Code's, row 327), the auth dialog `security.auth.selectedType`, `/theme` `ui.theme`,
+    // `/model` `model.name`, the IDE nudge `ide` (bundle 0.24.4 `setValue`).
+    agent_keys: &[
+        "mcpServers",
+        "permissions",
+        "security.auth",
+        "ui",
+        "model",
+        "ide",
+    ],
     json_syntax: crate::tables::JsonSyntax {
         comments: true,
         bom: true,

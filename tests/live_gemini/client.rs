@@ -266,6 +266,36 @@ impl Sandbox {
         }
     }
 
+    /// Runs `gemini ARGS…` (a subcommand that asks no model, such as `mcp add`) in the project,
+    /// with the sandbox's home: its output.
+    pub fn command(&self, bin: &Path, args: &[&str]) -> std::process::Output {
+        let child = Command::new("node")
+            .env_clear()
+            .env("HOME", &self.home)
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env("LANG", "C.UTF-8")
+            .env("TERM", "dumb")
+            .env("TMPDIR", std::env::temp_dir())
+            .env("NO_COLOR", "1")
+            .env("GEMINI_CLI_NO_RELAUNCH", "true")
+            .arg(bin)
+            .args(args)
+            .current_dir(&self.project)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .spawn()
+            .expect("spawn node (Gemini CLI needs node >= 20 on PATH)");
+        match spawn::wait_bounded(child, LIMIT) {
+            Some(out) => out.expect("gemini output"),
+            None => panic!(
+                "gemini {args:?} overran {LIMIT:?} in {}",
+                self.root.display()
+            ),
+        }
+    }
+
     /// What the recording hooks saw, in the order they ran.
     pub fn dumps(&self) -> Vec<Dump> {
         dumps::read(&self.root.join("dump"))
