@@ -856,3 +856,45 @@ fn a_copy_of_a_copy_converted_into_cline_or_the_plugin_is_written_once() {
         std::fs::read_to_string(project.join(".opencode/plugin/hookx-converted.js")).unwrap();
     assert_eq!(plugin.matches("CLAUDE-GUARD").count(), 1, "{plugin}");
 }
+
+/// Row 1243: root (`sudo hookx install`, an image's set-up script) installs into a user's home,
+/// whose `~/.claude/settings.json` is theirs and 0600. The file stays theirs: before, the
+/// rename left it root's, and the user's own Claude Code could no longer read its settings.
+#[test]
+#[cfg(unix)]
+fn a_file_root_edits_stays_its_owners() {
+    use std::os::unix::fs::MetadataExt;
+    if !rustix::process::geteuid().is_root() {
+        eprintln!("skip: a file of another account needs root");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
+    std::fs::create_dir_all(&project).unwrap();
+    let settings = common::write(&home, ".claude/settings.json", "{\n  \"hooks\": {}\n}\n");
+    common::write(
+        &home,
+        ".gemini/settings.json",
+        r#"{"hooks":{"BeforeTool":[{"hooks":[{"type":"command","command":"true"}]}]}}"#,
+    );
+    std::os::unix::fs::chown(&settings, Some(4242), Some(4243)).unwrap();
+    std::fs::set_permissions(
+        &settings,
+        std::os::unix::fs::PermissionsExt::from_mode(0o600),
+    )
+    .unwrap();
+    common::hookx_at(
+        &project,
+        &home,
+        &["install", "--host", "claude", "--scope", "user"],
+    )
+    .success();
+    let meta = std::fs::metadata(&settings).unwrap();
+    let text = std::fs::read_to_string(&settings).unwrap();
+    assert!(text.contains("run --host claude"), "{text}");
+    assert_eq!(
+        (meta.uid(), meta.gid(), meta.mode() & 0o777),
+        (4242, 4243, 0o600),
+        "the user's settings must stay theirs"
+    );
+}

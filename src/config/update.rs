@@ -379,8 +379,26 @@ fn temporary(
     let mut tmp = builder.tempfile_in(dir)?;
     tmp.write_all(text.as_bytes())?;
     if let Ok(meta) = std::fs::metadata(real) {
+        keep_owner(&tmp, &meta);
         std::fs::set_permissions(tmp.path(), meta.permissions())?;
     }
     tmp.as_file().sync_all()?;
     Ok(tmp)
+}
+
+/// Gives the new file the owner and group of the file it replaces, where they differ and hookx
+/// may (root): a `sudo hookx install` into a user's home left their `0600` settings root's,
+/// and the user's own agent could no longer read them (attacks row 1243). Anyone else keeps
+/// the file as their own, as an editor that renames does.
+fn keep_owner(tmp: &tempfile::NamedTempFile, was: &std::fs::Metadata) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let now = tmp.as_file().metadata();
+        if now.is_ok_and(|now| (now.uid(), now.gid()) != (was.uid(), was.gid())) {
+            let _ = std::os::unix::fs::fchown(tmp.as_file(), Some(was.uid()), Some(was.gid()));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = (tmp, was);
 }
