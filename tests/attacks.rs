@@ -2415,3 +2415,43 @@ fn a_gemini_extensions_guard_named_by_its_extension_path_runs_under_claude() {
         "R1047 no rm",
     );
 }
+
+/// Attacks row 1200: Auggie 0.36.0 reads a matcher as `.*`, empty or absent = every tool, and
+/// anything else as `new RegExp(m)` (source `f7n`/`aao`): `*`, Claude's and Bricks' "every
+/// tool", is an invalid regex there, and the event's hooks never fire (run: a converted guard
+/// with `*` let every denied call run). `convert --to augment` wrote `*` as it came; now it
+/// writes a matcher hookx reads back in Auggie's dialect as every tool, and `validate` says
+/// that an Auggie file's own `*` is no valid regex.
+#[test]
+fn a_star_matcher_converted_to_augment_is_one_auggie_reads_as_every_tool() {
+    let dir = tempfile::tempdir().unwrap();
+    let claude = json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+        {"type": "command", "command": "echo no >&2; exit 2"}]}]}});
+    write(dir.path(), ".claude/settings.json", &claude.to_string());
+    let (_, output) = convert(dir.path(), ".claude/settings.json", "augment");
+    let converted = write(dir.path(), "converted.json", &output.to_string());
+    let hand = write(
+        dir.path(),
+        "hand.json",
+        &claude.to_string(), // the same shape, read as Auggie's own file
+    );
+    let validate = |file: &Path| {
+        let mut cmd = common::hookx_clean(dir.path());
+        cmd.args(["validate", "--from", "augment"]).arg(file);
+        ran(&mut cmd)
+    };
+    let clean = validate(&converted);
+    assert_eq!(
+        clean.code,
+        Some(0),
+        "the converted file: {clean:?}\n{output:#}"
+    );
+    let refused = validate(&hand);
+    assert_eq!(refused.code, Some(1), "Auggie's own `*`: {refused:?}");
+    assert!(
+        refused
+            .stdout
+            .contains("matcher `*` is not a valid JavaScript regex"),
+        "{refused:?}"
+    );
+}

@@ -11,6 +11,8 @@ mod harness;
 #[path = "live_common/answers.rs"]
 mod answers;
 mod common;
+#[path = "live_common/faults.rs"]
+mod faults;
 // Its OpenAI-shaped `tool_result` does not apply: Auggie's tool results are request nodes.
 #[allow(dead_code)]
 #[path = "live_common/minimal.rs"]
@@ -113,6 +115,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
                 Step::Text("one done"),
             ]
         }
+        "faults" => faults::commands()
+            .iter()
+            .map(|c| launch(c))
+            .chain([Step::Text("faults done")])
+            .collect(),
         "killed" => vec![
             launch("echo killed > ran-killed.txt"),
             Step::Text("killed done"),
@@ -1057,6 +1064,35 @@ fn a_deny_from_a_handler_killed_by_a_signal_denies() {
     assert!(failed.is_empty(), "{}", failed.join("; "));
 }
 
+/// Attacks row 1200: the fault matrix in Auggie (tests/live_common/faults.rs): a hanging,
+/// slow, crashing, noisy or oversized handler beside a deny, through `hookx run` on Auggie's
+/// route and through wrapped entries in `.augment/settings.json` that Auggie runs itself (in
+/// parallel): each denied `launch-process` never runs, and the deny's reason is its result.
+fn faulty_handlers_beside_a_deny() {
+    let Some(program) = auggie() else { return };
+    let mut wrong = Vec::new();
+    for via in [faults::Via::Run, faults::Via::Wrapped] {
+        let sb = Sandbox::new("hookx-live-augment-faults");
+        let model = FakeAugment::start(sb.project.display().to_string());
+        faults::set_up(via, "augment", &sb.root, &sb.project, &sb.home);
+        let env = [("HOOKX_TEST_HOST_LIMIT_MS", faults::TEST_LIMIT_MS)];
+        run_auggie_with(&sb, &program, &model, "faults", &[], &env);
+        // The scenario's calls are `toolu_1`, `toolu_2`, … in the order of `faults::commands`.
+        let result = |text: &str| {
+            let step = faults::commands().iter().position(|c| c.contains(text));
+            model.tool_result(&format!("toolu_{}", step.expect("a fault's command") + 1))
+        };
+        wrong.extend(faults::check(
+            via,
+            "augment",
+            &sb.root,
+            &sb.project,
+            &result,
+        ));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The recording of this suite's payloads (`tests/fixtures/recorded/augment-0.36.0/`).
 fn check_recorded(sb: &Sandbox, dumps: &[minimal::Dump], scenario: &str) {
     let project = sb.project.display().to_string();
@@ -1290,6 +1326,7 @@ fn main() -> std::process::ExitCode {
             hookx_routes_mcp_calls_to_claude_mcp_hooks,
             files_auggie_reads_and_millisecond_timeouts,
             a_deny_from_a_handler_killed_by_a_signal_denies,
+            faulty_handlers_beside_a_deny,
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
             team_loop_without_hookx_fails_closed_only_on_the_guards,

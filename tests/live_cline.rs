@@ -10,6 +10,8 @@ mod harness;
 #[path = "live_common/answers.rs"]
 mod answers;
 mod common;
+#[path = "live_common/faults.rs"]
+mod faults;
 #[path = "live_common/minimal.rs"]
 mod minimal;
 #[path = "live_common/recorded.rs"]
@@ -102,6 +104,12 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             )]),
             Step::Text("story done"),
         ],
+        // One fault's command (a cancel ends the run), or the control alone.
+        "faultctl" => vec![run(faults::CONTROL), Step::Text("control done")],
+        one if one.starts_with("fault-") => vec![
+            run(&faults::command(&one["fault-".len()..])),
+            Step::Text("fault done"),
+        ],
         // A deny ends Cline's whole run: the denied call comes in a run of its own.
         "story-deny" => vec![run(common::STORY_DENIED), Step::Text("not reached")],
         _ => vec![Step::Text("unknown scenario")],
@@ -150,6 +158,18 @@ fn run_client(
     scenario: &str,
     keep: &str,
 ) -> (std::process::Output, String) {
+    run_client_with(bin, sb, model, scenario, keep, &[])
+}
+
+/// [`run_client`] with the extra variables `env` for the run (not for `cline auth`).
+fn run_client_with(
+    bin: &std::path::Path,
+    sb: &Sandbox,
+    model: &FakeModel,
+    scenario: &str,
+    keep: &str,
+    env: &[(&str, &str)],
+) -> (std::process::Output, String) {
     let mut auth = sb.command(bin);
     auth.args(["auth", "-p", "openai", "-k", "dummy", "-m", "gpt-4.1", "-b"])
         .arg(format!("http://127.0.0.1:{}/v1", model.port));
@@ -167,7 +187,8 @@ fn run_client(
         .port();
     let _hub = HubGuard(sb.project.display().to_string());
     let mut cmd = sb.command(bin);
-    cmd.env("CLINE_HUB_PORT", hub_port.to_string())
+    cmd.envs(env.iter().copied())
+        .env("CLINE_HUB_PORT", hub_port.to_string())
         .args(["--json", &format!("SCENARIO:{scenario} do the work")]);
     let out = sb.run(cmd);
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
@@ -587,6 +608,44 @@ fn a_guard_reading_a_key_cline_does_not_send_never_cancels() {
         }
     }
     assert!(failed.is_empty(), "{}", failed.join("; "));
+}
+
+/// Attacks row 1201: the fault matrix in Cline (tests/live_common/faults.rs): a hanging, slow,
+/// crashing, noisy or oversized handler beside a deny, through `hookx run` on Cline's route and
+/// through the scripts `hookx convert --to cline` writes (one per handler, which Cline runs one
+/// after another and whose answers it merges). A cancel ends Cline's run and its reason
+/// reaches no model, so each fault has a run of its own and the check is that the command
+/// never ran; a run of the control alone shows that commands do run.
+fn faulty_handlers_beside_a_deny() {
+    let Some(bin) = cline() else { return };
+    let mut wrong = Vec::new();
+    for via in [faults::Via::Run, faults::Via::Wrapped] {
+        for scenario in faults::FAULTS
+            .iter()
+            .map(|f| format!("fault-{f}"))
+            .chain(["faultctl".to_string()])
+        {
+            let sb = Sandbox::new("hookx-live-cline-faults");
+            let model = FakeModel::start(scripts, sb.project.display().to_string());
+            faults::set_up(via, "cline", &sb.root, &sb.project, &sb.home);
+            // Cline hands its own environment to its hooks: the shortened limit reaches hookx.
+            let limit = [("HOOKX_TEST_HOST_LIMIT_MS", faults::TEST_LIMIT_MS)];
+            let keep = format!("faults-{via:?}-{scenario}");
+            run_client_with(&bin, &sb, &model, &scenario, &keep, &limit);
+            std::fs::write(sb.root.join("release"), "").unwrap();
+            let ran = |name: &str| sb.project.join(format!("ran-{name}")).exists();
+            match scenario.strip_prefix("fault-") {
+                Some(fault) if ran(fault) => {
+                    wrong.push(format!("cline {via:?}, {fault}: the denied command ran"))
+                }
+                None if !ran("control") => {
+                    wrong.push(format!("cline {via:?}: the allowed command did not run"))
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
 /// A recording handler of another dialect: its label, the file (below the sandbox root) and
@@ -1121,6 +1180,7 @@ fn main() -> std::process::ExitCode {
             both_scopes_get_one_event,
             a_projects_env_file_reaches_the_users_hooks,
             a_guard_reading_a_key_cline_does_not_send_never_cancels,
+            faulty_handlers_beside_a_deny,
         ],
     )
 }

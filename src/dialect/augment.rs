@@ -77,8 +77,9 @@ pub static TABLES: Tables = Tables {
     ],
     // Source 0.36.0 (`f7n`/`aao`): `.*`, empty or absent = every tool, else
     // `new RegExp(m).test(tool_name)`, unanchored and case-sensitive, never on an MCP tool
-    // (`mcp_names.matchers`); an invalid regex is refused at load.
-    matcher_style: MatcherStyle::UnanchoredRegex,
+    // (`mcp_names.matchers`); an invalid regex is refused at load. So `*` is no "all" but an
+    // invalid regex (run 0.36.0: a converted `*` guard never fired, attacks row 1200).
+    matcher_style: MatcherStyle::UnanchoredRegex { star_is_all: false },
     exact_field_matchers: false,
     matcher_tries_names_of: &[],
     // Source 0.36.0 (`createNamespacedToolName`, `f7n`): an MCP tool is named `TOOL_SERVER`

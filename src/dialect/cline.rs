@@ -56,7 +56,7 @@ pub static TABLES: Tables = Tables {
     tool_args: &[],
     // No matcher: the script decides.
     matcher_targets: &[],
-    matcher_style: MatcherStyle::UnanchoredRegex,
+    matcher_style: MatcherStyle::UnanchoredRegex { star_is_all: true },
     exact_field_matchers: false,
     matcher_tries_names_of: &[],
     mcp_names: crate::tables::MCP_CANONICAL,

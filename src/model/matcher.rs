@@ -26,9 +26,10 @@ pub enum MatcherStyle {
     /// Absent = all; anything else an ECMAScript regex anchored at both ends (so an empty
     /// matcher matches nothing), except `*` where `star_is_all`.
     AnchoredRegex { star_is_all: bool },
-    /// Empty / `*` / absent = all; anything else an ECMAScript regex tested unanchored, with no
-    /// exact-list reading (Gemini CLI: `shell` matches `run_shell_command`).
-    UnanchoredRegex,
+    /// Empty / absent = all, `*` too where `star_is_all`; anything else an ECMAScript regex
+    /// tested unanchored, with no exact-list reading (Gemini CLI: `shell` matches
+    /// `run_shell_command`). Where `*` is not all it is an invalid regex (Auggie).
+    UnanchoredRegex { star_is_all: bool },
 }
 
 /// The meaning of a matcher, independent of its flavour.
@@ -86,10 +87,10 @@ impl MatcherStyle {
                     Reading::Regex(text, false)
                 }
             }
-            MatcherStyle::UnanchoredRegex => {
+            MatcherStyle::UnanchoredRegex { star_is_all } => {
                 // Gemini CLI trims the matcher first (source).
                 let text = text.trim();
-                if text.is_empty() || text == "*" {
+                if text.is_empty() || (star_is_all && text == "*") {
                     return Reading::All;
                 }
                 Reading::Regex(text, false)

@@ -309,17 +309,21 @@ pub(super) fn reanchor(pattern: &str, from_anchored: bool, to_anchored: bool) ->
 }
 
 /// Matcher text for a form in the target's style. `All` keeps the original spelling where the
-/// target reads it the same way (`*`, empty) and is omitted otherwise.
+/// target reads it as all too (`*`, empty) and is omitted otherwise: Auggie reads `*` as an
+/// invalid regex and drops the event's hooks (attacks row 1200).
 pub(super) fn write(
     form: &MatcherForm,
     style: MatcherStyle,
     original: Option<&str>,
 ) -> Option<String> {
     match (form, style) {
-        (MatcherForm::All, MatcherStyle::ListOrRegex { .. } | MatcherStyle::UnanchoredRegex) => {
-            original.map(str::to_string)
-        }
-        (MatcherForm::Exact(names), MatcherStyle::UnanchoredRegex) => {
+        (
+            MatcherForm::All,
+            MatcherStyle::ListOrRegex { .. } | MatcherStyle::UnanchoredRegex { .. },
+        ) => original
+            .filter(|o| style.reading(Some(o)) == Reading::All)
+            .map(str::to_string),
+        (MatcherForm::Exact(names), MatcherStyle::UnanchoredRegex { .. }) => {
             let alternatives = names
                 .iter()
                 .map(|n| regex_escape(n))
