@@ -10,6 +10,8 @@ mod harness;
 #[path = "live_opencode/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/faults.rs"]
+mod faults;
 #[allow(dead_code)]
 #[path = "live_common/chat_server.rs"]
 mod server;
@@ -94,6 +96,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             )]),
             Step::Text("story done"),
         ],
+        "faults" => faults::commands()
+            .iter()
+            .map(|c| bash(c))
+            .chain([Step::Text("faults done")])
+            .collect(),
         _ => vec![Step::Text("unknown scenario")],
     }
 }
@@ -889,6 +896,43 @@ fn four_files_converted_into_the_plugin_each_run_once() {
     four_files_into_the_plugin(Client::Kilo);
 }
 
+/// Attacks row 1202: the fault matrix (tests/live_common/faults.rs) under OpenCode and Kilo: a
+/// hanging, slow, crashing, noisy or oversized handler beside a deny, through `hookx run` from
+/// the plugin `hookx install` writes and through the plugin `hookx convert --write` writes
+/// (which runs each handler through `hookx exec`): each denied `bash` call never runs, and the
+/// deny's reason is its result.
+fn faulty_handlers_beside_a_deny() {
+    let mut wrong = Vec::new();
+    for client in [Client::OpenCode, Client::Kilo] {
+        let Some(bin) = client::binary(client) else {
+            return;
+        };
+        for via in [faults::Via::Run, faults::Via::Wrapped] {
+            let sb = Sandbox::new(client);
+            faults::set_up(via, client.host(), &sb.root, &sb.project, &sb.home);
+            let model = FakeModel::start_concurrent(scripts, sb.project.display().to_string());
+            let env = [("HOOKX_TEST_HOST_LIMIT_MS", faults::TEST_LIMIT_MS)];
+            let out = sb.run(&bin, model.port, "SCENARIO:faults go", &env);
+            let at = format!("{} {via:?}", client.what());
+            if out.status != Some(0) {
+                wrong.push(format!("{at}: exit {:?}: {}", out.status, out.stderr));
+            }
+            let messages = tool_messages(&model, "faults");
+            // The calls are answered in the order of `faults::commands`.
+            let result = |text: &str| {
+                let step = faults::commands().iter().position(|c| c.contains(text));
+                messages
+                    .get(step.expect("a fault's command"))
+                    .cloned()
+                    .unwrap_or_default()
+            };
+            let host = client.host();
+            wrong.extend(faults::check(via, host, &sb.root, &sb.project, &result));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// [`story`] under OpenCode and Kilo, in the README's order and with install first.
 fn migration_story_runs_each_rule_once() {
     for client in [Client::OpenCode, Client::Kilo] {
@@ -935,6 +979,7 @@ fn main() -> std::process::ExitCode {
             opencode_plugin_emptied_through_a_link,
             opencode_started_below_the_project,
             kilo_started_below_the_project,
+            faulty_handlers_beside_a_deny,
         ],
     )
 }
