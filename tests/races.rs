@@ -309,3 +309,38 @@ fn a_hosts_write_while_install_writes_the_same_file_is_kept() {
     let answer = s.claude_shell_call();
     assert!(answer.contains("user guard"), "{answer}");
 }
+
+/// Row 1240's bound: a program that writes the file again each time install is about to
+/// rename its text over it (here on every round) is not outrun without end: after six rounds
+/// install fails, naming the file, and writes nothing; the other program's last text stays.
+#[test]
+fn a_file_another_program_keeps_changing_is_left_to_it() {
+    let s = Setup::new();
+    write(
+        &s.home,
+        ".gemini/settings.json",
+        &gemini_guard("user guard"),
+    );
+    let settings = write(&s.home, ".claude/settings.json", "{}\n");
+    let out = common::hookx()
+        .args(["install", "--host", "claude", "--scope", "user", "--project"])
+        .arg(&s.project)
+        .arg("--home")
+        .arg(&s.home)
+        .env("HOME", &s.home)
+        .env_remove("HOOKX_HOME")
+        .env(
+            "HOOKX_TEST_BEFORE_RENAME",
+            r#"[ "$HOOKX_TEST_RENAMING" = "$TARGET" ] && printf '{"model": "m%s"}\n' "$HOOKX_TEST_ROUND" > "$TARGET""#,
+        )
+        .env("TARGET", &settings)
+        .assert()
+        .failure();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("another program changed it each of the 6 times"),
+        "{stderr}"
+    );
+    let text = std::fs::read_to_string(&settings).unwrap();
+    assert_eq!(text, "{\"model\": \"m5\"}\n");
+}

@@ -228,9 +228,7 @@ fn edit_locked(
             _ => None,
         };
         if writers == Writers::Others {
-            if round == 0 {
-                injected_before_rename(real);
-            }
+            injected_before_rename(real, round);
             let now = read()?;
             if now != current {
                 current = now;
@@ -259,20 +257,21 @@ fn edit_locked(
 }
 
 /// Debug builds only: `HOOKX_TEST_BEFORE_RENAME=COMMAND` makes [`update`] run COMMAND
-/// (`/bin/sh -c`, the file in `HOOKX_TEST_RENAMING`) once its new text is ready to be renamed
-/// into place, the first time only, so that the tests can write the file as a host would in
-/// that moment.
-fn injected_before_rename(real: &Path) {
+/// (`/bin/sh -c`; the file in `HOOKX_TEST_RENAMING`, the round from 0 in `HOOKX_TEST_ROUND`)
+/// each time its new text is ready to be renamed into place, so that the tests can write the
+/// file as a host would in that moment.
+fn injected_before_rename(real: &Path, round: usize) {
     #[cfg(debug_assertions)]
     if let Some(command) = std::env::var_os("HOOKX_TEST_BEFORE_RENAME") {
         let _ = std::process::Command::new("/bin/sh")
             .arg("-c")
             .arg(command)
             .env("HOOKX_TEST_RENAMING", real)
+            .env("HOOKX_TEST_ROUND", round.to_string())
             .status();
     }
     #[cfg(not(debug_assertions))]
-    let _ = real;
+    let _ = (real, round);
 }
 
 /// Whether the file at `path` below `root` (the home, the project) is reached through a
