@@ -1,26 +1,26 @@
-//! No test touches the developer's real `~/.hookx`. `hookx run` takes its home from the user's
-//! account (`getpwuid`), not from `HOME`, so a test that runs it without `--home` would read
-//! and write the account's `~/.hookx`, and share that state with every other test run on the
-//! machine. cargo runs every test binary through `tests/hermetic/runner.sh`
-//! (`.cargo/config.toml`): the binary gets a private, empty `~/.hookx` of the account, and
-//! fails, naming the files, if hookx wrote anything there. These tests show both halves, with
-//! the real binary: the folder is private in this binary, and a run on the account's home fails
-//! the binary it ran in, while the same run with `--home` passes.
+//! No test touches the developer's real home. `hookx run` and `exec` take their home from the
+//! user's account (`getpwuid`), not from `HOME`, and a command a test runs without `HOME` of
+//! its own inherits the developer's: either way a test would read their `~/.codex/config.toml`,
+//! `~/.gitconfig` or `~/.hookx`, write there, and share that state with every other test run on
+//! the machine. cargo runs every test binary through `tests/hermetic/runner.sh`
+//! (`.cargo/config.toml`): the binary's user has a private, empty home, named by both `HOME`
+//! and the account database, and the binary fails, naming the files, if anything was written
+//! there. These tests show both halves, with the real binary: the home is private in this
+//! binary, and a run on the account's home (or one that inherits `HOME`) fails the binary it
+//! ran in, while the same run with a home of its own passes.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-fn account_hookx() -> PathBuf {
-    hookx::ownership::account_home()
-        .expect("this user has an account entry")
-        .join(".hookx")
+fn account_home() -> PathBuf {
+    hookx::ownership::account_home().expect("this user has an account entry")
 }
 
 fn needs_root() {
     assert!(
         rustix::process::geteuid().is_root(),
         "the hermetic runner needs root (a mount namespace): without it test binaries run on \
-         the account's real ~/.hookx"
+         the account's real home"
     );
 }
 
@@ -33,23 +33,100 @@ fn mount_points() -> Vec<PathBuf> {
         .collect()
 }
 
+fn runner() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hermetic/runner.sh")
+}
+
 #[test]
-fn this_test_binary_has_a_private_hookx_folder_of_the_account() {
+fn this_test_binary_has_a_private_home_named_by_home_and_the_account() {
     needs_root();
-    let folder = account_hookx();
+    let home = account_home();
     assert!(
-        mount_points().contains(&folder),
-        "{} is not a private mount in this test binary: run the tests through cargo, whose \
-         runner (.cargo/config.toml, tests/hermetic/runner.sh) makes it one",
-        folder.display()
+        mount_points().contains(&PathBuf::from("/etc/passwd")),
+        "the account database is not the runner's in this test binary: run the tests through \
+         cargo, whose runner (.cargo/config.toml, tests/hermetic/runner.sh) gives it one"
+    );
+    assert_eq!(
+        std::env::var_os("HOME").map(PathBuf::from),
+        Some(home.clone()),
+        "HOME and the account's home differ"
+    );
+    let name = home.parent().and_then(Path::file_name).unwrap();
+    assert!(
+        name.to_string_lossy().starts_with("hookx-hermetic."),
+        "{} is not the runner's private home",
+        home.display()
     );
 }
 
-/// `hookx run --host claude` at a project with an untrusted Gemini guard, from a "test binary"
-/// (a script in a `deps` folder, as cargo's are) run by the runner; `home` on its command line
-/// where given. The untrusted file is warned about once, and the warning is recorded in the
-/// home's `.hookx`.
-fn run_through_runner(tmp: &Path, home: Option<&Path>) -> Output {
+/// A "test binary" (a script in a `deps` folder, as cargo's are) run by the runner, as if the
+/// account's home were `real` (a namespace of [`common::as_account_with_home`]'s kind, made
+/// here by hand): what it says its home is, `HOME` and the account's.
+#[test]
+fn the_runner_hides_the_accounts_real_home_and_its_home_variable() {
+    needs_root();
+    let tmp = tempfile::tempdir().unwrap();
+    let real = tmp.path().join("real");
+    std::fs::create_dir_all(real.join(".codex")).unwrap();
+    std::fs::write(
+        real.join(".codex/config.toml"),
+        "project_root_markers = []\n",
+    )
+    .unwrap();
+    let passwd: String = std::fs::read_to_string("/etc/passwd")
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut f: Vec<&str> = l.split(':').collect();
+            if f.len() >= 7 && f[2] == "0" {
+                f[5] = real.to_str().unwrap();
+            }
+            f.join(":") + "\n"
+        })
+        .collect();
+    std::fs::write(tmp.path().join("passwd"), passwd).unwrap();
+    let deps = tmp.path().join("deps");
+    std::fs::create_dir_all(&deps).unwrap();
+    let probe = script(
+        &deps,
+        "#!/bin/sh\necho \"home=$HOME\"; echo \"account=$(getent passwd 0 | cut -d: -f6)\"; \
+         ls -A \"$HOME\"\n",
+    );
+    let out = Command::new("unshare")
+        .args(["--mount", "--propagation", "private", "--", "sh", "-c"])
+        .arg("mount --bind \"$0\" /etc/passwd && exec \"$@\"")
+        .arg(tmp.path().join("passwd"))
+        .arg(runner())
+        .arg(&probe)
+        .env("HOME", &real)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let home = said.lines().find_map(|l| l.strip_prefix("home=")).unwrap();
+    let account = said
+        .lines()
+        .find_map(|l| l.strip_prefix("account="))
+        .unwrap();
+    assert_eq!(home, account, "{said}");
+    assert!(!home.starts_with(real.to_str().unwrap()), "{said}");
+    // The home is empty: no `.codex` of the real one.
+    assert_eq!(said.lines().count(), 2, "{said}");
+}
+
+fn script(dir: &Path, text: &str) -> PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join("probe");
+    std::fs::write(&path, text).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// A command line of hookx in a project with an untrusted Gemini guard, from a "test binary"
+/// run by the runner: `run` (the Claude event on stdin) warns about the untrusted file once,
+/// and records the warning in the home's `.hookx`; `trust --yes` records its trust there.
+fn run_through_runner(tmp: &Path, args: &str) -> Output {
     let project = tmp.join("project");
     let settings = project.join(".gemini/settings.json");
     std::fs::create_dir_all(settings.parent().unwrap()).unwrap();
@@ -63,67 +140,74 @@ fn run_through_runner(tmp: &Path, home: Option<&Path>) -> Output {
         "cwd": project, "hook_event_name": "PreToolUse", "tool_name": "Bash",
         "tool_input": {"command": "ls"}});
     std::fs::write(&payload, event.to_string()).unwrap();
-    let home_args = match home {
-        Some(h) => format!(" --home '{}'", h.display()),
-        None => String::new(),
-    };
     let deps = tmp.join("deps");
     std::fs::create_dir_all(&deps).unwrap();
-    let probe = deps.join("probe");
-    std::fs::write(
-        &probe,
-        format!(
-            "#!/bin/sh\ncd '{}' && exec '{}' run --host claude --event PreToolUse{home_args} \
-             < '{}'\n",
+    let probe = script(
+        &deps,
+        &format!(
+            "#!/bin/sh\ncd '{}' && exec '{}' {args} < '{}'\n",
             project.display(),
             env!("CARGO_BIN_EXE_hookx"),
             payload.display()
         ),
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&probe, std::fs::Permissions::from_mode(0o755)).unwrap();
-    Command::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hermetic/runner.sh"))
+    );
+    Command::new(runner())
         .arg(&probe)
         .env_remove("CLAUDE_PROJECT_DIR")
         .env_remove("HOOKX_DEPTH")
+        .env_remove("HOOKX_HOME")
         .stdin(Stdio::null())
         .output()
         .unwrap()
 }
 
-fn listing(dir: &Path) -> Vec<std::ffi::OsString> {
-    let mut names: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.file_name())
-        .collect();
-    names.sort();
-    names
-}
+const RUN: &str = "run --host claude --event PreToolUse";
 
 #[test]
 fn a_run_on_the_accounts_home_fails_its_test_binary_and_one_with_home_does_not() {
     needs_root();
     let tmp = tempfile::tempdir().unwrap();
-    let before = listing(&account_hookx());
 
-    let on_account = run_through_runner(tmp.path(), None);
+    let on_account = run_through_runner(tmp.path(), RUN);
     let said = String::from_utf8_lossy(&on_account.stderr);
     assert_eq!(on_account.status.code(), Some(101), "{on_account:?}");
     assert!(
-        said.contains("hermetic: probe made hookx write in the account's")
-            && said.contains("warned.json"),
+        said.contains("hermetic: probe wrote in the home it was given")
+            && said.contains(".hookx/warned.json"),
         "{said}"
     );
 
     let home = tmp.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
-    let with_home = run_through_runner(tmp.path(), Some(&home));
+    let with_home = run_through_runner(tmp.path(), &format!("{RUN} --home '{}'", home.display()));
     assert_eq!(with_home.status.code(), Some(0), "{with_home:?}");
     assert!(home.join(".hookx/warned.json").exists(), "{with_home:?}");
 
-    // The write went to the runner's private folder: this binary's view is as it was.
-    let after = listing(&account_hookx());
-    assert_eq!(before, after);
+    // The write went to the runner's private home: this binary's is as it was, empty.
+    assert!(!account_home().join(".hookx").exists());
+}
+
+/// A command the user runs takes `HOME`: one a test runs without a home of its own writes in
+/// the runner's, and fails its binary.
+#[test]
+fn a_command_that_inherits_home_fails_its_test_binary_and_one_given_home_does_not() {
+    needs_root();
+    let tmp = tempfile::tempdir().unwrap();
+    let inherits = run_through_runner(tmp.path(), "trust --yes");
+    let said = String::from_utf8_lossy(&inherits.stderr);
+    assert_eq!(inherits.status.code(), Some(101), "{inherits:?}");
+    assert!(
+        said.contains("hermetic: probe wrote in the home it was given")
+            && said.contains(".hookx/trust.json"),
+        "{said}"
+    );
+
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let given = run_through_runner(
+        tmp.path(),
+        &format!("trust --yes --home '{}'", home.display()),
+    );
+    assert_eq!(given.status.code(), Some(0), "{given:?}");
+    assert!(home.join(".hookx/trust.json").exists(), "{given:?}");
 }

@@ -519,7 +519,9 @@ fn a_codex_file_codex_refuses_whole_runs_nothing_in_simulate() {
 fn a_copilot_entry_with_a_timeout_copilot_refuses_is_not_run_in_simulate_or_list() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
-    let entry = |name: &str, timeout: Value| serde_json::json!({"type": "command", "bash": format!("touch {}", root.join(name).display()), "timeoutSec": timeout});
+    // The entry's name leads its command: list shortens a command to its first characters,
+    // and a long temporary folder (`TMPDIR`) would leave only the folder's path.
+    let entry = |name: &str, timeout: Value| serde_json::json!({"type": "command", "bash": format!(": {name}; touch {}", root.join(name).display()), "timeoutSec": timeout});
     let refused = [
         ("zero", serde_json::json!(0)),
         ("minus", serde_json::json!(-1)),
@@ -582,14 +584,14 @@ fn a_copilot_entry_with_a_timeout_copilot_refuses_is_not_run_in_simulate_or_list
     for (name, _) in &refused {
         let line = plan
             .iter()
-            .find(|l| l.contains(&format!("/{name}")))
+            .find(|l| l.contains(&format!(": {name};")))
             .unwrap_or_else(|| panic!("no plan line for {name}:\n{list}"));
         assert!(
             line.contains("nobody (Copilot does not load this entry of .github/hooks/team.json"),
             "{line}\n{list}"
         );
     }
-    let half = plan.iter().find(|l| l.contains("/half")).unwrap();
+    let half = plan.iter().find(|l| l.contains(": half;")).unwrap();
     assert!(
         half.contains("copilot runs .github/hooks/team.json"),
         "{list}"
