@@ -60,8 +60,8 @@ fn this_test_binary_has_a_private_home_named_by_home_and_the_account() {
 }
 
 /// A "test binary" (a script in a `deps` folder, as cargo's are) run by the runner, as if the
-/// account's home were `real` (a namespace of [`common::as_account_with_home`]'s kind, made
-/// here by hand): what it says its home is, `HOME` and the account's.
+/// account's home were `real` and `HOME` named it too (a developer's home, with a Codex setting
+/// that would move projects): it finds neither, but one private, empty home named by both.
 #[test]
 fn the_runner_hides_the_accounts_real_home_and_its_home_variable() {
     needs_root();
