@@ -95,8 +95,8 @@ fn a_rewrite_with_allow_reaches_codex() {
 }
 
 /// A rewrite no handler decided on (Claude's `updatedInput` alone, Copilot's `modifiedArgs`
-/// alone) goes to Codex beside an `allow`, which leaves Codex's own approval in place; so does
-/// one beside an `ask`, which Codex cannot take (said on stderr).
+/// alone) goes to Codex beside an `allow`, which leaves Codex's own approval in place. One
+/// beside an `ask`, which Codex cannot take, is denied with the ask (attacks row 1160).
 #[test]
 fn a_rewrite_without_a_decision_goes_to_codex_with_allow() {
     let (out, stderr) = exec(
@@ -119,8 +119,11 @@ fn a_rewrite_without_a_decision_goes_to_codex_with_allow() {
             "updatedInput": {"command": "npm ci"}}),
         ),
     );
-    assert_eq!(out, codex_rewrite("npm ci"), "ask: {stderr}");
-    assert!(stderr.contains("cannot ask on PreToolUse"), "{stderr}");
+    assert_eq!(
+        out["hookSpecificOutput"]["permissionDecision"], "deny",
+        "ask: {out} {stderr}"
+    );
+    assert!(out["hookSpecificOutput"]["updatedInput"].is_null(), "{out}");
 }
 
 /// Beside a deny Codex would refuse the whole answer and run the original call: the deny is

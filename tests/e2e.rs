@@ -665,11 +665,13 @@ const ROWS: &[Row] = &[
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches main"}}"#),
         copilot: Json(r#"{"permissionDecision":"ask","permissionDecisionReason":"touches main"}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"touches main"},"permissionDecision":"ask","permissionDecisionReason":"touches main"}"#),
-        bricks: Note("cannot ask on PreToolUse"),
+        // A host that cannot ask denies the call, saying why (attacks row 1160): Droid's
+        // `ask` only logs (binary 0.225.2), Codex runs its own handler's `ask` (run 0.171.0).
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"touches main\nhookx denied this call: a hook asked for confirmation, which bricks cannot ask for on PreToolUse"}}"#),
         gemini: Json(r#"{"decision":"ask","reason":"touches main"}"#), qwen: AsClaude,
-        // Droid's `ask` only logs; its own flow goes on (binary 0.225.2, attacks row 1025).
-        droid: Note("cannot ask on PreToolUse"), codex: Note("cannot ask on PreToolUse"),
-        cline: Note("cannot ask on PreToolUse") },
+        droid: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"touches main\nhookx denied this call: a hook asked for confirmation, which droid cannot ask for on PreToolUse"}}"#),
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"touches main\nhookx denied this call: a hook asked for confirmation, which codex cannot ask for on PreToolUse"}}"#),
+        cline: Json(r#"{"cancel":true,"errorMessage":"touches main\nhookx denied this call: a hook asked for confirmation, which cline cannot ask for on PreToolUse"}"#) },
     Row { case: "rewrite an edit's input", sc: Sc::PreEdit, says: "update", reason: "", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#),
         copilot: Json(r#"{"permissionDecision":"allow","modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),

@@ -679,25 +679,53 @@ fn two_different_rewrites_of_one_call_deny_it() {
     }
 }
 
-/// Attacks row 1025: a Claude guard's `ask` with a rewrite, under Droid, which runs the
-/// original beside `ask` + `updatedInput` (run 0.225.2, droid-facts.md) and only logs an
-/// `ask`: hookx writes the rewrite alone, which Droid runs, and says the ask is left to Droid's
-/// own flow.
+/// Attacks rows 1024, 1160 (and 1025's ask with a rewrite): a guard's `ask` under a host that
+/// cannot ask on PreToolUse (Codex 0.171.0 runs a handler's own `ask` like an allow, its
+/// answer book's `nativeask`; Droid 0.225.2 only logs one; Bricks, Kiro and Cline have no
+/// ask) denies the call, with the hook's reason and hookx's; a rewrite beside it is not run
+/// either. Hosts that can ask get the `ask`, and their own flow decides.
 #[test]
-fn an_ask_with_a_rewrite_reaches_droid_as_the_rewrite() {
-    let ask = pre(
+fn an_ask_the_host_cannot_put_to_anyone_denies_the_call() {
+    let claude = pre(json!({"permissionDecision": "ask", "permissionDecisionReason": "R-ASK"}));
+    let claude_rw = pre(
         json!({"permissionDecision": "ask", "permissionDecisionReason": "R-ASK",
-        "updatedInput": {"command": "echo blocked"}}),
+        "updatedInput": {"command": "echo rewritten"}}),
     );
-    let (out, err, code) = exec("droid", "PreToolUse", &ask, "", 0);
-    assert_eq!(code, 0, "{err}");
-    assert_eq!(
-        out["hookSpecificOutput"]["updatedInput"]["command"], "echo blocked",
-        "{out} {err}"
-    );
-    assert!(
-        out["hookSpecificOutput"]["permissionDecision"].is_null(),
-        "Droid runs the original beside an ask: {out}"
-    );
-    assert!(err.contains("cannot ask on PreToolUse"), "{err}");
+    let gemini = json!({"decision": "ask", "reason": "R-ASK"});
+    let answers = [
+        ("claude", &claude),
+        ("claude", &claude_rw),
+        ("gemini", &gemini),
+    ];
+    for host in ["codex", "droid", "bricks", "kiro", "cline"] {
+        for (flavor, answer) in answers {
+            let (out, err, code) = exec_as(host, flavor, "PreToolUse", answer, "", 0);
+            let reason = match host {
+                // Kiro reads no JSON answer: exit 2 with the reason on stderr.
+                "kiro" => (code == 2).then_some(err.as_str()),
+                // Cline's deny is `cancel` (it ends the run).
+                "cline" => (out["cancel"] == true)
+                    .then(|| out["errorMessage"].as_str())
+                    .flatten(),
+                _ => (out["hookSpecificOutput"]["permissionDecision"] == "deny")
+                    .then(|| out["hookSpecificOutput"]["permissionDecisionReason"].as_str())
+                    .flatten(),
+            };
+            assert!(
+                reason.is_some_and(|r| r.contains("R-ASK")
+                    && r.contains(&format!(
+                        "a hook asked for confirmation, which {host} cannot ask for"
+                    ))),
+                "{flavor} under {host}: the call would run unasked: {out} {err} exit {code}"
+            );
+            assert!(!out.to_string().contains("echo rewritten"), "{out}");
+        }
+    }
+    for host in ["claude", "qwen", "copilot", "gemini", "augment"] {
+        let (out, err, code) = exec_as(host, "claude", "PreToolUse", &claude, "", 0);
+        assert!(
+            code == 0 && out.to_string().contains(r#""ask""#) && !out.to_string().contains("deny"),
+            "{host} asks itself: {out} {err} exit {code}"
+        );
+    }
 }

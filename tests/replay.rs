@@ -659,7 +659,7 @@ fn every_answer_hookx_writes_is_a_form_its_client_was_seen_to_honour() {
                     failures.push(format!("{what}, a form no client run recorded"));
                 }
                 for e in recorded {
-                    let (verdict, loss) = intent.holds(&e.form, &e.effect, book.native_ask());
+                    let (verdict, loss) = intent.holds(&e.form, &e.effect);
                     if let Err(why) = verdict {
                         let known = SHORTFALLS.iter().find(|(c, e, i, _)| {
                             (*c, *e, *i) == (book.client.as_str(), p.event.as_str(), intent)

@@ -690,7 +690,11 @@ mod protocol_rows {
             F::new(Slot::Context, &[HSO, "additionalContext"], Writes::Never),
         ],
         answer_event_key: Some((HSO, "hookEventName")),
-        permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
+        // Source 0.36.0: the decision is read only from a hook that stops the call (`t.find(v =>
+        // !v.shouldContinue)?.permissionDecision`, and only `deny` stops), so an `ask` is parsed
+        // and never acted on: the call runs (run: form `nativeask`, `auggie -p`). Auggie cannot
+        // ask; a hook's ask is denied there (attacks row 1161).
+        permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],
         hook_budget: &[],
     };

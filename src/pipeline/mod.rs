@@ -322,8 +322,8 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
     Ok(Simulation {
         through_hookx,
         native,
-        // As the host takes the answer: a rewrite it cannot apply is a deny.
-        verdict: simulate::verdict(&crate::protocol::answer::unapplied_rewrite_denies(
+        // As the host takes the answer: an ask it cannot put, a rewrite it cannot apply, deny.
+        verdict: simulate::verdict(&crate::protocol::answer::as_the_host_takes_it(
             request.host,
             &event.kind,
             &outcome,

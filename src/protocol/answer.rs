@@ -208,7 +208,7 @@ fn read_output_first(
 pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnswer {
     let t = host.tables();
     let kind = &event.kind;
-    let outcome = &*unapplied_rewrite_denies(host, kind, outcome);
+    let outcome = &*as_the_host_takes_it(host, kind, outcome);
     let mut w = Writer {
         p: &t.protocol,
         kind,
@@ -261,12 +261,58 @@ pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnsw
     }
 }
 
+/// The merged outcome as the host takes it on a tool-call guard: an `ask` it cannot put to
+/// anyone ([`unaskable_ask_denies`]) and a rewrite it cannot apply
+/// ([`unapplied_rewrite_denies`]) deny the call. Borrowed when neither applies.
+pub(crate) fn as_the_host_takes_it<'o>(
+    host: Flavor,
+    kind: &EventKind,
+    outcome: &'o Outcome,
+) -> Cow<'o, Outcome> {
+    match unaskable_ask_denies(host, kind, outcome) {
+        Cow::Borrowed(outcome) => unapplied_rewrite_denies(host, kind, outcome),
+        Cow::Owned(denied) => Cow::Owned(denied),
+    }
+}
+
+/// A hook's `ask` on a host that cannot ask on the event denies the call, with the hook's
+/// reason and hookx's (attacks rows 1024, 1160): such a host's own flow would decide without
+/// the hook, and it runs the call where nobody is asked (Codex 0.171.0 runs a handler's own
+/// `ask` like an allow, `--full-auto` and bypass modes ask nobody). No payload tells hookx
+/// whether that flow will put this call to a human (Codex's `permission_mode` says `default`
+/// where approvals are on, yet a sandboxed command runs unasked), so the answer is the one a
+/// guard that wanted a human can live with. On the events that guard a call (where hookx's
+/// failure policy denies); hosts that can ask get the `ask`, and their own flow decides
+/// whether a human is there (Claude Code, Qwen Code and Copilot CLI deny it in `-p`).
+fn unaskable_ask_denies<'o>(
+    host: Flavor,
+    kind: &EventKind,
+    outcome: &'o Outcome,
+) -> Cow<'o, Outcome> {
+    let p = &host.tables().protocol;
+    if outcome.decision != Some(Decision::Ask)
+        || outcome.block
+        || !p.fails_closed(kind)
+        || p.can_ask(kind)
+    {
+        return Cow::Borrowed(outcome);
+    }
+    let mut denied = outcome.clone();
+    denied.decision = Some(Decision::Deny);
+    denied.reasons.push(format!(
+        "hookx denied this call: a hook asked for confirmation, which {} cannot ask for on {}",
+        host.name(),
+        event_name(host.tables(), kind)
+    ));
+    Cow::Owned(denied)
+}
+
 /// A tool call whose rewrite the host cannot apply is denied, not run as it was: a guard that
 /// sanitizes a call by rewriting it (`rm -rf /` to `echo blocked`) would otherwise be lost
 /// (Qwen Code 0.24.4 runs the original beside `updatedInput`; attacks rows 1020, 1021). On
 /// the events that guard a call (where hookx's failure policy denies), else the outcome is
 /// borrowed unchanged.
-pub(crate) fn unapplied_rewrite_denies<'o>(
+fn unapplied_rewrite_denies<'o>(
     host: Flavor,
     kind: &EventKind,
     outcome: &'o Outcome,

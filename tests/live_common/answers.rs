@@ -187,17 +187,11 @@ impl Intent {
     }
 
     /// Whether `effect` is what this decision, as `form` carries it, means to do; else what it
-    /// lacks. A reason or context in the answer is meant for the model; `ask` hands the call to
-    /// the client's own permission flow, so it must do what the client did with a handler's
-    /// own `ask` (`native_ask`; `None`: no run recorded one). Where hookx left a part out
-    /// of the form (the host has no field for it: a rewrite, a reason, context), the part is a
-    /// loss, named in the second value, and only the rest is judged.
-    pub fn holds(
-        self,
-        form: &Form,
-        effect: &Effect,
-        native_ask: Option<Ran>,
-    ) -> (Result<(), String>, Option<String>) {
+    /// lacks. A reason or context in the answer is meant for the model; an `ask`, where nobody
+    /// can answer it, must keep the call from running. Where hookx left a part out of the form
+    /// (the host has no field for it: a rewrite, a reason, context), the part is a loss, named
+    /// in the second value, and only the rest is judged.
+    pub fn holds(self, form: &Form, effect: &Effect) -> (Result<(), String>, Option<String>) {
         let n = form.name.to_uppercase();
         // At exit 0, stderr holds hookx's notes for the user, not the answer.
         let carries =
@@ -227,12 +221,10 @@ impl Intent {
         };
         let verdict = match self {
             Intent::Deny => ran(Ran::NotRun).and_then(|_| saw(reason)),
-            Intent::Ask => match native_ask {
-                // A rewrite beside the handler's ask is not hookx's: the call ran.
-                Some(Ran::Rewritten) => ran(Ran::Original),
-                Some(native) => ran(native),
-                None => Err("no run recorded what the client does with a handler's ask".into()),
-            },
+            // Every probe runs where nobody can be asked (`-p`, `exec`): an ask must keep the
+            // call from running, by the client's own flow or by hookx's deny where the client
+            // cannot ask (attacks rows 1160, 1161: Codex and Auggie run a handler's own ask).
+            Intent::Ask => ran(Ran::NotRun),
             Intent::Allow => ran(Ran::Original),
             Intent::Rewrite | Intent::AllowRewrite if rewrites => ran(Ran::Rewritten),
             // A rewrite the host cannot apply is a deny: the original must not run (attacks
@@ -377,14 +369,6 @@ impl Book {
             probed,
             forms,
         }
-    }
-
-    /// What the client did with a handler's own `ask` (a hand-written form).
-    pub fn native_ask(&self) -> Option<Ran> {
-        self.forms
-            .iter()
-            .find(|e| e.form.intent.is_none() && e.form.stdout.contains(r#""ask""#))
-            .map(|e| e.effect.tool)
     }
 
     pub fn path(folder: &str, version: &str) -> PathBuf {
