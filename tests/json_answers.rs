@@ -681,8 +681,8 @@ fn two_different_rewrites_of_one_call_deny_it() {
 
 /// Attacks rows 1024, 1160 (and 1025's ask with a rewrite): a guard's `ask` under a host that
 /// cannot ask on PreToolUse (Codex 0.171.0 runs a handler's own `ask` like an allow, its
-/// answer book's `nativeask`; Droid 0.225.2 only logs one; Bricks, Kiro and Cline have no
-/// ask) denies the call, with the hook's reason and hookx's; a rewrite beside it is not run
+/// answer book's `nativeask`; Droid 0.225.2 only logs one; Auggie 0.36.0 never acts on one,
+/// source, row 1161; Bricks, Kiro and Cline have no ask) denies the call, with the hook's reason and hookx's; a rewrite beside it is not run
 /// either. Hosts that can ask get the `ask`, and their own flow decides.
 #[test]
 fn an_ask_the_host_cannot_put_to_anyone_denies_the_call() {
@@ -697,7 +697,7 @@ fn an_ask_the_host_cannot_put_to_anyone_denies_the_call() {
         ("claude", &claude_rw),
         ("gemini", &gemini),
     ];
-    for host in ["codex", "droid", "bricks", "kiro", "cline"] {
+    for host in ["codex", "droid", "augment", "bricks", "kiro", "cline"] {
         for (flavor, answer) in answers {
             let (out, err, code) = exec_as(host, flavor, "PreToolUse", answer, "", 0);
             let reason = match host {
@@ -721,7 +721,7 @@ fn an_ask_the_host_cannot_put_to_anyone_denies_the_call() {
             assert!(!out.to_string().contains("echo rewritten"), "{out}");
         }
     }
-    for host in ["claude", "qwen", "copilot", "gemini", "augment"] {
+    for host in ["claude", "qwen", "copilot", "gemini"] {
         let (out, err, code) = exec_as(host, "claude", "PreToolUse", &claude, "", 0);
         assert!(
             code == 0 && out.to_string().contains(r#""ask""#) && !out.to_string().contains("deny"),

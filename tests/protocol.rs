@@ -819,9 +819,13 @@ fn host_answers_per_flavour() {
             // A block the host cannot express may reach the model as context instead.
             let p = &host.tables().protocol;
             let folded = outcome.block && !p.writes(Slot::Decision, &event.kind)
-                // A rewrite the host cannot apply is a deny (attacks row 1020).
+                // A rewrite the host cannot apply is a deny (attacks row 1020), so is an ask it
+                // cannot put to anyone (row 1160).
                 || outcome.updated_input.is_some()
-                    && !p.applies_rewrite(&event.kind, outcome.decision);
+                    && !p.applies_rewrite(&event.kind, outcome.decision)
+                || outcome.decision == Some(Decision::Ask)
+                    && p.fails_closed(&event.kind)
+                    && !p.can_ask(&event.kind);
             if lossless && !folded && outcome.additional_context.len() <= 1 {
                 let stderr = if answer.exit_code == 2 {
                     answer.stderr.as_str()
@@ -862,9 +866,9 @@ fn host_answers_per_flavour() {
     // for Cursor's six flavours and VS Code (docs), 8 for Codex (a rewrite beside an allow
     // among them, run 0.171.0), 15 for Windsurf's five flavours (docs: exit 2 and stderr
     // only), 8 for Droid (no ask: it only logs one, attacks row 1025), 4 for Cline (context, a deny as `cancel`, and a rewrite as
-    // `overrideInput`, run 3.0.65), 8 for Augment, 4 for Kiro (docs: exit 2 and stderr, and
-    // plain stdout as context).
-    assert_eq!(read_back, 141, "answers read back");
+    // `overrideInput`, run 3.0.65), 7 for Augment (no ask: it never acts on one, attacks row
+    // 1161), 4 for Kiro (docs: exit 2 and stderr, and plain stdout as context).
+    assert_eq!(read_back, 140, "answers read back");
 }
 
 #[test]
