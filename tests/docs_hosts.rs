@@ -2740,6 +2740,58 @@ fn stop_hooks_that_take_turns_to_block_stop_at_their_agents_cap_under_codex() {
     assert_eq!(blocked_stops, 8, "through exec: stops kept going in a row");
 }
 
+/// Attacks row 1163: a trusted Claude `Stop` hook that ends its own loop as Claude's
+/// documents teach (block, then let the stop that continues it pass: `stop_hook_active`), run by
+/// hookx under Cursor, whose `stop` says how many follow-ups it continues (`loop_count`, docs)
+/// and not whether it continues one. Under Claude it blocks once; under Cursor, given no
+/// `stop_hook_active`, it blocked on every stop until a cap ended the row (Cursor's
+/// `loop_limit` of 5 on hookx's route, hookx's cap of 8 for Claude hooks): four turns more.
+/// The count implies it: `loop_count` above 0 is a continuation. Through the route (a Gemini
+/// `AfterAgent` hook of the same form: Cursor runs Claude's files itself) and a converted copy.
+#[test]
+fn a_stop_hook_that_ends_its_own_loop_ends_it_under_cursor() {
+    let guard = r#"if grep -q '"stop_hook_active": *true'; then exit 0; fi; echo '{"decision":"block","reason":"run the tests"}'"#;
+    let stop = |p: &Project, count: u64| {
+        let path = common::fixtures_dir().join("documented/cursor-docs/stop.json");
+        let fixture: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let mut stdin = fixture["stdin"].clone();
+        stdin["loop_count"] = json!(count);
+        stdin
+            .to_string()
+            .replace("<project>", p.project.to_str().unwrap())
+    };
+    let p = Project::new();
+    p.write(
+        ".gemini/settings.json",
+        json!({"hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": guard}]}]}}),
+    );
+    p.trust();
+    let exec = [
+        "exec", "--host", "cursor", "--as", "claude", "--event", "Stop", "--", guard,
+    ];
+    for args in [
+        &["run", "--host", "cursor", "--event", "stop"][..],
+        &exec[..],
+    ] {
+        let (code, out, err) = p.hookx(args, stop(&p, 0));
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert_eq!(
+            json_of(&out)["followup_message"],
+            "run the tests",
+            "{args:?}: {err}"
+        );
+        // Cursor's next stop continues that follow-up: the hook lets it pass.
+        let (code, out, err) = p.hookx(args, stop(&p, 1));
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert_eq!(
+            out.trim(),
+            "",
+            "{args:?}: the hook blocked the stop it continues: {err}"
+        );
+    }
+}
+
 /// Row 306's leftovers. A stop whose payload names no session: on `d79a14b` every such session
 /// shared one count (one could cap another early, and one's first stop reset the other's row,
 /// so it might never cap); now no count is kept for it, so its follow-up is not passed on, as

@@ -23,8 +23,7 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-/// The canonical payload field in which a host says its Stop continues one a hook blocked.
-pub const CONTINUATION: &str = "stop_hook_active";
+pub use crate::protocol::CONTINUATION;
 
 /// The key of the one count kept for every hook whose agent caps all hooks' follow-ups
 /// together ([`FollowUpCap::limit_key`] `None`): the stops in a row any of them blocked.

@@ -14,6 +14,9 @@ pub use payload::{decode_event, decode_event_as, detect_host, encode_event, hand
 use crate::model::EventKind;
 use crate::tables::{Exit2, Flavor, KeyCase, ProtocolTables, Slot, Tables};
 
+/// The canonical payload field in which a host says its Stop continues one a hook blocked.
+pub const CONTINUATION: &str = "stop_hook_active";
+
 /// What a handler answering by `from`'s rules may say on `kind` that a host answering by
 /// `to`'s cannot hear, when `to` reads no JSON answer at all (only exit codes, and plain stdout
 /// as context on its `plain_stdout_context` events): empty for a host with JSON answers.

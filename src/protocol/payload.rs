@@ -100,6 +100,7 @@ pub fn decode_event_as(
         tool_name = mcp_name.map(Value::String);
     }
     let tool = payload_tool(flavor, tool_name, tool_input, &mut fields);
+    implied_continuation(flavor, &kind, &mut fields);
     Ok((
         Event {
             kind,
@@ -109,6 +110,30 @@ pub fn decode_event_as(
         },
         flavor,
     ))
+}
+
+/// Where a host counts the follow-ups its stop continues (Cursor's `loop_count`) and does not
+/// say whether it continues one, the canonical `stop_hook_active` that count implies. A
+/// handler of another agent that ends its own loop on it (Claude's idiom: block once, let the
+/// next stop pass) must see it on the stop after its block, or it blocks again until a cap
+/// ends the row, each turn spent (attacks row 1163).
+fn implied_continuation(flavor: Flavor, kind: &EventKind, fields: &mut Map<String, Value>) {
+    use crate::protocol::CONTINUATION;
+    let Some(spec) = flavor.dialect().config().run_keys.follow_ups.as_ref() else {
+        return;
+    };
+    let (Some(key), true) = (spec.count_key, spec.events.contains(kind)) else {
+        return;
+    };
+    if fields.contains_key(CONTINUATION) {
+        return;
+    }
+    if let Some(count) = fields
+        .get(&canonical_key(flavor.tables(), key))
+        .and_then(Value::as_u64)
+    {
+        fields.insert(CONTINUATION.to_string(), (count > 0).into());
+    }
 }
 
 /// The payload as a JSON object; an error names what it is instead (nothing, not JSON, not an
