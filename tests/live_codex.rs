@@ -181,6 +181,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
         ],
         "loop" => vec![Step::Text("loop done")],
         "blockloop" => vec![Step::Text("blockloop done")],
+        "blockonce" => vec![Step::Text("blockonce done")],
         _ => vec![Step::Text("unknown scenario")],
     }
 }
@@ -1771,6 +1772,58 @@ fn a_claude_stop_hook_that_always_blocks_ends_under_codex() {
     c.done("blockloop");
 }
 
+/// Attacks row 1164, live: a trusted Claude `Stop` hook that ends its own loop as Claude's
+/// documents teach (block, then let the stop that continues it pass: `stop_hook_active`), run
+/// by hookx's Codex route. Codex's continuing Stop says `stop_hook_active: true`, and the hook
+/// must be given it in its own form: it runs twice, one block reaches the model, and the turn
+/// ends. (It gives up by itself after 12, so that a hookx that lost the field ends too.)
+fn a_claude_stop_hook_that_ends_its_own_loop_blocks_once_under_codex() {
+    let Some(l) = live("blockonce", &[], |sb| {
+        sb.trust_project();
+        let stops = sb.root.join("stops");
+        std::fs::create_dir_all(&stops).unwrap();
+        let script = format!(
+            "d={}\ncat > \"$d/in\"\nn=$(ls \"$d\" | grep -c '^stop-')\nn=$((n + 1))\n\
+             mv \"$d/in\" \"$d/stop-$n.json\"\n\
+             grep -q '\"stop_hook_active\": *true' \"$d/stop-$n.json\" && exit 0\n\
+             [ \"$n\" -le 12 ] && echo '{{\"decision\":\"block\",\"reason\":\"BLOCK-ONCE\"}}'\nexit 0\n",
+            stops.display()
+        );
+        let hook = sb.write("stop-hook.sh", &script);
+        sb.write(
+            "project/.claude/settings.json",
+            &client::pretty(&json!({"hooks": {"Stop": [{"hooks": [
+                {"type": "command", "command": format!("sh {}", hook.display())}]}]}})),
+        );
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let stops = l.sb.root.join("stops");
+    let runs = (1..)
+        .take_while(|n| stops.join(format!("stop-{n}.json")).exists())
+        .count();
+    c.that(runs == 2, format!("the hook ran twice: {runs}"));
+    let second = std::fs::read_to_string(stops.join("stop-2.json")).unwrap_or_default();
+    c.that(
+        second.contains(r#""stop_hook_active":true"#),
+        format!("the second stop tells the hook it continues one: {second}"),
+    );
+    let last = l.model.turns_of("blockonce").last().map(Value::to_string);
+    let blocks = last.as_deref().map(|t| t.matches("BLOCK-ONCE").count());
+    c.that(
+        blocks == Some(1),
+        format!("one block reaches the model: {blocks:?}"),
+    );
+    c.done("blockonce");
+}
+
 /// Interrupt fires, then SessionEnd; no PostToolUse, no Stop; exit 1.
 fn ground_truth_interrupt() {
     let Some(l) = live("interrupt", WRITE, |sb| {
@@ -2488,6 +2541,7 @@ fn main() -> std::process::ExitCode {
             team_loop_without_hookx_fails_closed_only_on_the_guard,
             a_cursor_stop_hook_that_always_follows_up_ends_under_codex,
             a_claude_stop_hook_that_always_blocks_ends_under_codex,
+            a_claude_stop_hook_that_ends_its_own_loop_blocks_once_under_codex,
             both_scopes_get_one_event,
             a_session_started_in_a_subfolder_runs_the_projects_guard,
             a_wrapper_copy_beside_a_user_route_a_profile_turns_off,
