@@ -515,3 +515,104 @@ fn a_stop_that_comes_after_an_early_deny_is_not_lost() {
     assert_eq!(answer["continue"], json!(false), "{ran:?}");
     assert_eq!(answer["stopReason"], json!("stop the agent"), "{ran:?}");
 }
+
+/// The host stops hookx's process group (Ctrl-Z of `gemini -p`, whose hooks share its group;
+/// a `kill -STOP`) while two handlers run, and continues it after hookx's due time: the
+/// handlers, in groups of their own, ran on and answered meanwhile, one refusing the prompt.
+/// The block is answered, as it is with one handler. Before, the process the host started saw
+/// its bound for the worker's answer passed the moment it ran again, and answered by the
+/// failure policy before the worker (stopped with it) could: exit 1, the prompt went through
+/// (attacks row 1260). Every step waits for an event (a file, a process's end), except the one
+/// wait that must outlast hookx's due time, which is a constant past it while hookx is stopped.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_block_answered_while_the_host_had_stopped_hookx_is_not_lost() {
+    use rustix::process::{Pid, Signal, kill_process_group};
+    use std::io::Write as _;
+    use std::os::unix::process::CommandExt as _;
+    use std::process::Stdio;
+    // Long enough that the worker has a whole second past its due time (a sixth of the budget).
+    const LIMIT_MS: u64 = 8000;
+    let s = Setup::new();
+    let release = s.project.join("release");
+    let handler = |n: usize, answer: &str| {
+        format!(
+            "cat > /dev/null; echo $$ > '{}'; while [ ! -e '{}' ]; do sleep 0.05; done; echo '{answer}'",
+            s.project.join(format!("started{n}")).display(),
+            release.display()
+        )
+    };
+    let rules = json!({"hooks": {"UserPromptSubmit": [{"hooks": [
+        {"type": "command", "command": handler(1, r#"{"decision": "block", "reason": "no secrets in prompts"}"#)},
+        {"type": "command", "command": handler(2, "{}")},
+    ]}]}});
+    let file = common::write(&s.project, ".bricks/hooks.json", &rules.to_string());
+    s.trust(&file);
+    let payload = json!({"session_id": "s1", "transcript_path": "/dev/null",
+        "cwd": s.project, "hook_event_name": "UserPromptSubmit", "prompt": "my key is sk-1"});
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .args([
+            "run",
+            "--host",
+            "claude",
+            "--event",
+            "UserPromptSubmit",
+            "--home",
+        ])
+        .arg(&s.home)
+        .current_dir(&s.project)
+        .env("HOME", &s.home)
+        .env("HOOKX_TEST_HOST_LIMIT_MS", LIMIT_MS.to_string())
+        .env_remove("HOOKX_HOME")
+        .env_remove("HOOKX_DEPTH")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .process_group(0)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(payload.to_string().as_bytes()).unwrap();
+    drop(stdin);
+    let started = Instant::now();
+    let pids: Vec<i32> = (1..=2)
+        .map(|n| {
+            loop {
+                if let Some(pid) = pid_in(&s.project.join(format!("started{n}"))) {
+                    break pid;
+                }
+                assert!(started.elapsed() < HARD_LIMIT, "the handlers never started");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        })
+        .collect();
+    // hookx armed its clock before its handlers started: its due time is behind this.
+    let seen = Instant::now();
+    let group = Pid::from_raw(child.id() as i32).unwrap();
+    kill_process_group(group, Signal::STOP).unwrap();
+    std::fs::write(&release, "").unwrap();
+    for pid in pids {
+        assert!(
+            common::exits_within(pid, HARD_LIMIT),
+            "handler {pid} did not end"
+        );
+    }
+    std::thread::sleep(
+        (seen + Duration::from_millis(LIMIT_MS)).saturating_duration_since(Instant::now()),
+    );
+    kill_process_group(group, Signal::CONT).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert_eq!(out.status.code(), Some(0), "{stdout}\n{stderr}");
+    let answer: serde_json::Value =
+        serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}\n{stderr}"));
+    assert_eq!(answer["decision"], "block", "{stdout}\n{stderr}");
+    assert_eq!(
+        answer["reason"], "no secrets in prompts",
+        "{stdout}\n{stderr}"
+    );
+}

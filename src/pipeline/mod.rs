@@ -653,9 +653,11 @@ fn answer_in_time(
         use crate::spawn::split::{self, Answer, Split};
         // The host's process waits past the worker's due time, not past the host's limit
         // (the budget leaves a third of itself, at least, before that).
-        let bound = plan
-            .budget()
-            .and_then(|b| dispatch::run::started().checked_add(b + (b / 6).min(ANSWER_GRACE)));
+        let bound = plan.budget().and_then(|b| {
+            let grace = (b / 6).min(ANSWER_GRACE);
+            let at = dispatch::run::started().checked_add(b + grace)?;
+            Some(split::Bound { at, grace })
+        });
         match split::split(bound) {
             Split::Host(Some(answer)) => {
                 use std::io::Write;

@@ -84,6 +84,10 @@ const PIPE_GRACE: Duration = Duration::from_millis(100);
 /// group is empty.
 const TERM_GRACE: Duration = Duration::from_secs(1);
 
+/// Past a time it was to act at by more than this when it runs again, hookx was not running
+/// (a host stopped its process group, or starved it): a wake-up from `poll` takes far less.
+const OVERSLEPT: Duration = Duration::from_millis(50);
+
 /// How long a killed group may take to die before we stop waiting to reap it (a process stuck in
 /// the kernel ignores even SIGKILL).
 const REAP_BOUND: Duration = Duration::from_secs(2);

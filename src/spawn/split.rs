@@ -16,11 +16,11 @@
 //! another thread could have held (it prints nothing, and only the main thread starts
 //! processes).
 
-use super::WORKER;
+use super::{OVERSLEPT, WORKER};
 use rustix::event::{PollFd, PollFlags, Timespec, poll};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Which half of hookx this is after [`split`].
 pub enum Split {
@@ -80,9 +80,17 @@ impl Answerer {
 /// Bytes before the answer's own: its exit code and the lengths of its two streams.
 const HEADER: usize = 4 + 8 + 8;
 
+/// How long the host's process waits for the worker's answer: until `at`, its due time plus
+/// `grace`, or `grace` from when it runs again after it was stopped past `at`.
+#[derive(Clone, Copy, Debug)]
+pub struct Bound {
+    pub at: Instant,
+    pub grace: Duration,
+}
+
 /// Forks hookx in two (see the module). In the host's process, waits for the worker's answer
 /// until `bound` at the latest.
-pub fn split(bound: Option<Instant>) -> Split {
+pub fn split(bound: Option<Bound>) -> Split {
     use std::io::Write;
     // Nothing buffered may be printed twice.
     let _ = std::io::stdout().flush();
@@ -151,15 +159,24 @@ fn pipe() -> Option<(OwnedFd, OwnedFd)> {
 }
 
 /// The whole answer, read until the worker closes its end; `None` when it is cut short or
-/// `bound` passes first.
-fn receive(pipe: &OwnedFd, bound: Option<Instant>) -> Option<Answer> {
+/// `bound` passes first. A bound that passed while this process was stopped (a host's Ctrl-Z
+/// or `SIGSTOP` of hookx's group) passed for the worker too, whose handlers, in groups of their
+/// own, may have answered meanwhile: the worker, due at once, gets the grace again from now
+/// (attacks row 1260: a block so answered was lost to the failure policy's exit 1).
+fn receive(pipe: &OwnedFd, mut bound: Option<Bound>) -> Option<Answer> {
     let mut message = Vec::new();
     let mut chunk = [0u8; 64 * 1024];
     loop {
-        let left = bound.map(|b| b.saturating_duration_since(Instant::now()));
-        if left.is_some_and(|l| l.is_zero()) {
-            return None;
+        let now = Instant::now();
+        if let Some(b) = bound.as_mut()
+            && now >= b.at
+        {
+            if now - b.at <= OVERSLEPT {
+                return None;
+            }
+            b.at = now + b.grace;
         }
+        let left = bound.map(|b| b.at.saturating_duration_since(now));
         let timeout = left.and_then(|l| Timespec::try_from(l).ok());
         let mut fds = [PollFd::new(pipe, PollFlags::IN)];
         match poll(&mut fds, timeout.as_ref()) {
