@@ -104,6 +104,10 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             )]),
             Step::Text("story done"),
         ],
+        "nohx" => vec![
+            run(&format!("touch {project}/RAN-NOHX")),
+            Step::Text("nohx done"),
+        ],
         // One fault's command (a cancel ends the run), or the control alone.
         "faultctl" => vec![run(faults::CONTROL), Step::Text("control done")],
         one if one.starts_with("fault-") => vec![
@@ -1181,6 +1185,7 @@ fn main() -> std::process::ExitCode {
             a_projects_env_file_reaches_the_users_hooks,
             a_guard_reading_a_key_cline_does_not_send_never_cancels,
             faulty_handlers_beside_a_deny,
+            a_guards_copy_without_hookx_cancels_the_shell_call,
         ],
     )
 }
@@ -1327,4 +1332,46 @@ fn a_projects_env_file_reaches_the_users_hooks() {
         failed.push("CLINE_DIR: doctor does not say it".into());
     }
     assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// Attacks row 1203: a teammate without hookx (README "When hookx cannot do its job"): a
+/// Claude `Bash` guard converted into Cline's scripts with `--hookx hookx`, no `hookx` on
+/// Cline's `PATH`. The copy's stub answers `cancel`: the shell call never runs. Left (row
+/// 1203): Cline's scripts have no matcher of their own, so the stub cancels every tool's call,
+/// `read_files` too, and each run ends at its first call.
+fn a_guards_copy_without_hookx_cancels_the_shell_call() {
+    let Some(bin) = cline() else { return };
+    let sb = Sandbox::new("hookx-live-cline-nohx");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    common::write(
+        &sb.project,
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "echo no >&2; exit 2"}]}]}})
+        .to_string(),
+    );
+    let convert = [
+        ".claude/settings.json",
+        "--to",
+        "cline",
+        "--write",
+        "--hookx",
+        "hookx",
+    ];
+    common::hookx_clean(&sb.project)
+        .env("HOME", &sb.home)
+        .arg("convert")
+        .args(convert)
+        .assert()
+        .success();
+    let path = [("PATH", "/usr/local/bin:/usr/bin:/bin")];
+    let (_, stdout) = run_client_with(&bin, &sb, &model, "nohx", "nohx", &path);
+    assert!(
+        !sb.project.join("RAN-NOHX").exists(),
+        "the shell call ran: {stdout}"
+    );
+    assert!(
+        stdout.contains(r#""finishReason":"aborted""#),
+        "the run was not cancelled: {stdout}"
+    );
 }
