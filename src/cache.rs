@@ -309,13 +309,45 @@ pub fn remember<T: Serialize>(home: &Path, what: &str, path: &Path, before: &Met
 
 /// A temporary file renamed into place: readers see a whole entry or none. Not synced: after
 /// a crash an entry may be empty or missing, which is a miss, and an event does not wait for
-/// the disk.
+/// the disk. A hookx killed between the two (a host cancelling it) leaves its temporary file:
+/// those of `dir` go first, once old (attacks row 1270).
 pub(crate) fn write_entry(dir: &Path, file: &Path, text: &str) -> std::io::Result<()> {
     use std::io::Write;
+    remove_left_parts(dir);
     let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
     tmp.write_all(text.as_bytes())?;
     tmp.persist(file)?;
     Ok(())
+}
+
+/// How old a temporary file of [`write_entry`]'s is before it is taken for one a killed hookx
+/// left: a write takes milliseconds.
+const LEFT_PART_AGE: Duration = Duration::from_secs(600);
+
+/// Removes from `dir`, one of hookx's own folders, the temporary files (`tempfile`'s `.tmp`
+/// names, regular files only) older than [`LEFT_PART_AGE`].
+fn remove_left_parts(dir: &Path) {
+    let Ok(listing) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let now = SystemTime::now();
+    for entry in listing.flatten() {
+        if !entry.file_name().as_encoded_bytes().starts_with(b".tmp") {
+            continue;
+        }
+        // Not followed: a link is no file of hookx's.
+        let Ok(meta) = entry.metadata() else {
+            continue;
+        };
+        let old = meta
+            .modified()
+            .ok()
+            .and_then(|at| now.duration_since(at).ok())
+            .is_some_and(|age| age > LEFT_PART_AGE);
+        if meta.is_file() && old {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Removes the oldest entries past [`MAX_ENTRIES`]. Only on a store (a miss), never on the

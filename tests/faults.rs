@@ -801,6 +801,54 @@ fn a_host_that_stops_reading_the_answer_does_not_crash_hookx() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// A host that cancels hookx (SIGTERM, SIGKILL) between its writing a record's temporary file
+/// in `~/.hookx` and its renaming it into place leaves that file, and nothing removed it: 150
+/// cancelled runs left `~/.hookx/.tmpds3Sbj` (attacks row 1270). The next write of a record
+/// there removes such a file once it is old; one a writer may still be writing stays.
+#[test]
+fn a_temporary_file_a_cancelled_run_left_goes_with_the_next_record_written_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, home) = (dir.path().join("project"), dir.path().join("home"));
+    let state = home.join(".hookx");
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::create_dir_all(&state).unwrap();
+    // A file hookx does not trust: `run` records its warning in `~/.hookx/warned.json`.
+    common::write(
+        &project,
+        ".qwen/settings.json",
+        r#"{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"true"}]}]}}"#,
+    );
+    let (left, fresh) = (state.join(".tmpds3Sbj"), state.join(".tmpW9xQ2a"));
+    for part in [&left, &fresh] {
+        std::fs::write(part, r#"{"version":"#).unwrap();
+    }
+    let hour_ago = std::time::SystemTime::now() - Duration::from_secs(3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&left)
+        .unwrap()
+        .set_modified(hour_ago)
+        .unwrap();
+    let mut cmd = common::hookx_clean(&project);
+    cmd.args(["run", "--host", "claude", "--event", "PreToolUse", "--home"])
+        .arg(&home)
+        .env("HOME", &home)
+        .write_stdin(payload(CLAUDE_PRE, &project))
+        .timeout(HARD_LIMIT);
+    let ran = run(cmd);
+    ran.passes();
+    ran.says("skipped .qwen/settings.json");
+    assert!(state.join("warned.json").is_file(), "{ran:?}");
+    assert!(
+        !left.exists(),
+        "the cancelled run's temporary file is still there"
+    );
+    assert!(
+        fresh.exists(),
+        "a temporary file a writer may still be writing was removed"
+    );
+}
+
 /// Hosts kill a hook that runs past their own timeout: hookx takes the handler's process group
 /// with it.
 #[test]
