@@ -685,8 +685,8 @@ fn codexs_own_project_trust_writes_keep_a_trusted_guard_while_a_hook_edit_does_n
 /// into that file, as each was seen or read writing it. Gemini CLI 0.61.0's `mcp add --scope
 /// user` wrote the whole file again (comments kept, every object on its own lines) with
 /// `mcpServers`; Qwen Code 0.24.4's `mcp add` `mcpServers`, its "Always allow"
-/// `permissions.allow`; Codex 0.171.0's `mcp add` `[mcp_servers.NAME]`; Claude Code's `/model`
-/// `model`. Each kept the guard trusted; a hook edited beside it does not. (Before, each write
+/// `permissions.allow`; Codex 0.171.0's `mcp add` `[mcp_servers.NAME]`; Copilot CLI 1.0.102's
+/// `copilot config model` `model` (row 1249); Claude Code's `/model` `model`. Each kept the guard trusted; a hook edited beside it does not. (Before, each write
 /// made the guard "changed since it was trusted": it ran nowhere hookx runs it until the user
 /// trusted the file again.)
 #[test]
@@ -726,7 +726,12 @@ fn an_agents_own_settings_writes_keep_a_trusted_guard_while_a_hook_edit_does_not
     }
   }
 }"#;
-    let cases: [(&str, String, String); 4] = [
+    let copilot = |command_json: &str| {
+        format!(
+            "{{\n  \"hooks\": {{\"preToolUse\": [{{\"type\": \"command\", \"bash\": {command_json}, \"matcher\": \"bash\"}}]}}\n}}\n"
+        )
+    };
+    let cases: [(&str, String, String); 5] = [
         (
             ".gemini/settings.json",
             "{\n  // my settings\n  \"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}},\n  \"hooks\": {\n    \"BeforeTool\": [\n      {guard}\n    ]\n  }\n}\n".into(),
@@ -742,6 +747,12 @@ fn an_agents_own_settings_writes_keep_a_trusted_guard_while_a_hook_edit_does_not
             "# my config\nmodel = \"o3\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{ type = \"command\", command = \"{command}\" }]\n".into(),
             "# my config\nmodel = \"o3\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{ type = \"command\", command = \"{command}\" }]\n\n[mcp_servers.myserver]\ncommand = \"echo\"\nargs = [\"hi\"]\n".into(),
         ),
+        // As Copilot CLI 1.0.102's `copilot config model gpt-4.1` wrote it (run).
+        (
+            ".copilot/settings.json",
+            copilot("{command_json}"),
+            "{\n  \"hooks\": {\n    \"preToolUse\": [\n      {\n        \"type\": \"command\",\n        \"bash\": {command_json},\n        \"matcher\": \"bash\"\n      }\n    ]\n  },\n  \"model\": \"gpt-4.1\"\n}".into(),
+        ),
         (
             ".claude/settings.json",
             "{\"hooks\": {\"PreToolUse\": [{guard}]}}".into(),
@@ -750,9 +761,17 @@ fn an_agents_own_settings_writes_keep_a_trusted_guard_while_a_hook_edit_does_not
     ];
     for (file, trusted, written) in cases {
         let setup = Setup::new();
+        // Copilot's answer is its JSON on stdout; the others' `exit 2`, the reason on stderr.
         let text = |t: &str, command: &str| {
+            let reason = command.split(' ').nth(1).unwrap_or_default();
+            let json =
+                format!(r#"{{"permissionDecision":"deny","permissionDecisionReason":"{reason}"}}"#);
             t.replace("{guard}", &guard(command))
                 .replace("{command}", command)
+                .replace(
+                    "{command_json}",
+                    &serde_json::to_string(&format!("echo '{json}'")).unwrap(),
+                )
         };
         let deny = "echo trusted-deny >&2; exit 2";
         let path = write(&setup.home, file, &text(&trusted, deny));

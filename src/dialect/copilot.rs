@@ -800,7 +800,11 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // dropped; the session goes on. Its own settings are read with both and a byte order mark
     // (`userSettingsLoad` of its runtime, asked directly): a `disabledHooks` there holds. A
     // repository's `.github/copilot/settings.json` is strict ("could not be loaded").
-    agent_keys: &[],
+    // `copilot config model X` and `copilot config theme X` write `model` and `theme` into
+    // `~/.copilot/settings.json`, the file that may hold the user's hooks (run 1.0.102, attacks
+    // row 1249: the whole file written again under `flock` of `settings.json.lock`, then
+    // renamed); hookx reads neither.
+    agent_keys: &["model", "theme"],
     json_syntax: crate::tables::JsonSyntax {
         jsonc_files: &["/.copilot/settings.json"],
         ..crate::tables::JsonSyntax::STRICT
