@@ -80,8 +80,9 @@ impl Answerer {
 /// Bytes before the answer's own: its exit code and the lengths of its two streams.
 const HEADER: usize = 4 + 8 + 8;
 
-/// How long the host's process waits for the worker's answer: until `at`, its due time plus
-/// `grace`, or `grace` from when it runs again after it was stopped past `at`.
+/// How long the host's process waits for the worker's answer: until `at` (the worker's due
+/// time, and `grace` after it), or, where it was stopped past `at`, `grace` from when it runs
+/// again.
 #[derive(Clone, Copy, Debug)]
 pub struct Bound {
     pub at: Instant,
