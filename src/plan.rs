@@ -736,6 +736,22 @@ fn listed_off(ctx: &discover::Context, host: Dialect) -> Vec<String> {
         .collect()
 }
 
+/// Why nobody runs `rule` under `host`: its key is no event the host fires (Claude's `Start`,
+/// attacks row 1181; Cursor's `beforeTabFileRead` under any other host), so neither the host
+/// nor a route runs it.
+fn no_such_event(host: Dialect, source: &Source, rule: &Rule) -> Option<String> {
+    let crate::model::EventKind::Other(key) = &rule.event else {
+        return None;
+    };
+    let own = source.dialect == host && host.config().has_other_event(key);
+    (!own).then(|| unfired(host, key))
+}
+
+/// The plan's word for a rule whose key is no event `host` fires ([`no_such_event`]).
+pub(crate) fn unfired(host: Dialect, key: &str) -> String {
+    format!("{} fires no `{key}` event", host.def().display)
+}
+
 /// [`skipped_by_host`]'s second half: a handler of `host`'s own file its user never reviewed
 /// or turned off (`DialectDef::route_trust`, Codex's `[hooks.state]`).
 fn unreviewed(
@@ -907,12 +923,18 @@ fn plan_with(
                 SourceRunner::Native if let Some(why) = left_out(source, written, index) => {
                     Standing::LeftOut { why }
                 }
+                SourceRunner::Native if let Some(why) = no_such_event(host, source, written) => {
+                    Standing::LeftOut { why }
+                }
                 SourceRunner::Native => {
                     let gets = host.native_flavor(written.flavor);
                     match gets_its_payload(written, handler, record.as_ref(), gets) {
                         true => Standing::Native,
                         false => Standing::NativeOwnPayload { payload: gets },
                     }
+                }
+                SourceRunner::Hookx if let Some(why) = no_such_event(host, source, written) => {
+                    Standing::LeftOut { why }
                 }
                 SourceRunner::Hookx => Standing::Hookx {
                     trusted: trusted(source),

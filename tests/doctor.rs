@@ -1256,6 +1256,131 @@ fn gemini_system_settings_are_managed_and_obey_the_merged_hooks_switch() {
     }
 }
 
+/// A real Claude file's rules on Claude's `Skill` tool (01O10/agent-engineering-playbook
+/// `b7b77022` `.claude/settings.json`, MIT, cut; attacks row 1182): no other agent has the
+/// tool, so hookx's tool table had no id for it and doctor said "never fires" (exit 5) of
+/// rules Claude Code 2.1.332 runs (live: `live_claude_doctor`,
+/// `a_rule_on_a_tool_only_claude_has_fires_as_doctor_says`). A name Claude offers no model
+/// still matches nothing.
+#[test]
+fn a_claude_rule_on_a_tool_only_claude_has_fires() {
+    let w = World::new();
+    let guard = |matcher: &str, script: &str| {
+        json!({"matcher": matcher, "hooks": [{"type": "command", "command":
+            format!("H=\"$CLAUDE_PROJECT_DIR/.claude/hooks/{script}\"; [ -x \"$H\" ] && exec \"$H\"; exit 0")}]})
+    };
+    w.write_json(
+        "project/.claude/settings.json",
+        json!({"hooks": {
+            "PreToolUse": [guard("Skill", "check-skill-contract.sh"), guard("Skil", "typo.sh")],
+            "PostToolUse": [guard("Skill", "observe-skill.sh")]
+        }}),
+    );
+    let (_, report) = w.doctor(Some("claude"));
+    let rules = file(&report, ".claude/settings.json")["rules"]
+        .as_array()
+        .unwrap();
+    let status = |event: &str, matcher: &str| {
+        rules
+            .iter()
+            .find(|r| r["event"] == event && r["matcher"] == matcher)
+            .unwrap_or_else(|| panic!("no {event} {matcher}: {report:#}"))["hosts"][0]["status"]
+            .clone()
+    };
+    assert_eq!(status("PreToolUse", "Skill"), "fires", "{report:#}");
+    assert_eq!(status("PostToolUse", "Skill"), "fires", "{report:#}");
+    assert_eq!(status("PreToolUse", "Skil"), "never", "{report:#}");
+}
+
+/// A real Claude plugin file (0xarkstar/my-claude-code-settings `340e80a5` `hooks/hooks.json`,
+/// cut; attacks row 1184) writes its matchers as expressions (`tool == "Bash" &&
+/// tool_input.command matches "gh pr create"`), which match no tool name: doctor rightly says
+/// the rule never fires, but its fix rewrote `create` (Copilot's name for `Write`) inside the
+/// text, `… matches "gh pr Write"`, a matcher that matches nothing either.
+#[test]
+fn doctor_offers_no_matcher_fix_that_matches_nothing() {
+    let w = World::new();
+    let expression = r#"tool == "Bash" && tool_input.command matches "gh pr create""#;
+    w.write_json(
+        "project/.claude/settings.json",
+        json!({"hooks": {"PostToolUse": [
+            {"matcher": expression, "hooks": [command("node -e \"console.log(1)\"")]},
+            {"matcher": "create", "hooks": [command("./fmt.sh")]}
+        ]}}),
+    );
+    let (_, report) = w.doctor(Some("claude"));
+    let rules = file(&report, ".claude/settings.json")["rules"]
+        .as_array()
+        .unwrap();
+    let verdict = |matcher: &str| {
+        rules
+            .iter()
+            .find(|r| r["matcher"] == matcher)
+            .unwrap_or_else(|| panic!("no rule {matcher}: {report:#}"))["hosts"][0]
+            .clone()
+    };
+    let expr = verdict(expression);
+    assert_eq!(expr["status"], "never", "{expr:#}");
+    assert!(
+        expr["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|f| f["fix"].is_null()),
+        "{expr:#}"
+    );
+    // A name list in another agent's spelling still gets its fix.
+    assert!(has(
+        &verdict("create"),
+        "matches no tool",
+        Some(r#"matcher "Write""#)
+    ));
+}
+
+/// Cursor's Tab events (`beforeTabFileRead`, `afterTabFileEdit`: fired by Tab, not the agent;
+/// conformance/cursor-facts.md, shared/agents.md) in a real file (0xrizz/ECC `504261d0`
+/// `.cursor/hooks.json`, MIT, cut; attacks row 1180): `validate` called them "no cursor event"
+/// (an error) and doctor "never fires" under Cursor, with the fix to rename the key to the
+/// agent's `beforeReadFile`, which would move the guard off Tab onto the agent's reads.
+#[test]
+fn cursors_tab_events_are_its_own_not_unknown() {
+    let w = World::new();
+    let file = w.write_json(
+        "project/.cursor/hooks.json",
+        json!({"version": 1, "hooks": {
+            "afterFileEdit": [{"command": "node .cursor/hooks/after-file-edit.js"}],
+            "beforeTabFileRead": [{"command": "node .cursor/hooks/before-tab-file-read.js",
+                "description": "Block Tab from reading secrets (.env, .key, .pem, credentials)"}],
+            "afterTabFileEdit": [{"command": "node .cursor/hooks/after-tab-file-edit.js",
+                "description": "Auto-format Tab edits"}]
+        }}),
+    );
+    let out = common::hookx()
+        .args(["validate", "--from", "cursor"])
+        .arg(&file)
+        .env("HOME", w.home())
+        .output()
+        .unwrap();
+    let said =
+        String::from_utf8_lossy(&out.stderr).to_string() + &String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{said}");
+    assert!(!said.contains("no cursor event"), "{said}");
+    let (_, report) = w.doctor(Some("cursor"));
+    for event in ["beforeTabFileRead", "afterTabFileEdit"] {
+        let v = verdict(&report, ".cursor/hooks.json", event, "cursor");
+        assert_eq!(v["status"], "fires", "{event}: {v:#}");
+        assert!(!has(v, "is no cursor event", None), "{event}: {v:#}");
+    }
+    let listed = w.hookx(&["list", "--host", "cursor"]);
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    assert!(
+        listed
+            .lines()
+            .any(|l| l.contains("beforeTabFileRead") && l.contains("cursor runs")),
+        "{listed}"
+    );
+}
+
 /// Cursor's enterprise `hooks.json` (Linux `/etc/cursor`, docs: cursor.com/docs/agent/hooks,
 /// conformance/cursor-facts.md) is its policy: above project and user hooks, run by Cursor
 /// itself, and by `hookx run` under other hosts with no `hookx trust` (only root writes it).

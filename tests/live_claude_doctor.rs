@@ -52,10 +52,18 @@ fn one_bash_script(step: usize, _project: &str) -> Vec<Block> {
     }
 }
 
+fn skill_script(step: usize, _project: &str) -> Vec<Block> {
+    match step {
+        0 => vec![Block::Tool("Skill", json!({"skill": "hello"}))],
+        _ => vec![Block::Text("Skill done.".into())],
+    }
+}
+
 static SCRIPTS: &[(&str, Script)] = &[
     ("sub", sub_script),
     ("doctor", doctor_script),
     ("bash", one_bash_script),
+    ("skill", skill_script),
 ];
 
 /// (event key, matcher, label): one rule each, recording under its label.
@@ -424,6 +432,83 @@ fn doctor_says_who_runs_each_rule() {
     );
 }
 
+/// A rule on a tool of Claude's that no other agent has, so hookx's tool table had no id for it
+/// (attacks row 1182: `Skill`, in a real file, 01O10/agent-engineering-playbook `b7b77022`
+/// `.claude/settings.json`): doctor said "never fires" (exit 5) of a rule Claude runs. One
+/// Skill call: the `Skill` rule must run and doctor must say it fires; and of every tool
+/// Claude 2.1.332 offers its model (its request's `tools`), a rule on it must be one doctor
+/// says fires, since Claude fires `PreToolUse` with that name when the model calls it.
+fn a_rule_on_a_tool_only_claude_has_fires_as_doctor_says() {
+    let Some(bin) = client_or_skip() else { return };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    let skill = world.project.join(".claude/skills/hello/SKILL.md");
+    std::fs::create_dir_all(skill.parent().unwrap()).unwrap();
+    std::fs::write(
+        &skill,
+        "---\nname: hello\ndescription: Says hello.\n---\nSay hello.\n",
+    )
+    .unwrap();
+    world.answers("skill", &[]);
+    let settings = world.project.join(".claude/settings.json");
+    let rule = |matcher: &str, command: String| json!({"matcher": matcher, "hooks": [{"type": "command", "command": command}]});
+    std::fs::write(
+        &settings,
+        json!({"hooks": {"PreToolUse": [
+            rule("Skill", world.dumper_command("skill", "PreToolUse"))]}})
+        .to_string(),
+    )
+    .unwrap();
+    let (code, report) = doctor_report(&world, None);
+    let status = report["files"][0]["rules"][0]["hosts"][0]["status"].clone();
+    let run = client::run(&bin, &world, model.port, "SCRIPT:skill go", &[]);
+    assert!(
+        !world.records("skill").is_empty(),
+        "Claude {} ran no `Skill` rule\n{}",
+        client::VERSION,
+        run.describe()
+    );
+    // Every tool Claude offered its model, but MCP tools (no such server here).
+    let offered: BTreeSet<String> = model
+        .requests()
+        .iter()
+        .flat_map(|r| r["tools"].as_array().cloned().unwrap_or_default())
+        .filter_map(|t| t["name"].as_str().map(str::to_string))
+        .filter(|n| !n.starts_with("mcp__"))
+        .collect();
+    assert!(offered.contains("Skill"), "{offered:?}");
+    assert_eq!(
+        status,
+        "fires",
+        "Claude {} ran the `Skill` rule and offers {offered:?}; doctor (exit {code:?}): \
+         {report:#}",
+        client::VERSION
+    );
+    let rules: Vec<Value> = offered
+        .iter()
+        .map(|name| rule(name, format!(": {name}")))
+        .collect();
+    std::fs::write(
+        &settings,
+        json!({"hooks": {"PreToolUse": rules}}).to_string(),
+    )
+    .unwrap();
+    let (_, report) = doctor_report(&world, None);
+    let never: Vec<String> = report["files"][0]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["hosts"][0]["status"] != "fires")
+        .map(|r| format!("{}: {}", r["matcher"], r["hosts"][0]))
+        .collect();
+    assert!(
+        never.is_empty(),
+        "Claude {} offers {offered:?}; doctor says these rules do not fire:\n{}",
+        client::VERSION,
+        never.join("\n")
+    );
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -439,6 +524,7 @@ fn main() -> std::process::ExitCode {
             doctor_says_which_rules_claude_fires,
             settings_with_comments_or_trailing_commas,
             doctor_says_who_runs_each_rule,
+            a_rule_on_a_tool_only_claude_has_fires_as_doctor_says,
         ],
     )
 }

@@ -889,6 +889,44 @@ fn a_copy_claude_leaves_out_does_not_stand_in_for_its_original() {
     }
 }
 
+/// A real Claude plugin file (10K-Digital/lovable-claude-code `cd7a7498` `hooks/hooks.json`,
+/// cut; attacks row 1181) holds its sync hook under `Start`, which is no Claude event: Claude
+/// skips it, `validate` and `doctor` say so, but `list`'s plan said "claude runs
+/// .claude/settings.json" of it, as of the `Stop` rule beside it, which Claude does run.
+#[test]
+fn the_plan_names_nobody_for_a_rule_on_a_key_that_is_no_event_of_the_host() {
+    let (project, home) = project("");
+    let root = project.path();
+    common::write(
+        root,
+        ".claude/settings.json",
+        r#"{"hooks": {
+  "Start": [{"hooks": [{"type": "command", "command": "./hook.sh auto-sync", "timeout": 30}]}],
+  "Stop": [{"hooks": [{"type": "command", "command": "./hook.sh auto-push", "timeout": 30}]}]
+}}"#,
+    );
+    common::hookx_at(root, home.path(), &["trust", "--yes"]).success();
+    let listed =
+        stdout_of(common::hookx_at(root, home.path(), &["list", "--host", "claude"]).success());
+    let plan_line = |label: &str| {
+        listed
+            .lines()
+            .skip_while(|l| !l.starts_with("plan"))
+            .find(|l| l.contains(label))
+            .unwrap_or_else(|| panic!("no plan line of {label}:\n{listed}"))
+            .to_string()
+    };
+    assert!(
+        plan_line("auto-push").contains("claude runs .claude/settings.json"),
+        "{listed}"
+    );
+    let start = plan_line("auto-sync");
+    assert!(
+        start.contains("nobody (Claude fires no `Start` event)"),
+        "{listed}"
+    );
+}
+
 /// The team loop with hooks written on both sides (attacks row 620): a Claude guard and a
 /// Codex guard, each its file's first `PreToolUse` rule (one pointer, `/hooks/PreToolUse/0`,
 /// in both files), converted each into the other's file. The Codex file then holds the Claude

@@ -229,6 +229,15 @@ impl Converter<'_> {
                 "`async: true`",
                 &format!("{target} cannot run a hook in the background; it runs synchronously"),
             );
+        } else if command.is_async == Some(false) && spec.key(HandlerField::Async).is_none() {
+            // Said, though nothing changes, so that the key's going is no silent loss on the
+            // way back (attacks row 1183: a real plugin's `"async": false`).
+            self.lose(
+                src,
+                field_pointer(at, from, HandlerField::Async),
+                "`async: false`",
+                &format!("{target} has no such key; it runs every hook synchronously, as asked"),
+            );
         } else if spec.key(HandlerField::Async).is_some() {
             out.is_async = command.is_async;
         }

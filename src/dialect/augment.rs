@@ -121,6 +121,7 @@ pub static TABLES: Tables = Tables {
     handler_key_overrides: &[],
     invalid_matcher_effect: Some("Auggie refuses the file's hooks for this event"),
     tool_scope: crate::tables::ToolScope::Any,
+    other_tools: &[],
     tool_codecs: &[
         ToolCodec {
             name: STR_REPLACE_EDITOR,

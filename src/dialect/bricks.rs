@@ -79,6 +79,7 @@ pub static TABLES: Tables = Tables {
     // No runnable client: no payload was ever recorded.
     payload_object_keys: &[],
     payload_keys: &[],
+    other_tools: &[],
     tool_codecs: &[],
 };
 

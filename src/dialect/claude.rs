@@ -565,6 +565,18 @@ pub static TABLES: Tables = Tables {
             ],
         ),
     ],
+    // The tools 2.1.332 offered its model in a run beside those of `CLAUDE_TOOLS`
+    // (tests/live_claude_doctor.rs, `a_rule_on_a_tool_only_claude_has_fires_as_doctor_says`,
+    // which runs a `Skill` rule on a Skill call); no other agent has them.
+    other_tools: &[
+        "Skill",
+        "ToolSearch",
+        "ListAgents",
+        "ReportFindings",
+        "ScheduleWakeup",
+        "Workflow",
+        "DeferredToolPlaceholder",
+    ],
     tool_codecs: &[],
 };
 

@@ -80,6 +80,7 @@ pub static TABLES: Tables = Tables {
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
     tool_scope: crate::tables::ToolScope::Any,
+    other_tools: &[],
     tool_codecs: &[
         ToolCodec {
             name: RUN_COMMANDS,

@@ -307,6 +307,7 @@ pub static TABLES: Tables = Tables {
             ],
         ),
     ],
+    other_tools: &[],
     tool_codecs: &[PATCH_CODEC],
 };
 

@@ -267,6 +267,7 @@ pub static TABLES: Tables = Tables {
             ],
         ),
     ],
+    other_tools: &[],
     tool_codecs: &[],
 };
 
@@ -498,6 +499,7 @@ pub static PASCAL_TABLES: Tables = Tables {
             ],
         ),
     ],
+    other_tools: &[],
     tool_codecs: &[],
 };
 

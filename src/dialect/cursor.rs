@@ -82,6 +82,7 @@ macro_rules! cursor_tables {
             handler_key_overrides: &[],
             invalid_matcher_effect: None,
             tool_scope: $scope,
+            other_tools: &[],
             tool_codecs: &[],
             // No runnable client: no payload was ever recorded.
             payload_object_keys: &[],
@@ -344,7 +345,9 @@ pub static DEF: DialectDef = DialectDef {
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {
-    other_events: &[],
+    // Tab's events (Tab, not the agent) and the workspace's: Cursor's own (cursor-facts.md),
+    // with no counterpart elsewhere (attacks row 1180: validate called them unknown).
+    other_events: &["beforeTabFileRead", "afterTabFileEdit", "workspaceOpen"],
     handler_keys: &[
         ("type", HandlerField::Type),
         ("command", HandlerField::Command),

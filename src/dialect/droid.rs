@@ -90,6 +90,7 @@ pub static TABLES: Tables = Tables {
     matcher_values: &[],
     handler_key_overrides: &[],
     invalid_matcher_effect: Some("Factory Droid never fires this hook"),
+    other_tools: &[],
     tool_codecs: &[],
     // Recorded by tests/live_droid.rs (0.225.2); tests/doctor.rs checks them.
     payload_object_keys: &[],

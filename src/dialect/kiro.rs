@@ -111,6 +111,7 @@ pub static TABLES: Tables = Tables {
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
     tool_scope: ToolScope::Any,
+    other_tools: &[],
     tool_codecs: &[],
     // No runnable client: no payload was ever recorded.
     payload_object_keys: &[],

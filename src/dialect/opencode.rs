@@ -192,6 +192,7 @@ pub(crate) const fn engine_tables(me: &Engine, dialect: Dialect) -> Tables {
         handler_key_overrides: &[],
         invalid_matcher_effect: None,
         tool_scope: ToolScope::Any,
+        other_tools: &[],
         tool_codecs: &[],
         payload_object_keys: &[],
         payload_keys: PAYLOAD_KEYS,

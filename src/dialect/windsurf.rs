@@ -98,6 +98,7 @@ macro_rules! windsurf_tables {
             handler_key_overrides: &[],
             invalid_matcher_effect: None,
             tool_scope: $scope,
+            other_tools: &[],
             tool_codecs: $codecs,
             // No runnable client: no payload was ever recorded.
             payload_object_keys: &[],

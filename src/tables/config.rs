@@ -618,6 +618,13 @@ impl RunKeys {
 }
 
 impl ConfigSpec {
+    /// Whether `key` is an event of the agent's own that hookx carries as unknown
+    /// ([`Self::other_events`], its rule list's too); any other unknown key is no event of its.
+    pub fn has_other_event(&self, key: &str) -> bool {
+        let list = self.rule_list.map_or(&[][..], |l| l.other_events);
+        self.other_events.iter().chain(list).any(|e| *e == key)
+    }
+
     pub fn field(&self, key: &str) -> Option<HandlerField> {
         self.handler_keys
             .iter()

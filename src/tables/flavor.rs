@@ -220,6 +220,10 @@ pub struct Tables {
     /// reading `.preToolUse.tool` (attacks row 927). Keys whose objects vary (`tool_input`) are
     /// not listed; `tests/doctor.rs` checks these against the recordings.
     pub payload_object_keys: &'static [(&'static str, &'static [&'static str])],
+    /// Tools the agent offers its model that no other flavour has, so no canonical id names
+    /// them (Claude's `Skill`): a tool matcher naming one fires there. Where a name is in no
+    /// table, doctor says its matcher matches no tool (attacks row 1182).
+    pub other_tools: &'static [&'static str],
     /// Tools whose call is no renaming of a canonical one (Codex's `apply_patch`: every edit,
     /// its paths inside a patch text), with the functions that translate them.
     pub tool_codecs: &'static [ToolCodec],

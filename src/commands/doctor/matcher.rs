@@ -18,14 +18,17 @@ pub(super) fn matcher_finding(rule: &Rule, flavor: Flavor, host: Dialect) -> Opt
     read_as.flavor = flavor;
     let sent = host.default_flavor().tables();
     let events: Vec<Event> = match on {
+        // The host's tools of the table, by their ids, and its own others by their names.
         MatchOn::ToolName => sent
             .tools
             .iter()
-            .map(|(id, _)| Event {
+            .map(|(id, _)| *id)
+            .chain(sent.other_tools.iter().copied())
+            .map(|name| Event {
                 kind: rule.event.clone(),
                 timestamp: None,
                 tool: Some(ToolCall {
-                    name: id.to_string(),
+                    name: name.to_string(),
                     input: json!({}),
                 }),
                 fields: Map::new(),
@@ -69,14 +72,30 @@ pub(super) fn matcher_finding(rule: &Rule, flavor: Flavor, host: Dialect) -> Opt
             sent.tools
                 .iter()
                 .filter_map(|(id, _)| tables.tool_name(id))
+                .chain(
+                    sent.other_tools
+                        .iter()
+                        .copied()
+                        .filter(|_| tables.name == sent.name),
+                )
                 .collect::<Vec<_>>(),
         ),
         MatchOn::Field(name) => (name, sent.matcher_values(&rule.event)?.to_vec()),
         MatchOn::Unverified => return None,
     };
+    // A fix only where the rewritten matcher meets a tool the host sends: a matcher that is
+    // no name list (`tool == "Bash" && … matches "gh pr create"`, a real file's, attacks row
+    // 1184) had `create` rewritten inside its text, a fix that matched nothing either.
     let fix = (on == MatchOn::ToolName)
         .then(|| corrected_matcher(matcher, flavor))
         .flatten()
+        .filter(|m| {
+            let mut fixed = read_as.clone();
+            fixed.matcher = Some(m.clone());
+            events
+                .iter()
+                .any(|e| matches!(rules_match([&fixed], e).pop(), Some(MatchVerdict::Match)))
+        })
         .map(|m| format!("matcher \"{m}\""));
     Some(Finding::new(
         Level::Error,

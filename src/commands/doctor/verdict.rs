@@ -271,7 +271,7 @@ impl Doctor<'_> {
         // An event only the file's agent fires (Kiro's `PostFileSave`): there it fires as the
         // agent reads it; under any other host, never.
         let agent_only = match event {
-            EventKind::Other(key) => agent_only_events(source.dialect).any(|e| e == key),
+            EventKind::Other(key) => source.dialect.config().has_other_event(key),
             _ => false,
         };
         if agent_only && native {
@@ -289,6 +289,16 @@ impl Doctor<'_> {
                 ));
             }
             return verdict;
+        }
+        // The plan's "nobody" for a key the host never fires says what the finding below
+        // says: said once.
+        if let EventKind::Other(key) = event
+            && verdict.planned.as_deref().is_some_and(|p| {
+                p.strip_prefix("nobody (").and_then(|p| p.strip_suffix(')'))
+                    == Some(crate::plan::unfired(host, key).as_str())
+            })
+        {
+            verdict.planned = None;
         }
         if agent_only {
             never(
