@@ -1195,7 +1195,8 @@ fn a_route_the_user_edited_keeps_their_line_through_a_re_point_and_an_uninstall(
             .as_str()
             .unwrap()
             .to_string();
-        assert!(line.starts_with("/opt/a/hookx run"), "{host}: {line}");
+        let route = common::unguarded_route(&line);
+        assert!(route.starts_with("/opt/a/hookx run"), "{host}: {line}");
         let edited = format!("./my-guard.sh && {line}");
         settings["hooks"][event][0]["hooks"][0]["command"] = json!(edited);
         std::fs::write(&file, settings.to_string()).unwrap();
@@ -1266,9 +1267,7 @@ fn a_route_the_user_turned_off_in_gemini_stays_off_when_reinstalled_from_elsewhe
         install("/opt/b/hookx");
         let settings = read();
         assert!(
-            command(&settings)
-                .as_str()
-                .unwrap()
+            common::unguarded_route(command(&settings).as_str().unwrap())
                 .starts_with("/opt/b/hookx run")
         );
         // Row 333: the route keeps its label (Gemini's `name`, else command), the list its.
@@ -1315,7 +1314,7 @@ fn a_route_turned_off_in_another_scopes_list_keeps_its_label_when_re_pointed() {
     let label = |route: &Value| route.get("name").unwrap_or(&route["command"]).clone();
     install("/opt/a/hookx");
     let listed = label(&route());
-    assert!(listed.as_str().unwrap().starts_with("/opt/a/hookx run"));
+    assert!(common::unguarded_route(listed.as_str().unwrap()).starts_with("/opt/a/hookx run"));
     let project = &json!({"hooksConfig": {"disabled": [listed]}}).to_string();
     common::write(&p.project, ".gemini/settings.json", project);
     install("/opt/a/hookx");
@@ -1324,9 +1323,7 @@ fn a_route_turned_off_in_another_scopes_list_keeps_its_label_when_re_pointed() {
         install("/opt/b/hookx");
         let now = route();
         assert!(
-            now["command"]
-                .as_str()
-                .unwrap()
+            common::unguarded_route(now["command"].as_str().unwrap())
                 .starts_with("/opt/b/hookx run")
         );
         assert_eq!(label(&now), listed, "{now}");
@@ -1676,7 +1673,8 @@ fn a_route_the_user_turned_off_in_copilot_stays_off_when_reinstalled_from_elsewh
     .unwrap();
     install("/opt/b/hookx");
     let (now, line) = route_key();
-    assert!(line.starts_with("/opt/b/hookx run"), "{line}");
+    let route = common::unguarded_route(&line);
+    assert!(route.starts_with("/opt/b/hookx run"), "{line}");
     let listed: Value = serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
     // The old key stays: it names the same entry in every other project (row 364).
     assert_eq!(listed["disabledHooks"], json!([off, "mine", now]));
@@ -2494,7 +2492,7 @@ fn a_droid_project_route_leaves_an_event_to_the_users_route() {
     .success();
     let user_route = route(&p.home.join(".factory/settings.json"));
     assert_eq!(
-        user_route,
+        common::unguarded_route(&user_route),
         format!(
             "{bin} run --host droid --event PreToolUse --route-key {}",
             key(&p.home)
@@ -3365,7 +3363,8 @@ fn a_user_route_carries_the_users_route_key() {
         .as_str()
         .unwrap()
         .to_string();
-    assert!(line.ends_with(&format!(" --route-key {key}")), "{line}");
+    let route = common::unguarded_route(&line);
+    assert!(route.ends_with(&format!(" --route-key {key}")), "{line}");
     assert_eq!(route_host(&line).as_deref(), Some("claude"), "{line}");
     install("user");
     let again = std::fs::read_to_string(p.home.join(".claude/settings.json")).unwrap();
@@ -4325,4 +4324,106 @@ fn install_names_the_other_scopes_routes_whose_hookx_is_gone() {
     assert!(!said.contains("cannot run"), "{said}");
     let said = install("project", env!("CARGO_BIN_EXE_hookx"));
     assert!(!said.contains("cannot run"), "{said}");
+}
+
+/// Attacks row 1080, decided (rows 1140, 1141): hookx moved (an upgrade into another `--root`,
+/// the old file removed) or cut short at nothing (row 1082) while the user's routes name it.
+/// The user's route denies a tool call itself, as the host reads a deny, with a reason that
+/// names the hookx, the file and the install that mends it, while the home the route runs for
+/// holds a trust record; on every other event it fails as before (a non-blocking error, or
+/// exit 0 for the empty file), and without a record (hookx and its state removed) it answers
+/// nothing. The project's route still fails open (row 622: a teammate without hookx). The
+/// lines are run as Claude Code 2.1.332 runs them, `/bin/sh -c`, under a `HOME` a project set.
+#[test]
+fn a_user_route_whose_hookx_is_gone_denies_a_tool_call_while_a_trust_record_is_there() {
+    let p = Project::new();
+    let guard = p.home.join(".gemini/settings.json");
+    std::fs::create_dir_all(guard.parent().unwrap()).unwrap();
+    std::fs::write(
+        &guard,
+        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": "echo '{\"decision\":\"deny\",\"reason\":\"GUARD-SAYS-NO\"}'"}]}]}})
+        .to_string(),
+    )
+    .unwrap();
+    common::hookx_at(&p.project, &p.home, &["trust", guard.to_str().unwrap()]).success();
+    let old = p.root.join("old/hookx");
+    std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+    for scope in ["user", "project"] {
+        std::fs::copy(env!("CARGO_BIN_EXE_hookx"), &old).unwrap();
+        // With `--home` on the routes: the lines below run as no account of that home.
+        let install = [
+            "install", "--host", "claude", "--scope", scope, "--hookx",
+            old.to_str().unwrap(),
+        ];
+        common::hookx_at(&p.project, &p.home, &install).success();
+    }
+    let user_file = p.home.join(".claude/settings.json");
+    let line = |file: &Path, event: &str| -> String {
+        let value: Value = serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+        value["hooks"][event][0]["hooks"][0]["command"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+    let run = |line: &str, event: &str| {
+        let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": event,
+            "tool_name": "Bash", "tool_input": {"command": "ls"}, "transcript_path": "/dev/null"});
+        let out = assert_cmd::Command::new("/bin/sh")
+            .arg("-c")
+            .arg(line)
+            .current_dir(&p.project)
+            .env("HOME", p.project.join("elsewhere"))
+            .env("CLAUDE_PROJECT_DIR", &p.project)
+            .env_remove("HOOKX_HOME")
+            .write_stdin(payload.to_string())
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let denied = serde_json::from_str::<Value>(stdout.trim()).ok().and_then(|v| {
+            (v["hookSpecificOutput"]["permissionDecision"] == "deny").then(|| {
+                v["hookSpecificOutput"]["permissionDecisionReason"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
+            })
+        });
+        (out.status.code(), denied, stdout)
+    };
+    let project_file = p.project.join(".claude/settings.json");
+    let (user_pre, user_stop) = (line(&user_file, "PreToolUse"), line(&user_file, "Stop"));
+    let project_pre = line(&project_file, "PreToolUse");
+    let (code, denied, _) = run(&user_pre, "PreToolUse");
+    assert_eq!((code, denied.as_deref()), (Some(0), Some("GUARD-SAYS-NO")), "{user_pre}");
+    for state in ["gone", "empty"] {
+        match state {
+            "gone" => std::fs::remove_file(&old).unwrap(),
+            _ => {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::write(&old, "").unwrap();
+                std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o755)).unwrap();
+            }
+        }
+        let (code, denied, stdout) = run(&user_pre, "PreToolUse");
+        let reason = denied.unwrap_or_else(|| panic!("{state}: no deny: {code:?} {stdout}"));
+        for said in [
+            "hookx could not check this tool call, so it is denied",
+            &format!("hookx is not at {}", old.display()),
+            &format!("its routes in {}", user_file.display()),
+            "hookx install --host claude --scope user",
+        ] {
+            assert!(reason.contains(said), "{state}: {said}: {reason}");
+        }
+        assert_eq!(code, Some(0), "{state}");
+        let (code, denied, stdout) = run(&user_stop, "Stop");
+        let failed = if state == "gone" { Some(127) } else { Some(0) };
+        assert_eq!((code, denied, stdout.as_str()), (failed, None, ""), "{state}: Stop");
+        let (code, denied, stdout) = run(&project_pre, "PreToolUse");
+        assert_eq!((code, denied, stdout.as_str()), (failed, None, ""), "{state}: project");
+    }
+    let record = p.home.join(".hookx/trust.json");
+    std::fs::rename(&record, p.root.join("trust.json")).unwrap();
+    let (code, denied, stdout) = run(&user_pre, "PreToolUse");
+    assert_eq!((code, denied, stdout.as_str()), (Some(0), None, ""), "no record");
 }

@@ -52,6 +52,8 @@ struct Written {
     key: Option<String>,
     /// The project route's folder, where the host names it ([`crate::route::Program::folder`]).
     folder: Option<String>,
+    /// A user route's trust record and file, for its guard ([`crate::route::Gone`]).
+    gone: Option<(String, String)>,
 }
 
 impl Written {
@@ -62,6 +64,10 @@ impl Written {
             managed_root: self.managed_root.as_deref(),
             key: self.key.as_deref(),
             folder: self.folder.as_deref(),
+            gone: self
+                .gone
+                .as_ref()
+                .map(|(store, file)| crate::route::Gone { store, file }),
         }
     }
 }
@@ -239,12 +245,27 @@ fn hookx_program(opts: &Options) -> Result<Written, Error> {
     };
     let folder = (opts.scope == InstallScope::Project && opts.host.def().route.names_folder)
         .then(|| crate::dispatch::project::route_folder_of(opts.host, places, &opts.ctx.project));
+    // A user route in a JSON file denies a tool call itself where its hookx is gone (attacks
+    // row 1080); a script (Cline) runs its line after `exec`, a plugin (OpenCode) fails closed
+    // by itself.
+    let config = opts.host.config();
+    let gone = (opts.scope == InstallScope::User
+        && config.scripts.is_none()
+        && config.generated.is_none())
+    .then(|| {
+        let store = crate::trust::TrustStore::path_for(&opts.ctx);
+        let file = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
+        (utf8(&store, "--home"), utf8(&file, "--home"))
+    })
+    .map(|(store, file)| Ok::<_, Error>((store?, file?)))
+    .transpose()?;
     Ok(Written {
         hookx,
         home,
         managed_root,
         key,
         folder,
+        gone,
     })
 }
 

@@ -20,6 +20,23 @@ pub struct Program<'a> {
     /// The project route's folder below the project's root (`.` for the root), where the host
     /// names it ([`crate::tables::RouteSpec::names_folder`]).
     pub folder: Option<&'a str>,
+    /// What a user route answers where its hookx cannot run ([`Gone`]).
+    pub gone: Option<Gone<'a>>,
+}
+
+/// What a route of the user's own files looks for before it runs its hookx (attacks row 1080):
+/// where the hookx it names is gone (moved by an upgrade, removed) or empty, and the home it
+/// runs for still holds a trust record, it denies a tool call itself, by hookx's failure
+/// policy ([`crate::tables::ProtocolTables::fails_closed`]), saying why; without a record (hookx
+/// and its state removed) it exits 0 and traps nobody. The record is named by its path, not
+/// `$HOME`, which a project's settings can set; hookx is never looked for on `PATH` (a
+/// project's settings can set that too, and name their own "hookx").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Gone<'a> {
+    /// The trust record of the home `hookx run` reads (`--home`, else the account's).
+    pub store: &'a str,
+    /// The user's file holding the routes, named in the reason.
+    pub file: &'a str,
 }
 
 impl<'a> Program<'a> {
@@ -66,7 +83,113 @@ pub fn route_command(
             line.push_str(&format!(" {flag} {}", shell_quote(value)));
         }
     }
-    line
+    let gone = program.gone.filter(|_| scope == InstallScope::User);
+    match gone.and_then(|gone| gone_answer(program.hookx, host, event, gone)) {
+        Some(answer) => {
+            let quoted = shell_quote(program.hookx);
+            format!("[ -x {quoted} ] && [ -s {quoted} ] && exec {line}; {answer}")
+        }
+        None => line,
+    }
+}
+
+/// The end of a guarded user route ([`Gone`]): `[ -e STORE ] || exit 0; ` and the host's deny,
+/// where `event` is one hookx's failure policy denies on and the program is a path (a name is
+/// looked up in `PATH`, which the route must not test). `None` elsewhere: a gone hookx on any
+/// other event is a failed hook that blocks nothing, as before.
+fn gone_answer(hookx: &str, host: Dialect, event: &str, gone: Gone<'_>) -> Option<String> {
+    if !hookx.starts_with('/') {
+        return None;
+    }
+    let (kind, _, flavor) = host
+        .own_events()
+        .into_iter()
+        .find(|(_, name, _)| *name == event)?;
+    if !flavor.tables().protocol.fails_closed(&kind) {
+        return None;
+    }
+    let reason = format!(
+        "hookx could not check this tool call, so it is denied: hookx is not at {hookx} (moved, \
+         removed or empty), and its routes in {} run your trusted hooks. Run `hookx install \
+         --host {} --scope user` again, or remove the hookx entries from that file",
+        gone.file,
+        host.name()
+    );
+    let outcome = crate::model::Outcome {
+        decision: Some(crate::model::Decision::Deny),
+        block: true,
+        reasons: vec![reason.clone()],
+        ..Default::default()
+    };
+    let event = crate::model::Event {
+        kind,
+        timestamp: None,
+        tool: None,
+        fields: Default::default(),
+    };
+    let answer = crate::protocol::encode_answer(flavor, &event, &outcome);
+    let say = match answer.stdout.is_empty() {
+        // A host that reads no JSON answer there (Windsurf, Kiro): the reason on stderr.
+        true => format!("printf '%s\\n' {} >&2", shell_quote(&reason)),
+        false => {
+            let format = answer.stdout.replace('\\', "\\\\").replace('%', "%%");
+            format!("printf {}", shell_quote(&format!("{format}\\n")))
+        }
+    };
+    Some(format!(
+        "[ -e {} ] || exit 0; {say}; exit {}",
+        shell_quote(gone.store),
+        answer.exit_code
+    ))
+}
+
+/// The route inside a guarded user route line ([`route_command`] with [`Gone`]): `[ -x P ] &&
+/// [ -s P ] && exec ROUTE; [ -e STORE ] || exit 0; printf ANSWER; exit N`, each word as
+/// written there, nothing that expands; `None` for any other line.
+fn guarded_route(line: &str) -> Option<&str> {
+    let rest = line.strip_prefix("[ -x ")?;
+    let (quoted, rest) = rest.split_once(" ] && [ -s ")?;
+    let rest = rest.strip_prefix(quoted)?.strip_prefix(" ] && exec ")?;
+    if crate::shell::split_words(quoted)?.len() != 1 {
+        return None;
+    }
+    let answered = |tail: &str| -> Option<()> {
+        let (store, answer) = tail.split_once(" ] || exit 0; ")?;
+        let (say, code) = answer.rsplit_once("; exit ")?;
+        let one = |text: &str| crate::shell::split_words(text).is_some_and(|w| w.len() == 1);
+        let say = say.strip_prefix("printf ")?;
+        let said = match say.strip_suffix(" >&2") {
+            Some(err) => crate::shell::split_words(err)
+                .is_some_and(|w| w.len() == 2 && w[0] == "%s\\n"),
+            None => one(say),
+        };
+        (one(store) && said && !code.is_empty() && code.bytes().all(|b| b.is_ascii_digit()))
+            .then_some(())
+    };
+    rest.match_indices("; [ -e ").find_map(|(at, sep)| {
+        let route = &rest[..at];
+        let runs_it = route
+            .strip_prefix(quoted)
+            .is_some_and(|r| r.starts_with(" run "));
+        (runs_it && answered(&rest[at + sep.len()..]).is_some()).then_some(route)
+    })
+}
+
+/// The route a line install writes runs: the line itself, or the route inside a guarded user
+/// route ([`guarded_route`]).
+fn unguarded(line: &str) -> &str {
+    guarded_route(line).unwrap_or(line)
+}
+
+/// Whether `line` is a route of install's own shape run by a hookx named by its path, on an
+/// event where `gone` would guard it, without that guard: a user route an older hookx wrote,
+/// which lets every tool call through where that hookx is gone (attacks row 1080).
+pub fn lacks_gone_guard(line: &str) -> bool {
+    guarded_route(line).is_none()
+        && written_route_host(line).is_some()
+        && shell_words(line)
+            .and_then(|w| w.into_iter().next().flatten())
+            .is_some_and(|program| program.starts_with('/'))
 }
 
 /// Whether `rest`, the words after a route's `--event EVENT`, are what [`route_command`] may
@@ -323,6 +446,7 @@ pub(super) fn written_route_host(command: &str) -> Option<String> {
     if !command.contains("--host") {
         return None;
     }
+    let command = unguarded(command);
     let words = shell_words(command)?;
     let words: Vec<&str> = words.iter().map(|w| w.as_deref()).collect::<Option<_>>()?;
     let [program, "run", "--host", host, ref rest @ ..] = words[..] else {
@@ -403,7 +527,7 @@ pub fn is_plain_route(handler: &Handler) -> bool {
     !lines.is_empty()
         && lines.iter().all(|line| {
             written_route_host(line).is_some()
-                && shell_words(line)
+                && shell_words(unguarded(line))
                     .and_then(|w| w.into_iter().next().flatten())
                     .is_some_and(|program| is_hookx_program(&program))
         })

@@ -937,3 +937,13 @@ pub fn with_route_home(args: &[&str], home: &Path) -> Vec<std::ffi::OsString> {
     }
     out
 }
+
+/// The route inside a line `install` wrote: a user route on an event that guards a tool call
+/// carries a guard for a hookx that is gone (`[ -x P ] && [ -s P ] && exec ROUTE; [ -e STORE ]
+/// || exit 0; DENY`, attacks row 1080); any other line is its route.
+pub fn unguarded_route(line: &str) -> &str {
+    line.strip_prefix("[ -x ")
+        .and_then(|rest| rest.split_once(" ] && exec "))
+        .and_then(|(_, rest)| rest.split_once("; [ -e "))
+        .map_or(line, |(route, _)| route)
+}
