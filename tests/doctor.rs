@@ -3062,7 +3062,8 @@ fn a_route_whose_hookx_is_an_empty_file_is_said_to_run_nothing() {
         empty.to_str().unwrap(),
     ]);
     assert!(install.status.success(), "{install:?}");
-    // What the host runs: exit 0, nothing on either stream.
+    // What the host runs: the user route's own deny, as the home holds a trust record (row
+    // 1140); before, exit 0 and nothing on either stream.
     let settings: Value = serde_json::from_str(
         &std::fs::read_to_string(w.home().join(".claude/settings.json")).unwrap(),
     )
@@ -3075,8 +3076,11 @@ fn a_route_whose_hookx_is_an_empty_file_is_said_to_run_nothing() {
         .stdin(std::process::Stdio::null())
         .output()
         .unwrap();
+    let answer: Value = serde_json::from_slice(&ran.stdout).unwrap();
     assert!(
-        ran.status.success() && ran.stdout.is_empty() && ran.stderr.is_empty(),
+        ran.status.success()
+            && answer["hookSpecificOutput"]["permissionDecision"] == "deny"
+            && ran.stderr.is_empty(),
         "{ran:?}"
     );
     let out = w.hookx(&["doctor", "--host", "claude"]);
@@ -3087,6 +3091,53 @@ fn a_route_whose_hookx_is_an_empty_file_is_said_to_run_nothing() {
             && said.contains("(fix: hookx install --host claude --scope user)"),
         "{said}"
     );
+}
+
+/// Attacks row 1142: a user route an older hookx wrote, without the guard a user route now
+/// carries on an event that guards a tool call (row 1140): where its hookx is moved or
+/// removed, Claude takes it for a non-blocking error and the call goes through. doctor says so
+/// with the install that writes the guard; after that install, nothing. Its other events'
+/// routes (Stop) carry no guard and are not named; the project's route is not named either.
+#[test]
+fn a_user_route_without_the_gone_guard_is_named_by_doctor() {
+    let w = World::new();
+    w.write_json(
+        "home/.gemini/settings.json",
+        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+            "hooks": [command("./guard.sh")]}], "AfterAgent": [{"hooks": [command("./stop.sh")]}]}}),
+    );
+    let guard = w.home().join(".gemini/settings.json");
+    let trust = w.hookx(&["trust", guard.to_str().unwrap()]);
+    assert!(trust.status.success(), "{trust:?}");
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    let home = w.home().to_str().unwrap().to_string();
+    // As an older hookx wrote them: the line alone.
+    let old = |event: &str| {
+        json!([{"hooks": [{"type": "command", "timeout": 605, "hookx": {"created": "folder"},
+            "command": format!("{hookx} run --host claude --event {event} --home {home}")}]}])
+    };
+    w.write_json(
+        "home/.claude/settings.json",
+        json!({"hooks": {"PreToolUse": old("PreToolUse"), "Stop": old("Stop")}}),
+    );
+    let said = |w: &World| {
+        let out = w.hookx(&["doctor", "--host", "claude"]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let older = "was written by an older hookx, without the guard a user route carries now";
+    let now = said(&w);
+    assert!(
+        now.contains(&format!(
+            "the hookx route for `PreToolUse` in ~/.claude/settings.json {older}"
+        )) && now.contains("Claude takes a hook that fails there as a non-blocking error")
+            && now.contains("(fix: hookx install --host claude --scope user)")
+            && !now.contains("for `Stop`"),
+        "{now}"
+    );
+    let install = w.hookx(&["install", "--host", "claude", "--scope", "user"]);
+    assert!(install.status.success(), "{install:?}");
+    let now = said(&w);
+    assert!(!now.contains(older), "{now}");
 }
 
 /// Attacks row 1102: Gemini CLI 0.61.0 registers no hook of an extension turned off for the

@@ -85,7 +85,9 @@ fn routes(path: &Path, bin: &str, host: &str, event: &str) -> Vec<String> {
         .iter()
         .flat_map(|text| text.match_indices(&head).map(|(at, _)| &text[at..]))
         .map(|rest| {
-            let end = rest.find(['"', '\n', '\'']).unwrap_or(rest.len());
+            // A user route on a tool-call event goes on after its route (`; [ -e …`: the
+            // guard for a gone hookx, attacks row 1080).
+            let end = rest.find(['"', '\n', '\'', ';']).unwrap_or(rest.len());
             rest[..end].to_string()
         })
         .filter(|line| {
@@ -3316,7 +3318,11 @@ fn a_wrapper_copy_gemini_runs_beside_a_user_route_its_system_settings_turn_off()
         .unwrap()
         .iter()
         .flat_map(|g| g["hooks"].as_array().unwrap())
-        .find(|h| h["command"] == route.as_str())
+        .find(|h| {
+            h["command"]
+                .as_str()
+                .is_some_and(|c| c.contains(route.as_str()))
+        })
         .unwrap();
     let label = handler.get("name").unwrap_or(&handler["command"]).clone();
     let payload = serde_json::json!({"session_id": "s", "transcript_path": "/x",

@@ -4353,7 +4353,12 @@ fn a_user_route_whose_hookx_is_gone_denies_a_tool_call_while_a_trust_record_is_t
         std::fs::copy(env!("CARGO_BIN_EXE_hookx"), &old).unwrap();
         // With `--home` on the routes: the lines below run as no account of that home.
         let install = [
-            "install", "--host", "claude", "--scope", scope, "--hookx",
+            "install",
+            "--host",
+            "claude",
+            "--scope",
+            scope,
+            "--hookx",
             old.to_str().unwrap(),
         ];
         common::hookx_at(&p.project, &p.home, &install).success();
@@ -4381,21 +4386,27 @@ fn a_user_route_whose_hookx_is_gone_denies_a_tool_call_while_a_trust_record_is_t
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-        let denied = serde_json::from_str::<Value>(stdout.trim()).ok().and_then(|v| {
-            (v["hookSpecificOutput"]["permissionDecision"] == "deny").then(|| {
-                v["hookSpecificOutput"]["permissionDecisionReason"]
-                    .as_str()
-                    .unwrap_or_default()
-                    .to_string()
-            })
-        });
+        let denied = serde_json::from_str::<Value>(stdout.trim())
+            .ok()
+            .and_then(|v| {
+                (v["hookSpecificOutput"]["permissionDecision"] == "deny").then(|| {
+                    v["hookSpecificOutput"]["permissionDecisionReason"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_string()
+                })
+            });
         (out.status.code(), denied, stdout)
     };
     let project_file = p.project.join(".claude/settings.json");
     let (user_pre, user_stop) = (line(&user_file, "PreToolUse"), line(&user_file, "Stop"));
     let project_pre = line(&project_file, "PreToolUse");
     let (code, denied, _) = run(&user_pre, "PreToolUse");
-    assert_eq!((code, denied.as_deref()), (Some(0), Some("GUARD-SAYS-NO")), "{user_pre}");
+    assert_eq!(
+        (code, denied.as_deref()),
+        (Some(0), Some("GUARD-SAYS-NO")),
+        "{user_pre}"
+    );
     for state in ["gone", "empty"] {
         match state {
             "gone" => std::fs::remove_file(&old).unwrap(),
@@ -4418,12 +4429,24 @@ fn a_user_route_whose_hookx_is_gone_denies_a_tool_call_while_a_trust_record_is_t
         assert_eq!(code, Some(0), "{state}");
         let (code, denied, stdout) = run(&user_stop, "Stop");
         let failed = if state == "gone" { Some(127) } else { Some(0) };
-        assert_eq!((code, denied, stdout.as_str()), (failed, None, ""), "{state}: Stop");
+        assert_eq!(
+            (code, denied, stdout.as_str()),
+            (failed, None, ""),
+            "{state}: Stop"
+        );
         let (code, denied, stdout) = run(&project_pre, "PreToolUse");
-        assert_eq!((code, denied, stdout.as_str()), (failed, None, ""), "{state}: project");
+        assert_eq!(
+            (code, denied, stdout.as_str()),
+            (failed, None, ""),
+            "{state}: project"
+        );
     }
     let record = p.home.join(".hookx/trust.json");
     std::fs::rename(&record, p.root.join("trust.json")).unwrap();
     let (code, denied, stdout) = run(&user_pre, "PreToolUse");
-    assert_eq!((code, denied, stdout.as_str()), (Some(0), None, ""), "no record");
+    assert_eq!(
+        (code, denied, stdout.as_str()),
+        (Some(0), None, ""),
+        "no record"
+    );
 }

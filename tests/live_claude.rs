@@ -3225,26 +3225,36 @@ fn answers_with_a_mark_or_a_stray_byte() {
     c.finish("answers_with_a_mark_or_a_stray_byte", "");
 }
 
-/// Attacks rows 1080, 1082, 1084: hookx moved while Claude's routes name it (an upgrade into
-/// another `cargo install --root`, the old file removed, or cut short at nothing), a trusted
-/// project Gemini guard that Claude runs only through the routes, hookx installed in both of
-/// Claude's files with the old path; then `install` run again from the new one. Claude Code
-/// 2.1.332 reads a route that exits 127 as it reads any failed hook, a non-blocking error, and
-/// an empty program as an empty script (exit 0): the call runs and the guard never ran (the
-/// rows' finding, README "When hookx cannot do its job"; `doctor` names both). `install` run
-/// again re-points both routes: the guard denies once.
+/// Attacks rows 1080, 1082, 1084, and 1140 (row 1080 decided): hookx moved while Claude's
+/// routes name it (an upgrade into another `cargo install --root`, the old file removed, or
+/// cut short at nothing), a trusted project Gemini guard that Claude runs only through the
+/// routes (a rule of the user's own, so that the user's route is written too), hookx installed
+/// in both of Claude's files with the old path. Claude Code 2.1.332 reads the project route,
+/// which exits 127 (or 0, an empty program), as any failed hook, a non-blocking error; the
+/// user's route denies the call itself, saying why, while the home holds a trust record: the
+/// call is denied and the reason reaches the model. Without a record (hookx and its state
+/// removed) the call runs: nobody is trapped. `install` run again re-points both routes: the
+/// guard denies once.
 fn a_route_whose_hookx_moved() {
     let test = "a_route_whose_hookx_moved";
     let Some(bin) = client_or_skip(test) else {
         return;
     };
     let mut c = Checks::default();
-    for state in ["gone", "empty", "installed again"] {
+    for state in ["gone", "empty", "gone, no trust record", "installed again"] {
         let model = FakeModel::start(SCRIPTS);
         let world = World::new();
         let log = world.dump.join("guard.log");
         trusted_gemini_guard(&world, &world.project.join(".gemini/settings.json"), &log);
-        common::install_then_move_hookx(&world.dump, state, |hookx| {
+        let users = world.home.join(".gemini/settings.json");
+        write_json(
+            &users,
+            &json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": "true"}]}]}}),
+        );
+        hookx_cmd(&world, &["trust", users.to_str().unwrap()]);
+        let moved = state.split(',').next().unwrap();
+        common::install_then_move_hookx(&world.dump, moved, |hookx| {
             for scope in ["user", "project"] {
                 let args = [
                     "install", "--host", "claude", "--scope", scope, "--hookx", hookx,
@@ -3252,12 +3262,23 @@ fn a_route_whose_hookx_moved() {
                 hookx_cmd(&world, &args);
             }
         });
+        if state.ends_with("no trust record") {
+            std::fs::remove_file(world.home.join(".hookx/trust.json")).unwrap();
+        }
         let (run, ran, denied) = one_guarded_call(&bin, &world, &model, &log);
-        let expected = state == "installed again";
+        let called = world.project.join("once.txt").exists();
+        let told = Seen::new(&model).any("hookx is not at");
+        let expected = match state {
+            "installed again" => (true, true, false, false),
+            "gone, no trust record" => (false, false, true, false),
+            _ => (false, false, false, true),
+        };
         c.check(
-            ran == expected && denied == expected && lines_logged(&log) == usize::from(expected),
+            (ran, denied, called, told) == expected && lines_logged(&log) == usize::from(ran),
             format!(
-                "{state}: the guard ran {} times, denied {denied} (expected {expected})\n{}",
+                "{state}: the guard ran {} times, denied {denied}, the call ran {called}, the \
+                 route's reason reached the model {told} (expected ran, denied, called, told: \
+                 {expected:?})\n{}",
                 lines_logged(&log),
                 run.describe()
             ),

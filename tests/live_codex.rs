@@ -3224,16 +3224,16 @@ fn a_copy_a_profile_turns_off() {
     c.done("subfolder");
 }
 
-/// Attacks rows 1080, 1082, 1084 under Codex CLI 0.171.0: hookx moved while the project's
-/// route names it (the old file removed, or cut short at nothing), the route reviewed by
-/// install, a trusted project Claude guard that Codex runs only through the route; then
-/// `install` run again from the new hookx (the line re-pointed and reviewed again). A route
-/// that exits 127 fails without a deny under Codex, an empty program is an empty script
-/// (exit 0): the call runs, the guard never ran (the rows' finding; `doctor` names both).
+/// Attacks rows 1080, 1082, 1084, and 1140 (row 1080 decided) under Codex CLI 0.171.0: hookx
+/// moved while the user's route names it (the old file removed, or cut short at nothing), the
+/// route reviewed by install, a trusted project Claude guard that Codex runs only through the
+/// route; then `install` run again from the new hookx (the line re-pointed and reviewed
+/// again). While the home holds a trust record, the route denies the call itself and the model
+/// gets its reason; without one (hookx and its state removed) the call runs, nobody trapped.
 /// Installed again, the guard denies.
 fn a_route_whose_hookx_moved() {
     let mut c = Checks::default();
-    for state in ["gone", "empty", "installed again"] {
+    for state in ["gone", "empty", "gone, no trust record", "installed again"] {
         let Some(l) = live("subfolder", &["-s", "workspace-write"], |sb| {
             sb.trust_project();
             let group =
@@ -3249,22 +3249,34 @@ fn a_route_whose_hookx_moved() {
                 common::hookx_at(
                     &sb.project,
                     &sb.home,
-                    &["install", "--host", "codex", "--hookx", hookx],
+                    &[
+                        "install", "--host", "codex", "--scope", "user", "--hookx", hookx,
+                    ],
                 )
                 .success();
             };
-            common::install_then_move_hookx(&sb.root, state, install);
+            common::install_then_move_hookx(&sb.root, state.split(',').next().unwrap(), install);
+            if state.ends_with("no trust record") {
+                std::fs::remove_file(sb.home.join(".hookx/trust.json")).unwrap();
+            }
         }) else {
             return;
         };
-        let expected = state == "installed again";
-        let ran = l.dumps.iter().filter(|d| d.label == "claude-pre").count();
+        let ran = l.dumps.iter().filter(|d| d.label == "claude-pre").count() > 0;
         let result = l.tool_result("subfolder", "sub-call");
         let denied = result.contains("R-SUB-DENY");
+        let told = result.contains("hookx is not at");
+        let called = result.contains("Process exited with code 0");
+        let expected = match state {
+            "installed again" => (true, true, false, false),
+            "gone, no trust record" => (false, false, false, true),
+            _ => (false, false, true, false),
+        };
         c.that(
-            ran == usize::from(expected) && denied == expected,
+            (ran, denied, told, called) == expected,
             format!(
-                "{state}: the guard ran {ran} times, denied {denied} (expected {expected}): {result}\n{}",
+                "{state}: the guard ran {ran}, denied {denied}, the route's reason told {told}, \
+                 the call ran {called} (expected {expected:?}): {result}\n{}",
                 l.out.stderr
             ),
         );

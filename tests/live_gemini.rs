@@ -2437,15 +2437,16 @@ fn a_wrapper_copy_beside_a_user_route_the_system_settings_turn_off() {
     c.done("story");
 }
 
-/// Attacks rows 1080, 1082, 1084 under Gemini CLI 0.61.0: hookx moved while Gemini's user
-/// route names it (the old file removed, or cut short at nothing), the user's trusted Claude
-/// guard that Gemini runs only through that route; then `install` run again from the new
-/// hookx. A route that exits 127 is a non-blocking warning to Gemini, an empty program an
-/// empty script (exit 0): the call runs, the guard never ran (the rows' finding; `doctor`
-/// names both). Installed again, the guard denies.
+/// Attacks rows 1080, 1082, 1084, and 1140 (row 1080 decided) under Gemini CLI 0.61.0: hookx
+/// moved while Gemini's user route names it (the old file removed, or cut short at nothing),
+/// the user's trusted Claude guard that Gemini runs only through that route; then `install`
+/// run again from the new hookx. Gemini runs the route line with `bash -c`: while the home holds
+/// a trust record, the route denies the call itself and the model gets its reason ("Tool
+/// execution blocked: hookx could not check this tool call … hookx is not at …"); without
+/// one (hookx and its state removed) the call runs. Installed again, the guard denies.
 fn a_route_whose_hookx_moved() {
     let mut c = Checks::default();
-    for state in ["gone", "empty", "installed again"] {
+    for state in ["gone", "empty", "gone, no trust record", "installed again"] {
         let Some(l) = live("story", &["--yolo"], &[], |sb| {
             sb.user_settings(json!({}));
             sb.trust_folder();
@@ -2464,18 +2465,28 @@ fn a_route_whose_hookx_moved() {
                 )
                 .success();
             };
-            common::install_then_move_hookx(&sb.root, state, install);
+            common::install_then_move_hookx(&sb.root, state.split(',').next().unwrap(), install);
+            if state.ends_with("no trust record") {
+                std::fs::remove_file(sb.home.join(".hookx/trust.json")).unwrap();
+            }
         }) else {
             return;
         };
-        let expected = state == "installed again";
         let ran = l.sb.root.join("guard.log").exists();
         let result = l.tool_result("story", "story-bash");
         let denied = result.contains("USER-GUARD-SAYS-NO");
+        let blocked = result.contains("Tool execution blocked");
+        let told = result.contains("hookx is not at");
+        let expected = match state {
+            "installed again" => (true, true, true, false),
+            "gone, no trust record" => (false, false, false, false),
+            _ => (false, false, true, true),
+        };
         c.that(
-            ran == expected && denied == expected,
+            (ran, denied, blocked, told) == expected,
             format!(
-                "{state}: the guard ran {ran}, denied {denied} (expected {expected}): {result}"
+                "{state}: the guard ran {ran}, denied {denied}, the call blocked {blocked}, the \
+                 route's reason told {told} (expected {expected:?}): {result}"
             ),
         );
     }

@@ -245,20 +245,15 @@ fn hookx_program(opts: &Options) -> Result<Written, Error> {
     };
     let folder = (opts.scope == InstallScope::Project && opts.host.def().route.names_folder)
         .then(|| crate::dispatch::project::route_folder_of(opts.host, places, &opts.ctx.project));
-    // A user route in a JSON file denies a tool call itself where its hookx is gone (attacks
-    // row 1080); a script (Cline) runs its line after `exec`, a plugin (OpenCode) fails closed
-    // by itself.
-    let config = opts.host.config();
-    let gone = (opts.scope == InstallScope::User
-        && config.scripts.is_none()
-        && config.generated.is_none())
-    .then(|| {
-        let store = crate::trust::TrustStore::path_for(&opts.ctx);
-        let file = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
-        (utf8(&store, "--home"), utf8(&file, "--home"))
-    })
-    .map(|(store, file)| Ok::<_, Error>((store?, file?)))
-    .transpose()?;
+    // A user route denies a tool call itself where its hookx is gone (attacks row 1080).
+    let gone = (opts.scope == InstallScope::User && crate::route::guards_user_routes(opts.host))
+        .then(|| {
+            let store = crate::trust::TrustStore::path_for(&opts.ctx);
+            let file = target(&opts.ctx.home, &opts.ctx.project, opts.host, opts.scope);
+            (utf8(&store, "--home"), utf8(&file, "--home"))
+        })
+        .map(|(store, file)| Ok::<_, Error>((store?, file?)))
+        .transpose()?;
     Ok(Written {
         hookx,
         home,

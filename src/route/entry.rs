@@ -159,8 +159,9 @@ fn guarded_route(line: &str) -> Option<&str> {
         let one = |text: &str| crate::shell::split_words(text).is_some_and(|w| w.len() == 1);
         let say = say.strip_prefix("printf ")?;
         let said = match say.strip_suffix(" >&2") {
-            Some(err) => crate::shell::split_words(err)
-                .is_some_and(|w| w.len() == 2 && w[0] == "%s\\n"),
+            Some(err) => {
+                crate::shell::split_words(err).is_some_and(|w| w.len() == 2 && w[0] == "%s\\n")
+            }
             None => one(say),
         };
         (one(store) && said && !code.is_empty() && code.bytes().all(|b| b.is_ascii_digit()))
@@ -181,15 +182,33 @@ fn unguarded(line: &str) -> &str {
     guarded_route(line).unwrap_or(line)
 }
 
-/// Whether `line` is a route of install's own shape run by a hookx named by its path, on an
-/// event where `gone` would guard it, without that guard: a user route an older hookx wrote,
-/// which lets every tool call through where that hookx is gone (attacks row 1080).
-pub fn lacks_gone_guard(line: &str) -> bool {
-    guarded_route(line).is_none()
-        && written_route_host(line).is_some()
-        && shell_words(line)
-            .and_then(|w| w.into_iter().next().flatten())
-            .is_some_and(|program| program.starts_with('/'))
+/// Whether `host`'s user routes carry the guard for a gone hookx ([`Gone`]): those in its JSON
+/// files. A hook script (Cline) runs its route after `exec`; a plugin (OpenCode) fails closed
+/// by itself.
+pub fn guards_user_routes(host: Dialect) -> bool {
+    host.config().scripts.is_none() && host.config().generated.is_none()
+}
+
+/// Whether `handler` is a route of `host` as install writes it, run by a hookx named by its
+/// path, without the guard a user route carries on an event that guards a tool call
+/// ([`Gone`]): one an older hookx wrote, which lets every tool call through where that hookx
+/// is gone (attacks row 1080). The caller knows the event and the scope.
+pub fn lacks_gone_guard(handler: &Handler, host: Dialect) -> bool {
+    let HandlerKind::Command(c) = &handler.kind else {
+        return false;
+    };
+    guards_user_routes(host)
+        && is_plain_route(handler)
+        && [&c.command, &c.bash, &c.linux, &c.osx]
+            .into_iter()
+            .flatten()
+            .any(|line| {
+                guarded_route(line).is_none()
+                    && written_route_host(line).is_some_and(|h| h == host.name())
+                    && shell_words(line)
+                        .and_then(|w| w.into_iter().next().flatten())
+                        .is_some_and(|program| program.starts_with('/'))
+            })
 }
 
 /// Whether `rest`, the words after a route's `--event EVENT`, are what [`route_command`] may

@@ -597,6 +597,52 @@ impl Doctor<'_> {
         found.into_iter().map(|(_, f)| f).collect()
     }
 
+    /// hookx's routes in the user's files `host` reads itself, on an event that guards a tool
+    /// call, written by an older hookx without the guard a user route carries now
+    /// ([`crate::route::Gone`]): where the hookx they name is moved or removed, the host takes
+    /// the failed route for a non-blocking error and every call goes through unguarded
+    /// (attacks row 1080). `install --scope user` run again writes the guard.
+    pub(super) fn unguarded_user_routes(&self, host: Dialect) -> Vec<Finding> {
+        let mut events: Vec<(&str, &str, String)> = Vec::new();
+        for source in self.sources.iter().filter(|s| {
+            s.scope == crate::tables::Scope::User && discover::runner(host, s) == Runner::Native
+        }) {
+            for rule in source.document().into_iter().flat_map(|d| &d.rules) {
+                let tables = rule.flavor.tables();
+                let name = tables.event_name(&rule.event).unwrap_or_default();
+                // Where a failed hook denies (Copilot), nothing is let through: row 641's.
+                if tables.protocol.fails_closed(&rule.event)
+                    && !tables.protocol.failure_denies.contains(&rule.event)
+                    && rule
+                        .handlers
+                        .iter()
+                        .any(|h| crate::route::lacks_gone_guard(h, host))
+                    && !events
+                        .iter()
+                        .any(|(f, n, _)| *f == source.display && *n == name)
+                {
+                    let failed = failed_hook(rule.flavor, &rule.event);
+                    events.push((source.display.as_str(), name, failed));
+                }
+            }
+        }
+        events
+            .into_iter()
+            .map(|(file, name, failed)| {
+                Finding::new(
+                    Level::Warning,
+                    format!(
+                        "the hookx route for `{name}` in {file} was written by an older hookx, \
+                         without the guard a user route carries now: where the hookx it names \
+                         is moved or removed, {failed}, so the call goes through and none of \
+                         your trusted hooks run (with the guard, the call is denied, saying why)"
+                    ),
+                    Some(format!("hookx install --host {host} --scope user")),
+                )
+            })
+            .collect()
+    }
+
     /// Whether a hookx route for `event` sits in a file `host` reads itself; where the event is
     /// a tool category of the host (Windsurf), a route of one of `names`.
     pub(super) fn routed(&self, host: Dialect, event: &EventKind, names: &[&str]) -> bool {
