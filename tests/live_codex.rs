@@ -3227,7 +3227,7 @@ fn a_copy_a_profile_turns_off() {
 /// Attacks rows 1080, 1082, 1084, and 1140 (row 1080 decided) under Codex CLI 0.171.0: hookx
 /// moved while the user's route names it (the old file removed, or cut short at nothing), the
 /// route reviewed by install, a trusted project Claude guard that Codex runs only through the
-/// route; then `install` run again from the new hookx (the line re-pointed and reviewed
+/// route (a rule of the user's own, so that the user's route is written); then `install` run again from the new hookx (the line re-pointed and reviewed
 /// again). While the home holds a trust record, the route denies the call itself and the model
 /// gets its reason; without one (hookx and its state removed) the call runs, nobody trapped.
 /// Installed again, the guard denies.
@@ -3244,7 +3244,13 @@ fn a_route_whose_hookx_moved() {
             );
             sb.answer("claude-pre", "a", "sub-call",
                 r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-SUB-DENY"}}"#, "", 0);
+            // A rule of the user's own, so that the user's route is written.
+            let users = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
+                "command": "true"}]}]}});
+            sb.write("home/.claude/settings.json", &users.to_string());
+            let users = sb.home.join(".claude/settings.json");
             common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+            common::hookx_at(&sb.project, &sb.home, &["trust", users.to_str().unwrap()]).success();
             let install = |hookx: &str| {
                 common::hookx_at(
                     &sb.project,
