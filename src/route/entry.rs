@@ -678,6 +678,28 @@ mod route_tests {
             ("hookx run --host nosuch --event Stop", None),
             ("A=1 hookx run --host claude", None),
             ("hookx exec --as claude -- run --host claude", None),
+            // A user route with its guard for a gone hookx (attacks row 1140), and the same
+            // with something else run in its answer.
+            (
+                "[ -x /h/hookx ] && [ -s /h/hookx ] && exec /h/hookx run --host claude --event PreToolUse; [ -e /u/.hookx/trust.json ] || exit 0; printf '{}\\n'; exit 0",
+                Some("claude"),
+            ),
+            (
+                "[ -x /h/hookx ] && [ -s /h/hookx ] && exec /h/hookx run --host kiro --event PreToolUse; [ -e /u/.hookx/trust.json ] || exit 0; printf '%s\\n' 'gone' >&2; exit 2",
+                Some("kiro"),
+            ),
+            (
+                "[ -x /h/hookx ] && [ -s /h/hookx ] && exec /h/hookx run --host claude --event PreToolUse; [ -e /u/.hookx/trust.json ] || exit 0; printf \"$(rm -rf x)\"; exit 0",
+                None,
+            ),
+            (
+                "[ -x /h/hookx ] && [ -s /h/hookx ] && exec /h/hookx run --host claude --event PreToolUse; [ -e /u/.hookx/trust.json ] || rm -rf x; printf '{}'; exit 0",
+                None,
+            ),
+            (
+                "[ -x /h/hookx ] && [ -s /h/hookx ] && exec /other run --host claude --event PreToolUse; [ -e /u/.hookx/trust.json ] || exit 0; printf '{}'; exit 0",
+                None,
+            ),
         ] {
             assert_eq!(written_route_host(line).as_deref(), host, "{line}");
         }
