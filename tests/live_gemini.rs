@@ -2305,6 +2305,7 @@ fn main() -> std::process::ExitCode {
         live_tests![
             a_projects_copy_of_the_user_route_line,
             a_route_whose_hookx_moved,
+            a_project_route_whose_hookx_is_gone,
             ground_truth_tools,
             ground_truth_deny,
             ground_truth_ask,
@@ -2490,6 +2491,46 @@ fn a_route_whose_hookx_moved() {
             ),
         );
     }
+    c.done("story");
+}
+
+/// Attacks row 1143 under Gemini CLI 0.61.0: a project's routes (a teammate's clone, or hookx
+/// moved) whose hookx is gone, for a trusted project Claude rule on `UserPromptSubmit` and one on
+/// `PreToolUse`. The routes carry no guard (row 622: a teammate without hookx is not to be
+/// denied), and exit 127 with bash's "No such file or directory" on stderr, which Gemini reads
+/// as any failed hook with text at an exit other than 0 and 1: a deny. Pinned as the client
+/// does it (found, not fixed): whether the prompt and the call were blocked.
+fn a_project_route_whose_hookx_is_gone() {
+    let Some(l) = live("story", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({}));
+        sb.trust_folder();
+        let rules = json!({"hooks": {
+            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "true"}]}],
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}});
+        sb.write("project/.claude/settings.json", &rules.to_string());
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::install_then_move_hookx(&sb.root, "gone", |hookx| {
+            common::hookx_at(
+                &sb.project,
+                &sb.home,
+                &["install", "--host", "gemini", "--hookx", hookx],
+            )
+            .success();
+        });
+    }) else {
+        return;
+    };
+    let turns = l.model.turns_of("story").len();
+    let said = format!("{}{}", l.out.stdout, l.out.stderr);
+    let prompt_blocked = said.contains("Agent execution blocked");
+    let mut c = Checks::default();
+    c.that(
+        turns == 0 && prompt_blocked,
+        format!(
+            "the prompt reached the model {turns} times, blocked {prompt_blocked}:\n{}",
+            said.chars().take(3000).collect::<String>()
+        ),
+    );
     c.done("story");
 }
 
