@@ -344,3 +344,66 @@ fn a_file_another_program_keeps_changing_is_left_to_it() {
     let text = std::fs::read_to_string(&settings).unwrap();
     assert_eq!(text, "{\"model\": \"m5\"}\n");
 }
+
+/// Row 1250: Copilot CLI 1.0.102 writes `~/.copilot/settings.json` (its `config` command, its
+/// menus) under `flock` of `settings.json.lock` (strace), a read, then a new file renamed over
+/// it. `install --host copilot` writes its `disabledHooks` there: it takes that lock too, so a
+/// write of Copilot's cannot land between install's read and its rename. Forced here by
+/// holding Copilot's lock until install waits for it, then writing the file as Copilot does.
+/// Before, install took only its own lock: it wrote at once and never waited.
+#[test]
+#[cfg(target_os = "linux")]
+fn install_takes_copilots_own_lock_on_its_settings() {
+    use std::os::unix::fs::MetadataExt;
+    let s = Setup::new();
+    std::fs::create_dir_all(s.project.join(".git")).unwrap();
+    write(
+        &s.project,
+        ".claude/settings.json",
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo no >&2; exit 2"}]}]}}"#,
+    );
+    s.hookx(&["trust", "--yes"], "").success();
+    let settings = write(&s.home, ".copilot/settings.json", "{}\n");
+    let lock = s.home.join(".copilot/settings.json.lock");
+    let holder = std::fs::File::create(&lock).unwrap();
+    holder.lock().unwrap();
+    let mut install = std::process::Command::new(assert_cmd::cargo::cargo_bin("hookx"))
+        .args([
+            "install",
+            "--host",
+            "copilot",
+            "--hookx",
+            "hookx",
+            "--project",
+        ])
+        .arg(&s.project)
+        .arg("--home")
+        .arg(&s.home)
+        .env("HOME", &s.home)
+        .env_remove("HOOKX_HOME")
+        .env_remove("COPILOT_HOME")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let ino = std::fs::metadata(&lock).unwrap().ino();
+    let start = std::time::Instant::now();
+    while lock_waiters(ino) < 1 {
+        if let Some(status) = install.try_wait().unwrap() {
+            panic!("install ({status}) never waited for Copilot's lock on its settings");
+        }
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "install never waited for Copilot's lock"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    // As `copilot config model gpt-4.1` wrote it.
+    std::fs::write(&settings, "{\n  \"model\": \"gpt-4.1\"\n}").unwrap();
+    drop(holder);
+    assert!(install.wait().unwrap().success());
+    let text = std::fs::read_to_string(&settings).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(value["model"], "gpt-4.1", "{text}");
+    assert!(value["disabledHooks"].is_array(), "{text}");
+}

@@ -152,12 +152,12 @@ fn read_text(path: &Path) -> std::io::Result<String> {
 /// the user's trusted hooks in that file into "changed since trusted".
 fn update_keeping_trust(
     ctx: &Context,
-    path: &Path,
+    (path, host_lock): (&Path, Option<&str>),
     report: &mut Vec<PathBuf>,
     mut edit: impl FnMut(Option<&str>) -> Result<Change, Error>,
 ) -> Result<config::update::Outcome, Error> {
     let mut edited = None;
-    let outcome = config::update::update(path, |current| {
+    let outcome = config::update::update_under_host_lock(path, host_lock, |current| {
         let change = edit(current)?;
         if let (Some(before), Change::Write(after)) = (current, &change) {
             edited = Some((before.to_string(), after.clone()));
@@ -505,7 +505,7 @@ fn write_routes(
     let mut folders_too = 0;
     // The edit runs again on a file another program wrote meanwhile: what it said goes first.
     let refused = report.refused.len();
-    update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
+    update_keeping_trust(&opts.ctx, (&path, None), &mut kept, |current| {
         report.refused.truncate(refused);
         before = current.map(str::to_string);
         let fresh = fresh_text(host);
@@ -620,7 +620,7 @@ pub(crate) fn keep_switched_off(
         if !path.is_file() {
             continue;
         }
-        update_keeping_trust(ctx, &path, kept, |current| {
+        update_keeping_trust(ctx, (&path, switch.host_lock), kept, |current| {
             let Some(current) = current else {
                 return Ok(Change::Keep);
             };
@@ -787,26 +787,32 @@ fn set_hook_switch(
     let folders = folders_below(&opts.ctx.home, path);
     let new_folders = missing(&folders);
     let mut created_folders = 0;
-    update_keeping_trust(&opts.ctx, path, &mut report.kept_trusted, |current| {
-        before = current.map_or_else(Vec::new, |t| crate::route::listed_keys(t, switch));
-        let change = crate::route::switch_text(current, switch, owner, keys, new_folders).map_err(
-            |why| Error::Io {
-                path: shown.clone(),
-                message: switch_refused(host, path, current, &why),
-            },
-        )?;
-        let change =
-            crate::config::update::keeping_links(&opts.ctx.home, path, change, || "{}\n".into());
-        left = match &change {
-            Change::Write(text) => Some(text.clone()),
-            Change::Keep => current.map(str::to_string),
-            Change::Delete => {
-                created_folders = current.map_or(0, |t| crate::route::created_folders(t, switch));
-                None
-            }
-        };
-        Ok(change)
-    })?;
+    update_keeping_trust(
+        &opts.ctx,
+        (path, switch.host_lock),
+        &mut report.kept_trusted,
+        |current| {
+            before = current.map_or_else(Vec::new, |t| crate::route::listed_keys(t, switch));
+            let change = crate::route::switch_text(current, switch, owner, keys, new_folders)
+                .map_err(|why| Error::Io {
+                    path: shown.clone(),
+                    message: switch_refused(host, path, current, &why),
+                })?;
+            let change = crate::config::update::keeping_links(&opts.ctx.home, path, change, || {
+                "{}\n".into()
+            });
+            left = match &change {
+                Change::Write(text) => Some(text.clone()),
+                Change::Keep => current.map(str::to_string),
+                Change::Delete => {
+                    created_folders =
+                        current.map_or(0, |t| crate::route::created_folders(t, switch));
+                    None
+                }
+            };
+            Ok(change)
+        },
+    )?;
     report
         .switch_folders
         .extend(folders.into_iter().take(created_folders));
@@ -1001,7 +1007,7 @@ fn apply_plugin(opts: &Options, plugin: &crate::tables::GeneratedPlugin) -> Resu
     let root = scope_root(opts);
     let needed = events_to_route(opts);
     let mut kept = Vec::new();
-    update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
+    update_keeping_trust(&opts.ctx, (&path, None), &mut kept, |current| {
         // Run again on a file another program wrote meanwhile: said from the last run only.
         report.added.clear();
         report.updated.clear();
@@ -1083,7 +1089,7 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
     let needed = events_to_route(opts);
     let mut kept = Vec::new();
     let refused = report.refused.len();
-    update_keeping_trust(&opts.ctx, &path, &mut kept, |current| {
+    update_keeping_trust(&opts.ctx, (&path, None), &mut kept, |current| {
         // Run again on a file another program wrote meanwhile: said from the last run only.
         report.refused.truncate(refused);
         let had: Vec<String> = match current {
@@ -1267,48 +1273,53 @@ fn record_trust(
         return Ok(());
     }
     let shown = opts.ctx.display(&file);
-    update_keeping_trust(&opts.ctx, &file, &mut report.kept_trusted, |current| {
-        let text = current.unwrap_or_default();
-        let edited = match opts.uninstall {
-            true => {
-                let keys: Vec<String> = records
-                    .iter()
-                    .chain(&stale)
-                    .map(|(k, _)| k.clone())
-                    .collect();
-                (trust.unset)(text, &keys)
+    update_keeping_trust(
+        &opts.ctx,
+        (&file, None),
+        &mut report.kept_trusted,
+        |current| {
+            let text = current.unwrap_or_default();
+            let edited = match opts.uninstall {
+                true => {
+                    let keys: Vec<String> = records
+                        .iter()
+                        .chain(&stale)
+                        .map(|(k, _)| k.clone())
+                        .collect();
+                    (trust.unset)(text, &keys)
+                }
+                // A record at a place no route held before is another handler's (one hookx moved
+                // or the user deleted): its `enabled = false` would turn the route off (row 320).
+                false => {
+                    let held = routes_of(before, &named);
+                    let fresh: Vec<String> = records
+                        .iter()
+                        .filter(|(k, _)| !held.iter().any(|(h, _)| h == k))
+                        .map(|(k, _)| k.clone())
+                        .collect();
+                    (trust.unset)(text, &fresh).and_then(|text| (trust.set)(&text, &records))
+                }
             }
-            // A record at a place no route held before is another handler's (one hookx moved
-            // or the user deleted): its `enabled = false` would turn the route off (row 320).
-            false => {
-                let held = routes_of(before, &named);
-                let fresh: Vec<String> = records
-                    .iter()
-                    .filter(|(k, _)| !held.iter().any(|(h, _)| h == k))
-                    .map(|(k, _)| k.clone())
-                    .collect();
-                (trust.unset)(text, &fresh).and_then(|text| (trust.set)(&text, &records))
-            }
-        }
-        .and_then(|edited| crate::route::review::carried(trust, &edited, &moved))
-        .map_err(|message| Error::Io {
-            path: shown.clone(),
-            message: format!("cannot record the review of hookx's routes: {message}"),
-        })?;
-        Ok(match edited == text {
-            true => Change::Keep,
-            // Nothing left but hookx's records: the file goes, and with it the folder install
-            // made for the route (attacks row 287: an empty `~/.codex/config.toml` stayed).
-            false
-                if opts.uninstall
-                    && edited.trim().is_empty()
-                    && !crate::config::update::linked_in(&opts.ctx.home, &file) =>
-            {
-                Change::Delete
-            }
-            false => Change::Write(edited),
-        })
-    })?;
+            .and_then(|edited| crate::route::review::carried(trust, &edited, &moved))
+            .map_err(|message| Error::Io {
+                path: shown.clone(),
+                message: format!("cannot record the review of hookx's routes: {message}"),
+            })?;
+            Ok(match edited == text {
+                true => Change::Keep,
+                // Nothing left but hookx's records: the file goes, and with it the folder install
+                // made for the route (attacks row 287: an empty `~/.codex/config.toml` stayed).
+                false
+                    if opts.uninstall
+                        && edited.trim().is_empty()
+                        && !crate::config::update::linked_in(&opts.ctx.home, &file) =>
+                {
+                    Change::Delete
+                }
+                false => Change::Write(edited),
+            })
+        },
+    )?;
     report.trust_file = Some(file);
     report.trusted = records.into_iter().map(|(k, _)| k).collect();
     Ok(())

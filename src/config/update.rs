@@ -76,14 +76,40 @@ pub fn update(
     update_as(path, 0o666, Lock::Wait, Writers::Others, edit)
 }
 
+/// [`update`] of a file whose host locks it while writing it: `flock` of the file named by
+/// the file's path with `host_lock` added (Copilot CLI's `settings.json.lock`), where the host
+/// made it, taken after hookx's own lock and held until the new text is in place, so that no
+/// write of the host's lands between hookx's read and its rename (attacks row 1250).
+pub fn update_under_host_lock(
+    path: &Path,
+    host_lock: Option<&str>,
+    edit: impl FnMut(Option<&str>) -> Result<Change, Error>,
+) -> Result<Outcome, Error> {
+    let Some(ending) = host_lock else {
+        return update(path, edit);
+    };
+    // Named as the host names it, from the path it opens (a linked file's too).
+    let mut lock = path.as_os_str().to_owned();
+    lock.push(ending);
+    update_as(
+        path,
+        0o666,
+        Lock::Wait,
+        Writers::Host(Path::new(&lock)),
+        edit,
+    )
+}
+
 /// How many times [`update`] edits a file again that another program changed meanwhile.
 pub const RETRIES: usize = 5;
 
 /// Who else writes a file [`update_as`] writes.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Writers {
+enum Writers<'a> {
     /// Programs that take no lock of hookx's (the host, an editor): checked before the rename.
     Others,
+    /// The host, under its lock on this file, which hookx takes too; others as [`Self::Others`].
+    Host(&'a Path),
     /// hookx alone, under its folder's lock (its own state, 0600 in a 0700 folder): nothing
     /// to check, and `hookx run` reads no file more.
     HookxOnly,
@@ -180,6 +206,13 @@ fn update_as(
         path: dir.display().to_string(),
         message: e.to_string(),
     })?;
+    let _host_lock = match writers {
+        Writers::Host(file) => lock_host(file).map_err(|e| Error::Io {
+            path: file.display().to_string(),
+            message: format!("cannot take the host's lock on {shown}: {e}"),
+        })?,
+        _ => None,
+    };
     let outcome = edit_locked(&real, &dir, &shown, (new_mode, writers), edit);
     if !matches!(outcome, Ok(Outcome::Written)) {
         // Under the lock, so that a writer waiting for it finds the folder gone and makes it.
@@ -227,7 +260,7 @@ fn edit_locked(
             Change::Write(new) => Some(temporary(real, dir, new, new_mode).map_err(io)?),
             _ => None,
         };
-        if writers == Writers::Others {
+        if writers != Writers::HookxOnly {
             injected_before_rename(real, round);
             let now = read()?;
             if now != current {
@@ -354,6 +387,19 @@ fn lock_dir(dir: &Path, lock: Lock) -> std::io::Result<std::fs::File> {
         Lock::Briefly => lock_briefly(&file)?,
     }
     Ok(file)
+}
+
+/// The host's lock file `file`, held (`flock`) until dropped; none where the host never made
+/// it (it has not written the file since: hookx leaves no lock file of its own behind, which
+/// would keep a folder install made from going with the uninstall).
+fn lock_host(file: &Path) -> std::io::Result<Option<std::fs::File>> {
+    let lock = match std::fs::OpenOptions::new().write(true).open(file) {
+        Ok(lock) => lock,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    lock.lock()?;
+    Ok(Some(lock))
 }
 
 /// A new file in `dir` holding `text`, with the mode of `real` where it exists, synced: to be

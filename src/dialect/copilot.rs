@@ -956,6 +956,9 @@ static DISABLED_HOOKS: crate::tables::HookSwitch = crate::tables::HookSwitch {
     written_command_key: "command",
     matcher_key: "matcher",
     event_key: "_vsCodeCompat",
+    // Run 1.0.102 (strace of `copilot config model X`): `flock(LOCK_EX)` of
+    // `settings.json.lock`, then the file read and a new one renamed over it (attacks row 1250).
+    host_lock: Some(".lock"),
 };
 
 /// Run-time protocol rows (the seed's payload and decision-control sections), read by

@@ -868,6 +868,9 @@ pub struct HookSwitch {
     pub written_command_key: &'static str,
     pub matcher_key: &'static str,
     pub event_key: &'static str,
+    /// The name the host gives the file beside it that it `flock`s while it reads and writes
+    /// this one (its path with this ending added): hookx takes it too when it writes here.
+    pub host_lock: Option<&'static str>,
 }
 
 impl HookSwitch {
