@@ -4282,7 +4282,8 @@ fn a_codex_review_file_install_cannot_add_to_stops_it_before_any_route_is_writte
 /// route that exits 127 is a non-blocking error under Claude Code 2.1.332, live
 /// `a_route_whose_hookx_moved`). install re-pointed the project's route and said nothing of
 /// the user's; it now names the other scope's routes that cannot run, and the install that
-/// re-points them. Where they run, it says nothing of the kind.
+/// re-points them. Where they run, it says nothing of the kind. Since row 1140 the user's route
+/// on a guard event denies every call there, and install says that too (row 1151).
 #[test]
 fn install_names_the_other_scopes_routes_whose_hookx_is_gone() {
     let p = Project::new();
@@ -4317,6 +4318,7 @@ fn install_names_the_other_scopes_routes_whose_hookx_is_gone() {
         said.contains(stale)
             && said.contains(" PreToolUse, ")
             && said.contains("name a hookx that cannot run")
+            && said.contains("deny every call in every project while your trust record is there")
             && said.contains("hookx install --host claude --scope user"),
         "{said}"
     );

@@ -1771,9 +1771,17 @@ fn unrunnable_other_scope(ctx: &Context, host: Dialect, scope: InstallScope) -> 
         InstallScope::User => "user",
         InstallScope::Project => "project",
     };
+    // A user route's guard denies a tool call where its hookx is gone (attacks row 1151).
+    let denies = match other {
+        InstallScope::User if crate::route::guards_user_routes(host) => {
+            ", and those that guard a tool call (as this hookx writes them) deny every call in \
+             every project while your trust record is there"
+        }
+        _ => "",
+    };
     Some(format!(
         "the hookx routes in {} for {} name a hookx that cannot run (moved, removed or empty), \
-         and this install leaves that file as it is: nothing they route runs from there; \
+         and this install leaves that file as it is: nothing they route runs from there{denies}; \
          `hookx install --host {host} --scope {name}` re-points them",
         ctx.display(&file),
         events.join(", ")
