@@ -52,7 +52,8 @@ impl<'a> Program<'a> {
 /// The command line a host runs for one event: the hookx path, quoted as one POSIX word, and
 /// the event as the host names it (Copilot's camelCase payloads do not say which event fired);
 /// a project route says so where the host needs it ([`crate::tables::RouteSpec::names_project_route`]);
-/// then the places install was given ([`Program`]).
+/// then the places install was given ([`Program`]); on a user route, the guard for a gone
+/// hookx before it ([`Gone`]).
 pub fn route_command(
     program: Program<'_>,
     host: Dialect,
@@ -96,7 +97,8 @@ pub fn route_command(
 /// The end of a guarded user route ([`Gone`]): `[ -e STORE ] || exit 0; ` and the host's deny,
 /// where `event` is one hookx's failure policy denies on and the program is a path (a name is
 /// looked up in `PATH`, which the route must not test). `None` elsewhere: a gone hookx on any
-/// other event is a failed hook that blocks nothing, as before.
+/// other event is the failed hook it was (a non-blocking error, but a deny under Gemini CLI,
+/// which reads the shell's error at exit 127 as one: attacks row 1143, not fixed).
 fn gone_answer(hookx: &str, host: Dialect, event: &str, gone: Gone<'_>) -> Option<String> {
     if !hookx.starts_with('/') {
         return None;

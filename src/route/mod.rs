@@ -103,8 +103,8 @@ pub fn user_route_answers(
 /// [`route_key`]); only the user's route dispatches then, so that no handler runs twice. The user's route takes the event only where it can run: its
 /// program (and, for a host of scripts, the script) exists and may be executed
 /// ([`route_can_run`]); a route whose hookx is gone exits 127 (a non-blocking error, or a
-/// deny of every call where the host's `failure_denies` says so), and the event's guards
-/// would run nowhere. An unreadable user file changes nothing. The user's route
+/// deny of every call where the host's `failure_denies` says so; a user route on a guard event
+/// denies by itself, [`Gone`]), and the event's guards would run nowhere. An unreadable user file changes nothing. The user's route
 /// is looked for below `home`.
 pub fn left_to_user_route(home: &Path, host: Dialect, hook_dir: &Path, event: &str) -> bool {
     left_to_a_user_route(home, host, hook_dir, event, true)
