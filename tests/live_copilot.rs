@@ -3460,8 +3460,9 @@ fn a_wrapper_copy_copilot_runs_from_claudes_file_runs_the_routes_rules() {
 /// trust of this home there), or its hookx gone (moved or reinstalled elsewhere, the old line
 /// left). With the other home, the Claude route must run the project's trusted Gemini guard
 /// itself; as install wrote it, it stands aside and the user route runs the guard: the guard
-/// once. With hookx gone, Copilot CLI 1.0.102 denies the call as the hook's error (exit 127:
-/// it fails closed on preToolUse) before the Claude file's hooks run.
+/// once. With hookx gone, the user route denies the call itself, saying why (attacks row
+/// 1140; before it, Copilot CLI 1.0.102 denied it as the hook's error, exit 127: it fails
+/// closed on preToolUse), before the Claude file's hooks run.
 fn a_claude_route_copilot_runs_beside_a_copilot_user_route_that_cannot_answer() {
     let mut c = Checks::default();
     for variant in ["as written", "hookx gone", "another home"] {
@@ -3482,12 +3483,18 @@ fn a_claude_route_copilot_runs_beside_a_copilot_user_route_that_cannot_answer() 
             return;
         };
         if variant == "hookx gone" {
-            // Copilot fails closed on a preToolUse hook that errors (exit 127), before it runs
-            // the Claude file's hooks: the call is denied, the guard not asked.
+            // The user route's own deny (row 1140), before Copilot runs the Claude file's
+            // hooks: the call is denied, the guard not asked, the reason said.
             let (_, ran) = guard_log(&l.sb.root);
             c.that(
-                ran.is_empty() && l.out.stdout.contains("(hook errored)"),
-                format!("hookx gone: denied as an error: {:?}", l.out.stdout),
+                ran.is_empty()
+                    && l.out.stdout.contains(
+                        "Denied by preToolUse hook: hookx could not check this tool call",
+                    ),
+                format!(
+                    "hookx gone: denied with the route's reason: {:?}",
+                    l.out.stdout
+                ),
             );
         } else {
             guard_ran_once(&mut c, &l.sb.root, variant);
