@@ -1562,3 +1562,122 @@ fn convert_into_the_files_own_dialect_refreshes_an_older_guard_in_place() {
         "{again:?}"
     );
 }
+
+/// Attacks row 1203: a Claude guard converted into Cline's scripts keeps its matcher only in
+/// `hookx exec --match` (Cline's scripts have none). Where hookx is missing, its copy denies
+/// the calls the guard would see (and any it cannot tell apart from them: a tool it does not
+/// know, a payload it cannot read, no `node`), and lets every other go on, so a teammate's
+/// Cline is not stopped at its first `read_files`. A copy an older hookx wrote (which denied
+/// every call) is outdated for `validate`, and converting again rewrites it.
+#[test]
+fn a_cline_copy_without_hookx_denies_only_what_its_matcher_guards() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, home) = (dir.path().join("p"), dir.path().join("h"));
+    std::fs::create_dir_all(&home).unwrap();
+    let rules = json!({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 2"}]},
+        {"matcher": "Write", "hooks": [{"type": "command", "command": "exit 2"}]},
+    ]}});
+    common::write(&project, ".claude/settings.json", &rules.to_string());
+    let convert_in = |dir: &std::path::Path| {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("hookx"))
+            .current_dir(dir)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .args(["convert", ".claude/settings.json", "--to", "cline", "--write", "--hookx", "hookx"])
+            .output()
+            .unwrap()
+    };
+    assert!(convert_in(&project).status.success());
+    // One script per rule: `PreToolUse` (Bash) and `PreToolUse.sh` (Write); Cline runs both.
+    let script = project.join(".clinerules/hooks/PreToolUse");
+    let scripts = [script.clone(), project.join(".clinerules/hooks/PreToolUse.sh")];
+    // A PATH with `node` and nothing else; one with nothing.
+    let node = std::env::split_paths(&std::env::var_os("PATH").unwrap())
+        .map(|d| d.join("node"))
+        .find(|p| p.is_file())
+        .expect("node on PATH (Cline's own runtime)");
+    let with_node = dir.path().join("bin");
+    std::fs::create_dir_all(&with_node).unwrap();
+    std::os::unix::fs::symlink(std::fs::canonicalize(node).unwrap(), with_node.join("node"))
+        .unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let run = |script: &std::path::Path, path: &std::path::Path, payload: &str| {
+        let mut child = std::process::Command::new("/bin/sh")
+            .arg(script)
+            .current_dir(&project)
+            .env("PATH", path)
+            .env("HOME", &home)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        // A guard that denies without reading its stdin closes it.
+        let _ = child.stdin.take().unwrap().write_all(payload.as_bytes());
+        let out = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        (out.status.code(), stdout.contains(r#""cancel":true"#))
+    };
+    // Each script's exit code, and whether any cancelled.
+    let call = |path: &std::path::Path, payload: &str| {
+        let each: Vec<_> = scripts.iter().map(|s| run(s, path, payload)).collect();
+        let codes: Vec<_> = each.iter().map(|(code, _)| *code).collect();
+        (codes, each.iter().any(|(_, cancel)| *cancel))
+    };
+    let of = |name: &str| {
+        json!({"hookName": "tool_call", "tool_call": {"id": "1", "name": name, "input": {}},
+            "preToolUse": {"toolName": name, "parameters": {}}})
+        .to_string()
+    };
+    for (payload, cancelled) in [
+        (of("read_files"), false),
+        (of("search_codebase"), false),
+        (of("run_commands"), true),
+        // A patch may be a write.
+        (of("apply_patch"), true),
+        (of("some_mcp_tool"), true),
+        // The name hookx reads (`tool_call.name`) and the other disagree.
+        (
+            json!({"tool_call": {"name": "read_files"}, "preToolUse": {"toolName": "run_commands"}})
+                .to_string(),
+            true,
+        ),
+        (json!({"preToolUse": {"toolName": "read_files", "parameters": {"toolName": "run_commands"}}}).to_string(), false),
+        (json!({"preToolUse": {"parameters": {"toolName": "read_files"}}}).to_string(), true),
+        ("not json".to_string(), true),
+    ] {
+        assert_eq!(
+            call(&with_node, &payload),
+            (vec![Some(0); 2], cancelled),
+            "{payload}"
+        );
+    }
+    // No node: every call is denied, as before.
+    assert_eq!(call(&empty, &of("read_files")), (vec![Some(0); 2], true));
+
+    // The copy an older hookx wrote: the same line behind the guard that denied every call.
+    let text = std::fs::read_to_string(&script).unwrap();
+    let (head, line) = text.split_once("\ncommand -v").unwrap();
+    let (_, exec) = line.split_once("}; hookx exec ").unwrap();
+    let kind = hookx::model::EventKind::PreToolUse;
+    let cline = hookx::tables::Dialect::named("cline").unwrap().default_flavor();
+    let old = format!(
+        "{head}\n{} hookx exec {exec}",
+        hookx::convert::not_installed_guard("hookx", &kind, cline)
+    );
+    std::fs::write(&script, &old).unwrap();
+    assert!(call(&with_node, &of("read_files")).1, "the older guard");
+    let validate = common::hookx_at(&project, &home, &["validate", script.to_str().unwrap()]);
+    let said = String::from_utf8_lossy(&validate.get_output().stderr).into_owned()
+        + &String::from_utf8_lossy(&validate.get_output().stdout);
+    assert!(said.contains("written by an older hookx"), "{said}");
+    assert!(convert_in(&project).status.success());
+    assert_eq!(std::fs::read_to_string(&script).unwrap(), text);
+    assert_eq!(
+        call(&with_node, &of("read_files")),
+        (vec![Some(0); 2], false)
+    );
+}

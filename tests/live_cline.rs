@@ -108,6 +108,15 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             run(&format!("touch {project}/RAN-NOHX")),
             Step::Text("nohx done"),
         ],
+        // A call the guard does not match, then one it does (attacks row 1203).
+        "nohx-read" => vec![
+            Step::Tools(vec![(
+                "read_files",
+                json!({"file_paths": [format!("{project}/notes.txt")]}),
+            )]),
+            run(&format!("touch {project}/RAN-NOHX")),
+            Step::Text("nohx done"),
+        ],
         // One fault's command (a cancel ends the run), or the control alone.
         "faultctl" => vec![run(faults::CONTROL), Step::Text("control done")],
         one if one.starts_with("fault-") => vec![
@@ -1336,9 +1345,10 @@ fn a_projects_env_file_reaches_the_users_hooks() {
 
 /// Attacks row 1203: a teammate without hookx (README "When hookx cannot do its job"): a
 /// Claude `Bash` guard converted into Cline's scripts with `--hookx hookx`, no `hookx` on
-/// Cline's `PATH`. The copy's stub answers `cancel`: the shell call never runs. Left (row
-/// 1203): Cline's scripts have no matcher of their own, so the stub cancels every tool's call,
-/// `read_files` too, and each run ends at its first call.
+/// Cline's `PATH`. The copy's stub answers `cancel`: the shell call never runs. Cline's scripts
+/// have no matcher of their own; the stub reads the tool's name with `node` (Cline's runtime,
+/// on the same `PATH`), so a `read_files` call before it goes on: the model gets the file, and
+/// the shell call after it is still cancelled.
 fn a_guards_copy_without_hookx_cancels_the_shell_call() {
     let Some(bin) = cline() else { return };
     let sb = Sandbox::new("hookx-live-cline-nohx");
@@ -1369,6 +1379,23 @@ fn a_guards_copy_without_hookx_cancels_the_shell_call() {
     assert!(
         !sb.project.join("RAN-NOHX").exists(),
         "the shell call ran: {stdout}"
+    );
+    assert!(
+        stdout.contains(r#""finishReason":"aborted""#),
+        "the run was not cancelled: {stdout}"
+    );
+    // A `read_files` call first: it runs (its content reaches the model's next request), and
+    // the shell call after it is cancelled.
+    common::write(&sb.project, "notes.txt", "read-without-hookx\n");
+    let (_, stdout) = run_client_with(&bin, &sb, &model, "nohx-read", "nohx-read", &path);
+    let requests = model.requests_of("nohx-read");
+    let read = requests
+        .iter()
+        .any(|r| r["messages"].to_string().contains("read-without-hookx"));
+    assert!(read, "the read_files call did not run: {stdout}");
+    assert!(
+        !sb.project.join("RAN-NOHX").exists(),
+        "the shell call after it ran: {stdout}"
     );
     assert!(
         stdout.contains(r#""finishReason":"aborted""#),

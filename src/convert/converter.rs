@@ -21,7 +21,7 @@ pub(super) struct Converter<'a> {
     /// The start of a wrapped command line (the [`not_installed_guard`](super::not_installed_guard) and `hookx exec` with
     /// its host, flavour and event) per event and pair of flavours, built once: it is the same
     /// for every handler of an event (building it was a sixth of a 10 000-rule conversion).
-    pub(super) exec_lines: Vec<((EventKind, Flavor, Flavor), String)>,
+    pub(super) exec_lines: Vec<((EventKind, Flavor, Option<String>, Flavor), String)>,
     /// An MCP tool's canonical name, which a wrapped group's matcher is tried on (made once,
     /// not per rule).
     pub(super) mcp_probe: String,

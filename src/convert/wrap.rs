@@ -25,23 +25,31 @@ pub(super) struct Wrap<'a> {
 }
 
 impl Converter<'_> {
-    /// `<guard> hookx exec --host <to's dialect> --as <from> --event <event>`.
-    fn exec_line(&mut self, event: &EventKind, from: Flavor, to: Flavor) -> &str {
-        let at = match self
-            .exec_lines
-            .iter()
-            .position(|((e, f, t), _)| e == event && *f == from && *t == to)
-        {
+    /// `<guard> hookx exec --host <to's dialect> --as <from> --event <event>`, the guard the
+    /// one for a rule of `from` with `matcher`.
+    fn exec_line(
+        &mut self,
+        event: &EventKind,
+        from: Flavor,
+        matcher: Option<&str>,
+        to: Flavor,
+    ) -> &str {
+        let at = match self.exec_lines.iter().position(|((e, f, m, t), _)| {
+            e == event && *f == from && m.as_deref() == matcher && *t == to
+        }) {
             Some(at) => at,
             None => {
+                let quoted = shell_quote(&self.options.hookx);
+                let only = unguarded_tools(event, from, matcher, to);
                 let line = format!(
                     "{} {} exec --host {} --as {} --event {event}",
-                    not_installed_guard(&self.options.hookx, event, to),
+                    guard_of(&quoted, event, to, &only),
                     shell_quote(&self.options.hookx),
                     to.dialect(),
                     from.name(),
                 );
-                self.exec_lines.push(((event.clone(), from, to), line));
+                let key = (event.clone(), from, matcher.map(str::to_string), to);
+                self.exec_lines.push((key, line));
                 self.exec_lines.len() - 1
             }
         };
@@ -65,7 +73,7 @@ impl Converter<'_> {
         // The host is named: an agent that sets another's variables (Copilot sets
         // CLAUDE_PROJECT_DIR) must not be taken for it. Built with pushes, not `format!`:
         // at 10 000 handlers the formatting machinery cost more than the text.
-        let start = self.exec_line(event, from, to);
+        let start = self.exec_line(event, from, wrap.matcher, to);
         let mut wrapped = String::with_capacity(start.len() + 2 * line.len() + 32);
         wrapped.push_str(start);
         if let Some(timeout) = wrap.timeout {
@@ -137,16 +145,94 @@ pub const NOT_INSTALLED: &str = "hookx not found: install it or convert again wi
 ///
 /// [`ProtocolTables::fails_closed`]: crate::tables::ProtocolTables::fails_closed
 pub fn not_installed_guard(hookx: &str, event: &EventKind, to: Flavor) -> String {
-    guard_of(&shell_quote(hookx), event, to)
+    guard_of(&shell_quote(hookx), event, to, &[])
 }
 
-/// [`not_installed_guard`] of the hookx program written as the shell word `quoted`.
-fn guard_of(quoted: &str, event: &EventKind, to: Flavor) -> String {
+/// The tools of `to` whose calls a rule of `from` with `matcher` on `event` never guards,
+/// where `to` has no matcher of its own to say it (its copy carries `matcher` only in `exec
+/// --match`) and its payload's tool name can be read without hookx
+/// ([`Reshape::tool_name_at`](crate::tables::Reshape::tool_name_at)); empty elsewhere. Attacks
+/// row 1203: without hookx, a Cline copy of a `Bash` guard cancelled every tool's call. A name
+/// is listed only when the rule matches none of the canonical tools it may stand for
+/// (`apply_patch`: an edit, a write, …), nor the name itself, so that a call the rule might
+/// guard is never in it.
+fn unguarded_tools(
+    event: &EventKind,
+    from: Flavor,
+    matcher: Option<&str>,
+    to: Flavor,
+) -> Vec<&'static str> {
+    let tables = to.tables();
+    let Some(matcher) = matcher else {
+        return Vec::new();
+    };
+    let readable = tables
+        .protocol
+        .reshape
+        .is_some_and(|r| !r.tool_name_at.is_empty());
+    if !readable || !event.is_tool_event() || tables.matcher_target(event).is_some() {
+        return Vec::new();
+    }
+    let rule = crate::tables::Rule {
+        event: event.clone(),
+        flavor: from,
+        matcher: Some(matcher.to_string()),
+        handlers: Vec::new(),
+        shape: crate::tables::RuleShape::Group,
+        extra: Default::default(),
+        origin: crate::tables::Origin {
+            file: "<hookx convert>".into(),
+            pointer: String::new(),
+        },
+    };
+    let guards = |id: &str| {
+        let call = crate::model::Event {
+            kind: event.clone(),
+            timestamp: None,
+            tool: Some(crate::model::ToolCall {
+                name: id.to_string(),
+                input: serde_json::Value::Null,
+            }),
+            fields: Default::default(),
+        };
+        crate::dispatch::select::rule_matches(&rule, &call)
+            != crate::dispatch::select::MatchVerdict::NoMatch
+    };
+    let mut names: Vec<&'static str> = Vec::new();
+    for &name in tables.tools.iter().flat_map(|(_, names)| names.iter()) {
+        if names.contains(&name) {
+            continue;
+        }
+        let ids = (tables.tools.iter())
+            .filter(|(_, names)| names.contains(&name))
+            .map(|(id, _)| *id);
+        let coded = (Flavor::all().iter())
+            .flat_map(|f| f.tables().tool_codecs)
+            .filter(|c| c.name == name)
+            .flat_map(|c| c.ids.iter().copied());
+        if !ids.chain(coded).chain([name]).any(guards) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// [`not_installed_guard`] of the hookx program written as the shell word `quoted`; where
+/// `only` names tools ([`unguarded_tools`]), a call of one of them goes on without hookx (an
+/// empty answer) when `node` reads it so, and every other call is denied.
+fn guard_of(quoted: &str, event: &EventKind, to: Flavor, only: &[&str]) -> String {
     let test = format!("command -v {quoted} >/dev/null 2>&1 ||");
     let message = shell_quote(NOT_INSTALLED);
     if !to.tables().protocol.fails_closed(event) {
         return format!("{test} {{ echo {message} >&2; exit 1; }};");
     }
+    let test = match to.tables().protocol.reshape {
+        Some(reshape) if !only.is_empty() => format!(
+            "{test} {{ command -v node >/dev/null 2>&1 && NODE_OPTIONS= node -e {} && exit 0;",
+            shell_quote(&unguarded_call_script(reshape.tool_name_at, only))
+        ),
+        _ => format!("{test} {{"),
+    };
     let event = crate::model::Event {
         kind: event.clone(),
         timestamp: None,
@@ -162,7 +248,7 @@ fn guard_of(quoted: &str, event: &EventKind, to: Flavor) -> String {
     let host = crate::protocol::encode_answer(to, &event, &outcome);
     let code = host.exit_code;
     if host.stdout.is_empty() {
-        return format!("{test} {{ echo {message} >&2; exit {code}; }};");
+        return format!("{test} echo {message} >&2; exit {code}; }};");
     }
     // The answer as a `printf` format, the message's places in it taken by `%s`.
     let uses = host.stdout.matches(NOT_INSTALLED).count();
@@ -172,9 +258,27 @@ fn guard_of(quoted: &str, event: &EventKind, to: Flavor) -> String {
         .replace('%', "%%")
         .replace(NOT_INSTALLED, "%s");
     format!(
-        "{test} {{ m={message}; printf {}{}; echo \"$m\" >&2; exit {code}; }};",
+        "{test} m={message}; printf {}{}; echo \"$m\" >&2; exit {code}; }};",
         shell_quote(&format!("{format}\\n")),
         " \"$m\"".repeat(uses),
+    )
+}
+
+/// The `node -e` program of a guard that lets the calls of `only` go on: it exits 0 only when
+/// stdin is a JSON object whose every place in `at` that holds something holds the name of one
+/// of `only`, and one does; anything else (no name, another, not text, not JSON) exits 1 and
+/// the guard denies. The payload is only parsed, never run; the names are table data.
+fn unguarded_call_script(at: &[&[&str]], only: &[&str]) -> String {
+    let list = |items: &[&str]| serde_json::to_string(items).expect("strings");
+    let at = at.iter().map(|path| list(path)).collect::<Vec<_>>().join(",");
+    format!(
+        "let p;try{{p=JSON.parse(require(\"fs\").readFileSync(0,\"utf8\"))}}catch(e){{process.exit(1)}}\
+         const ok={};let n=0;\
+         for(const at of [{at}]){{let v=p;\
+         for(const k of at){{v=v!==null&&typeof v===\"object\"&&!Array.isArray(v)&&Object.prototype.hasOwnProperty.call(v,k)?v[k]:undefined}}\
+         if(v===undefined)continue;if(typeof v!==\"string\"||!ok.includes(v))process.exit(1);n++}}\
+         process.exit(n?0:1)",
+        list(only),
     )
 }
 
@@ -189,6 +293,8 @@ pub struct OutdatedGuard {
     pub host: Flavor,
     /// Whether today's guard denies there (the event guards a tool call) or exits 1.
     pub fails_closed: bool,
+    /// Today's guard for the entry.
+    today: String,
 }
 
 impl OutdatedGuard {
@@ -208,10 +314,12 @@ impl OutdatedGuard {
 /// dialect's flavours). `None` for any other line, and for an up-to-date guard.
 pub fn outdated_guard(line: &str, flavor: Flavor) -> Option<OutdatedGuard> {
     let (quoted, guard, exec) = guarded_exec(line.trim_start())?;
-    let options: Vec<&str> = exec.split(" -- ").next()?.split_whitespace().collect();
-    let option = |name: &str| options.windows(2).find(|w| w[0] == name).map(|w| w[1]);
+    let options = exec_options(exec)?;
+    let option = |name: &str| options.iter().find(|(o, _)| o == name).map(|(_, v)| v);
     let host = crate::tables::Dialect::named(option("--host")?)?;
     let name = option("--event")?;
+    let from = option("--as").and_then(|f| Flavor::named(f));
+    let matcher = option("--match").map(String::as_str);
     let event = host
         .flavors()
         .find_map(|f| f.tables().event_kind(name))
@@ -221,17 +329,33 @@ pub fn outdated_guard(line: &str, flavor: Flavor) -> Option<OutdatedGuard> {
     } else {
         host.flavors().collect()
     };
-    if hosts
-        .iter()
-        .any(|&to| guard_of(quoted, &event, to) == guard)
-    {
+    let today = |to: Flavor| {
+        let only = from.map_or_else(Vec::new, |from| {
+            unguarded_tools(&event, from, matcher, to)
+        });
+        guard_of(quoted, &event, to, &only)
+    };
+    if hosts.iter().any(|&to| today(to) == guard) {
         return None;
     }
     let host = hosts.remove(0);
     Some(OutdatedGuard {
         fails_closed: host.tables().protocol.fails_closed(&event),
+        today: today(host),
         event,
         host,
+    })
+}
+
+/// The options of `hookx exec` (`--host cline --match 'A B'`, unquoted, in pairs) before the
+/// `--` that ends them in `exec`, what follows `exec ` in a wrapped line; `None` when no ` -- `
+/// ends a list of pairs of plain words and quotes.
+fn exec_options(exec: &str) -> Option<Vec<(String, String)>> {
+    exec.match_indices(" -- ").find_map(|(at, _)| {
+        let words = shell_words(&exec[..at])?;
+        let pairs = words.chunks(2);
+        let ok = words.len() % 2 == 0 && pairs.clone().all(|p| p[0].starts_with("--"));
+        ok.then(|| pairs.map(|p| (p[0].clone(), p[1].clone())).collect())
     })
 }
 
@@ -241,11 +365,11 @@ pub fn outdated_guard(line: &str, flavor: Flavor) -> Option<OutdatedGuard> {
 pub fn refreshed_guard(line: &str, flavor: Flavor) -> Option<String> {
     let outdated = outdated_guard(line, flavor)?;
     let start = line.len() - line.trim_start().len();
-    let (quoted, guard, _) = guarded_exec(&line[start..])?;
+    let (_, guard, _) = guarded_exec(&line[start..])?;
     Some(format!(
         "{}{}{}",
         &line[..start],
-        guard_of(quoted, &outdated.event, outdated.host),
+        outdated.today,
         &line[start + guard.len()..]
     ))
 }
@@ -296,7 +420,7 @@ pub fn wrapped_command(line: &str) -> Option<Wrapped> {
     if exec != "exec" {
         return None;
     }
-    let (mut host, mut flavor, mut event) = (None, None, None);
+    let (mut host, mut flavor, mut event, mut matcher) = (None, None, None, None);
     let mut rest = rest;
     let command = loop {
         match rest {
@@ -305,7 +429,8 @@ pub fn wrapped_command(line: &str) -> Option<Wrapped> {
                     "--host" => host = Some(value),
                     "--as" => flavor = Some(value),
                     "--event" => event = Some(value),
-                    "--timeout" | "--match" | "--if" | "--follow-up-limit" => {}
+                    "--match" => matcher = Some(value.as_str()),
+                    "--timeout" | "--if" | "--follow-up-limit" => {}
                     _ => return None,
                 }
                 rest = tail;
@@ -320,10 +445,11 @@ pub fn wrapped_command(line: &str) -> Option<Wrapped> {
         .flavors()
         .find_map(|f| f.tables().event_kind(event))
         .unwrap_or_else(|| EventKind::from_name(event));
-    if !host
-        .flavors()
-        .any(|to| guard_of(quoted, &kind, to) == guard)
-    {
+    let from = Flavor::named(flavor?)?;
+    if !host.flavors().any(|to| {
+        let only = unguarded_tools(&kind, from, matcher, to);
+        guard_of(quoted, &kind, to, &only) == guard
+    }) {
         return None;
     }
     Some(Wrapped {
@@ -436,8 +562,10 @@ pub fn unwrapped(line: &str) -> Option<Unwrapped> {
     let (guarded, program, rest) = match guarded_exec(line) {
         Some((quoted, guard, rest)) => {
             // Every guard hookx wrote says so where hookx is missing, and runs nothing else:
-            // a line that runs a command of its own before `hookx exec` is not hookx's.
-            let ours = guard.contains("hookx not found") && is_hookx_guard(quoted, guard);
+            // a line that runs a command of its own before `hookx exec` is not hookx's. The
+            // one guard that runs `node` is read only as exactly today's for its options.
+            let ours = guard.contains("hookx not found")
+                && (is_hookx_guard(quoted, guard) || wrapped_command(line).is_some());
             let program = unwrapped_word(quoted).unwrap_or_else(|| quoted.to_string());
             (true, program, ours.then_some(rest)?)
         }

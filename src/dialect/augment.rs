@@ -621,6 +621,8 @@ mod protocol_rows {
         reshape: Some(Reshape {
             flatten: super::reshape::flatten,
             nest: super::reshape::nest,
+            // Its rules have matchers: its copies never carry one in `--match`.
+            tool_name_at: &[],
         }),
         mcp_context_key: None,
         // Run 0.36.0 (`ground_truth_answer_forms`): a JSON deny at exit 1 is not read (the call

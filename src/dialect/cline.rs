@@ -474,6 +474,21 @@ mod reshape {
         "taskComplete",
     ];
 
+    /// Where [`flatten`] may find the tool's name: `tool_call.name` (or `tool_result.name`),
+    /// else the first `toolName` at the top or in a body.
+    pub(super) const TOOL_NAME_AT: &[&[&str]] = &[
+        &["tool_call", "name"],
+        &["tool_result", "name"],
+        &["toolName"],
+        &["preToolUse", "toolName"],
+        &["postToolUse", "toolName"],
+        &["userPromptSubmit", "toolName"],
+        &["taskStart", "toolName"],
+        &["taskResume", "toolName"],
+        &["taskCancel", "toolName"],
+        &["taskComplete", "toolName"],
+    ];
+
     /// `tool_call {id, name, input}` / `tool_result {…, output}` give the call exactly (its
     /// input an object); `preToolUse.parameters` holds each value JSON-encoded, read only when
     /// they are missing. `workspaceRoots[0]` is the `cwd`.
@@ -663,6 +678,7 @@ mod protocol_rows {
         reshape: Some(Reshape {
             flatten: super::reshape::flatten,
             nest: super::reshape::nest,
+            tool_name_at: super::reshape::TOOL_NAME_AT,
         }),
         // Run 3.0.65: the only `CLINE_*` variable its hooks get.
         env: &[("CLINE_BUILD_ENV", EnvValue::Literal("production"))],

@@ -109,6 +109,10 @@ pub struct Reshape {
         &EventKind,
         serde_json::Map<String, serde_json::Value>,
     ) -> serde_json::Map<String, serde_json::Value>,
+    /// Every place (a path of keys) in the agent's payload that `flatten` may take the tool's
+    /// name from. A wrapped copy's not-installed guard reads them without hookx (attacks row
+    /// 1203: an agent with no matcher of its own); empty: it does not.
+    pub tool_name_at: &'static [&'static [&'static str]],
 }
 
 /// How a payload carries tool arguments.
