@@ -1584,14 +1584,25 @@ fn a_cline_copy_without_hookx_denies_only_what_its_matcher_guards() {
             .current_dir(dir)
             .env("HOME", &home)
             .env_remove("HOOKX_HOME")
-            .args(["convert", ".claude/settings.json", "--to", "cline", "--write", "--hookx", "hookx"])
+            .args([
+                "convert",
+                ".claude/settings.json",
+                "--to",
+                "cline",
+                "--write",
+                "--hookx",
+                "hookx",
+            ])
             .output()
             .unwrap()
     };
     assert!(convert_in(&project).status.success());
     // One script per rule: `PreToolUse` (Bash) and `PreToolUse.sh` (Write); Cline runs both.
     let script = project.join(".clinerules/hooks/PreToolUse");
-    let scripts = [script.clone(), project.join(".clinerules/hooks/PreToolUse.sh")];
+    let scripts = [
+        script.clone(),
+        project.join(".clinerules/hooks/PreToolUse.sh"),
+    ];
     // A PATH with `node` and nothing else; one with nothing.
     let node = std::env::split_paths(&std::env::var_os("PATH").unwrap())
         .map(|d| d.join("node"))
@@ -1663,7 +1674,9 @@ fn a_cline_copy_without_hookx_denies_only_what_its_matcher_guards() {
     let (head, line) = text.split_once("\ncommand -v").unwrap();
     let (_, exec) = line.split_once("}; hookx exec ").unwrap();
     let kind = hookx::model::EventKind::PreToolUse;
-    let cline = hookx::tables::Dialect::named("cline").unwrap().default_flavor();
+    let cline = hookx::tables::Dialect::named("cline")
+        .unwrap()
+        .default_flavor();
     let old = format!(
         "{head}\n{} hookx exec {exec}",
         hookx::convert::not_installed_guard("hookx", &kind, cline)
@@ -1673,7 +1686,16 @@ fn a_cline_copy_without_hookx_denies_only_what_its_matcher_guards() {
     let validate = common::hookx_at(&project, &home, &["validate", script.to_str().unwrap()]);
     let said = String::from_utf8_lossy(&validate.get_output().stderr).into_owned()
         + &String::from_utf8_lossy(&validate.get_output().stdout);
-    assert!(said.contains("written by an older hookx"), "{said}");
+    assert!(
+        said.contains("written by an older hookx") && said.contains("lets the others go on"),
+        "{said}"
+    );
+    let doctor = common::hookx_at(&project, &home, &["doctor", "--host", "cline"]);
+    let said = String::from_utf8_lossy(&doctor.get_output().stdout).into_owned();
+    assert!(
+        said.contains("written by an older hookx") && said.contains("lets the others go on"),
+        "{said}"
+    );
     assert!(convert_in(&project).status.success());
     assert_eq!(std::fs::read_to_string(&script).unwrap(), text);
     assert_eq!(

@@ -7,6 +7,9 @@ use crate::model::EventKind;
 use crate::source::SourceFile;
 use crate::tables::{Flavor, HandlerField};
 
+/// An event, the flavours from and to, and the tools a guard lets through without hookx.
+pub(super) type ExecKey = (EventKind, Flavor, Flavor, Vec<&'static str>);
+
 /// Converts rule by rule, noting on the way everything the target cannot carry.
 pub(super) struct Converter<'a> {
     pub(super) options: &'a Options,
@@ -19,9 +22,10 @@ pub(super) struct Converter<'a> {
     /// hookx routing entries left out.
     pub(super) routing: usize,
     /// The start of a wrapped command line (the [`not_installed_guard`](super::not_installed_guard) and `hookx exec` with
-    /// its host, flavour and event) per event and pair of flavours, built once: it is the same
-    /// for every handler of an event (building it was a sixth of a 10 000-rule conversion).
-    pub(super) exec_lines: Vec<((EventKind, Flavor, Option<String>, Flavor), String)>,
+    /// its host, flavour and event) per event, pair of flavours and the tools its guard lets
+    /// through, built once: it is the same for every handler of an event (building it was a
+    /// sixth of a 10 000-rule conversion).
+    pub(super) exec_lines: Vec<(ExecKey, String)>,
     /// An MCP tool's canonical name, which a wrapped group's matcher is tried on (made once,
     /// not per rule).
     pub(super) mcp_probe: String,

