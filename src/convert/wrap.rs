@@ -172,7 +172,12 @@ fn unguarded_tools(
         .reshape
         .is_some_and(|r| !r.tool_name_at.is_empty());
     let denies = tables.protocol.fails_closed(event) && event.is_tool_event();
-    if !readable || !denies || tables.matcher_target(event).is_some() {
+    // A matcher on a payload field (none on a tool event today) is left to hookx.
+    let on_name = !matches!(
+        from.tables().matcher_target(event),
+        Some(crate::tables::MatchOn::Field(_))
+    );
+    if !readable || !denies || !on_name || tables.matcher_target(event).is_some() {
         return Vec::new();
     }
     let rule = crate::tables::Rule {
