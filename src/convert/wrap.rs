@@ -25,8 +25,8 @@ pub(super) struct Wrap<'a> {
 }
 
 impl Converter<'_> {
-    /// `<guard> hookx exec --host <to's dialect> --as <from> --event <event>`, the guard the
-    /// one for a rule of `from` with `matcher`.
+    /// `<guard> hookx exec --host <to's dialect> --as <from> --event <event>`, behind the guard
+    /// for a rule of `from` with `matcher`.
     fn exec_line(
         &mut self,
         event: &EventKind,

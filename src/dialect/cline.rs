@@ -489,6 +489,15 @@ mod reshape {
         &["taskComplete", "toolName"],
     ];
 
+    /// Each body [`flatten`] lifts may carry the name: the guard reads each.
+    #[test]
+    fn every_body_is_a_place_of_the_tools_name() {
+        for body in BODIES {
+            let at: &[&str] = &[body, "toolName"];
+            assert!(TOOL_NAME_AT.contains(&at), "{body}");
+        }
+    }
+
     /// `tool_call {id, name, input}` / `tool_result {…, output}` give the call exactly (its
     /// input an object); `preToolUse.parameters` holds each value JSON-encoded, read only when
     /// they are missing. `workspaceRoots[0]` is the `cwd`.
