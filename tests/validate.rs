@@ -763,3 +763,49 @@ fn plan_of(root: &std::path::Path, host: &str) -> String {
     .clone();
     String::from_utf8(out).unwrap()
 }
+
+/// A real Codex file (2witstudios/daisydebate `c9b9179d` `.codex/hooks.json`, cut; attacks row
+/// 1185) runs `bun "$CLAUDE_PROJECT_DIR/scripts/session-start.ts"`: Codex 0.171.0 sets no
+/// `CLAUDE_PROJECT_DIR` (codex-facts.md), so the hook runs `/scripts/…`, and validate said
+/// nothing. The agents that set it (Claude's own project variable, Copilot and Gemini too) get
+/// no word.
+#[test]
+fn another_agents_project_variable_in_a_native_command_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let line = r#"bun "$CLAUDE_PROJECT_DIR/scripts/session-start.ts""#;
+    let write = |name: &str, text: String| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.display().to_string()
+    };
+    let grouped = serde_json::json!({"hooks": {"SessionStart": [{"hooks": [
+        {"type": "command", "command": line, "timeout": 30}]}]}})
+    .to_string();
+    let codex = write("codex.json", grouped.clone());
+    let run = validate(&["--from", "codex", &codex]);
+    let said = shown(&["--from", "codex", &codex], &run);
+    assert!(
+        run.stdout
+            .contains("`$CLAUDE_PROJECT_DIR` is another agent's project folder")
+            && run.stdout.contains("Codex sets it for none of its hooks"),
+        "{said}"
+    );
+    for (from, text) in [
+        ("claude", grouped.clone()),
+        ("gemini", grouped),
+        (
+            "copilot",
+            serde_json::json!({"version": 1, "hooks": {"sessionStart": [
+                {"type": "command", "bash": line}]}})
+            .to_string(),
+        ),
+    ] {
+        let path = write(&format!("{from}.json"), text);
+        let run = validate(&["--from", from, &path]);
+        assert!(
+            !run.stdout.contains("another agent's project folder"),
+            "{}",
+            shown(&["--from", from, &path], &run)
+        );
+    }
+}

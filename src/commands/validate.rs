@@ -301,6 +301,22 @@ impl Checker<'_> {
                 None,
             );
         }
+        if let HandlerKind::Command(command) = &handler.kind
+            && let Some(line) = command.unix_line()
+        {
+            for var in crate::convert::unset_project_variables(line, rule.flavor) {
+                self.push(
+                    Severity::Warning,
+                    at,
+                    format!(
+                        "`${var}` is another agent's project folder: {} sets it for none of its \
+                         hooks, so the command sees it empty",
+                        dialect.def().display
+                    ),
+                    None,
+                );
+            }
+        }
         if !tables.handler_types.contains(&type_name) {
             self.push(
                 Severity::Error,

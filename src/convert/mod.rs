@@ -18,6 +18,7 @@ mod restore;
 mod rule;
 mod rule_matcher;
 mod variables;
+pub use variables::unset_project_variables;
 mod wrap;
 
 pub(crate) use category::{CategoryFire, RuleTools};

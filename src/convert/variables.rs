@@ -74,6 +74,30 @@ pub(super) fn kept_from_command_text(quoted: &str, to: Flavor) -> Cow<'_, str> {
     })
 }
 
+/// The other agents' project-directory variables `line` names that `flavor`'s agent sets for
+/// none of its hooks (a Codex hook's `$CLAUDE_PROJECT_DIR`: the command sees it empty; attacks
+/// row 1185), where its facts come from runs (an agent known from documents only may set more).
+pub fn unset_project_variables(line: &str, flavor: Flavor) -> Vec<&'static str> {
+    let spec = flavor.dialect().config();
+    if flavor.tables().verified_with.is_none() || !line.contains('$') {
+        return Vec::new();
+    }
+    let mut out: Vec<&'static str> = Vec::new();
+    for other in crate::tables::Dialect::all() {
+        let Some(var) = other.config().project_dir_variable else {
+            continue;
+        };
+        if spec.project_dir_variable != Some(var)
+            && !spec.provided_env.contains(&var)
+            && !out.contains(&var)
+            && references_variable(line, var)
+        {
+            out.push(var);
+        }
+    }
+    out
+}
+
 fn references_variable(line: &str, var: &str) -> bool {
     // Most lines never name the variable: no copy of them is made then.
     line.contains(var) && replace_variable(line, var, "\u{0}") != line
