@@ -415,13 +415,27 @@ fn a_project_path_with_spaces_quotes_and_dollars_runs_in_a_shell() {
         .success();
     let copilot = p.json(".github/hooks/hookx.json");
     let bash = copilot["hooks"]["preToolUse"][0]["bash"].as_str().unwrap();
+    let plain = command
+        .replace("claude", "copilot")
+        .replace("--event Stop", "--event preToolUse")
+        // Copilot tells its routes apart by folder (`COPILOT_HOOK_DIR`).
+        .replace(" --installed-in project", "");
+    // Copilot takes a failed preToolUse hook for a deny: the route tests its hookx first (attacks
+    // row 1143).
+    let quoted = command.split(" run ").next().unwrap();
     assert_eq!(
         bash,
-        command
-            .replace("claude", "copilot")
-            .replace("--event Stop", "--event preToolUse")
-            // Copilot tells its routes apart by folder (`COPILOT_HOOK_DIR`).
-            .replace(" --installed-in project", "")
+        format!("[ -x {quoted} ] && [ -s {quoted} ] && exec {plain}; exit 0")
+    );
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(bash)
+        .current_dir(&p.root)
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        format!("{program_text}\n[run]\n[--host]\n[copilot]\n[--event]\n[preToolUse]\n")
     );
 }
 
@@ -4160,13 +4174,8 @@ fn a_kiro_route_the_user_turned_off_stays_off_when_re_pointed() {
     let rules = routes["hooks"].as_array().unwrap();
     assert!(!rules.is_empty(), "{routes:#}");
     for rule in rules {
-        assert!(
-            rule["action"]["command"]
-                .as_str()
-                .unwrap()
-                .starts_with("/opt/b/hookx run --host kiro"),
-            "{routes:#}"
-        );
+        let line = rule["action"]["command"].as_str().unwrap();
+        assert!(runs_kiro_route_of(line, "/opt/b/hookx"), "{routes:#}");
         assert_eq!(rule["enabled"], json!(false), "{routes:#}");
         assert_eq!(rule["description"], json!("off while I try something"));
     }
@@ -4238,7 +4247,7 @@ fn a_kiro_route_the_user_edited_keeps_their_line_through_a_re_point_and_an_unins
     );
     for rule in &rules[1..] {
         let line = rule["action"]["command"].as_str().unwrap();
-        assert!(line.starts_with("/opt/b/hookx run --host kiro"), "{line}");
+        assert!(runs_kiro_route_of(line, "/opt/b/hookx"), "{line}");
         assert_ne!(
             rule["trigger"],
             json!(event),
@@ -4451,4 +4460,113 @@ fn a_user_route_whose_hookx_is_gone_denies_a_tool_call_while_a_trust_record_is_t
         (Some(0), None, ""),
         "no record"
     );
+}
+
+/// Attacks row 1143: Gemini CLI 0.61.0 reads a hook that exits with text at any code but 0 and
+/// 1 as a block (gemini-facts), so a project's route whose hookx is gone (a teammate's clone
+/// without hookx, or hookx moved), exiting 127 with the shell's "not found", refused every
+/// prompt and kept every Stop going. Its routes now test their hookx, by path or on `PATH` as
+/// the line names it, and exit 0 saying nothing where it cannot run; where it can, the line runs
+/// it, and a trusted guard's deny comes back. The lines run as Gemini runs them, `bash -c`.
+#[test]
+fn a_gemini_route_whose_hookx_is_gone_blocks_nothing() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {
+            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "true"}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "true"}]}],
+            "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                "command": "echo R1143-NO >&2; exit 2"}]}]}})
+        .to_string(),
+    );
+    common::hookx_at(&p.project, &p.home, &["trust", "--yes"]).success();
+    let bin = p.root.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let old = p.root.join("old/hookx");
+    std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_hookx"), &old).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_hookx"), bin.join("hookx")).unwrap();
+    let file = p.project.join(".gemini/settings.json");
+    let lines = |hookx: &str| -> Vec<(String, String)> {
+        common::hookx_at(
+            &p.project,
+            &p.home,
+            &["install", "--host", "gemini", "--hookx", hookx],
+        )
+        .success();
+        let value: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        ["BeforeAgent", "AfterAgent", "BeforeTool"]
+            .iter()
+            .map(|event| {
+                let line = value["hooks"][event][0]["hooks"][0]["command"]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("no {event} route: {value}"))
+                    .to_string();
+                (event.to_string(), line)
+            })
+            .collect()
+    };
+    let run = |line: &str, event: &str, path: &str| {
+        let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": event,
+            "tool_name": "run_shell_command", "tool_input": {"command": "ls"},
+            "prompt": "hi", "prompt_response": "done", "stop_hook_active": false,
+            "transcript_path": "/dev/null", "timestamp": "2026-12-06T00:00:00Z"});
+        let out = assert_cmd::Command::new("bash")
+            .arg("-c")
+            .arg(line)
+            .current_dir(&p.project)
+            .env("PATH", path)
+            .env("HOME", &p.home)
+            .env("GEMINI_PROJECT_DIR", &p.project)
+            .write_stdin(payload.to_string())
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let system = "/usr/bin:/bin";
+    let with_hookx = format!("{}:{system}", bin.display());
+    for hookx in [old.to_str().unwrap(), "hookx"] {
+        for (event, line) in lines(hookx) {
+            let (code, stdout, stderr) = run(&line, &event, &with_hookx);
+            if event == "BeforeTool" {
+                assert!(
+                    stdout.contains("R1143-NO") || stderr.contains("R1143-NO"),
+                    "{hookx} {event}, hookx there: no deny: {code:?} {stdout} {stderr}\n{line}"
+                );
+            }
+            // Gone: the program removed, or not on PATH.
+            let gone_path = if hookx == "hookx" {
+                system
+            } else {
+                &with_hookx
+            };
+            if hookx != "hookx" {
+                std::fs::rename(&old, old.with_extension("away")).unwrap();
+            }
+            let gone = run(&line, &event, gone_path);
+            if hookx != "hookx" {
+                std::fs::rename(old.with_extension("away"), &old).unwrap();
+            }
+            assert_eq!(
+                gone,
+                (Some(0), String::new(), String::new()),
+                "{hookx} {event}, hookx gone\n{line}"
+            );
+        }
+    }
+}
+
+/// Whether `line` is a Kiro route running `hookx`: plain, or tested first where Kiro takes a
+/// failed hook for a deny (attacks row 1143).
+fn runs_kiro_route_of(line: &str, hookx: &str) -> bool {
+    let plain = format!("{hookx} run --host kiro");
+    line.starts_with(&plain)
+        || (line.starts_with(&format!("[ -x {hookx} ] && [ -s {hookx} ] && exec {plain}"))
+            && line.ends_with("; exit 0"))
 }

@@ -2496,10 +2496,11 @@ fn a_route_whose_hookx_moved() {
 
 /// Attacks row 1143 under Gemini CLI 0.61.0: a project's routes (a teammate's clone, or hookx
 /// moved) whose hookx is gone, for a trusted project Claude rule on `UserPromptSubmit` and one on
-/// `PreToolUse`. The routes carry no guard (row 622: a teammate without hookx is not to be
-/// denied), and exit 127 with bash's "No such file or directory" on stderr, which Gemini reads
-/// as any failed hook with text at an exit other than 0 and 1: a deny. Pinned as the client
-/// does it (found, not fixed): whether the prompt and the call were blocked.
+/// `PreToolUse`. A bare route exits 127 with bash's "No such file or directory" on stderr, which
+/// Gemini reads as any failed hook with text at an exit other than 0 and 1: a block, so every
+/// prompt was refused and no request reached the model. The routes now test their hookx first
+/// and exit 0 where it is gone (row 622: what no hookx runs runs nowhere, and traps nobody):
+/// the prompt reaches the model.
 fn a_project_route_whose_hookx_is_gone() {
     let Some(l) = live("story", &["--yolo"], &[], |sb| {
         sb.user_settings(json!({}));
@@ -2522,12 +2523,12 @@ fn a_project_route_whose_hookx_is_gone() {
     };
     let turns = l.model.turns_of("story").len();
     let said = format!("{}{}", l.out.stdout, l.out.stderr);
-    let prompt_blocked = said.contains("Agent execution blocked");
+    let blocked = said.contains("execution blocked");
     let mut c = Checks::default();
     c.that(
-        turns == 0 && prompt_blocked,
+        turns > 0 && !blocked,
         format!(
-            "the prompt reached the model {turns} times, blocked {prompt_blocked}:\n{}",
+            "the prompt reached the model {turns} times, blocked {blocked}:\n{}",
             said.chars().take(3000).collect::<String>()
         ),
     );

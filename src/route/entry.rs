@@ -85,20 +85,61 @@ pub fn route_command(
         }
     }
     let gone = program.gone.filter(|_| scope == InstallScope::User);
-    match gone.and_then(|gone| gone_answer(program.hookx, host, event, gone)) {
-        Some(answer) => {
-            let quoted = shell_quote(program.hookx);
-            format!("[ -x {quoted} ] && [ -s {quoted} ] && exec {line}; {answer}")
-        }
+    let answer = gone
+        .and_then(|gone| gone_answer(program.hookx, host, event, gone))
+        .or_else(|| failed_route_blocks(host, event).then(|| "exit 0".to_string()));
+    match answer {
+        Some(answer) => format!("{} && exec {line}; {answer}", can_run_test(program.hookx)),
         None => line,
     }
+}
+
+/// The shell's test that a route's hookx can run: a path names a file that is executable and
+/// not empty (an empty one exits 0 saying nothing: attacks row 1082); a name is looked up on
+/// `PATH`, as the route's own line would look it up.
+fn can_run_test(hookx: &str) -> String {
+    let quoted = shell_quote(hookx);
+    match hookx.contains('/') {
+        true => format!("[ -x {quoted} ] && [ -s {quoted} ]"),
+        false => format!("command -v {quoted} >/dev/null 2>&1"),
+    }
+}
+
+/// Whether `host` reads a route that failed to start (the shell's "not found" on stderr, exit
+/// 127) as a block on `event`: Gemini CLI takes any exit but 0 and 1 with text for a deny or a
+/// block (attacks row 1143: every prompt refused, a Stop kept going), Copilot a failed
+/// `preToolUse` hook. There a route whose hookx is gone exits 0 where it does not deny by
+/// [`Gone`]: what no hookx runs, runs nowhere (row 622), and traps nobody.
+fn failed_route_blocks(host: Dialect, event: &str) -> bool {
+    let Some((kind, _, flavor)) = host
+        .own_events()
+        .into_iter()
+        .find(|(_, name, _)| *name == event)
+    else {
+        return false;
+    };
+    let event = crate::model::Event {
+        kind,
+        timestamp: None,
+        tool: None,
+        fields: Default::default(),
+    };
+    let failed = crate::spawn::Finished {
+        exit: crate::spawn::Exit::Code(127),
+        stdout: Vec::new(),
+        stderr: b"/bin/sh: 1: /opt/hookx/bin/hookx: not found".to_vec(),
+        stdout_truncated: false,
+        stderr_truncated: false,
+        elapsed: std::time::Duration::ZERO,
+    };
+    let read = crate::protocol::decode_answer(flavor, &event, &failed);
+    read.block || read.stop || read.decision.is_some()
 }
 
 /// The end of a guarded user route ([`Gone`]): `[ -e STORE ] || exit 0; ` and the host's deny,
 /// where `event` is one hookx's failure policy denies on and the program is a path (a name is
 /// looked up in `PATH`, which the route must not test). `None` elsewhere: a gone hookx on any
-/// other event is the failed hook it was (a non-blocking error, but a deny under Gemini CLI,
-/// which reads the shell's error at exit 127 as one: attacks row 1143, not fixed).
+/// other event fails open ([`failed_route_blocks`]).
 fn gone_answer(hookx: &str, host: Dialect, event: &str, gone: Gone<'_>) -> Option<String> {
     if !hookx.starts_with('/') {
         return None;
@@ -145,14 +186,25 @@ fn gone_answer(hookx: &str, host: Dialect, event: &str, gone: Gone<'_>) -> Optio
     ))
 }
 
-/// The route inside a guarded user route line ([`route_command`] with [`Gone`]): `[ -x P ] &&
-/// [ -s P ] && exec ROUTE; [ -e STORE ] || exit 0; printf ANSWER; exit N`, each word as
-/// written there, nothing that expands; `None` for any other line.
+/// The route inside a guarded route line ([`route_command`]): `[ -x P ] && [ -s P ] && exec
+/// ROUTE;` (or `command -v NAME >/dev/null 2>&1 && exec ROUTE;`) [ -e STORE ] || exit 0; printf ANSWER; exit N` ([`Gone`]), or `…; exit 0`
+/// ([`failed_route_blocks`]), each word as written there, nothing that expands; `None` for any
+/// other line.
 fn guarded_route(line: &str) -> Option<&str> {
-    let rest = line.strip_prefix("[ -x ")?;
-    let (quoted, rest) = rest.split_once(" ] && [ -s ")?;
-    let rest = rest.strip_prefix(quoted)?.strip_prefix(" ] && exec ")?;
-    if crate::shell::split_words(quoted)?.len() != 1 {
+    let (quoted, rest) = match line.strip_prefix("[ -x ") {
+        Some(rest) => {
+            let (quoted, rest) = rest.split_once(" ] && [ -s ")?;
+            (
+                quoted,
+                rest.strip_prefix(quoted)?.strip_prefix(" ] && exec ")?,
+            )
+        }
+        None => line
+            .strip_prefix("command -v ")?
+            .split_once(" >/dev/null 2>&1 && exec ")?,
+    };
+    let words = crate::shell::split_words(quoted)?;
+    if words.len() != 1 || line != format!("{} && exec {rest}", can_run_test(&words[0])) {
         return None;
     }
     let answered = |tail: &str| -> Option<()> {
@@ -169,12 +221,21 @@ fn guarded_route(line: &str) -> Option<&str> {
         (one(store) && said && !code.is_empty() && code.bytes().all(|b| b.is_ascii_digit()))
             .then_some(())
     };
+    let runs_it = |route: &str| {
+        route
+            .strip_prefix(quoted)
+            .is_some_and(|r| r.starts_with(" run "))
+    };
+    // Where no deny is due, the line ends `; exit 0` ([`failed_route_blocks`]).
+    if let Some(route) = rest.strip_suffix("; exit 0")
+        && runs_it(route)
+        && !route.contains("; [ -e ")
+    {
+        return Some(route);
+    }
     rest.match_indices("; [ -e ").find_map(|(at, sep)| {
         let route = &rest[..at];
-        let runs_it = route
-            .strip_prefix(quoted)
-            .is_some_and(|r| r.starts_with(" run "));
-        (runs_it && answered(&rest[at + sep.len()..]).is_some()).then_some(route)
+        (runs_it(route) && answered(&rest[at + sep.len()..]).is_some()).then_some(route)
     })
 }
 
