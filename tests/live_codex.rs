@@ -1732,25 +1732,7 @@ fn a_cursor_stop_hook_that_always_follows_up_ends_under_codex() {
 /// that a hookx without the cap ends too): under the cap it runs 9 times, 8 blocks reach the
 /// model, and Codex ends the turn.
 fn a_claude_stop_hook_that_always_blocks_ends_under_codex() {
-    let Some(l) = live("blockloop", &[], |sb| {
-        sb.trust_project();
-        let stops = sb.root.join("stops");
-        std::fs::create_dir_all(&stops).unwrap();
-        let script = format!(
-            "d={}\ncat > \"$d/in\"\nn=$(ls \"$d\" | grep -c '^stop-')\nn=$((n + 1))\n\
-             mv \"$d/in\" \"$d/stop-$n.json\"\n\
-             [ \"$n\" -le 12 ] && echo '{{\"decision\":\"block\",\"reason\":\"BLOCK-AGAIN\"}}'\nexit 0\n",
-            stops.display()
-        );
-        let hook = sb.write("stop-hook.sh", &script);
-        sb.write(
-            "project/.claude/settings.json",
-            &client::pretty(&json!({"hooks": {"Stop": [{"hooks": [
-                {"type": "command", "command": format!("sh {}", hook.display())}]}]}})),
-        );
-        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
-        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
-    }) else {
+    let Some((l, runs)) = claude_stop_hook_under_codex("blockloop", "BLOCK-AGAIN", "") else {
         return;
     };
     let mut c = Checks::default();
@@ -1758,10 +1740,6 @@ fn a_claude_stop_hook_that_always_blocks_ends_under_codex() {
         l.out.status == Some(0),
         format!("exit {:?}: {}", l.out.status, l.out.stderr),
     );
-    let stops = l.sb.root.join("stops");
-    let runs = (1..)
-        .take_while(|n| stops.join(format!("stop-{n}.json")).exists())
-        .count();
     c.that(runs == 9, format!("the hook ran 9 times: {runs}"));
     let last = l.model.turns_of("blockloop").last().map(Value::to_string);
     let blocks = last.as_deref().map(|t| t.matches("BLOCK-AGAIN").count());
@@ -1778,37 +1756,16 @@ fn a_claude_stop_hook_that_always_blocks_ends_under_codex() {
 /// must be given it in its own form: it runs twice, one block reaches the model, and the turn
 /// ends. (It gives up by itself after 12, so that a hookx that lost the field ends too.)
 fn a_claude_stop_hook_that_ends_its_own_loop_blocks_once_under_codex() {
-    let Some(l) = live("blockonce", &[], |sb| {
-        sb.trust_project();
-        let stops = sb.root.join("stops");
-        std::fs::create_dir_all(&stops).unwrap();
-        let script = format!(
-            "d={}\ncat > \"$d/in\"\nn=$(ls \"$d\" | grep -c '^stop-')\nn=$((n + 1))\n\
-             mv \"$d/in\" \"$d/stop-$n.json\"\n\
-             grep -q '\"stop_hook_active\": *true' \"$d/stop-$n.json\" && exit 0\n\
-             [ \"$n\" -le 12 ] && echo '{{\"decision\":\"block\",\"reason\":\"BLOCK-ONCE\"}}'\nexit 0\n",
-            stops.display()
-        );
-        let hook = sb.write("stop-hook.sh", &script);
-        sb.write(
-            "project/.claude/settings.json",
-            &client::pretty(&json!({"hooks": {"Stop": [{"hooks": [
-                {"type": "command", "command": format!("sh {}", hook.display())}]}]}})),
-        );
-        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
-        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
-    }) else {
+    let ends = "grep -q '\"stop_hook_active\": *true' \"$d/stop-$n.json\" && exit 0\n";
+    let Some((l, runs)) = claude_stop_hook_under_codex("blockonce", "BLOCK-ONCE", ends) else {
         return;
     };
+    let stops = l.sb.root.join("stops");
     let mut c = Checks::default();
     c.that(
         l.out.status == Some(0),
         format!("exit {:?}: {}", l.out.status, l.out.stderr),
     );
-    let stops = l.sb.root.join("stops");
-    let runs = (1..)
-        .take_while(|n| stops.join(format!("stop-{n}.json")).exists())
-        .count();
     c.that(runs == 2, format!("the hook ran twice: {runs}"));
     let second = std::fs::read_to_string(stops.join("stop-2.json")).unwrap_or_default();
     c.that(
@@ -1822,6 +1779,37 @@ fn a_claude_stop_hook_that_ends_its_own_loop_blocks_once_under_codex() {
         format!("one block reaches the model: {blocks:?}"),
     );
     c.done("blockonce");
+}
+
+/// A trusted project Claude `Stop` hook run by hookx's Codex route in scenario `scenario`: each
+/// run keeps its payload as `stops/stop-N.json`, runs `ends` (shell lines that may `exit 0`
+/// first), then blocks with `reason` up to 12 times, so that a run that never ends ends. The
+/// run, and how many times the hook ran.
+fn claude_stop_hook_under_codex(scenario: &str, reason: &str, ends: &str) -> Option<(Live, usize)> {
+    let l = live(scenario, &[], |sb| {
+        sb.trust_project();
+        let stops = sb.root.join("stops");
+        std::fs::create_dir_all(&stops).unwrap();
+        let script = format!(
+            "d={}\ncat > \"$d/in\"\nn=$(ls \"$d\" | grep -c '^stop-')\nn=$((n + 1))\n\
+             mv \"$d/in\" \"$d/stop-$n.json\"\n{ends}\
+             [ \"$n\" -le 12 ] && echo '{{\"decision\":\"block\",\"reason\":\"{reason}\"}}'\nexit 0\n",
+            stops.display()
+        );
+        let hook = sb.write("stop-hook.sh", &script);
+        sb.write(
+            "project/.claude/settings.json",
+            &client::pretty(&json!({"hooks": {"Stop": [{"hooks": [
+                {"type": "command", "command": format!("sh {}", hook.display())}]}]}})),
+        );
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
+    })?;
+    let stops = l.sb.root.join("stops");
+    let runs = (1..)
+        .take_while(|n| stops.join(format!("stop-{n}.json")).exists())
+        .count();
+    Some((l, runs))
 }
 
 /// Interrupt fires, then SessionEnd; no PostToolUse, no Stop; exit 1.
