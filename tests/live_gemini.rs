@@ -2500,13 +2500,15 @@ fn a_route_whose_hookx_moved() {
 /// Gemini reads as any failed hook with text at an exit other than 0 and 1: a block, so every
 /// prompt was refused and no request reached the model. The routes now test their hookx first
 /// and exit 0 where it is gone (row 622: what no hookx runs runs nowhere, and traps nobody):
-/// the prompt reaches the model.
+/// the prompt reaches the model, and the `AfterAgent` route (a trusted `Stop` rule) keeps
+/// nothing going.
 fn a_project_route_whose_hookx_is_gone() {
     let Some(l) = live("story", &["--yolo"], &[], |sb| {
         sb.user_settings(json!({}));
         sb.trust_folder();
         let rules = json!({"hooks": {
             "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "true"}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "true"}]}],
             "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "true"}]}]}});
         sb.write("project/.claude/settings.json", &rules.to_string());
         common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
@@ -2525,8 +2527,10 @@ fn a_project_route_whose_hookx_is_gone() {
     let said = format!("{}{}", l.out.stdout, l.out.stderr);
     let blocked = said.contains("execution blocked");
     let mut c = Checks::default();
+    // The story's three steps, each one request: an `AfterAgent` route read as a block would
+    // have kept the agent going with a request more.
     c.that(
-        turns > 0 && !blocked,
+        turns == 3 && !blocked,
         format!(
             "the prompt reached the model {turns} times, blocked {blocked}:\n{}",
             said.chars().take(3000).collect::<String>()
