@@ -111,18 +111,8 @@ fn can_run_test(hookx: &str) -> String {
 /// `preToolUse` hook. There a route whose hookx is gone exits 0 where it does not deny by
 /// [`Gone`]: what no hookx runs, runs nowhere (row 622), and traps nobody.
 fn failed_route_blocks(host: Dialect, event: &str) -> bool {
-    let Some((kind, _, flavor)) = host
-        .own_events()
-        .into_iter()
-        .find(|(_, name, _)| *name == event)
-    else {
+    let Some((event, flavor)) = own_event(host, event) else {
         return false;
-    };
-    let event = crate::model::Event {
-        kind,
-        timestamp: None,
-        tool: None,
-        fields: Default::default(),
     };
     let failed = crate::spawn::Finished {
         exit: crate::spawn::Exit::Code(127),
@@ -136,6 +126,22 @@ fn failed_route_blocks(host: Dialect, event: &str) -> bool {
     read.block || read.stop || read.decision.is_some()
 }
 
+/// `event`, as `host` names it, as a bare event of the flavour whose answers it reads (no tool,
+/// no fields: what a route line's answer depends on).
+fn own_event(host: Dialect, event: &str) -> Option<(crate::model::Event, crate::tables::Flavor)> {
+    let (kind, _, flavor) = host
+        .own_events()
+        .into_iter()
+        .find(|(_, name, _)| *name == event)?;
+    let event = crate::model::Event {
+        kind,
+        timestamp: None,
+        tool: None,
+        fields: Default::default(),
+    };
+    Some((event, flavor))
+}
+
 /// The end of a guarded user route ([`Gone`]): `[ -e STORE ] || exit 0; ` and the host's deny,
 /// where `event` is one hookx's failure policy denies on and the program is a path (a name is
 /// looked up in `PATH`, which the route must not test). `None` elsewhere: a gone hookx on any
@@ -144,11 +150,8 @@ fn gone_answer(hookx: &str, host: Dialect, event: &str, gone: Gone<'_>) -> Optio
     if !hookx.starts_with('/') {
         return None;
     }
-    let (kind, _, flavor) = host
-        .own_events()
-        .into_iter()
-        .find(|(_, name, _)| *name == event)?;
-    if !flavor.tables().protocol.fails_closed(&kind) {
+    let (event, flavor) = own_event(host, event)?;
+    if !flavor.tables().protocol.fails_closed(&event.kind) {
         return None;
     }
     let reason = format!(
@@ -163,12 +166,6 @@ fn gone_answer(hookx: &str, host: Dialect, event: &str, gone: Gone<'_>) -> Optio
         block: true,
         reasons: vec![reason.clone()],
         ..Default::default()
-    };
-    let event = crate::model::Event {
-        kind,
-        timestamp: None,
-        tool: None,
-        fields: Default::default(),
     };
     let answer = crate::protocol::encode_answer(flavor, &event, &outcome);
     let say = match answer.stdout.is_empty() {
