@@ -5,7 +5,7 @@
 use hookx::dialect::bricks;
 
 use hookx::discover::{self, Context, Source};
-use hookx::model::{Event, EventKind, ToolCall};
+use hookx::model::{Event, EventKind};
 use hookx::tables::Rule;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -88,15 +88,7 @@ fn read(ctx: &Context, event: &EventKind) -> Vec<(Option<String>, Vec<Rule>)> {
 
 /// `kind` on a call of `tool`, with no input.
 fn tool_call(kind: &EventKind, tool: &str) -> Event {
-    Event {
-        kind: kind.clone(),
-        timestamp: None,
-        tool: Some(ToolCall {
-            name: tool.into(),
-            input: json!({}),
-        }),
-        fields: Default::default(),
-    }
+    Event::tool_call(kind.clone(), tool, json!({}))
 }
 
 fn entries(home: &Path) -> Vec<PathBuf> {

@@ -1426,12 +1426,7 @@ fn without_hookx_every_guard_answers_by_the_failure_policy() {
             let code = out.status.code().unwrap();
             let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
             let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-            let event = Event {
-                kind: kind.clone(),
-                timestamp: None,
-                tool: None,
-                fields: Default::default(),
-            };
+            let event = Event::bare(kind.clone());
             let finished = Finished {
                 exit: Exit::Code(code),
                 stdout: out.stdout.clone(),

@@ -193,15 +193,7 @@ fn unguarded_tools(
         },
     };
     let guards = |id: &str| {
-        let call = crate::model::Event {
-            kind: event.clone(),
-            timestamp: None,
-            tool: Some(crate::model::ToolCall {
-                name: id.to_string(),
-                input: serde_json::Value::Null,
-            }),
-            fields: Default::default(),
-        };
+        let call = crate::model::Event::tool_call(event.clone(), id, serde_json::Value::Null);
         crate::dispatch::select::rule_matches(&rule, &call)
             != crate::dispatch::select::MatchVerdict::NoMatch
     };
@@ -240,12 +232,7 @@ fn guard_of(quoted: &str, event: &EventKind, to: Flavor, only: &[&str]) -> Strin
         ),
         _ => format!("{test} {{"),
     };
-    let event = crate::model::Event {
-        kind: event.clone(),
-        timestamp: None,
-        tool: None,
-        fields: Default::default(),
-    };
+    let event = crate::model::Event::bare(event.clone());
     let outcome = crate::model::Outcome {
         decision: Some(crate::model::Decision::Deny),
         block: true,
@@ -788,12 +775,7 @@ mod tests {
                 assert_eq!(line.matches(NOT_INSTALLED).count(), 1, "{line}");
                 let (code, stdout, stderr) = run_guard(&line);
                 assert_eq!(stderr, format!("{NOT_INSTALLED}\n"), "{line}");
-                let event = crate::model::Event {
-                    kind: kind.clone(),
-                    timestamp: None,
-                    tool: None,
-                    fields: Default::default(),
-                };
+                let event = crate::model::Event::bare(kind.clone());
                 let deny = crate::model::Outcome {
                     decision: Some(crate::model::Decision::Deny),
                     block: true,

@@ -148,19 +148,10 @@ mod tests {
     use super::*;
     use crate::dialect::claude;
     use crate::model::EventKind;
-    use crate::model::event::ToolCall;
     use serde_json::json;
 
     fn call(tool: &str, input: Value) -> Event {
-        Event {
-            kind: EventKind::PreToolUse,
-            timestamp: None,
-            tool: Some(ToolCall {
-                name: tool.into(),
-                input,
-            }),
-            fields: Default::default(),
-        }
+        Event::tool_call(EventKind::PreToolUse, tool, input)
     }
 
     fn fires(rule: &str, event: &Event) -> bool {
@@ -195,12 +186,7 @@ mod tests {
 
     #[test]
     fn events_without_a_tool_call_are_not_filtered() {
-        let stop = Event {
-            kind: EventKind::Stop,
-            timestamp: None,
-            tool: None,
-            fields: Default::default(),
-        };
+        let stop = Event::bare(EventKind::Stop);
         assert!(fires("Bash(git *)", &stop));
     }
 

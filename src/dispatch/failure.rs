@@ -74,12 +74,7 @@ pub fn answer(host: Option<Flavor>, kind: Option<&EventKind>, why: &str) -> Host
     match policy(host, kind) {
         OnFailure::Pass => pass,
         OnFailure::Deny => {
-            let event = Event {
-                kind: kind.clone(),
-                timestamp: None,
-                tool: None,
-                fields: Default::default(),
-            };
+            let event = Event::bare(kind.clone());
             let mut answer = encode_answer(host, &event, &outcome(host, kind, why));
             if answer.exit_code != 2 {
                 answer.stderr.push_str(&format!("hookx: {why}\n"));
@@ -187,12 +182,7 @@ mod tests {
                 }
                 assert_eq!(a.exit_code, 0, "{flavor:?} {kind}: {a:?}");
                 // Read back as the host reads a hook's answer: a deny.
-                let event = crate::model::Event {
-                    kind: kind.clone(),
-                    timestamp: None,
-                    tool: None,
-                    fields: Default::default(),
-                };
+                let event = crate::model::Event::bare(kind.clone());
                 let finished = crate::spawn::Finished {
                     exit: crate::spawn::Exit::Code(0),
                     stdout: a.stdout.clone().into_bytes(),

@@ -170,15 +170,7 @@ fn unshown_calls(rules: &[&Rule], event: &Event, verdicts: &mut [MatchVerdict]) 
             continue;
         }
         let fires_on = ids.iter().find(|id| {
-            let one = Event {
-                kind: event.kind.clone(),
-                timestamp: None,
-                tool: Some(crate::model::ToolCall {
-                    name: (**id).to_string(),
-                    input: serde_json::Value::Null,
-                }),
-                fields: serde_json::Map::new(),
-            };
+            let one = Event::tool_call(event.kind.clone(), id, serde_json::Value::Null);
             match_each(&[rule], &one)[0] == MatchVerdict::Match
         });
         let Some(id) = fires_on else { continue };
@@ -352,7 +344,7 @@ mod tests {
     use super::*;
     use crate::dialect::{augment, bricks, claude, copilot};
     use crate::model::tool::ids;
-    use crate::model::{Command, EventKind, HandlerKind, ToolCall};
+    use crate::model::{Command, EventKind, HandlerKind};
     use crate::tables::Flavor;
     use crate::tables::{Origin, RuleShape};
 
@@ -388,15 +380,7 @@ mod tests {
     }
 
     fn edit_event() -> Event {
-        Event {
-            kind: EventKind::PreToolUse,
-            timestamp: None,
-            tool: Some(ToolCall {
-                name: ids::EDIT.into(),
-                input: serde_json::json!({}),
-            }),
-            fields: Default::default(),
-        }
+        Event::tool_call(EventKind::PreToolUse, ids::EDIT, serde_json::json!({}))
     }
 
     #[test]

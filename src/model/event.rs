@@ -36,6 +36,27 @@ pub struct ToolCall {
 }
 
 impl Event {
+    /// An event of `kind` with nothing else: what a host's answer form depends on.
+    pub fn bare(kind: EventKind) -> Self {
+        Event {
+            kind,
+            timestamp: None,
+            tool: None,
+            fields: Map::new(),
+        }
+    }
+
+    /// A call of the tool `name` with `input` and no other field: what a matcher reads.
+    pub fn tool_call(kind: EventKind, name: &str, input: Value) -> Self {
+        Event {
+            tool: Some(ToolCall {
+                name: name.to_string(),
+                input,
+            }),
+            ..Event::bare(kind)
+        }
+    }
+
     /// A string field, if present.
     pub fn field(&self, key: &str) -> Option<&str> {
         self.fields.get(key).and_then(Value::as_str)

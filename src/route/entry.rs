@@ -133,13 +133,7 @@ fn own_event(host: Dialect, event: &str) -> Option<(crate::model::Event, crate::
         .own_events()
         .into_iter()
         .find(|(_, name, _)| *name == event)?;
-    let event = crate::model::Event {
-        kind,
-        timestamp: None,
-        tool: None,
-        fields: Default::default(),
-    };
-    Some((event, flavor))
+    Some((crate::model::Event::bare(kind), flavor))
 }
 
 /// The end of a guarded user route ([`Gone`]): `[ -e STORE ] || exit 0; ` and the host's deny,

@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use super::common;
-use hookx::model::{Decision, Event, EventKind, ToolCall};
+use hookx::model::{Decision, Event, EventKind};
 use hookx::spawn::{Exit, Finished};
 use hookx::tables::{Dialect, Flavor};
 use serde_json::json;
@@ -52,15 +52,11 @@ pub fn pre_tool_use(host: Dialect) -> (Flavor, &'static str) {
 }
 
 pub fn shell_call() -> Event {
-    Event {
-        kind: EventKind::PreToolUse,
-        timestamp: None,
-        tool: Some(ToolCall {
-            name: "shell".into(),
-            input: json!({"command": "rm -rf /"}),
-        }),
-        fields: Default::default(),
-    }
+    Event::tool_call(
+        EventKind::PreToolUse,
+        "shell",
+        json!({"command": "rm -rf /"}),
+    )
 }
 
 /// One fresh project and home.

@@ -8,7 +8,7 @@
 
 #![allow(dead_code)]
 
-use hookx::model::event::{Event, ToolCall};
+use hookx::model::event::Event;
 use hookx::model::{Decision, EventKind, Outcome};
 use hookx::tables::Flavor;
 use serde::{Deserialize, Serialize};
@@ -268,15 +268,11 @@ pub fn hookx_form(
         .tables()
         .event_kind(event)
         .unwrap_or_else(|| panic!("{} has no event {event}", flavor.name()));
-    let call = Event {
+    let call = Event::tool_call(
         kind,
-        timestamp: None,
-        tool: Some(ToolCall {
-            name: hookx::model::tool::ids::SHELL.into(),
-            input: serde_json::json!({"command": "true"}),
-        }),
-        fields: Default::default(),
-    };
+        hookx::model::tool::ids::SHELL,
+        serde_json::json!({"command": "true"}),
+    );
     let a = hookx::protocol::encode_answer(flavor, &call, &intent.outcome(name, rewrite));
     // At exit 0 with nothing on stdout, stderr holds only hookx's notes for the user.
     if a.stdout.is_empty() && a.exit_code == 0 {

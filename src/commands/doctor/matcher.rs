@@ -3,7 +3,7 @@
 
 use super::{Finding, Level};
 use crate::dispatch::select::{MatchVerdict, rules_match};
-use crate::model::{Event, ToolCall};
+use crate::model::Event;
 use crate::tables::Rule;
 use crate::tables::{Dialect, Flavor, MatchOn};
 use serde_json::{Map, json};
@@ -24,24 +24,14 @@ pub(super) fn matcher_finding(rule: &Rule, flavor: Flavor, host: Dialect) -> Opt
             .iter()
             .map(|(id, _)| *id)
             .chain(sent.other_tools.iter().copied())
-            .map(|name| Event {
-                kind: rule.event.clone(),
-                timestamp: None,
-                tool: Some(ToolCall {
-                    name: name.to_string(),
-                    input: json!({}),
-                }),
-                fields: Map::new(),
-            })
+            .map(|name| Event::tool_call(rule.event.clone(), name, json!({})))
             .collect(),
         MatchOn::Field(name) => sent
             .matcher_values(&rule.event)?
             .iter()
             .map(|value| Event {
-                kind: rule.event.clone(),
-                timestamp: None,
-                tool: None,
                 fields: Map::from_iter([(name.to_string(), json!(value))]),
+                ..Event::bare(rule.event.clone())
             })
             .collect(),
         MatchOn::Unverified => return None,
