@@ -3140,6 +3140,57 @@ fn a_user_route_without_the_gone_guard_is_named_by_doctor() {
     assert!(!now.contains(older), "{now}");
 }
 
+/// Attacks row 1143: Gemini CLI 0.61.0 reads a route that fails to start (exit 127, the shell's
+/// error) as a block on every event, so a project route an older hookx wrote without the test
+/// of its hookx refuses every prompt in a teammate's clone without hookx. doctor names it while
+/// it runs, says what happens where it cannot, and is quiet after `install` writes the test.
+#[test]
+fn a_gemini_project_route_without_the_test_of_its_hookx_is_named_by_doctor() {
+    let w = World::new();
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[("UserPromptSubmit", None, command("./prompt.sh"))]),
+    );
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    // As an older hookx wrote it: the line alone.
+    let old = |program: &str| {
+        json!({"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "timeout": 595000,
+            "command": format!("{program} run --host gemini --event BeforeAgent --installed-in project")}]}]}})
+    };
+    let said = |w: &World| {
+        let out = w.hookx(&["doctor", "--host", "gemini"]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let read_as =
+        "Gemini reads a hook that fails to start there (the shell's error, exit 127) as a block";
+    w.write_json("project/.gemini/settings.json", old(hookx));
+    let now = said(&w);
+    assert!(
+        now.contains(
+            "the hookx route for `BeforeAgent` in .gemini/settings.json was written by an older \
+             hookx, without the test of its hookx a route carries there now"
+        ) && now.contains(read_as)
+            && now.contains("so every `BeforeAgent` is refused")
+            && now.contains("(fix: hookx install --host gemini)"),
+        "{now}"
+    );
+    w.write_json("project/.gemini/settings.json", old("/gone/hookx"));
+    let now = said(&w);
+    assert!(
+        now.contains("the hookx route for `BeforeAgent` in .gemini/settings.json cannot run")
+            && now.contains(read_as),
+        "{now}"
+    );
+    w.write_json("project/.gemini/settings.json", json!({}));
+    let install = w.hookx(&["install", "--host", "gemini", "--hookx", hookx]);
+    assert!(install.status.success(), "{install:?}");
+    let now = said(&w);
+    assert!(
+        !now.contains("without the test of its hookx") && !now.contains("cannot run"),
+        "{now}"
+    );
+}
+
 /// Attacks row 1102: Gemini CLI 0.61.0 registers no hook of an extension turned off for the
 /// folder it starts in (`~/.gemini/extensions/extension-enablement.json`, the last matching
 /// rule deciding; live, `live_gemini::an_extension_turned_off_for_the_folder_runs_no_hook`).

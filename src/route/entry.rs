@@ -110,7 +110,7 @@ fn can_run_test(hookx: &str) -> String {
 /// block (attacks row 1143: every prompt refused, a Stop kept going), Copilot a failed
 /// `preToolUse` hook. There a route whose hookx is gone exits 0 where it does not deny by
 /// [`Gone`]: what no hookx runs, runs nowhere (row 622), and traps nobody.
-fn failed_route_blocks(host: Dialect, event: &str) -> bool {
+pub fn failed_route_blocks(host: Dialect, event: &str) -> bool {
     let Some((event, flavor)) = own_event(host, event) else {
         return false;
     };
@@ -262,6 +262,26 @@ pub fn lacks_gone_guard(handler: &Handler, host: Dialect) -> bool {
                     && shell_words(line)
                         .and_then(|w| w.into_iter().next().flatten())
                         .is_some_and(|program| program.starts_with('/'))
+            })
+}
+
+/// Whether `handler` is a route of `host` as install writes it on `event` (as the host names
+/// it), where the host reads a failed route as a block ([`failed_route_blocks`]), without the
+/// test of its hookx a route carries there now: one an older hookx wrote, which refuses every
+/// such event where that hookx is missing (a teammate's clone, a move: attacks row 1143).
+pub fn lacks_blocking_test(handler: &Handler, host: Dialect, event: &str) -> bool {
+    let HandlerKind::Command(c) = &handler.kind else {
+        return false;
+    };
+    guards_user_routes(host)
+        && is_plain_route(handler)
+        && failed_route_blocks(host, event)
+        && [&c.command, &c.bash, &c.linux, &c.osx]
+            .into_iter()
+            .flatten()
+            .any(|line| {
+                guarded_route(line).is_none()
+                    && written_route_host(line).is_some_and(|h| h == host.name())
             })
 }
 

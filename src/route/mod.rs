@@ -28,10 +28,10 @@ pub mod review;
 mod switch;
 
 pub use entry::{
-    Gone, Program, guards_user_routes, hookx_handler_can_run, is_hookx_entry, is_hookx_handler,
-    is_hookx_program, is_plain_route, is_this_hookx, is_users_route_key, lacks_gone_guard,
-    route_can_run, route_command, route_folder, route_home, route_host, route_is_projects,
-    route_key,
+    Gone, Program, failed_route_blocks, guards_user_routes, hookx_handler_can_run, is_hookx_entry,
+    is_hookx_handler, is_hookx_program, is_plain_route, is_this_hookx, is_users_route_key,
+    lacks_blocking_test, lacks_gone_guard, route_can_run, route_command, route_folder, route_home,
+    route_host, route_is_projects, route_key,
 };
 pub use file::{Created, is_own_route};
 pub(crate) use file::{

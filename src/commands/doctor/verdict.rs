@@ -548,16 +548,15 @@ impl Doctor<'_> {
         }
     }
 
-    /// The routes in files `host` reads itself that cannot run (the hookx they name is gone),
-    /// on an event where the host takes a failed hook for a deny (its `failure_denies`): it
-    /// exits 127 and every call of the event is denied, whatever another route of hookx's
-    /// answers (Copilot CLI 1.0.102, attacks rows 604, 641). Where a failed hook is a
-    /// non-blocking error the other route runs the rules, and [`Self::unrunnable_route`] speaks
-    /// when none can.
+    /// The routes in files `host` reads itself, on an event where the host reads a failed route
+    /// as a block ([`crate::route::failed_route_blocks`]), without the test of their hookx a
+    /// route carries there now ([`crate::route::lacks_blocking_test`]). One that cannot run (the
+    /// hookx it names is gone) exits 127 and every call of the event is refused, whatever
+    /// another route of hookx's answers (Copilot CLI 1.0.102, attacks rows 604, 641; Gemini CLI
+    /// 0.61.0, row 1143). One that runs was written by an older hookx and refuses them where
+    /// that hookx is missing: a teammate's clone. Where a failed hook is a non-blocking error
+    /// the other route runs the rules, and [`Self::unrunnable_route`] speaks when none can.
     pub(super) fn denying_routes(&self, host: Dialect) -> Vec<Finding> {
-        let gone = |h: &Handler| {
-            crate::route::is_hookx_handler(h) && !crate::route::hookx_handler_can_run(h)
-        };
         let mut found = Vec::new();
         for source in self
             .sources
@@ -568,27 +567,51 @@ impl Doctor<'_> {
                 let tables = rule.flavor.tables();
                 let name = tables.event_name(&rule.event).unwrap_or_default();
                 let said = (source.display.as_str(), name);
-                if !tables.protocol.failure_denies.contains(&rule.event)
-                    || !rule.handlers.iter().any(gone)
-                    || found.iter().any(|(s, _)| *s == said)
-                {
+                // A user route's guard denies where its hookx is gone, saying why (`route::Gone`).
+                let denies_gone = source.scope == crate::tables::Scope::User
+                    && tables.protocol.failure_denies.contains(&rule.event);
+                let untested = rule
+                    .handlers
+                    .iter()
+                    .filter(|h| {
+                        crate::route::lacks_blocking_test(h, host, name)
+                            || (denies_gone
+                                && crate::route::is_hookx_handler(h)
+                                && !crate::route::hookx_handler_can_run(h))
+                    })
+                    .collect::<Vec<_>>();
+                if untested.is_empty() || found.iter().any(|(s, _)| *s == said) {
                     continue;
                 }
                 let scope = match source.scope {
                     crate::tables::Scope::User => " --scope user",
                     _ => "",
                 };
+                let failed = failed_hook(rule.flavor, &rule.event);
+                let says = match untested
+                    .iter()
+                    .all(|h| crate::route::hookx_handler_can_run(h))
+                {
+                    true => format!(
+                        "the hookx route for `{name}` in {} was written by an older hookx, \
+                         without the test of its hookx a route carries there now: where that \
+                         hookx is missing (a teammate's clone without it, a move), {failed}, \
+                         so every `{name}` is refused",
+                        source.display
+                    ),
+                    false => format!(
+                        "the hookx route for `{name}` in {} cannot run: the hookx it names \
+                         is not there, empty or not executable, so it fails (an empty one \
+                         exits 0, saying nothing); {failed}, whatever hookx's other routes \
+                         answer",
+                        source.display
+                    ),
+                };
                 found.push((
                     said,
                     Finding::new(
                         Level::Warning,
-                        format!(
-                            "the hookx route for `{name}` in {} cannot run: the hookx it names \
-                             is not there, empty or not executable, so it fails (an empty one \
-                             exits 0, saying nothing); {}, whatever hookx's other routes answer",
-                            source.display,
-                            failed_hook(rule.flavor, &rule.event)
-                        ),
+                        says,
                         Some(format!("hookx install --host {host}{scope}")),
                     ),
                 ));
@@ -612,7 +635,7 @@ impl Doctor<'_> {
                 let name = tables.event_name(&rule.event).unwrap_or_default();
                 // Where a failed hook denies (Copilot), nothing is let through: row 641's.
                 if tables.protocol.fails_closed(&rule.event)
-                    && !tables.protocol.failure_denies.contains(&rule.event)
+                    && !crate::route::failed_route_blocks(host, name)
                     && rule
                         .handlers
                         .iter()
@@ -1015,6 +1038,15 @@ fn route_names(host: Dialect, rule: &Rule) -> Vec<&'static str> {
 fn failed_hook(flavor: Flavor, event: &EventKind) -> String {
     let tables = flavor.tables();
     let display = flavor.dialect().def().display;
+    let name = tables.event_name(event).unwrap_or_default();
+    if !tables.protocol.failure_denies.contains(event)
+        && crate::route::failed_route_blocks(flavor.dialect(), name)
+    {
+        return format!(
+            "{display} reads a hook that fails to start there (the shell's error, exit 127) as \
+             a block"
+        );
+    }
     match (
         tables.protocol.failure_denies.contains(event),
         tables.verified_with,
