@@ -111,6 +111,9 @@ pub struct Standings {
 pub struct Plugin {
     pub hook_file: PathBuf,
     pub standings: Standings,
+    /// Its ID (`name@marketplace`) where a settings file enabled it; not for a download found
+    /// by walking.
+    pub id: Option<String>,
 }
 
 /// The plugins to consider. `trusted`: the IDs enabled by the trusted settings. `agent`: the
@@ -127,16 +130,26 @@ pub fn find(
     let Some(agent) = agent else {
         return by_trusted
             .into_iter()
-            .map(|hook_file| Plugin {
+            .map(|(id, hook_file)| Plugin {
                 hook_file,
                 standings: Standings {
                     agent: Standing::Loaded,
                     trusted: Standing::Loaded,
                 },
+                id: Some(id),
             })
             .collect();
     };
     let by_agent = loaded(home, spec, agent);
+    let id_of = |file: &PathBuf| {
+        by_agent
+            .iter()
+            .chain(&by_trusted)
+            .find(|(_, f)| f == file)
+            .map(|(id, _)| id.clone())
+    };
+    let by_trusted: Vec<PathBuf> = by_trusted.iter().map(|(_, f)| f.clone()).collect();
+    let by_agent: Vec<PathBuf> = by_agent.iter().map(|(_, f)| f.clone()).collect();
     let registry = Registry::read(home, spec);
     let off = |file: &Path| {
         let mut dir = file.to_path_buf();
@@ -168,6 +181,7 @@ pub fn find(
                 trusted: view(&by_trusted),
             };
             Plugin {
+                id: id_of(&file),
                 hook_file: file,
                 standings,
             }
@@ -195,10 +209,10 @@ pub fn enabled(spec: &PluginSpec, settings: &[(&str, &Map<String, Value>)]) -> V
         .collect()
 }
 
-/// The hook files of the enabled plugins the agent loads, in ID order. Reads nothing when no
-/// plugin is enabled; otherwise the marketplace record, the catalogs of the marketplaces
-/// named and, for plugins that load from an install, the install record.
-fn loaded(home: &Path, spec: &PluginSpec, enabled: &[String]) -> Vec<PathBuf> {
+/// The hook files of the enabled plugins the agent loads, with their IDs, in ID order. Reads
+/// nothing when no plugin is enabled; otherwise the marketplace record, the catalogs of the
+/// marketplaces named and, for plugins that load from an install, the install record.
+fn loaded(home: &Path, spec: &PluginSpec, enabled: &[String]) -> Vec<(String, PathBuf)> {
     if enabled.is_empty() {
         return Vec::new();
     }
@@ -249,7 +263,7 @@ fn loaded(home: &Path, spec: &PluginSpec, enabled: &[String]) -> Vec<PathBuf> {
                 .install_dir(id),
         };
         if let Some(dir) = dir {
-            plugins.push(dir.join(spec.hook_file));
+            plugins.push((id.clone(), dir.join(spec.hook_file)));
         }
     }
     plugins

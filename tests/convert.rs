@@ -817,6 +817,16 @@ fn agent_variables_the_target_does_not_set_are_losses() {
         8,
         11,
     );
+    // Attacks row 1045: a plugin's data folder (Claude Code 2.1.332 sets it; hookx too, where
+    // it runs the plugin itself).
+    let f = "tests/fixtures/claude/plugin-data-hooks.json";
+    assert_loss(
+        &losses(f, CLAUDE, BRICKS),
+        "/hooks/PreToolUse/0/hooks/0",
+        "CLAUDE_PLUGIN_DATA",
+        7,
+        19,
+    );
     let f = "tests/fixtures/bricks/wild-global-no-wrapper.json";
     assert_loss(
         &losses(f, BRICKS, CLAUDE),

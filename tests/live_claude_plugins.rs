@@ -196,6 +196,22 @@ fn label(source: &discover::Source) -> Option<String> {
     }
 }
 
+/// Each label's `CLAUDE_PLUGIN_DATA` at its SessionStart, and whether that folder was there.
+fn data_folders(world: &World, names: &BTreeSet<String>) -> Vec<(String, Option<String>, bool)> {
+    names
+        .iter()
+        .map(|n| {
+            let records = world.records(n);
+            let data = records
+                .iter()
+                .find(|r| r.event == "SessionStart")
+                .and_then(|r| r.env.get("CLAUDE_PLUGIN_DATA").cloned());
+            let there = data.as_ref().is_some_and(|d| Path::new(d).is_dir());
+            (n.clone(), data, there)
+        })
+        .collect()
+}
+
 /// The labels that recorded a SessionStart, each once.
 fn fired(world: &World, names: &[&str]) -> BTreeSet<String> {
     names
@@ -248,6 +264,8 @@ fn plugins_load_as_claude_loads_them() {
 
     let run = client::run(&bin, &world, model.port, "SCRIPT:plugins say hello", &[]);
     let claude_ran = fired(&world, ALL);
+    // Each plugin's data folder, as Claude names and makes it (attacks row 1045).
+    let claude_data = data_folders(&world, &claude_ran);
     assert_eq!(
         claude_ran,
         want,
@@ -262,6 +280,11 @@ fn plugins_load_as_claude_loads_them() {
 
     // Under another host, once everything is trusted, hookx runs exactly those.
     world.clear_records();
+    for (_, data, _) in &claude_data {
+        if let Some(data) = data {
+            let _ = std::fs::remove_dir(data);
+        }
+    }
     let trust = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
         .args(["trust", "--yes", "--project"])
         .arg(&world.project)
@@ -301,6 +324,18 @@ fn plugins_load_as_claude_loads_them() {
         want,
         "hookx run --host bricks ran other plugins: {}",
         String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        claude_data
+            .iter()
+            .all(|(_, data, there)| data.is_some() && *there),
+        "Claude {} gave a plugin no data folder: {claude_data:?}",
+        client::VERSION
+    );
+    assert_eq!(
+        data_folders(&world, &claude_ran),
+        claude_data,
+        "hookx gave the plugins other data folders than Claude"
     );
 
     record_or_compare(snapshot, &claude_ran);

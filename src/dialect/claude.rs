@@ -9,7 +9,8 @@ use crate::tables::{
 use crate::dialect::{CLAUDE_MATCHER_STYLE, CLAUDE_MATCHER_TARGETS, CLAUDE_TOOLS};
 use crate::model::EventKind;
 use crate::tables::{
-    ConfigSpec, DocumentKind, Documents, HandlerField, OnFailure, PluginForm, PluginSpec, RunKeys,
+    ConfigSpec, DocumentKind, Documents, HandlerField, OnFailure, PluginData, PluginForm,
+    PluginSpec, RunKeys,
 };
 use crate::tables::{Location, Pattern, Root, Scope};
 
@@ -893,6 +894,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     project_dir_variable: Some("CLAUDE_PROJECT_DIR"),
     provided_env: &[
         "CLAUDE_PLUGIN_ROOT",
+        "CLAUDE_PLUGIN_DATA",
         "CLAUDE_ENV_FILE",
         "CLAUDE_CODE_REMOTE",
     ],
@@ -998,6 +1000,13 @@ static PLUGINS: PluginSpec = PluginSpec {
     downloads: &[".claude/plugins/marketplaces", ".claude/plugins/cache"],
     // `marketplaces/M/plugins/P/hooks/hooks.json`, `cache/M/P/VERSION/hooks/hooks.json`.
     download_depth: 4,
+    // 2.1.332, binary: `CLAUDE_PLUGIN_DATA:Eet(n.source)`, `sw(e)=join(Yd(),"data",wye(e))`,
+    // `wye(e)=e.replace(/[^a-zA-Z0-9\-_]/g,"-")`, `Yd()` the plugins folder, `mkdirSync`
+    // (attacks row 1045); live, `live_claude::plugins_*`.
+    data: Some(PluginData {
+        var: "CLAUDE_PLUGIN_DATA",
+        dir: ".claude/plugins/data",
+    }),
 };
 
 /// Run-time protocol rows (dialects.md §6, §7), read by `crate::protocol`.

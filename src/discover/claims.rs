@@ -111,4 +111,6 @@ pub(super) struct Candidate {
     pub(super) file: Found,
     /// For a plugin's hook file: whether the agent loads the plugin.
     pub(super) plugin: Option<crate::plugins::Standings>,
+    /// For a plugin its agent gives a data folder: that folder.
+    pub(super) plugin_data: Option<std::path::PathBuf>,
 }

@@ -173,6 +173,7 @@ fn unread(ctx: &Context, found: &Found, location: &'static Location, run: Run) -
         file_id: run.and_then(|_| FileId::of(&found.meta)),
         withheld: None,
         plugin: None,
+        plugin_data: None,
         refused_policy: None,
         document: Err(Error::Usage(String::new())),
         diagnostics: Vec::new(),

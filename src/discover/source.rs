@@ -39,6 +39,8 @@ pub struct Source {
     ///
     /// [`Runner::Off`]: super::Runner::Off
     pub plugin: Option<crate::plugins::Standings>,
+    /// For a plugin its agent gives a data folder ([`crate::tables::PluginData`]): that folder.
+    pub plugin_data: Option<PathBuf>,
     /// For a policy file its agent skips because someone other than root could have written
     /// it ([`crate::tables::ManagedSpec::root_owned_only`]): why. hookx does not read it
     /// either (`document` says so), so none of its hooks runs anywhere.

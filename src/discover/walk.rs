@@ -230,6 +230,7 @@ pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<
                 location,
                 file,
                 plugin,
+                plugin_data: None,
             });
         }
     }
@@ -243,6 +244,7 @@ pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<
         }
         let mut source = load(ctx, &c.file, c.location, run, store)?;
         source.plugin = c.plugin;
+        source.plugin_data = c.plugin_data.clone();
         Some((c.order, source))
     };
     // A host's own project files read only for its switch: up to a byte budget per event
@@ -302,11 +304,13 @@ pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<
             .unwrap_or(usize::MAX);
         let first = found.len();
         found.extend(plugins.into_iter().filter_map(|p| {
+            let data = spec.data.as_ref().zip(p.id.as_deref());
             Some(Candidate {
                 order,
                 location,
                 file: Found::at(p.hook_file, None)?,
                 plugin: Some(p.standings),
+                plugin_data: data.map(|(data, id)| data.folder(&ctx.home, id)),
             })
         }));
         for i in first..found.len() {

@@ -167,10 +167,18 @@ impl RuleSource for () {}
 impl RuleSource for Source {
     fn env(&self) -> Vec<(String, String)> {
         let var = self.dialect.config().plugin_root_var;
-        self.plugin_root()
+        let root = self
+            .plugin_root()
             .zip(var)
-            .map(|(root, var)| vec![(var.to_string(), root.display().to_string())])
-            .unwrap_or_default()
+            .map(|(root, var)| (var.to_string(), root.display().to_string()));
+        // The data folder, made when missing as the agent makes it; where it cannot be, the
+        // handler finds out as it would under its agent (attacks row 1045).
+        let data_var = self.dialect.config().plugins.and_then(|p| p.data.as_ref());
+        let data = self.plugin_data.as_ref().zip(data_var).map(|(dir, data)| {
+            let _ = std::fs::create_dir_all(dir);
+            (data.var.to_string(), dir.display().to_string())
+        });
+        root.into_iter().chain(data).collect()
     }
 
     fn hook_dir(&self) -> Option<&Path> {

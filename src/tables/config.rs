@@ -496,6 +496,32 @@ pub struct PluginSpec {
     /// plugins the agent does not load.
     pub downloads: &'static [&'static str],
     pub download_depth: usize,
+    /// The folder the agent gives each loaded plugin's hooks for the plugin's own data.
+    pub data: Option<PluginData>,
+}
+
+/// A plugin's data folder, as its agent names it to the plugin's hooks: `VAR` set to `DIR/ID`
+/// below the home, every character of the plugin's ID but `[A-Za-z0-9_-]` written `-`, made
+/// when missing.
+pub struct PluginData {
+    pub var: &'static str,
+    pub dir: &'static str,
+}
+
+impl PluginData {
+    /// The data folder of the plugin `id`, below `home`.
+    pub fn folder(&self, home: &std::path::Path, id: &str) -> std::path::PathBuf {
+        let name: String = id
+            .chars()
+            .map(
+                |c| match c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    true => c,
+                    false => '-',
+                },
+            )
+            .collect();
+        home.join(self.dir).join(name)
+    }
 }
 
 /// The kinds of file of one dialect.
