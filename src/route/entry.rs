@@ -248,21 +248,11 @@ pub fn guards_user_routes(host: Dialect) -> bool {
 /// ([`Gone`]): one an older hookx wrote, which lets every tool call through where that hookx
 /// is gone (attacks row 1080). The caller knows the event and the scope.
 pub fn lacks_gone_guard(handler: &Handler, host: Dialect) -> bool {
-    let HandlerKind::Command(c) = &handler.kind else {
-        return false;
-    };
-    guards_user_routes(host)
-        && is_plain_route(handler)
-        && [&c.command, &c.bash, &c.linux, &c.osx]
-            .into_iter()
-            .flatten()
-            .any(|line| {
-                guarded_route(line).is_none()
-                    && written_route_host(line).is_some_and(|h| h == host.name())
-                    && shell_words(line)
-                        .and_then(|w| w.into_iter().next().flatten())
-                        .is_some_and(|program| program.starts_with('/'))
-            })
+    unguarded_route_line(handler, host, |line| {
+        shell_words(line)
+            .and_then(|w| w.into_iter().next().flatten())
+            .is_some_and(|program| program.starts_with('/'))
+    })
 }
 
 /// Whether `handler` is a route of `host` as install writes it on `event` (as the host names
@@ -270,18 +260,24 @@ pub fn lacks_gone_guard(handler: &Handler, host: Dialect) -> bool {
 /// test of its hookx a route carries there now: one an older hookx wrote, which refuses every
 /// such event where that hookx is missing (a teammate's clone, a move: attacks row 1143).
 pub fn lacks_blocking_test(handler: &Handler, host: Dialect, event: &str) -> bool {
+    failed_route_blocks(host, event) && unguarded_route_line(handler, host, |_| true)
+}
+
+/// Whether `handler` is nothing but routes and one of its lines is a route of `host` without a
+/// guard ([`guarded_route`]) that is `also`, in a JSON file of the host's ([`guards_user_routes`]).
+fn unguarded_route_line(handler: &Handler, host: Dialect, also: impl Fn(&str) -> bool) -> bool {
     let HandlerKind::Command(c) = &handler.kind else {
         return false;
     };
     guards_user_routes(host)
         && is_plain_route(handler)
-        && failed_route_blocks(host, event)
         && [&c.command, &c.bash, &c.linux, &c.osx]
             .into_iter()
             .flatten()
             .any(|line| {
                 guarded_route(line).is_none()
                     && written_route_host(line).is_some_and(|h| h == host.name())
+                    && also(line)
             })
 }
 
