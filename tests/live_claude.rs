@@ -2592,6 +2592,7 @@ fn main() -> std::process::ExitCode {
             answers_with_a_mark_or_a_stray_byte,
             answers_claude_refuses_whole,
             a_route_whose_hookx_moved,
+            a_gemini_teams_session_edges_under_claude,
         ],
     )
 }
@@ -3285,4 +3286,97 @@ fn a_route_whose_hookx_moved() {
         );
     }
     c.finish(test, "");
+}
+
+/// Attacks rows 1320 and 1322: a team's Gemini hooks at a session's edges under Claude Code
+/// 2.1.332 through hookx, routed from both of Claude's files (a user rule of the user's own, so
+/// that the user route is written too). The project's `PreCompress` hook logs and answers
+/// `{"decision": "block"}`, which Gemini CLI 0.61.0 ignores (bundle: the compression awaits
+/// `firePreCompressEvent` and drops its result): passed on as Claude's exit 2, it stopped
+/// `/compact` (row 1320). Its `SessionStart` context reaches the model once, not once per route
+/// (row 1322). A native `PostCompact` recorder tells that the compaction ran.
+fn a_gemini_teams_session_edges_under_claude() {
+    let Some(bin) = client_or_skip("a_gemini_teams_session_edges_under_claude") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    let log = world.dump.join("edges.log");
+    let logged = |what: &str| format!("echo {what} >> '{}'", log.display());
+    let project = world.project.join(".gemini/settings.json");
+    write_json(
+        &project,
+        &json!({"hooks": {
+            "PreCompress": [{"hooks": [{"type": "command", "command": format!(
+                "{}; echo '{{\"decision\":\"block\",\"reason\":\"GEMINI-PRECOMPRESS-SAYS-BLOCK\"}}'",
+                logged("precompress"))}]}],
+            "SessionStart": [{"hooks": [{"type": "command", "command": format!(
+                "{}; echo '{{\"hookSpecificOutput\":{{\"additionalContext\":\"GEMINI-START-CONTEXT\"}}}}'",
+                logged("start"))}]}],
+        }}),
+    );
+    hookx_cmd(&world, &["trust", project.to_str().unwrap()]);
+    let users = world.home.join(".gemini/settings.json");
+    write_json(
+        &users,
+        &json!({"hooks": {
+            "SessionStart": [{"hooks": [{"type": "command", "command": "true"}]}],
+            "PreCompress": [{"hooks": [{"type": "command", "command": "true"}]}],
+        }}),
+    );
+    hookx_cmd(&world, &["trust", users.to_str().unwrap()]);
+    write_json(
+        &world.project.join(".claude/settings.json"),
+        &json!({"hooks": {"PostCompact": [{"hooks": [{"type": "command", "command": logged("postcompact")}]}]}}),
+    );
+    for scope in ["user", "project"] {
+        hookx_cmd(&world, &["install", "--host", "claude", "--scope", scope]);
+    }
+    let mut c = Checks::default();
+    for file in [&world.home, &world.project] {
+        let text = std::fs::read_to_string(file.join(".claude/settings.json")).unwrap();
+        c.check(
+            text.contains("--event PreCompact") && text.contains("--event SessionStart"),
+            format!("routes in {}", file.display()),
+        );
+    }
+    let lines = || std::fs::read_to_string(&log).unwrap_or_default();
+
+    let first = client::run(
+        &bin,
+        &world,
+        model.port,
+        "SCRIPT:once run one command",
+        &["--dangerously-skip-permissions"],
+    );
+    let seen = Seen::new(&model);
+    let main = seen
+        .requests
+        .iter()
+        .find(|r| r["tools"].as_array().is_some_and(|t| !t.is_empty()))
+        .map(|r| r.to_string())
+        .unwrap_or_default();
+    let times = main.matches("GEMINI-START-CONTEXT").count();
+    c.check(
+        times == 1 && lines().matches("start").count() == 1,
+        format!(
+            "SessionStart: the context {times} times in the first request, the hook ran {} times\n{}",
+            lines().matches("start").count(),
+            first.describe()
+        ),
+    );
+
+    model.clear();
+    let compact = client::run(&bin, &world, model.port, "/compact", &["--continue"]);
+    let log_now = lines();
+    c.check(
+        log_now.contains("precompress") && log_now.contains("postcompact"),
+        format!(
+            "/compact: the PreCompress hook ran {}, the compaction ran {} (PostCompact)\n{}",
+            log_now.contains("precompress"),
+            log_now.contains("postcompact"),
+            compact.describe()
+        ),
+    );
+    c.finish("a_gemini_teams_session_edges_under_claude", &log_now);
 }

@@ -956,3 +956,43 @@ fn a_crashing_copilot_handler_denies_under_a_claude_host() {
     assert_eq!(answer.stdout, "");
     assert_eq!(answer.stderr, "hook was killed by signal 6: abort");
 }
+
+/// Attacks row 1320: a block (JSON, or text at exit 2) or a stop from a handler on an event
+/// where its own agent reads none (Gemini CLI 0.61.0's SessionStart, SessionEnd, PreCompress
+/// and Notification; Qwen Code 0.24.4's SessionStart, SessionEnd and PreCompact) is a note, and
+/// Claude Code is never told to block its compaction for it. Claude's own PreCompact block
+/// still blocks.
+#[test]
+fn a_block_its_own_agent_ignores_is_not_passed_on() {
+    let gemini = Flavor::named("gemini").unwrap();
+    let qwen = Flavor::named("qwen").unwrap();
+    let claude = claude::DIALECT.default_flavor();
+    let json = br#"{"decision":"block","reason":"NO","continue":false}"#;
+    let answers = [
+        finished(Exit::Code(0), json, ""),
+        finished(Exit::Code(2), b"", "NO"),
+    ];
+    let edges = [
+        (gemini, EventKind::PreCompact),
+        (gemini, EventKind::SessionStart),
+        (gemini, EventKind::SessionEnd),
+        (gemini, EventKind::Notification),
+        (qwen, EventKind::PreCompact),
+        (qwen, EventKind::SessionStart),
+        (qwen, EventKind::SessionEnd),
+    ];
+    for (flavor, kind) in edges {
+        let event = Event::bare(kind.clone());
+        for answer in &answers {
+            let read = decode_answer(flavor, &event, answer);
+            assert!(!read.block && !read.stop, "{flavor:?} {kind}: {read:?}");
+            let host = encode_answer(claude, &event, &read);
+            assert_eq!(host.exit_code, 0, "{flavor:?} {kind}: {host:?}");
+            assert!(!host.stdout.contains("NO"), "{flavor:?} {kind}: {host:?}");
+        }
+    }
+    let event = Event::bare(EventKind::PreCompact);
+    let read = decode_answer(claude, &event, &answers[1]);
+    assert!(read.block, "{read:?}");
+    assert_eq!(encode_answer(claude, &event, &read).exit_code, 2);
+}

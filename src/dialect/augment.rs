@@ -699,6 +699,7 @@ mod protocol_rows {
         // ask; a hook's ask is denied there (attacks row 1161).
         permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],
+        ignored_blocks: &[],
         hook_budget: &[],
     };
 }

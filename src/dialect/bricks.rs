@@ -287,6 +287,7 @@ mod protocol_rows {
         answer_event_key: None,
         // The seed shows deny only; allow and ask fall back to Bricks' own flow.
         permission_passes: &[],
+        ignored_blocks: &[],
         hook_budget: &[],
         permission_values: &[Decision::Deny],
     };

@@ -1149,6 +1149,7 @@ pub(crate) mod protocol_rows {
         // PreToolUse `defer` (claude-code 2.1.332 schema): the host's own flow decides.
         permission_passes: &["defer"],
         // SessionEnd hooks share 1.5 s in all (claude-code 2.1.332 binary, field).
+        ignored_blocks: &[],
         hook_budget: &[(
             EventKind::SessionEnd,
             1500,

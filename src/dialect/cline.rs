@@ -731,6 +731,7 @@ mod protocol_rows {
         answer_event_key: None,
         permission_values: &[],
         permission_passes: &[],
+        ignored_blocks: &[],
         hook_budget: &[],
     };
 }

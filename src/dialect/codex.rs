@@ -1164,6 +1164,7 @@ mod protocol_rows {
         permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],
         // The 1 s SessionEnd and Interrupt routes get is their route's limit (`RouteLimit::on`).
+        ignored_blocks: &[],
         hook_budget: &[],
     };
 }

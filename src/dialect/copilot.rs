@@ -1092,6 +1092,7 @@ mod protocol_rows {
         answer_event_key: None,
         permission_values: ALL_DECISIONS,
         permission_passes: &[],
+        ignored_blocks: &[],
         hook_budget: &[],
     };
 
@@ -1179,6 +1180,7 @@ mod protocol_rows {
         answer_event_key: Some((HSO, "hookEventName")),
         permission_values: ALL_DECISIONS,
         permission_passes: &[],
+        ignored_blocks: &[],
         hook_budget: &[],
     };
 }

@@ -497,6 +497,7 @@ mod protocol_rows {
         answer_event_key: None,
         permission_values: ALL_DECISIONS,
         permission_passes: &[],
+        ignored_blocks: &[],
         hook_budget: &[],
     };
 

@@ -512,6 +512,7 @@ mod protocol_rows {
         // ask with a rewrite runs the rewrite under the same flow (attacks row 1025).
         permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],
+        ignored_blocks: &[],
         hook_budget: &[],
     };
 }

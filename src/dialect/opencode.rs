@@ -415,6 +415,7 @@ pub(crate) mod protocol_rows {
         answer_event_key: None,
         permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],
+        ignored_blocks: &[],
         hook_budget: &[],
     };
 }

@@ -353,6 +353,7 @@ mod protocol_rows {
         // "deny (most restrictive) … ask … allow".
         permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
         permission_passes: &[],
+        ignored_blocks: &[],
         hook_budget: &[],
     };
 }

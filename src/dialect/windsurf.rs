@@ -537,6 +537,7 @@ mod protocol_rows {
             answer_event_key: None,
             permission_values: &[Decision::Deny],
             permission_passes: &[],
+            ignored_blocks: &[],
             hook_budget: &[],
         }
     }

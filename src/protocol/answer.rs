@@ -32,6 +32,37 @@ pub struct HostAnswer {
 /// silence and output mean. Updated tool input comes back under canonical argument names,
 /// which is why the whole event (its tool) is needed, not only its kind.
 pub fn decode_answer(flavor: Flavor, event: &Event, finished: &Finished) -> Outcome {
+    let mut out = read_answer(flavor, event, finished);
+    drop_ignored_blocks(flavor, &event.kind, &mut out);
+    out
+}
+
+/// A block or stop on an event where the handler's own agent acts on none
+/// ([`ProtocolTables::ignored_blocks`]) is a note, as that agent takes it: passed on, it would
+/// block what the rule never could (attacks row 1320).
+///
+/// [`ProtocolTables::ignored_blocks`]: crate::tables::ProtocolTables::ignored_blocks
+fn drop_ignored_blocks(flavor: Flavor, kind: &EventKind, out: &mut Outcome) {
+    let t = flavor.tables();
+    if !(out.block || out.stop) || !t.protocol.ignored_blocks.contains(kind) {
+        return;
+    }
+    let what = match out.block {
+        true => out.reasons.drain(..).collect::<Vec<_>>().join("\n"),
+        false => out.stop_reason.take().unwrap_or_default(),
+    };
+    out.errors.push(format!(
+        "{} ignores a hook's block or stop on {}, and so does hookx: {}",
+        flavor.name(),
+        event_name(t, kind),
+        reason_or(&what, "blocked by hook")
+    ));
+    out.block = false;
+    out.stop = false;
+    out.stop_reason = None;
+}
+
+fn read_answer(flavor: Flavor, event: &Event, finished: &Finished) -> Outcome {
     let p = &flavor.tables().protocol;
     let kind = &event.kind;
     let stderr = String::from_utf8_lossy(&finished.stderr).trim().to_string();

@@ -91,6 +91,12 @@ pub struct ProtocolTables {
     /// it. hookx answers within it, as within its route's limit
     /// ([`crate::tables::RouteSpec::limit`]).
     pub hook_budget: &'static [(EventKind, u64, Option<&'static str>)],
+    /// Events on which the agent acts on no block and no stop in a hook's answer (a
+    /// `decision: block`, a blocking exit code, `continue: false`): it reads only context or a
+    /// message there. A handler of this flavour that blocks there is read as its own agent reads
+    /// it, a note, and never becomes a block another host acts on (attacks row 1320: a Gemini
+    /// `PreCompress` hook's block, which Gemini ignores, stopped Claude Code's compaction).
+    pub ignored_blocks: &'static [EventKind],
 }
 
 /// The canonical fields that name one tool call and one subagent (attacks rows 463, 508), which
