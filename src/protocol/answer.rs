@@ -62,7 +62,10 @@ fn drop_ignored_blocks(flavor: Flavor, kind: &EventKind, out: &mut Outcome) {
     out.stop_reason = None;
 }
 
-fn read_answer(flavor: Flavor, event: &Event, finished: &Finished) -> Outcome {
+/// [`decode_answer`] before [`ProtocolTables::ignored_blocks`]: what the answer says, also
+/// where its agent ignores it. A route line reads a failed start by it, so that the lines
+/// installed before that table stay as they were (a guard that exits 0 harms nothing there).
+pub(crate) fn read_answer(flavor: Flavor, event: &Event, finished: &Finished) -> Outcome {
     let p = &flavor.tables().protocol;
     let kind = &event.kind;
     let stderr = String::from_utf8_lossy(&finished.stderr).trim().to_string();

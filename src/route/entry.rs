@@ -122,7 +122,7 @@ pub fn failed_route_blocks(host: Dialect, event: &str) -> bool {
         stderr_truncated: false,
         elapsed: std::time::Duration::ZERO,
     };
-    let read = crate::protocol::decode_answer(flavor, &event, &failed);
+    let read = crate::protocol::answer::read_answer(flavor, &event, &failed);
     read.block || read.stop || read.decision.is_some()
 }
 
