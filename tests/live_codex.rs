@@ -48,6 +48,14 @@ fn shell(cmd: &str) -> Step {
     Step::Calls(vec![Call::Function("exec_command", json!({"cmd": cmd}))])
 }
 
+fn spawn(message: &str, task_name: &str) -> Step {
+    Step::Calls(vec![Call::Namespaced(
+        "collaboration",
+        "spawn_agent",
+        json!({"fork_turns": "none", "message": message, "task_name": task_name}),
+    )])
+}
+
 fn patch(body: &str) -> Step {
     Step::Calls(vec![Call::Custom(
         "apply_patch",
@@ -127,6 +135,17 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             )]),
             Step::Text("agents done"),
         ],
+        "agentguard" => vec![
+            spawn("deny-me run one command", "blocked"),
+            spawn("SCENARIO:agentsub run one command", "helper"),
+            Step::Calls(vec![Call::Namespaced(
+                "collaboration",
+                "wait_agent",
+                json!({"timeout_ms": 10000}),
+            )]),
+            Step::Text("agentguard done"),
+        ],
+        "agentsub" => vec![shell("echo sub-guarded"), Step::Text("sub done")],
         "matchers" => vec![
             shell("echo match-shell"),
             patch("*** Add File: matched.txt\n+m\n"),
@@ -874,6 +893,98 @@ fn ground_truth_agents() {
     );
     check_recorded("agents", &l, &[]);
     c.done("agents");
+}
+
+/// Attacks rows 1300 and 1301: a trusted Claude guard on the subagent tool (`Agent`) and one on
+/// `Bash`, in a file Codex does not read, run by hookx's Codex route (`--enable
+/// multi_agent_v2`). The spawn the guard denies starts no subagent; the one it lets go starts
+/// one, whose shell call the Bash guard denies. Codex's own user hooks record the ground truth,
+/// and two of them probe which matchers Codex fires on `spawn_agent` (`Agent`, and the hook's
+/// own name that `convert` writes).
+fn a_claude_agent_guard_stops_a_codex_spawn() {
+    let Some(l) = live(
+        "agentguard",
+        &["-s", "workspace-write", "--enable", "multi_agent_v2"],
+        |sb| {
+            sb.trust_project();
+            let mut user = record_everything(sb, "");
+            let pre = user["PreToolUse"].as_array_mut().unwrap();
+            pre.push(group(sb, Some("Agent"), "native-Agent"));
+            pre.push(group(sb, Some("collaborationspawn_agent"), "native-spawn"));
+            sb.trusted_hooks(HookFile::UserJson, &Value::Object(user));
+            sb.write(
+                "project/.claude/settings.json",
+                &client::pretty(&json!({"hooks": {"PreToolUse": [
+                    {"matcher": "Agent", "hooks": [
+                        {"type": "command", "command": sb.dumper("claude-agent")}]},
+                    {"matcher": "Bash", "hooks": [
+                        {"type": "command", "command": sb.dumper("claude-bash")}]}]}})),
+            );
+            sb.answer("claude-agent", "a", "deny-me",
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-NO-SPAWN"}}"#, "", 0);
+            sb.answer("claude-bash", "a", "sub-guarded",
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-SUB-DENY"}}"#, "", 0);
+            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+            common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
+        },
+    ) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    // Ground truth (Codex 0.171.0): both spawns reach PreToolUse by the hook's own name.
+    c.that(
+        l.count_with("PreToolUse", "collaborationspawn_agent") == 2,
+        format!("two spawns: {:?}", l.labels()),
+    );
+    c.that(
+        l.count("native-spawn") == 2,
+        format!("a matcher of the hook's name fires: {:?}", l.labels()),
+    );
+    c.that(
+        l.count("native-Agent") == 0,
+        format!("Codex fires no `Agent` matcher on it: {:?}", l.labels()),
+    );
+    let guard = l.dump("claude-agent", "deny-me");
+    c.that(
+        guard.is_some_and(|d| {
+            d.stdin["tool_name"] == "Agent"
+                && d.stdin["tool_input"]["prompt"] == "deny-me run one command"
+        }),
+        format!("the Claude guard saw the spawn as Agent with its prompt: {guard:?}"),
+    );
+    c.that(
+        l.count("claude-agent") == 2,
+        format!("the Claude guard ran once per spawn: {:?}", l.labels()),
+    );
+    let denied = l.tool_result("agentguard", "deny-me");
+    c.that(
+        denied.contains("R-NO-SPAWN"),
+        format!("the denied spawn's output carries the reason: {denied}"),
+    );
+    c.that(
+        l.count("SubagentStart") == 1,
+        format!(
+            "only the allowed spawn started a subagent: {:?}",
+            l.labels()
+        ),
+    );
+    let sub = l.tool_result("agentsub", "sub-guarded");
+    c.that(
+        sub.contains("R-SUB-DENY"),
+        format!("the subagent's shell call is denied: {sub}"),
+    );
+    c.that(
+        l.count_with("claude-bash", "sub-guarded") == 1,
+        format!(
+            "the Bash guard ran once for the subagent's call: {:?}",
+            l.labels()
+        ),
+    );
+    c.done("agentguard");
 }
 
 /// PreToolUse answers (JSON and exit codes) on shell calls, from a user and a project handler,
@@ -2506,6 +2617,7 @@ fn main() -> std::process::ExitCode {
             ground_truth_compact,
             ground_truth_permission,
             ground_truth_agents,
+            a_claude_agent_guard_stops_a_codex_spawn,
             pre_tool_use_answers,
             ground_truth_updated_input,
             hookx_answer_forms,

@@ -41,14 +41,19 @@ pub static TABLES: Tables = Tables {
         (EventKind::Interrupt, "Interrupt"),
     ],
     // `exec_command` reaches hooks as `Bash {command}`; every patch as `apply_patch`, which
-    // [`PATCH_CODEC`] turns into a write, an edit or several edits (run).
+    // [`PATCH_CODEC`] turns into a write, an edit or several edits (run). A subagent is spawned
+    // by the `collaboration` namespace's `spawn_agent`, whose hook name runs the two together
+    // (`--enable multi_agent_v2`, run 0.171.0): a rule on Claude's `Task` guards it (attacks
+    // row 1300: none did, so a deny of subagents let every spawn through).
     tools: &[
         (ids::SHELL, &["Bash"]),
         (ids::EDIT, &[APPLY_PATCH]),
         (ids::WRITE, &[APPLY_PATCH]),
         (ids::MULTI_EDIT, &[APPLY_PATCH]),
+        (ids::TASK, &["collaborationspawn_agent"]),
     ],
-    tool_args: &[],
+    // The subagent's instructions: Claude's `prompt` is `spawn_agent`'s `message`.
+    tool_args: &[(ids::TASK, &[("prompt", "message")])],
     // Matchers on other events are dropped (list); what SessionEnd, PostCompact and subagent
     // matchers filter on no run has shown.
     matcher_targets: &[

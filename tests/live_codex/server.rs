@@ -128,10 +128,20 @@ pub fn text_of(item: &Value) -> String {
 
 fn scenario_of(body: &Value) -> Option<String> {
     body["input"].as_array()?.iter().find_map(|m| {
-        if m["role"] != "user" {
+        // A spawned agent's task comes as an `agent_message` whose payload part is
+        // `encrypted_content` (multi_agent_v2, 0.171.0): its scenario is the spawn's message.
+        let text = if m["type"] == "agent_message" {
+            let parts = m["content"].as_array()?;
+            parts
+                .iter()
+                .filter_map(|p| p["encrypted_content"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        } else if m["role"] == "user" {
+            text_of(m)
+        } else {
             return None;
-        }
-        let text = text_of(m);
+        };
         let at = text.find("SCENARIO:")?;
         let rest = &text[at + "SCENARIO:".len()..];
         let end = rest
