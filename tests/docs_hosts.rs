@@ -2640,6 +2640,48 @@ fn a_stop_hook_that_always_blocks_stops_at_its_agents_cap_under_codex() {
     }
 }
 
+/// Attacks row 1302: row 380's cap on a subagent's stop. Qwen Code 0.24.4 overrides a
+/// SubagentStop block past 8 in a row as it does a Stop's (bundle: `runSubagentStopHookLoop`,
+/// `for (i < getStopHookBlockingCap())`; the setting's text: "consecutive blocking
+/// Stop/SubagentStop hook decisions"). A trusted Qwen hook that always blocks a subagent's
+/// stop, run by hookx's Copilot route (`subagentStop`, whose block continues the subagent; the
+/// Claude case is Copilot's own, which runs Claude's files itself): its agent's cap ends the
+/// loop.
+#[test]
+fn a_subagent_stop_hook_that_always_blocks_stops_at_its_agents_cap_under_copilot() {
+    for file in [".qwen/settings.json"] {
+        let p = Project::new();
+        let block = r#"echo '{"decision":"block","reason":"check the helper again"}'"#;
+        p.write(
+            file,
+            json!({"hooks": {"SubagentStop": [{"hooks": [{"type": "command", "command": block}]}]}}),
+        );
+        p.trust();
+        let stop = |active: bool| {
+            let stdin = recorded_stop(&p, "copilot-1.0.102/tools.47.subagentStop.json", active);
+            p.hookx(
+                &["run", "--host", "copilot", "--event", "subagentStop"],
+                stdin,
+            )
+        };
+        let mut blocks = 0;
+        for round in 0..12 {
+            let (code, out, err) = stop(round > 0);
+            assert_eq!(code, 0, "{file} {round}: {err}");
+            if out.trim().is_empty() {
+                assert!(err.contains("agent's cap of"), "{file} {round}: {err}");
+            } else {
+                assert_eq!(json_of(&out)["decision"], "block", "{file} {round}: {out}");
+                blocks += 1;
+            }
+        }
+        assert_eq!(
+            blocks, 8,
+            "{file}: subagent stop blocks in a row under Copilot"
+        );
+    }
+}
+
 /// Attacks row 460: row 380's agent-wide cap, counted per hook. Claude Code 2.1.332 counts the
 /// stops in a row that any Stop hook blocked (binary: `stopHookBlockingCount`, one count for
 /// the turn's chain of continuations, "A hook blocked the turn from ending N consecutive

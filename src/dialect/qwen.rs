@@ -548,11 +548,12 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // `shell` is parsed (qwen-code 0.24.4 `parseHookMatcher`), not interpreted by hookx.
     // A hook's Stop blocks in a row end the turn past `stopHookBlockingCap` (default 8;
     // 0.24.4's bundled `docs/features/hooks.md`): hookx keeps that under another host
-    // (attacks row 380).
+    // (attacks row 380). A subagent's SubagentStop blocks too (the bundle's
+    // `runSubagentStopHookLoop` runs at most that many; attacks row 1302).
     run_keys: RunKeys {
         shell: Some("shell"),
         follow_ups: Some(crate::tables::FollowUpCap {
-            events: &[EventKind::Stop],
+            events: &[EventKind::Stop, EventKind::SubagentStop],
             limit_key: None,
             default_limit: 8,
             count_key: None,
