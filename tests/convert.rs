@@ -1708,3 +1708,195 @@ fn a_cline_copy_without_hookx_denies_only_what_its_matcher_guards() {
         (vec![Some(0); 2], false)
     );
 }
+
+/// Attacks row 1209: a VS Code copy of a guard where hookx is missing denied every tool's call
+/// (VS Code runs every entry on every tool; the matcher lives only in `hookx exec --match`).
+/// Now its guard reads the payload's `tool_name` with `awk` (a VS Code hook finds no node of
+/// VS Code's own on `PATH`) and lets a call go on only when every `"tool_name"` in the text is a
+/// key holding a tool the matcher never guards; anything else, or no `awk`, is denied.
+#[test]
+fn a_vscode_copy_without_hookx_denies_only_what_its_matcher_guards() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, home) = (dir.path().join("p"), dir.path().join("h"));
+    std::fs::create_dir_all(&home).unwrap();
+    let rules = json!({"hooks": {"PreToolUse": [
+        {"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 2"}]},
+        {"matcher": "Write", "hooks": [{"type": "command", "command": "exit 2"}]},
+    ]}});
+    // A Claude file VS Code does not read itself (it reads `.claude/settings.json`).
+    common::write(&project, "guard.json", &rules.to_string());
+    let convert_in = |dir: &std::path::Path| {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("hookx"))
+            .current_dir(dir)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .args([
+                "convert",
+                "guard.json",
+                "--from",
+                "claude",
+                "--to",
+                "vscode",
+                "--write",
+                "--hookx",
+                "hookx",
+            ])
+            .output()
+            .unwrap()
+    };
+    assert!(convert_in(&project).status.success());
+    let file = project.join(".github/hooks/vscode-hooks.json");
+    let commands = |file: &std::path::Path| -> Vec<String> {
+        let text: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(file).unwrap()).unwrap();
+        let entries = text["hooks"]["PreToolUse"].as_array().unwrap().clone();
+        (entries.iter())
+            .map(|e| e["command"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let lines = commands(&file);
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    // A PATH with `awk` and nothing else; one with nothing.
+    let awk = std::env::split_paths(&std::env::var_os("PATH").unwrap())
+        .map(|d| d.join("awk"))
+        .find(|p| p.is_file())
+        .expect("awk on PATH");
+    let with_awk = dir.path().join("bin");
+    std::fs::create_dir_all(&with_awk).unwrap();
+    std::os::unix::fs::symlink(std::fs::canonicalize(awk).unwrap(), with_awk.join("awk")).unwrap();
+    let empty = dir.path().join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    // VS Code runs an entry's `command` through the shell, the payload on stdin; whether it
+    // denied (its JSON answer), and its exit code.
+    let run = |line: &str, path: &std::path::Path, payload: &str| {
+        let mut child = std::process::Command::new("/bin/sh")
+            .args(["-c", line])
+            .current_dir(&project)
+            .env("PATH", path)
+            .env("HOME", &home)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        use std::io::Write;
+        let _ = child.stdin.take().unwrap().write_all(payload.as_bytes());
+        let out = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        let denied = stdout.contains(r#""permissionDecision":"deny""#);
+        assert!(denied || stdout.is_empty(), "{stdout}");
+        (out.status.code(), denied)
+    };
+    // Whether the `Bash` copy and the `Write` copy denied.
+    let call = |path: &std::path::Path, payload: &str| {
+        let each: Vec<_> = lines.iter().map(|l| run(l, path, payload)).collect();
+        assert!(each.iter().all(|(code, _)| *code == Some(0)), "{each:?}");
+        (each[0].1, each[1].1)
+    };
+    let of = |name: &str| {
+        json!({"timestamp": "2026-12-06T23:00:00.000Z", "cwd": "/w", "sessionId": "s",
+            "hookEventName": "PreToolUse", "tool_name": name, "tool_input": {"filePath": "a"},
+            "tool_use_id": "t1"})
+        .to_string()
+    };
+    // 4 MiB of content: read in one pass.
+    let big = "y".repeat(4 << 20);
+    for (payload, denied) in [
+        (of("create_file"), (false, true)),
+        (of("replace_string_in_file"), (false, false)),
+        (of("runTerminalCommand"), (true, false)),
+        // Not in VS Code's table: either may be what the matcher guards.
+        (of("read_file"), (true, true)),
+        (of("mcp_server_tool"), (true, true)),
+        (of("create_file_x"), (true, true)),
+        (of("create_fil"), (true, true)),
+        // Spaces around the colon, as a pretty-printing host writes them.
+        (
+            r#"{"tool_name" :	"create_file", "tool_input": {}}"#.to_string(),
+            (false, true),
+        ),
+        // The model's arguments hold the key or its text: they can only deny.
+        (
+            json!({"tool_name": "runTerminalCommand",
+                "tool_input": {"command": "echo '\"tool_name\":\"create_file\"'"}})
+            .to_string(),
+            (true, false),
+        ),
+        (
+            json!({"tool_input": {"tool_name": "create_file"}, "tool_name": "runTerminalCommand"})
+                .to_string(),
+            (true, true),
+        ),
+        (
+            json!({"tool_name": "create_file", "tool_input": {"tool_name": "runTerminalCommand"}})
+                .to_string(),
+            (true, true),
+        ),
+        // A string that is the key's name alone is not told from a key: denied.
+        (
+            json!({"tool_name": "create_file", "tool_input": {"content": "tool_name"}}).to_string(),
+            (true, true),
+        ),
+        // Inside a longer string its quotes are escaped: not counted.
+        (
+            json!({"tool_name": "create_file", "tool_input": {"content": "\"tool_name\":"}})
+                .to_string(),
+            (false, true),
+        ),
+        (
+            json!({"tool_name": "create_file", "tool_input": {"content": big}}).to_string(),
+            (false, true),
+        ),
+        // A key the reader cannot see whole, an escape, a duplicate, none, not JSON.
+        (
+            "{\"tool_name\":\n\"create_file\"}".to_string(),
+            (true, true),
+        ),
+        (
+            r#"{"tool_name":"create\u005ffile"}"#.to_string(),
+            (true, true),
+        ),
+        (
+            r#"{"tool_name":"create_file","tool_name":"runTerminalCommand"}"#.to_string(),
+            (true, true),
+        ),
+        (json!({"toolName": "create_file"}).to_string(), (true, true)),
+        ("not json".to_string(), (true, true)),
+        (String::new(), (true, true)),
+    ] {
+        assert_eq!(call(&with_awk, &payload), denied, "{:.200}", payload);
+    }
+    // No awk: every call is denied, as before.
+    assert_eq!(call(&empty, &of("create_file")), (true, true));
+
+    // The copy an older hookx wrote: the same line behind the guard that denied every call.
+    let kind = hookx::model::EventKind::PreToolUse;
+    let vscode = hookx::tables::Dialect::named("vscode")
+        .unwrap()
+        .default_flavor();
+    let text = std::fs::read_to_string(&file).unwrap();
+    let (_, exec) = lines[0].split_once("}; hookx exec ").unwrap();
+    let old = format!(
+        "{} hookx exec {exec}",
+        hookx::convert::not_installed_guard("hookx", &kind, vscode)
+    );
+    std::fs::write(
+        &file,
+        text.replace(&json!(lines[0]).to_string(), &json!(old).to_string()),
+    )
+    .unwrap();
+    assert_eq!(commands(&file)[0], old);
+    let validate = common::hookx_at(
+        &project,
+        &home,
+        &["validate", file.to_str().unwrap(), "--from", "vscode"],
+    );
+    let said = String::from_utf8_lossy(&validate.get_output().stderr).into_owned()
+        + &String::from_utf8_lossy(&validate.get_output().stdout);
+    assert!(
+        said.contains("written by an older hookx") && said.contains("lets the others go on"),
+        "{said}"
+    );
+    assert!(convert_in(&project).status.success());
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
+}

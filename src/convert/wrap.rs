@@ -7,7 +7,7 @@ use crate::config::walk::HandlerAt;
 use crate::model::EventKind;
 use crate::shell::{MAX_SHELL_ARGUMENT, push_shell_quote, shell_quote, shell_quote_shortest};
 use crate::source::SourceFile;
-use crate::tables::Flavor;
+use crate::tables::{Flavor, NameRead};
 use std::borrow::Cow;
 
 /// How a handler is routed through `hookx exec` (the default; `--no-wrap` turns it off).
@@ -152,8 +152,9 @@ pub fn not_installed_guard(hookx: &str, event: &EventKind, to: Flavor) -> String
 /// The tools of `to` whose calls a rule of `from` with `matcher` on `event` never guards,
 /// where `to` has no matcher of its own to say it (its copy carries `matcher` only in `exec
 /// --match`) and its payload's tool name can be read without hookx
-/// ([`Reshape::tool_name_at`](crate::tables::Reshape::tool_name_at)); empty elsewhere. Attacks
-/// row 1203: without hookx, a Cline copy of a `Bash` guard cancelled every tool's call. A name
+/// ([`ProtocolTables::guard_reads_name`](crate::tables::ProtocolTables::guard_reads_name));
+/// empty elsewhere. Attacks rows 1203, 1209: without hookx, a Cline or VS Code copy of a `Bash`
+/// guard denied every tool's call. A name
 /// is listed only when the rule matches none of the canonical tools it may stand for
 /// (`apply_patch`: an edit, a write, …), nor the name itself, so that a call the rule might
 /// guard is never in it.
@@ -167,17 +168,16 @@ fn unguarded_tools(
     let Some(matcher) = matcher else {
         return Vec::new();
     };
-    let readable = tables
-        .protocol
-        .reshape
-        .is_some_and(|r| !r.tool_name_at.is_empty());
+    let Some(reader) = tables.protocol.guard_reads_name else {
+        return Vec::new();
+    };
     let denies = tables.protocol.fails_closed(event) && event.is_tool_event();
     // A matcher on a payload field (none on a tool event today) is left to hookx.
     let on_name = !matches!(
         from.tables().matcher_target(event),
         Some(crate::tables::MatchOn::Field(_))
     );
-    if !readable || !denies || !on_name || tables.matcher_target(event).is_some() {
+    if !denies || !on_name || tables.matcher_target(event).is_some() {
         return Vec::new();
     }
     let rule = crate::tables::Rule {
@@ -199,7 +199,7 @@ fn unguarded_tools(
     };
     let mut names: Vec<&'static str> = Vec::new();
     for &name in tables.tools.iter().flat_map(|(_, names)| names.iter()) {
-        if names.contains(&name) {
+        if names.contains(&name) || !reader.tells(name) {
             continue;
         }
         let ids = (tables.tools.iter())
@@ -225,10 +225,14 @@ fn guard_of(quoted: &str, event: &EventKind, to: Flavor, only: &[&str]) -> Strin
     if !to.tables().protocol.fails_closed(event) {
         return format!("{test} {{ echo {message} >&2; exit 1; }};");
     }
-    let test = match to.tables().protocol.reshape {
-        Some(reshape) if !only.is_empty() => format!(
+    let test = match to.tables().protocol.guard_reads_name {
+        Some(NameRead::Node(at)) if !only.is_empty() => format!(
             "{test} {{ command -v node >/dev/null 2>&1 && NODE_OPTIONS= node -e {} && exit 0;",
-            shell_quote(&unguarded_call_script(reshape.tool_name_at, only))
+            shell_quote(&unguarded_call_script(at, only))
+        ),
+        Some(NameRead::Key(key)) if !only.is_empty() => format!(
+            "{test} {{ command -v awk >/dev/null 2>&1 && LC_ALL=C awk {} && exit 0;",
+            shell_quote(&unguarded_key_script(key, only))
         ),
         _ => format!("{test} {{"),
     };
@@ -277,6 +281,23 @@ fn unguarded_call_script(at: &[&[&str]], only: &[&str]) -> String {
          if(v===undefined)continue;if(typeof v!==\"string\"||!ok.includes(v))process.exit(1);n++}}\
          process.exit(n?0:1)",
         list(only),
+    )
+}
+
+/// The `awk` program of a guard that lets the calls of `only` go on, for a payload whose tool
+/// name is under `key` ([`NameRead::Key`]): it exits 0 only when the text holds `"KEY"`, and
+/// each `"KEY"` in it (a key anywhere, or a string) is a key followed by the name of one of
+/// `only`, quoted; anything else exits 1 and the guard denies. Inside a JSON string a quote is
+/// escaped, so the host's own key is always one of those counted: a `"KEY"` the model's
+/// arguments hold can only deny. `only`'s names are ones [`NameRead::tells`].
+fn unguarded_key_script(key: &str, only: &[&str]) -> String {
+    let names = (only.iter())
+        .map(|n| n.replace('.', "[.]"))
+        .collect::<Vec<_>>()
+        .join("|");
+    format!(
+        "{{t+=gsub(/\"{key}\"/,\"&\");n+=gsub(/\"{key}\"[ \\t\\r]*:[ \\t\\r]*\"({names})\"/,\"&\")}}\
+         END{{exit !(t&&t==n)}}"
     )
 }
 

@@ -621,9 +621,9 @@ mod protocol_rows {
         reshape: Some(Reshape {
             flatten: super::reshape::flatten,
             nest: super::reshape::nest,
-            // Its rules have matchers: its copies never carry one in `--match`.
-            tool_name_at: &[],
         }),
+        // Its rules have matchers: its copies never carry one in `--match`.
+        guard_reads_name: None,
         mcp_context_key: None,
         // Run 0.36.0 (`ground_truth_answer_forms`): a JSON deny at exit 1 is not read (the call
         // runs), exit 2 denies with stderr over a JSON allow.

@@ -244,6 +244,7 @@ mod protocol_rows {
         tool_result_keys: None,
         mcp_context_key: None,
         reshape: None,
+        guard_reads_name: None,
         env: &[
             ("BRICKS_PROJECT_DIR", EnvValue::ProjectDir),
             ("BRICKS_SESSION_ID", EnvValue::SessionId),

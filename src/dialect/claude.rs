@@ -1065,6 +1065,7 @@ pub(crate) mod protocol_rows {
         tool_result_keys: None,
         mcp_context_key: None,
         reshape: None,
+        guard_reads_name: None,
         env: &[("CLAUDE_PROJECT_DIR", EnvValue::ProjectDir)],
         // PreCompact: stdout at exit 0 joins the compaction instructions (claude-code 2.1.332).
         command_text_env: &[],

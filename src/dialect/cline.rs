@@ -653,7 +653,7 @@ mod reshape {
 mod protocol_rows {
     use crate::model::EventKind;
     use crate::tables::{
-        AnswerField as F, AnswerText, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, ExitCodes,
+        AnswerField as F, AnswerText, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, ExitCodes, NameRead,
         ProtocolTables, Reshape, Slot, Writes,
     };
 
@@ -687,8 +687,8 @@ mod protocol_rows {
         reshape: Some(Reshape {
             flatten: super::reshape::flatten,
             nest: super::reshape::nest,
-            tool_name_at: super::reshape::TOOL_NAME_AT,
         }),
+        guard_reads_name: Some(NameRead::Node(super::reshape::TOOL_NAME_AT)),
         // Run 3.0.65: the only `CLINE_*` variable its hooks get.
         env: &[("CLINE_BUILD_ENV", EnvValue::Literal("production"))],
         command_text_env: &[],

@@ -1106,6 +1106,7 @@ mod protocol_rows {
         tool_result_keys: None,
         mcp_context_key: None,
         reshape: None,
+        guard_reads_name: None,
         // Codex sets no variable of its own for hooks (run).
         env: &[],
         // Plain stdout on PreToolUse reaches nobody (run); elsewhere unknown.

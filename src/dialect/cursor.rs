@@ -461,6 +461,7 @@ mod protocol_rows {
         event_key_only: None,
         mcp_context_key: None,
         reshape: None,
+        guard_reads_name: None,
         exit_codes: ExitCodes::ByCode,
         updated_input_merges: false,
         updated_input_needs_allow: false,

@@ -443,6 +443,7 @@ mod protocol_rows {
 
     pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
         reshape: None,
+        guard_reads_name: None,
         mcp_context_key: None,
         // Run 0.225.2 (`ground_truth_answer_forms`, issue 25): a JSON answer counts at exit 1
         // (a deny denies, a rewrite runs, PostToolUse context reaches the model); at exit 2

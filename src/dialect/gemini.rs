@@ -657,6 +657,7 @@ mod protocol_rows {
         tool_result_keys: None,
         mcp_context_key: Some("mcp_context"),
         reshape: None,
+        guard_reads_name: None,
         // `GEMINI_CWD` is the CLI's working directory, which is the project directory hookx
         // knows; `GEMINI_PLANS_DIR` (below the CLI's own tmp folder) is not set by hookx.
         env: &[

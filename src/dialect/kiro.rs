@@ -428,6 +428,7 @@ mod protocol_rows {
         tool_result_keys: None,
         mcp_context_key: None,
         reshape: None,
+        guard_reads_name: None,
         env: &[],
         // "Exit 0: stdout is added to the agent's context (AgentSpawn, UserPromptSubmit)".
         command_text_env: &[],

@@ -388,6 +388,7 @@ pub(crate) mod protocol_rows {
         tool_result_keys: None,
         mcp_context_key: None,
         reshape: None,
+        guard_reads_name: None,
         env: &[],
         command_text_env: &[],
         plain_stdout_context: &[],

@@ -630,6 +630,7 @@ mod protocol_rows {
     pub(super) const PROTOCOL: ProtocolTables = ProtocolTables {
         mcp_context_key: None,
         reshape: None,
+        guard_reads_name: None,
         // Run 0.24.4 (tests/live_qwen.rs `ground_truth_deny`, issue 25): a JSON answer counts
         // at exit 1 (a deny denies with its reason, PostToolUse context reaches the model);
         // at exit 2 stderr denies over a JSON allow. Was `ByCode` (stdout read at exit 0 only).

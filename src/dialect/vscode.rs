@@ -275,7 +275,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, AnswerText, ArgsForm, CANONICAL_CALL_KEYS, Exit2, ExitCodes,
+        AnswerField as F, AnswerText, ArgsForm, CANONICAL_CALL_KEYS, Exit2, ExitCodes, NameRead,
         ProtocolTables, Slot, Writes,
     };
 
@@ -299,6 +299,9 @@ mod protocol_rows {
         event_key_only: None,
         mcp_context_key: None,
         reshape: None,
+        // "tool_name" (hooks.md, PreToolUse input); a hook's PATH has no node of VS Code's
+        // (Electron's is inside the app), so the guard reads it with `awk` (attacks row 1209).
+        guard_reads_name: Some(NameRead::Key("tool_name")),
         exit_codes: ExitCodes::ByCode,
         updated_input_merges: false,
         updated_input_needs_allow: false,

@@ -510,6 +510,7 @@ mod protocol_rows {
     pub(super) const fn nested(nested: &'static Nested) -> ProtocolTables {
         ProtocolTables {
             reshape: None,
+            guard_reads_name: None,
             event_key: "agent_action_name",
             event_key_only: None,
             mcp_context_key: None,

@@ -34,6 +34,11 @@ pub struct ProtocolTables {
     /// parameters}`): the functions between its payload and the flat form every other row
     /// reads. `None`: its payloads are flat.
     pub reshape: Option<Reshape>,
+    /// For an agent with no matcher of its own, whose wrapped copies keep a rule's matcher only
+    /// in `hookx exec --match`: how their not-installed guard reads the call's tool name, so
+    /// that a call the matcher never guards goes on without hookx (attacks rows 1203, 1209).
+    /// `None`: the guard denies every call.
+    pub guard_reads_name: Option<NameRead>,
     /// Environment variables a handler of this flavour expects.
     pub env: &'static [(&'static str, EnvValue)],
     /// Those of `env` the agent also writes into the command's text, its value quoted, before
@@ -115,10 +120,33 @@ pub struct Reshape {
         &EventKind,
         serde_json::Map<String, serde_json::Value>,
     ) -> serde_json::Map<String, serde_json::Value>,
-    /// Every place (a path of keys) in the agent's payload that `flatten` may take the tool's
-    /// name from. A wrapped copy's not-installed guard reads them without hookx (attacks row
-    /// 1203: an agent with no matcher of its own); empty: it does not.
-    pub tool_name_at: &'static [&'static [&'static str]],
+}
+
+/// See [`ProtocolTables::guard_reads_name`]: where the payload holds the tool's name, and what
+/// reads it where hookx is missing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameRead {
+    /// Every place (a path of keys) the payload's decoding may take the name from, read by the
+    /// host's own `node` (Cline's runtime is node: attacks row 1203).
+    Node(&'static [&'static [&'static str]]),
+    /// The key that holds the name, read from the payload's text by POSIX `awk`, wherever the
+    /// key stands: each `"KEY":` in it must hold an unguarded name (VS Code, whose hooks find
+    /// no node of its own on `PATH`: attacks row 1209). The key is letters, digits and `_`.
+    Key(&'static str),
+}
+
+impl NameRead {
+    /// Whether the guard can tell `name` exactly: any name for `node`; for `awk`, a name of
+    /// letters, digits, `_`, `.` and `-`, which its pattern spells without a special character.
+    pub fn tells(self, name: &str) -> bool {
+        match self {
+            NameRead::Node(_) => true,
+            NameRead::Key(_) => {
+                !name.is_empty()
+                    && (name.bytes()).all(|b| b.is_ascii_alphanumeric() || b"_.-".contains(&b))
+            }
+        }
+    }
 }
 
 /// How a payload carries tool arguments.
