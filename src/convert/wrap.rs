@@ -849,6 +849,9 @@ mod tests {
                     line.replace("--timeout", "--evil"),
                     // Another script for `node`, or the guard for another matcher.
                     line.replace("node -e 'let p;", "node -e 'require(\"x\");let p;"),
+                    // An `awk` program that lets every call go on, or another `awk`.
+                    line.replace("awk '{t+=", "awk 'BEGIN{exit 0}{t+="),
+                    line.replace("LC_ALL=C awk", "LC_ALL=C PATH=. awk"),
                     match only.is_empty() {
                         true => line.clone(),
                         false => line.replace("'Bash|Edit'", "Bash"),
