@@ -1805,8 +1805,10 @@ fn a_vscode_copy_without_hookx_denies_only_what_its_matcher_guards() {
         (of("create_file"), (false, true)),
         (of("replace_string_in_file"), (false, false)),
         (of("runTerminalCommand"), (true, false)),
+        (of("run_in_terminal"), (true, false)),
+        (of("read_file"), (false, false)),
         // Not in VS Code's table: either may be what the matcher guards.
-        (of("read_file"), (true, true)),
+        (of("list_dir"), (true, true)),
         (of("mcp_server_tool"), (true, true)),
         (of("create_file_x"), (true, true)),
         (of("create_fil"), (true, true)),

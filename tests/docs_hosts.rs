@@ -3047,3 +3047,42 @@ fn a_converted_cursor_stop_hook_keeps_its_loop_limit_through_exec() {
     assert_eq!((code, out.trim()), (0, ""), "{err}");
     assert!(err.contains("HOME is unset"), "{err}");
 }
+
+/// Attacks row 1389: VS Code's table held only the docs' example tool names, so a Claude
+/// `Bash` guard converted for it (`hookx exec --match Bash`) never fired on `run_in_terminal`,
+/// the shell tool's name in the Copilot extension's source (`ToolName`, beside the docs'
+/// `create_file` and `replace_string_in_file`), nor a `Read` guard on `read_file`.
+#[test]
+fn a_claude_guard_fires_on_vscodes_source_tool_names() {
+    let p = Project::new();
+    for (matcher, tool, input) in [
+        ("Bash", "run_in_terminal", json!({"command": "rm -rf /"})),
+        ("Read", "read_file", json!({"filePath": ".env"})),
+        ("Edit", "insert_edit_into_file", json!({"filePath": "a"})),
+        ("Grep", "grep_search", json!({"query": "x"})),
+    ] {
+        let payload = json!({"hookEventName": "PreToolUse", "sessionId": "s", "cwd": p.project,
+            "tool_name": tool, "tool_input": input, "tool_use_id": "t1"});
+        let (code, stdout, stderr) = p.hookx(
+            &[
+                "exec",
+                "--host",
+                "vscode",
+                "--as",
+                "claude",
+                "--event",
+                "PreToolUse",
+                "--match",
+                matcher,
+                "--",
+                "echo guarded >&2; exit 2",
+            ],
+            payload.to_string(),
+        );
+        assert_eq!(code, 0, "{stderr}");
+        assert!(
+            stdout.contains(r#""permissionDecision":"deny""#) && stdout.contains("guarded"),
+            "{matcher} on {tool}: {stdout} {stderr}"
+        );
+    }
+}

@@ -46,12 +46,32 @@ pub static TABLES: Tables = Tables {
     ],
     // The tool names the docs show: `runTerminalCommand`, `editFiles`, `createFile` (usage
     // scenarios), `create_file`, `replace_string_in_file` (FAQ). The first is the one written.
+    // After them, source (not run): the FAQ's two are values of the Copilot extension's
+    // `ToolName` (microsoft/vscode-copilot-chat `toolNames.ts`), whose others for the same
+    // tools are listed too, so that a guard's matcher fires on them and, where hookx is
+    // missing, a read is not denied by a `Bash` guard's copy (attacks row 1389).
     tools: &[
-        (ids::SHELL, &["runTerminalCommand"]),
+        (ids::SHELL, &["runTerminalCommand", "run_in_terminal"]),
         (ids::WRITE, &["create_file", "createFile"]),
-        (ids::EDIT, &["replace_string_in_file", "editFiles"]),
+        (
+            ids::EDIT,
+            &[
+                "replace_string_in_file",
+                "editFiles",
+                "insert_edit_into_file",
+            ],
+        ),
+        (ids::MULTI_EDIT, &["multi_replace_string_in_file"]),
+        (ids::READ, &["read_file"]),
+        (ids::GLOB, &["file_search"]),
+        (ids::GREP, &["grep_search"]),
     ],
-    tool_args: &[(ids::WRITE, FILE_ARGS), (ids::EDIT, FILE_ARGS)],
+    tool_args: &[
+        (ids::WRITE, FILE_ARGS),
+        (ids::EDIT, FILE_ARGS),
+        (ids::MULTI_EDIT, FILE_ARGS),
+        (ids::READ, FILE_ARGS),
+    ],
     // "Hook matchers like "Edit|Write" are parsed but not applied. All hooks run on every
     // matching event" (hooks.md, FAQ): no event filters on a matcher.
     matcher_targets: &[],
