@@ -4413,6 +4413,7 @@ fn main() -> std::process::ExitCode {
             the_claude_route_does_not_stand_aside_for_a_vscode_route_cut_short,
             both_scopes_get_one_event,
             a_hand_copied_guard_in_vscodes_form_runs_as_doctor_says,
+            a_startup_rule_runs_when_copilot_starts_a_new_session,
         ],
     )
 }
@@ -4551,4 +4552,41 @@ fn both_scopes_get_one_event() {
         ],
     );
     c.done("both_scopes_get_one_event");
+}
+
+/// Attacks row 1323: a team's Gemini `SessionStart` rule with the matcher `startup` (Claude's
+/// and Gemini's value for a session that starts afresh), trusted, hookx installed for Copilot.
+/// Copilot CLI 1.0.102 starts a `-p` session with `source: "new"`: hookx compared the matcher
+/// with that and never ran the rule. It runs once (its payload says `new`, as Copilot sent it),
+/// and its context reaches the model.
+fn a_startup_rule_runs_when_copilot_starts_a_new_session() {
+    let mut c = Checks::default();
+    let Some(l) = live_env("synced", |sb| {
+        let log = sb.root.join("start.log");
+        let rule = format!(
+            "cat >> '{}'; echo >> '{}'; echo '{{\"hookSpecificOutput\":{{\"additionalContext\":\"GEMINI-STARTUP-CONTEXT\"}}}}'",
+            log.display(),
+            log.display()
+        );
+        let gemini = json!({"hooks": {"SessionStart": [{"matcher": "startup", "hooks": [
+            {"type": "command", "command": rule}]}]}});
+        sb.write("project/.gemini/settings.json", &gemini.to_string());
+        hookx(sb, &["trust", "--yes"]);
+        hookx(sb, &["install", "--host", "copilot"]);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let log = std::fs::read_to_string(l.sb.root.join("start.log")).unwrap_or_default();
+    let runs: Vec<&str> = log.lines().filter(|l| !l.is_empty()).collect();
+    c.that(
+        runs.len() == 1 && runs[0].contains(r#""source":"new""#),
+        format!("the startup rule ran {} times: {runs:?}", runs.len()),
+    );
+    let times = l.sent("synced").matches("GEMINI-STARTUP-CONTEXT").count();
+    c.that(
+        times > 0,
+        format!("its context reached the model ({times} times in the requests)"),
+    );
+    c.done("a_startup_rule_runs_when_copilot_starts_a_new_session");
 }

@@ -98,6 +98,7 @@ pub static TABLES: Tables = Tables {
     // Source 0.36.0 (`B7n`, `k7n`, `V7n`): `conversation_id` names the session; the tool's
     // result is `tool_output`, the prompt `user_prompt`, a notification's text
     // `notification_message`.
+    value_renames: &[],
     key_renames: &[
         ("session_id", "conversation_id"),
         ("tool_response", "tool_output"),

@@ -71,6 +71,7 @@ pub static TABLES: Tables = Tables {
     matcher_tries_names_of: &[],
     mcp_names: crate::tables::MCP_CANONICAL,
     key_case: KeyCase::Snake,
+    value_renames: &[],
     key_renames: &[],
     timestamp: TimestampForm::None,
     default_timeout: [600, 30, 60],

@@ -61,6 +61,7 @@ pub static TABLES: Tables = Tables {
     matcher_tries_names_of: &[],
     mcp_names: crate::tables::MCP_CANONICAL,
     key_case: KeyCase::Camel,
+    value_renames: &[],
     key_renames: &[("session_id", "taskId"), ("duration_ms", "executionTimeMs")],
     // Run 3.0.65: `2026-12-02T02:04:39.034Z`.
     timestamp: TimestampForm::Iso8601,

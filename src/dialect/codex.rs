@@ -78,6 +78,7 @@ pub static TABLES: Tables = Tables {
     matcher_tries_names_of: &[super::claude::FLAVOR],
     mcp_names: crate::tables::MCP_CANONICAL,
     key_case: KeyCase::Snake,
+    value_renames: &[],
     key_renames: &[],
     timestamp: TimestampForm::None,
     // Prompt and agent handlers are skipped (list): only the command default applies.

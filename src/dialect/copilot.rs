@@ -26,6 +26,12 @@ const FILE_ARGS: &[(&str, &str)] = &[
 ];
 
 /// camelCase events: camelCase payload, Copilot tool names, anchored regex matchers.
+/// Copilot's spelling of Claude's `source: "startup"` ([`Tables::value_renames`]).
+///
+/// [`Tables::value_renames`]: crate::tables::Tables::value_renames
+const SESSION_VALUES: &[crate::tables::ValueRename] =
+    &[(EventKind::SessionStart, "source", "startup", "new")];
+
 pub static TABLES: Tables = Tables {
     name: "copilot",
     dialect: Dialect(&DEF),
@@ -79,6 +85,9 @@ pub static TABLES: Tables = Tables {
     matcher_tries_names_of: &[],
     mcp_names: crate::tables::MCP_CANONICAL,
     key_case: KeyCase::Camel,
+    // Run 1.0.102 (recorded, both flavours): a session `-p` starts is `source: "new"` where
+    // Claude says `startup` (attacks row 1323).
+    value_renames: SESSION_VALUES,
     key_renames: &[
         ("tool_input", "toolArgs"),
         ("tool_response", "toolResult"),
@@ -303,6 +312,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     matcher_tries_names_of: &[Flavor(&TABLES)],
     mcp_names: crate::tables::MCP_CANONICAL,
     key_case: KeyCase::Snake,
+    value_renames: SESSION_VALUES,
     key_renames: &[
         ("tool_response", "tool_result"),
         ("agent_type", "agent_name"),

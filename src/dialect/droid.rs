@@ -72,6 +72,7 @@ pub static TABLES: Tables = Tables {
     mcp_names: crate::tables::MCP_CANONICAL,
     matcher_tries_names_of: &[],
     key_case: KeyCase::Snake,
+    value_renames: &[],
     key_renames: &[],
     timestamp: TimestampForm::None,
     // Binary 0.225.2: "default (60s)"; only command handlers.

@@ -92,6 +92,7 @@ pub static TABLES: Tables = Tables {
     // `hook_event_name`, `cwd`, `session_id`, `tool_name`, `tool_input`, `tool_response`,
     // `prompt`.
     key_case: KeyCase::Snake,
+    value_renames: &[],
     key_renames: &[],
     timestamp: TimestampForm::None,
     // "`timeout` (seconds, default 60, `0` disables)": `0` is `ConfigSpec::zero_timeout_is_none`.

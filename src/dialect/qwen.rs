@@ -92,6 +92,7 @@ pub static TABLES: Tables = Tables {
     mcp_names: crate::tables::MCP_CANONICAL,
     matcher_tries_names_of: &[Flavor(&super::claude::TABLES)],
     key_case: KeyCase::Snake,
+    value_renames: &[],
     key_renames: &[],
     // Run 0.24.4: `2026-12-02T00:52:33.333Z`.
     timestamp: TimestampForm::Iso8601,

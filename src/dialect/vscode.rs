@@ -82,6 +82,8 @@ pub static TABLES: Tables = Tables {
     // Mixed casing: `sessionId`, `hookEventName` beside `tool_name`, `tool_input`,
     // `transcript_path` (hooks.md, Common input fields).
     key_case: KeyCase::Snake,
+    // Docs: SessionStart `source` is "Currently always "new"", a new session (attacks row 1323).
+    value_renames: &[(EventKind::SessionStart, "source", "startup", "new")],
     key_renames: &[("session_id", "sessionId")],
     timestamp: TimestampForm::Iso8601,
     // "Timeout in seconds (default: 30)".

@@ -76,6 +76,7 @@ macro_rules! windsurf_tables {
             mcp_names: crate::tables::MCP_CANONICAL,
             matcher_tries_names_of: &[],
             key_case: KeyCase::Snake,
+            value_renames: &[],
             key_renames: $renames,
             // "`timestamp` string: ISO 8601 timestamp when the hook was triggered".
             timestamp: TimestampForm::Iso8601,

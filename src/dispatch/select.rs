@@ -243,9 +243,12 @@ fn match_each(rules: &[&Rule], event: &Event) -> Vec<MatchVerdict> {
                 }
                 None => Cow::Owned(vec![String::new()]),
             },
-            MatchOn::Field(name) => {
-                Cow::Owned(vec![event.field(name).unwrap_or_default().to_string()])
-            }
+            // With the value's other agents' spellings (Copilot's `new` for `startup`).
+            MatchOn::Field(name) => Cow::Owned(crate::protocol::spellings(
+                &event.kind,
+                name,
+                event.field(name).unwrap_or_default(),
+            )),
             MatchOn::Unverified => {
                 verdicts.push(MatchVerdict::Match);
                 continue;

@@ -79,6 +79,25 @@ pub(crate) fn event_name(tables: &Tables, kind: &EventKind) -> String {
         .unwrap_or_else(|| kind.name().to_string())
 }
 
+/// A field's value and its other spellings ([`Tables::value_renames`] of every flavour), which
+/// a matcher on the field is tried against: Copilot's `new` is Claude's `startup`.
+pub(crate) fn spellings(kind: &EventKind, key: &str, value: &str) -> Vec<String> {
+    let mut all = vec![value.to_string()];
+    let rows = Flavor::all().iter().flat_map(|f| f.tables().value_renames);
+    for (k, c, canonical, native) in rows {
+        let other = match value {
+            _ if k != kind || *c != key => continue,
+            v if v == *native => canonical,
+            v if v == *canonical => native,
+            _ => continue,
+        };
+        if !all.iter().any(|s| s == other) {
+            all.push(other.to_string());
+        }
+    }
+    all
+}
+
 /// The canonical (snake_case) key of a native payload key.
 pub fn canonical_key(tables: &Tables, key: &str) -> String {
     if let Some((canonical, _)) = tables.key_renames.iter().find(|(_, n)| *n == key) {

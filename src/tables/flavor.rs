@@ -175,6 +175,12 @@ pub struct Tables {
     /// Payload key casing, plus canonical ↔ native keys that casing alone does not give.
     pub key_case: KeyCase,
     pub key_renames: &'static [(&'static str, &'static str)],
+    /// Field values the flavour spells its own way, per event: (event, canonical key,
+    /// canonical value, native value). A matcher on the field accepts either spelling
+    /// ([`crate::protocol::spellings`]; attacks row 1323: Copilot CLI 1.0.102 starts a `-p`
+    /// session with `source: "new"`, and a rule written for `startup` never ran under it).
+    /// Payloads keep the value the host sent.
+    pub value_renames: &'static [ValueRename],
     pub timestamp: TimestampForm,
     /// Default timeouts in seconds: command, prompt, agent.
     pub default_timeout: [u64; 3],
@@ -533,3 +539,6 @@ pub fn exact_form(text: Option<&str>) -> MatcherForm {
         Some(value) => MatcherForm::Exact(vec![value.to_string()]),
     }
 }
+
+/// One row of [`Tables::value_renames`]: event, canonical key, canonical value, native value.
+pub type ValueRename = (EventKind, &'static str, &'static str, &'static str);
