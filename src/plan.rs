@@ -561,9 +561,17 @@ pub fn switch_sentence(host: Dialect, dialect: Dialect) -> String {
         .foreign_switches
         .iter()
         .find(|s| s.dialect == dialect);
-    match switch.and_then(|s| s.off) {
-        Some(off) => format!("to stop it, {off}"),
-        None => format!("no setting of {} turns that off alone", host.def().display),
+    match (switch.and_then(|s| s.off), switch.and_then(|s| s.hooks)) {
+        (Some(off), _) => format!("to stop it, {off}"),
+        // Its per-handler list, which install writes (attacks row 1424: a handler added or
+        // edited since the install was said to have no setting at all).
+        (None, Some(list)) => format!(
+            "to leave it to hookx, run `hookx install --host {host}`, which lists it in {}'s \
+             `{}`",
+            host.def().display,
+            list.key
+        ),
+        (None, None) => format!("no setting of {} turns that off alone", host.def().display),
     }
 }
 

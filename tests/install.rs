@@ -4570,3 +4570,59 @@ fn runs_kiro_route_of(line: &str, hookx: &str) -> bool {
         || (line.starts_with(&format!("[ -x {hookx} ] && [ -s {hookx} ] && exec {plain}"))
             && line.ends_with("; exit 0"))
 }
+
+/// Attacks row 1424, the team's loop: `install --host copilot` left the project's Claude
+/// handlers to hookx (`disabledHooks`); then the Claude file is edited (a handler added, one
+/// changed), as before a `hookx sync`. Copilot runs those two itself, with its PascalCase
+/// payload (a Write's file is `path`: a guard reading `file_path` lets every write through),
+/// and hookx leaves them to it. `hookx trust`, the step that reviews the edit, names them and
+/// the install that lists them again; after that install it says nothing. `doctor` names the
+/// same install as the fix, not "no setting".
+#[test]
+fn trust_names_the_handlers_copilot_runs_itself_since_the_install() {
+    let p = Project::new();
+    let guard = |f: &str| {
+        json!({"matcher": "Write|Edit", "hooks": [{"type": "command",
+            "command": format!("jq -r '.tool_input.file_path' | grep -q {f} && exit 2; exit 0")}]})
+    };
+    let settings = |rules: Vec<Value>| json!({"hooks": {"PreToolUse": rules}}).to_string();
+    p.write(
+        ".claude/settings.json",
+        &settings(vec![guard(".env"), guard("a")]),
+    );
+    p.hookx(&["install", "--host", "copilot"]).success();
+    p.hookx(&["trust", "--yes"]).success();
+    let said = |args: &[&str]| {
+        let out = p.hookx(args).get_output().clone();
+        String::from_utf8_lossy(&[out.stdout, out.stderr].concat()).into_owned()
+    };
+    assert!(
+        !said(&["trust", "--yes"]).contains("note: Copilot runs"),
+        "nothing to say right after the install"
+    );
+    p.write(
+        ".claude/settings.json",
+        &settings(vec![guard(".env"), guard("b"), guard("secrets")]),
+    );
+    let trusted = said(&["trust", "--yes"]);
+    assert!(
+        trusted.contains(
+            "note: Copilot runs 2 handlers of .claude/settings.json itself, with its own \
+             payload, not the one they were written for: added or edited since `hookx install \
+             --host copilot` left this project's handlers to hookx; run `hookx install --host \
+             copilot` again"
+        ),
+        "{trusted}"
+    );
+    let doctor = said(&["doctor", "--host", "copilot"]);
+    assert!(
+        doctor.contains(
+            "to leave it to hookx, run `hookx install --host copilot`, which lists it in \
+             Copilot's `disabledHooks`"
+        ),
+        "{doctor}"
+    );
+    p.hookx(&["install", "--host", "copilot"]).success();
+    let again = said(&["trust", "--yes"]);
+    assert!(!again.contains("note: Copilot runs"), "{again}");
+}

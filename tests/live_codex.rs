@@ -79,6 +79,13 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("twice done"),
         ],
         "team" => vec![shell(common::STORY_DENIED), Step::Text("team done")],
+        "teamloop" => vec![
+            shell(common::LOOP_SAFE),
+            shell(common::LOOP_DENIED),
+            patch("*** Add File: notes.txt\n+loop\n"),
+            Step::Text("loop done"),
+            Step::Text("loop done again"),
+        ],
         "teamallowed" => vec![shell("echo team-allowed"), Step::Text("team done")],
         "story" => vec![
             shell("echo story-bash"),
@@ -2613,6 +2620,7 @@ fn main() -> std::process::ExitCode {
             ),
         )],
         live_tests![
+            claude_projects_loop,
             ground_truth_tools,
             ground_truth_compact,
             ground_truth_permission,
@@ -3388,4 +3396,134 @@ fn a_route_whose_hookx_moved() {
         );
     }
     c.done("subfolder");
+}
+
+/// Attacks rows 1420-1439, the team's loop under Codex CLI ([`common::claude_loop`]): a Claude
+/// project's own hooks (a Bash guard, a logger after every tool, a Stop hook on
+/// `stop_hook_active`, a prompt hook's context) converted to Gemini, Codex and Copilot with
+/// `--hookx hookx`, hookx installed for Codex in both scopes (its routes reviewed by install),
+/// trusted, the project trusted in Codex: hookx's routes run each rule once per event, with
+/// Claude's payload; the guard's deny is the call's result, the Stop hook keeps the agent going
+/// once, the context reaches the model. Then two teammates on the same clone, the project
+/// trusted in Codex: one without hookx (no `hookx` on `PATH`, no `~/.hookx`) who reviewed every
+/// handler of `.codex/hooks.json` in Codex (each guard's copy denies, nothing blocks a prompt or
+/// a stop), one with hookx in another folder of their `PATH` who ran `install` (routes by name:
+/// the file unchanged, their review recorded) and `trust`.
+fn claude_projects_loop() {
+    let bins = tempfile::tempdir().unwrap();
+    let mut c = Checks::default();
+    let path = common::hookx_on_path(&bins.path().join("alice"));
+    let Some(alice) = live_loop(&mut c, "alice", None, &path, |sb| {
+        common::claude_loop(&sb.project, &sb.home, "codex", &path);
+    }) else {
+        return;
+    };
+    let posts = ["post Bash echo loop-safe", "post Write "];
+    let prompts = common::LOOP_PROMPTED_ONCE;
+    for (ok, what) in common::loop_ran_once(&alice.sb.project, &posts, prompts) {
+        c.that(ok, format!("alice: {what}"));
+    }
+    loop_answers(&mut c, "alice", &alice, 5);
+    let from = Some((&alice.sb.project, &alice.sb.home));
+    let bare = "/usr/local/bin:/usr/bin:/bin";
+    let Some(bob) = live_loop(&mut c, "without", from, bare, |sb| {
+        let file = sb.path_of(HookFile::ProjectJson);
+        let written: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let config = sb.home.join(".codex/config.toml");
+        let mut recorded = std::fs::read_to_string(&config).unwrap_or_default();
+        for (key, hash) in client::trust_entries(&file, &written["hooks"]) {
+            recorded.push_str(&format!(
+                "\n[hooks.state.{}]\ntrusted_hash = {}\n",
+                json!(key),
+                json!(hash)
+            ));
+        }
+        std::fs::write(&config, recorded).unwrap();
+    }) else {
+        return;
+    };
+    let ran = std::fs::read_to_string(bob.sb.project.join("loop.log")).unwrap_or_default();
+    c.that(
+        ran.is_empty(),
+        format!("without hookx no copy ran a rule: {ran}"),
+    );
+    for call in [common::LOOP_SAFE, common::LOOP_DENIED] {
+        let result = bob.tool_result("teamloop", call);
+        c.that(
+            result.contains("hookx not found"),
+            format!("without hookx the guard's copy denied {call}: {result}"),
+        );
+    }
+    let turns = bob.model.turns_of("teamloop").len();
+    c.that(
+        turns == 4,
+        format!("without hookx no stop kept going: {turns} turns"),
+    );
+    let path = common::hookx_on_path(&bins.path().join("carol"));
+    let Some(carol) = live_loop(&mut c, "elsewhere", from, &path, |sb| {
+        let file = std::fs::read(sb.path_of(HookFile::ProjectJson)).unwrap();
+        let project = sb.project.to_str().unwrap();
+        common::hookx_at(
+            &sb.project,
+            &sb.home,
+            &["install", "--host", "codex", "--hookx", "hookx"],
+        )
+        .success();
+        let after = std::fs::read(sb.path_of(HookFile::ProjectJson)).unwrap();
+        assert!(
+            file == after,
+            "install changed the team's file in {project}"
+        );
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+    }) else {
+        return;
+    };
+    for (ok, what) in common::loop_ran_once(&carol.sb.project, &posts, prompts) {
+        c.that(ok, format!("hookx elsewhere: {what}"));
+    }
+    loop_answers(&mut c, "hookx elsewhere", &carol, 5);
+    c.done("teamloop");
+}
+
+/// [`claude_projects_loop`]'s checks of what reached the model where every rule ran: the
+/// guard's reason as the denied call's result, the prompt's context, the stop's reason, and
+/// `turns` requests in all.
+fn loop_answers(c: &mut Checks, who: &str, l: &Live, turns: usize) {
+    let result = l.tool_result("teamloop", common::LOOP_DENIED);
+    c.that(
+        result.contains(common::LOOP_REASON),
+        format!("{who}: the guard's deny is the call's result: {result}"),
+    );
+    let sent = l.sent("teamloop");
+    c.that(
+        sent.contains(common::LOOP_CONTEXT) && sent.contains(common::LOOP_STOP),
+        format!("{who}: the prompt's context and the stop's reason reached the model"),
+    );
+    let n = l.model.turns_of("teamloop").len();
+    c.that(n == turns, format!("{who}: {n} requests, {turns} wanted"));
+}
+
+/// One run of [`claude_projects_loop`]'s story in a fresh sandbox, the client's `PATH` being
+/// `path`, the project trusted in Codex: with `clone`, the project's files copied from that
+/// project and home first ([`common::loop_clone`]); `setup` then. Its exit is checked.
+fn live_loop(
+    c: &mut Checks,
+    who: &str,
+    clone: Option<(&std::path::PathBuf, &std::path::PathBuf)>,
+    path: &str,
+    setup: impl FnOnce(&Sandbox),
+) -> Option<Live> {
+    let l = live_env("teamloop", WRITE, &[("PATH", path)], |sb| {
+        sb.trust_project();
+        if let Some((project, home)) = clone {
+            common::loop_clone((project, home), (&sb.project, &sb.home));
+        }
+        setup(sb);
+    })?;
+    c.that(
+        l.out.status == Some(0),
+        format!("{who}: exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    Some(l)
 }

@@ -224,6 +224,18 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             )]),
             Step::Text("synced done"),
         ],
+        "teamloop" => [common::LOOP_SAFE, common::LOOP_DENIED]
+            .into_iter()
+            .map(|c| Step::Tools(vec![("bash", json!({"command": c, "description": "d"}))]))
+            .chain([
+                Step::Tools(vec![(
+                    "create",
+                    json!({"path": file, "file_text": "loop\n"}),
+                )]),
+                Step::Text("loop done"),
+                Step::Text("loop done again"),
+            ])
+            .collect(),
         // Attacks row 1060: the model names the file twice, `path` (what `create` writes)
         // and a decoy `file_path` (what a Claude guard reads).
         "decoy" => vec![
@@ -4367,6 +4379,7 @@ fn main() -> std::process::ExitCode {
             ),
         )],
         live_tests![
+            claude_projects_loop,
             ground_truth_tools,
             ground_truth_deny,
             ground_truth_answer_forms,
@@ -4589,4 +4602,169 @@ fn a_startup_rule_runs_when_copilot_starts_a_new_session() {
         format!("its context reached the model ({times} times in the requests)"),
     );
     c.done("a_startup_rule_runs_when_copilot_starts_a_new_session");
+}
+
+/// Attacks rows 1420-1439, the team's loop under Copilot CLI ([`common::claude_loop`]): a
+/// Claude project's own hooks (a Bash guard, a logger after every tool, a Stop hook on
+/// `stop_hook_active`, a prompt hook's context) converted to Gemini, Codex and Copilot with
+/// `--hookx hookx` (Copilot gets no copy: it reads the Claude file), hookx installed for Copilot
+/// in both scopes (the Claude file's handlers in `disabledHooks`), trusted: hookx runs each rule
+/// once per event, with Claude's payload; the guard's deny is the call's result, the Stop hook
+/// keeps the agent going once, the context reaches the model. Then teammates on the same clone:
+/// one without hookx (no `hookx` on `PATH`, no `~/.hookx`), under whom Copilot runs the Claude
+/// file itself beside the team's routes, which cannot run: nothing trapped, the guard denies;
+/// one with hookx in another folder of their `PATH` who ran `install` (the team's files
+/// unchanged) and `trust`. Last, the Claude file edited (a Write guard added), `hookx sync`,
+/// `hookx trust`: trust names the handler Copilot now runs itself, with its own payload (where
+/// a Write's file is `path`: the guard let the write through, row 1424), and once `install`
+/// runs again, as it says, the guard's deny lands.
+fn claude_projects_loop() {
+    let bins = tempfile::tempdir().unwrap();
+    let mut c = Checks::default();
+    let path = common::hookx_on_path(&bins.path().join("alice"));
+    let Some(alice) = live_loop(&mut c, "alice", None, &path, |sb| {
+        common::claude_loop(&sb.project, &sb.home, "copilot", &path);
+    }) else {
+        return;
+    };
+    let posts = ["post Bash echo loop-safe", "post Write "];
+    let prompts = common::LOOP_PROMPTED_AGAIN;
+    for (ok, what) in common::loop_ran_once(&alice.sb.project, &posts, prompts) {
+        c.that(ok, format!("alice: {what}"));
+    }
+    loop_answers(&mut c, "alice", &alice, 5);
+    let from = Some((&alice.sb.project, &alice.sb.home));
+    let bare = "/usr/local/bin:/usr/bin:/bin";
+    let Some(bob) = live_loop(&mut c, "without", from, bare, |_| {}) else {
+        return;
+    };
+    // Copilot runs the Claude file itself, with its PascalCase payload: a Write's file is
+    // `path`; its Stop hook's exit 2 ends the run with the reason (no request more).
+    let log = std::fs::read_to_string(bob.sb.project.join("loop.log")).unwrap_or_default();
+    let want = format!(
+        "prompt SCENARIO:teamloop\nguard {}\npost Bash {}\nguard {}\npost Write -\nstop false\n",
+        common::LOOP_SAFE,
+        common::LOOP_SAFE,
+        common::LOOP_DENIED
+    );
+    c.that(
+        log == want,
+        format!("without: Copilot ran the Claude file: {log}"),
+    );
+    let denied = bob.tool_result("teamloop", common::LOOP_DENIED);
+    c.that(
+        denied.contains("Denied by preToolUse hook"),
+        format!("without: the guard denied: {denied}"),
+    );
+    let turns = bob.model.requests_of("teamloop").len();
+    c.that(turns == 4, format!("without: {turns} requests, 4 wanted"));
+    let path = common::hookx_on_path(&bins.path().join("carol"));
+    let Some(carol) = live_loop(&mut c, "elsewhere", from, &path, |sb| {
+        let routes = std::fs::read(sb.project.join(".github/hooks/hookx.json")).unwrap();
+        let args = ["install", "--host", "copilot", "--hookx", "hookx"];
+        common::hookx_at(&sb.project, &sb.home, &args).success();
+        let after = std::fs::read(sb.project.join(".github/hooks/hookx.json")).unwrap();
+        assert!(routes == after, "install changed the team's routes");
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+    }) else {
+        return;
+    };
+    for (ok, what) in common::loop_ran_once(&carol.sb.project, &posts, prompts) {
+        c.that(ok, format!("hookx elsewhere: {what}"));
+    }
+    loop_answers(&mut c, "hookx elsewhere", &carol, 5);
+    let path = common::hookx_on_path(&bins.path().join("dave"));
+    let mut trusted = String::new();
+    let Some(dave) = live_loop(&mut c, "edited", None, &path, |sb| {
+        common::claude_loop(&sb.project, &sb.home, "copilot", &path);
+        let file = sb.project.join(".claude/settings.json");
+        let mut settings: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let guard = "f=$(jq -r '.tool_input.file_path // empty'); \
+                     echo \"wguard $f\" >> \"$CLAUDE_PROJECT_DIR/loop.log\"; \
+                     case \"$f\" in *notes.txt) echo R-LOOP-WRITE >&2; exit 2;; esac";
+        settings["hooks"]["PreToolUse"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"matcher": "Write", "hooks": [{"type": "command", "command": guard}]}));
+        std::fs::write(&file, settings.to_string()).unwrap();
+        let at = |args: &[&str]| {
+            common::hookx_clean(&sb.project)
+                .env("HOME", &sb.home)
+                .env("PATH", &path)
+                .args(args)
+                .assert()
+                .success()
+        };
+        at(&["sync", "--init", "--to", "gemini,codex,copilot"]);
+        at(&["sync"]);
+        let out = common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        trusted = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        let args = ["install", "--host", "copilot", "--hookx", "hookx"];
+        common::hookx_at(&sb.project, &sb.home, &args).success();
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+    }) else {
+        return;
+    };
+    c.that(
+        trusted.contains("note: Copilot runs 1 handler of .claude/settings.json itself"),
+        format!("edited: trust named the handler Copilot runs itself: {trusted}"),
+    );
+    let wrote = common::loop_runs(&dave.sb.project, "wguard");
+    c.that(
+        wrote.len() == 1 && wrote[0].ends_with("notes.txt"),
+        format!("edited: the new guard once, with Claude's `file_path`: {wrote:?}"),
+    );
+    let denied = dave.tool_result("teamloop", "loop\\n");
+    c.that(
+        denied.contains("R-LOOP-WRITE"),
+        format!("edited: the new guard's deny is the write's result: {denied}"),
+    );
+    c.done("teamloop");
+}
+
+/// [`claude_projects_loop`]'s checks of what reached the model where every rule ran: the
+/// guard's reason as the denied call's result, the prompt's context, the stop's reason, and
+/// `turns` requests in all.
+fn loop_answers(c: &mut Checks, who: &str, l: &Live, turns: usize) {
+    let result = l.tool_result("teamloop", common::LOOP_DENIED);
+    c.that(
+        result.contains(common::LOOP_REASON),
+        format!("{who}: the guard's deny is the call's result: {result}"),
+    );
+    let sent = l.sent("teamloop");
+    c.that(
+        sent.contains(common::LOOP_CONTEXT) && sent.contains(common::LOOP_STOP),
+        format!("{who}: the prompt's context and the stop's reason reached the model"),
+    );
+    let n = l.model.requests_of("teamloop").len();
+    c.that(n == turns, format!("{who}: {n} requests, {turns} wanted"));
+}
+
+/// One run of [`claude_projects_loop`]'s story in a fresh sandbox, the client's `PATH` being
+/// `path`, the project's hooks on in `-p` (`GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS`): with
+/// `clone`, the project's files copied from that project and home first
+/// ([`common::loop_clone`]); `setup` then. Its exit is checked.
+fn live_loop(
+    c: &mut Checks,
+    who: &str,
+    clone: Option<(&std::path::PathBuf, &std::path::PathBuf)>,
+    path: &str,
+    setup: impl FnOnce(&Sandbox),
+) -> Option<Live> {
+    let l = live_env("teamloop", |sb| {
+        if let Some((project, home)) = clone {
+            common::loop_clone((project, home), (&sb.project, &sb.home));
+        }
+        setup(sb);
+        vec![
+            ("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true".into()),
+            ("PATH", path.to_string()),
+        ]
+    })?;
+    c.that(
+        l.out.status == Some(0),
+        format!("{who}: exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    Some(l)
 }

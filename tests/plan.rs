@@ -362,6 +362,8 @@ fn install_routes_no_event_whose_every_rule_the_agent_runs_itself() {
     assert!(out.starts_with("no gemini events to route"), "{out}");
 }
 
+/// Copilot's per-handler switch is `install`'s to write: doctor names it (attacks row 1424;
+/// it said "no setting of Copilot turns that off alone").
 #[test]
 fn doctor_warns_where_an_agent_runs_a_file_with_its_own_payload_and_no_switch_stops_it() {
     let (project, home) = project("");
@@ -373,7 +375,8 @@ fn doctor_warns_where_an_agent_runs_a_file_with_its_own_payload_and_no_switch_st
     assert!(
         out.contains(
             "warning: Copilot runs it itself with its copilot-pascal payload, not the claude one \
-             it was written for (no setting of Copilot turns that off alone)"
+             it was written for (to leave it to hookx, run `hookx install --host copilot`, which \
+             lists it in Copilot's `disabledHooks`)"
         ),
         "{out}"
     );

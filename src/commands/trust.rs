@@ -470,6 +470,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     if !opts.files.is_empty() {
         let (done, skipped) = trust_files(&opts.ctx, &opts.files)?;
         print_report(&done, &skipped);
+        note_left_to_hosts(&opts.ctx);
         warn_if_refused(&opts.ctx);
         return Ok(if skipped.is_empty() { 0 } else { 1 });
     }
@@ -536,6 +537,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     for plugin in crate::route::plugin_files(&opts.ctx.project, &opts.ctx.home) {
         outln!("{}", plugin_line(&opts.ctx, &plugin));
     }
+    note_left_to_hosts(&opts.ctx);
     warn_if_refused(&opts.ctx);
     Ok(if skipped.is_empty() { 0 } else { 1 })
 }
@@ -554,6 +556,27 @@ fn plugin_line(ctx: &Context, plugin: &crate::route::PluginFile) -> String {
         ctx.display(&plugin.path),
         plugin.status()
     )
+}
+
+/// Names the handlers an agent runs itself with its own payload, in a project where `hookx
+/// install` left the file's handlers to hookx, because they were added or edited since
+/// ([`discover::left_to_the_host_since_install`]): an edit is reviewed here, and the install
+/// that lists them again is the step left (attacks row 1424).
+fn note_left_to_hosts(ctx: &Context) {
+    let sources = discover::discover(ctx);
+    for &host in crate::tables::Dialect::all() {
+        for (source, n) in discover::left_to_the_host_since_install(&sources, host, &ctx.project) {
+            errln!(
+                "note: {} runs {n} handler{} of {} itself, with its own payload, not the one {} \
+                 written for: added or edited since `hookx install --host {host}` left this \
+                 project's handlers to hookx; run `hookx install --host {host}` again",
+                host.def().display,
+                plural(n),
+                source.display,
+                if n == 1 { "it was" } else { "they were" },
+            );
+        }
+    }
 }
 
 /// Says so when `hookx run` would not honour the record just written ([`crate::trust::Refused`]).

@@ -306,3 +306,48 @@ pub fn switched_by_installs<'a, 'c>(
     }
     out
 }
+
+/// The handlers `host` runs itself, with its own payload, in files of another dialect it reads
+/// in `project`, where `hookx install` left that project's handlers to hookx (its record in
+/// the switch file names the project) and the list does not name them: added or edited since
+/// that install (an edit changes the key, which is the handler's content). Until `hookx
+/// install --host HOST` lists them, the host runs them with a payload they were not written
+/// for (Copilot's PascalCase one, where a Write's file is `path`, not `file_path`: a guard
+/// reading `file_path` lets every write through), and hookx leaves them to it, or they would
+/// run twice (attacks row 1424). Per source, how many.
+pub fn left_to_the_host_since_install<'a>(
+    sources: &'a [Source],
+    host: Dialect,
+    project: &Path,
+) -> Vec<(&'a Source, usize)> {
+    let project = project.canonicalize().ok();
+    let installed_here = switch_files(sources, host).any(|(switch, file)| {
+        let records = file
+            .document()
+            .and_then(|d| d.extra.get(switch.owned_key)?.get(switch.key)?.as_object());
+        records
+            .into_iter()
+            .flatten()
+            .any(|(owner, _)| Path::new(owner).canonicalize().ok() == project)
+    });
+    if !installed_here {
+        return Vec::new();
+    }
+    let listed = switched_keys(sources, host).listed;
+    let mut out = Vec::new();
+    for source in sources.iter().filter(|s| s.location.root != Root::Home) {
+        let Some(doc) = source.document() else {
+            continue;
+        };
+        let left = doc
+            .rules
+            .iter()
+            .flat_map(|r| r.handlers.iter().map(move |h| key_of(host, source, r, h)))
+            .filter(|k| k.as_ref().is_some_and(|k| !listed.contains(k.as_str())))
+            .count();
+        if left > 0 {
+            out.push((source, left));
+        }
+    }
+    out
+}

@@ -44,7 +44,7 @@ pub use copies::leave as leave_private_copies;
 pub use copies::remove as remove_private_copies;
 pub use hook_switch::{
     Installs, SwitchedKeys, UNREAD_OWNER, host_skips, is_switched_off, key_of, leaves_any,
-    switched_by_installs, switched_keys,
+    left_to_the_host_since_install, switched_by_installs, switched_keys,
 };
 pub use policy_file::{OthersCouldWrite, Owners};
 pub use rules::{EffectiveRule, dispatch_rules, effective_rules, host_rules};

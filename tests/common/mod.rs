@@ -947,3 +947,166 @@ pub fn unguarded_route(line: &str) -> &str {
         .and_then(|(_, rest)| rest.split_once("; [ -e "))
         .map_or(line, |(route, _)| route)
 }
+
+/// The call [`claude_loop`]'s guard denies (it holds `rm -rf`; if it ran, it only echoes).
+pub const LOOP_DENIED: &str = "echo rm -rf loop-canary";
+/// A call the guard lets through.
+pub const LOOP_SAFE: &str = "echo loop-safe";
+/// The guard's reason, on stderr at exit 2 (a deny as Claude reads one).
+pub const LOOP_REASON: &str = "R-LOOP-RMRF";
+/// The Stop hook's reason for keeping the agent going once.
+pub const LOOP_STOP: &str = "R-LOOP-STOP";
+/// The context the prompt hook prints (plain stdout: context, as Claude reads it).
+pub const LOOP_CONTEXT: &str = "CTX-LOOP";
+
+/// The team's Claude hooks of attacks rows 1420-1439, written as a Claude user writes them:
+/// each reads Claude's payload with `jq` and appends one line to `$CLAUDE_PROJECT_DIR/loop.log`.
+/// A Bash guard (`guard COMMAND`: exit 2 with [`LOOP_REASON`] on `rm -rf`), a logger after
+/// every tool (`post TOOL ARG`), a Stop hook that keeps the agent going once and lets the next
+/// stop pass by `stop_hook_active` (`stop ACTIVE`), and a prompt hook whose plain stdout is
+/// context (`prompt FIRST-WORD`).
+pub fn claude_loop_settings() -> serde_json::Value {
+    let log = ">> \"$CLAUDE_PROJECT_DIR/loop.log\"";
+    let guard = format!(
+        "c=$(jq -r '.tool_input.command // empty'); echo \"guard $c\" {log}; \
+         case \"$c\" in *'rm -rf'*) echo '{LOOP_REASON}: no rm -rf here' >&2; exit 2;; esac; exit 0"
+    );
+    let post = format!(
+        "jq -r '\"post \\(.tool_name) \\(.tool_input.command // .tool_input.file_path // \"-\")\"' {log}"
+    );
+    let stop = format!(
+        "a=$(jq -r .stop_hook_active); echo \"stop $a\" {log}; [ \"$a\" = true ] && exit 0; \
+         echo '{LOOP_STOP}: run the tests first' >&2; exit 2"
+    );
+    let prompt = format!(
+        "jq -r '\"prompt \\(.prompt | split(\" \") | .[0])\"' {log}; \
+         echo '{LOOP_CONTEXT}: this project uses pnpm'"
+    );
+    let handler = |c: &str| serde_json::json!([{"type": "command", "command": c}]);
+    serde_json::json!({"hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": handler(&guard)}],
+        "PostToolUse": [{"matcher": "*", "hooks": handler(&post)}],
+        "Stop": [{"hooks": handler(&stop)}],
+        "UserPromptSubmit": [{"hooks": handler(&prompt)}],
+    }})
+}
+
+/// The files a team commits after [`claude_loop`] (what a teammate's clone holds).
+pub const LOOP_FILES: [&str; 4] = [".claude", ".gemini", ".codex", ".github"];
+
+/// The folder `dir` holding `hookx`, a link to this build: the `PATH` entry of a developer
+/// who installed hookx there. Returns the `PATH` with it first.
+pub fn hookx_on_path(dir: &Path) -> String {
+    std::fs::create_dir_all(dir).unwrap();
+    let _ = std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_hookx"), dir.join("hookx"));
+    format!("{}:/usr/local/bin:/usr/bin:/bin", dir.display())
+}
+
+/// Attacks rows 1420-1439, the team's loop: [`claude_loop_settings`] as the project's
+/// `.claude/settings.json`, converted with `--write` to Gemini, Codex and Copilot, the copies
+/// calling `hookx` by name (the README's way for files a team shares), hookx installed for
+/// `host` in the project (also `--hookx hookx`) and in the user's scope, then `hookx trust
+/// --yes`. `path` is the `PATH` holding `hookx` ([`hookx_on_path`]). Returns what the
+/// installs said.
+pub fn claude_loop(project: &Path, home: &Path, host: &str, path: &str) -> String {
+    write(
+        project,
+        ".claude/settings.json",
+        &serde_json::to_string_pretty(&claude_loop_settings()).unwrap(),
+    );
+    hookx_clean(project)
+        .env("HOME", home)
+        .env("PATH", path)
+        .args([
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "gemini,codex,copilot",
+        ])
+        .args(["--write", "--hookx", "hookx"])
+        .assert()
+        .success();
+    let mut said = String::new();
+    for scope in ["project", "user"] {
+        let out = hookx_at(
+            project,
+            home,
+            &[
+                "install", "--host", host, "--scope", scope, "--hookx", "hookx",
+            ],
+        )
+        .success();
+        said.push_str(&String::from_utf8_lossy(&out.get_output().stderr));
+    }
+    hookx_at(project, home, &["trust", "--yes"]).success();
+    said
+}
+
+/// A teammate's clone of [`claude_loop`]'s project: its committed files ([`LOOP_FILES`])
+/// copied from `from` into `to`. A route line names the installer's home (`--home`) only
+/// because a test's home is not the account's; for the teammate it names theirs, `home`, as a
+/// line without `--home` would (each reads their own account's home).
+pub fn loop_clone(from: (&Path, &Path), to: (&Path, &Path)) {
+    for f in LOOP_FILES {
+        if from.0.join(f).exists() {
+            copy_tree(&from.0.join(f), &to.0.join(f));
+        }
+    }
+    let (theirs, ours) = (
+        format!("--home {}", from.1.display()),
+        format!("--home {}", to.1.display()),
+    );
+    for f in [".codex/hooks.json", ".github/hooks/hookx.json"] {
+        if let Ok(text) = std::fs::read_to_string(to.0.join(f)) {
+            std::fs::write(to.0.join(f), text.replace(&theirs, &ours)).unwrap();
+        }
+    }
+}
+
+/// The lines of [`claude_loop`]'s `loop.log` that start with `label` and a space.
+pub fn loop_runs(project: &Path, label: &str) -> Vec<String> {
+    std::fs::read_to_string(project.join("loop.log"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.starts_with(&format!("{label} ")))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The prompt hook's runs where the host fires its prompt event for the user's prompt only:
+/// once.
+pub const LOOP_PROMPTED_ONCE: &[&str] = &["prompt SCENARIO:teamloop"];
+/// The prompt hook's runs where the host fires its prompt event again when a Stop hook keeps
+/// the agent going, with the hook's reason for the prompt (Gemini CLI 0.61.0's `BeforeAgent`,
+/// Copilot CLI 1.0.102's `userPromptSubmitted`): a Claude prompt hook, which its own agent
+/// never runs there, runs on it too (attacks row 1423, found and not fixed).
+pub const LOOP_PROMPTED_AGAIN: &[&str] = &["prompt SCENARIO:teamloop", "prompt R-LOOP-STOP:"];
+
+/// The checks of [`claude_loop`]'s story where every rule ran: the guard once per shell call
+/// with the command (Claude's `tool_input.command`), the logger once per tool that ran with
+/// Claude's tool name (`posts`, in order), the Stop hook twice (`false`, then `true`: it kept
+/// the agent going once), the prompt hook with the prompt (`prompts`: its runs).
+pub fn loop_ran_once(project: &Path, posts: &[&str], prompts: &[&str]) -> Vec<(bool, String)> {
+    let guard = loop_runs(project, "guard");
+    let post = loop_runs(project, "post");
+    let stop = loop_runs(project, "stop");
+    let prompt = loop_runs(project, "prompt");
+    vec![
+        (
+            guard == [format!("guard {LOOP_SAFE}"), format!("guard {LOOP_DENIED}")],
+            format!("the guard once per shell call, with the command: {guard:?}"),
+        ),
+        (
+            post.len() == posts.len() && post.iter().zip(posts).all(|(l, p)| l.starts_with(p)),
+            format!("the logger once per tool run, with Claude's names {posts:?}: {post:?}"),
+        ),
+        (
+            stop == ["stop false", "stop true"],
+            format!("the Stop hook blocked once, then let the stop pass: {stop:?}"),
+        ),
+        (
+            prompt == prompts,
+            format!("the prompt hook {prompts:?}, with the prompt: {prompt:?}"),
+        ),
+    ]
+}
