@@ -2455,3 +2455,138 @@ fn a_star_matcher_converted_to_augment_is_one_auggie_reads_as_every_tool() {
         "{refused:?}"
     );
 }
+
+/// Attacks rows 1284-1285: an MCP tool under Copilot CLI 1.0.102 is `SERVER-TOOL` in its hook
+/// payloads (run: `live_copilot::mcp_tools_under_copilot`), which hookx read as a tool of no
+/// server: a Claude rule on `mcp__srv__.*` or `mcp__.*` never fired under Copilot, nor a Copilot
+/// rule on `srv-run` under Claude. Each rule fires once on the call it names, with the name its
+/// own agent gives it; a `Bash` rule never on an MCP tool named `Bash`, and the reverse.
+#[test]
+fn an_mcp_rule_fires_on_its_call_between_claude_and_copilot() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    let seen = dir.path().join("seen.json");
+    let copilot =
+        |tool: &str| json!({"timestamp": 1, "cwd": d, "toolName": tool, "toolArgs": {"text": "x"}});
+    let claude = |tool: &str| {
+        json!({"session_id": "s", "transcript_path": "/t", "cwd": d,
+            "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": {"text": "x"}})
+    };
+    let claude_guard = format!("cat > '{}'; echo no >&2; exit 2", seen.display());
+    let copilot_guard = format!(
+        r#"cat > '{}'; echo '{{"permissionDecision":"deny","permissionDecisionReason":"no"}}'"#,
+        seen.display()
+    );
+    // (host, guard's dialect, its event, its matcher, the host's payload, the name the guard
+    // sees: `None` where it must not run).
+    let cases = [
+        (
+            "copilot",
+            "claude",
+            "PreToolUse",
+            "mcp__srv__.*",
+            copilot("srv-run"),
+            Some("mcp__srv__run"),
+        ),
+        (
+            "copilot",
+            "claude",
+            "PreToolUse",
+            "mcp__.*",
+            copilot("srv-Bash"),
+            Some("mcp__srv__Bash"),
+        ),
+        (
+            "copilot",
+            "claude",
+            "PreToolUse",
+            "mcp__srv__run",
+            copilot("srv-run"),
+            Some("mcp__srv__run"),
+        ),
+        (
+            "copilot",
+            "claude",
+            "PreToolUse",
+            "mcp__my_srv__run",
+            copilot("my_srv-run"),
+            Some("mcp__my_srv__run"),
+        ),
+        (
+            "copilot",
+            "claude",
+            "PreToolUse",
+            "Bash",
+            copilot("srv-Bash"),
+            None,
+        ),
+        (
+            "copilot",
+            "claude",
+            "PreToolUse",
+            "mcp__.*",
+            copilot("bash"),
+            None,
+        ),
+        (
+            "claude",
+            "copilot",
+            "preToolUse",
+            "srv-run",
+            claude("mcp__srv__run"),
+            Some("srv-run"),
+        ),
+        (
+            "claude",
+            "copilot",
+            "preToolUse",
+            "srv-.*",
+            claude("mcp__srv__Bash"),
+            Some("srv-Bash"),
+        ),
+        (
+            "claude",
+            "copilot",
+            "preToolUse",
+            "bash",
+            claude("mcp__srv__Bash"),
+            None,
+        ),
+        (
+            "claude",
+            "copilot",
+            "preToolUse",
+            "srv-.*",
+            claude("Bash"),
+            None,
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (host, guard, event, matcher, payload, sees) in cases {
+        let _ = std::fs::remove_file(&seen);
+        let script = match guard {
+            "claude" => &claude_guard,
+            _ => &copilot_guard,
+        };
+        let mut cmd = common::hookx_clean(dir.path());
+        cmd.args([
+            "exec", "--host", host, "--as", guard, "--event", event, "--match", matcher, "--",
+            script,
+        ]);
+        let ran = ran(cmd.write_stdin(payload.to_string()));
+        let got: Option<Value> = std::fs::read_to_string(&seen)
+            .ok()
+            .and_then(|s| serde_json::from_str(&s).ok());
+        let name = got
+            .as_ref()
+            .and_then(|g| g.get("tool_name").or(g.get("toolName")))
+            .and_then(Value::as_str);
+        let denied = ran.stdout.contains("deny");
+        if ran.code != Some(0) || name != sees || denied != sees.is_some() {
+            wrong.push(format!(
+                "{guard} `{matcher}` under {host} on {payload}: saw {name:?} (expected {sees:?}), denied {denied}: {ran:?}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -919,7 +919,7 @@ fn matchers_keep_their_meaning() {
             pre(".*(?:bash|edit.*).*"),
             pre(".*(?:^create|view).*"),
             pre(".*edit.*"),
-            pre(".*mcp__github__.*"),
+            pre("github-.*"),
             pre("edit"),
         ]
     );
@@ -1158,8 +1158,18 @@ fn translated_matchers_fire_for_the_counterparts_under_the_target_rules() {
     ];
     for to in [COPILOT, BRICKS] {
         for matcher in matchers {
-            let (out, _) = convert_claude(pre_tool_use(matcher), to, &[]);
+            let (out, losses) = convert_claude(pre_tool_use(matcher), to, &[]);
             let written = converted_matcher(&out);
+            // Copilot names an MCP tool `SERVER-TOOL` (no prefix, attacks row 1286): an MCP
+            // name inside a larger regex is not rewritten, and a loss says so.
+            if to == COPILOT && matcher == "Bash|mcp__memory__.*" {
+                assert_eq!(written.as_deref(), Some("bash"));
+                assert!(
+                    losses.iter().any(|l| l.to_string().contains("MCP tools")),
+                    "{losses:#?}"
+                );
+                continue;
+            }
             let (expected, _) =
                 counterparts_fired(Some(matcher), claude::FLAVOR, to.default_flavor()).unwrap();
             let got =

@@ -59,6 +59,11 @@ const PASCAL: &[&str] = &[
 fn scripts(name: &str, project: &str) -> Vec<Step> {
     let file = format!("{project}/notes.txt");
     match name {
+        "mcp" => MCP_CALLS
+            .iter()
+            .map(|(tool, key, text)| Step::Tools(vec![(*tool, json!({ *key: text }))]))
+            .chain([Step::Text("mcp done")])
+            .collect(),
         "twice" => [0, 1]
             .iter()
             .map(|_| {
@@ -4409,6 +4414,7 @@ fn main() -> std::process::ExitCode {
             a_user_route_copilot_has_turned_off,
             a_claude_route_copilot_runs_without_a_copilot_route,
             a_guard_left_to_hookx_runs_once_with_copilot_home_elsewhere,
+            mcp_tools_under_copilot,
             a_claude_route_copilot_runs_with_its_config_dir_elsewhere,
             a_wrapper_copy_copilot_runs_from_claudes_file_runs_the_routes_rules,
             a_claude_route_copilot_runs_beside_a_copilot_user_route_that_cannot_answer,
@@ -4767,4 +4773,228 @@ fn live_loop(
         format!("{who}: exit {:?}: {}", l.out.status, l.out.stderr),
     );
     Some(l)
+}
+
+/// The MCP rows' servers (attacks 1280-1299): names with `_`, `-`, `.` and `__`, each serving
+/// `run` and `Bash` (`live_common/mcp_server.js`).
+const MCP_SERVERS: &[&str] = &["srv", "my_srv", "x-y", "p.q", "a__b"];
+
+/// The MCP calls the model makes, by the names Copilot CLI offers the tools under.
+const MCP_CALLS: &[(&str, &str, &str)] = &[
+    ("srv-run", "text", "c-srv-run"),
+    ("srv-Bash", "command", "c-srv-bash"),
+    ("bash", "command", "echo c-builtin-bash"),
+    ("my_srv-run", "text", "c-under-run"),
+    ("x-y-run", "text", "c-dash-run"),
+    ("a__b-run", "text", "c-double-run"),
+];
+
+/// Matchers of Copilot's own, tried on the MCP calls in both casings, and the calls (by their
+/// text) each fires on in both (Copilot 1.0.102, run).
+const MCP_MATCHERS: &[(&str, &[&str])] = &[
+    ("srv-run", &["c-srv-run"]),
+    ("srv-.*", &["c-srv-bash", "c-srv-run"]),
+    ("mcp__srv__run", &[]),
+    ("mcp__.*", &[]),
+    ("srv/run", &[]),
+    ("bash", &["echo c-builtin-bash"]),
+];
+
+/// `--additional-mcp-config` for [`MCP_SERVERS`], each logging the calls that ran to
+/// `mcp-ran.log`.
+fn mcp_config(sb: &Sandbox) -> String {
+    let log = sb.root.join("mcp-ran.log");
+    let script = sb.write("mcp_server.js", include_str!("live_common/mcp_server.js"));
+    let servers: serde_json::Map<String, Value> = MCP_SERVERS
+        .iter()
+        .map(|s| {
+            let args = json!([script.display().to_string(), s, log.display().to_string()]);
+            (
+                s.to_string(),
+                json!({"type": "local", "command": "node", "args": args, "tools": ["*"]}),
+            )
+        })
+        .collect();
+    let file = sb.write("mcp.json", &json!({"mcpServers": servers}).to_string());
+    format!("@{}", file.display())
+}
+
+/// Attacks rows 1280-1285, live under Copilot CLI 1.0.102 with the MCP server of
+/// `live_common/mcp_server.js` (servers `srv`, `my_srv`, `x-y`, `p.q`, `a__b`, each with `run`
+/// and `Bash`). Ground truth first (recorded as `mcp.*`): the model is offered `SERVER-TOOL`
+/// (`p.q` as `p-q`), `preToolUse`/`PreToolUse` name the call `SERVER-TOOL` in both casings,
+/// `permissionRequest` `SERVER/TOOL`, `preMcpToolCall` the server and the tool apart; only the
+/// `SERVER-TOOL` matchers of Copilot's own fire. Then hookx routed in (both scopes): the user's
+/// Claude rules (which Copilot never reads) on `mcp__srv__run` (a deny), `mcp__srv__.*`,
+/// `mcp__.*` and `Bash`, and the project's Gemini deny on `mcp_my_srv_run`: each fires once on
+/// each call it names, with its own agent's name for it, and its deny stops the MCP call.
+/// Before hookx read `SERVER-TOOL` as Copilot's MCP name, none of the MCP rules fired.
+fn mcp_tools_under_copilot() {
+    let mut c = Checks::default();
+    let Some(mut l) = live_with(
+        "mcp",
+        |sb| {
+            sb.write("home/.copilot/hooks/dump.json", &dump_everything(sb));
+            let camel: Vec<Value> = MCP_MATCHERS
+                .iter()
+                .enumerate()
+                .map(|(i, (m, _))| json!({"type": "command", "bash": sb.dumper(&format!("camel{i}")), "matcher": m}))
+                .collect();
+            let pascal: Vec<Value> = MCP_MATCHERS
+                .iter()
+                .enumerate()
+                .map(|(i, (m, _))| json!({"matcher": m, "hooks": [{"type": "command", "command": sb.dumper(&format!("pascal{i}"))}]}))
+                .collect();
+            let hooks = json!({"version": 1, "hooks": {"preToolUse": camel, "PreToolUse": pascal}});
+            sb.write("home/.copilot/hooks/matchers.json", &hooks.to_string());
+            Vec::new()
+        },
+        |sb| vec!["--additional-mcp-config".into(), mcp_config(sb)],
+    ) else {
+        return;
+    };
+    let offered: Vec<String> = l
+        .model
+        .chats()
+        .first()
+        .map(|r| {
+            r["tools"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|t| t["function"]["name"].as_str())
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    c.that(
+        [
+            "srv-run",
+            "srv-Bash",
+            "my_srv-run",
+            "x-y-run",
+            "p-q-run",
+            "a__b-run",
+        ]
+        .iter()
+        .all(|n| offered.iter().any(|o| o == n)),
+        format!("the MCP tools offered as SERVER-TOOL: {offered:?}"),
+    );
+    let pre = l.dump("preToolUse", "c-srv-run");
+    c.that(
+        pre.stdin["toolName"] == "srv-run",
+        format!("preToolUse: {}", pre.raw),
+    );
+    let pascal = l.dump("PreToolUse", "c-srv-run");
+    c.that(
+        pascal.stdin["tool_name"] == "srv-run",
+        format!("PreToolUse: {}", pascal.raw),
+    );
+    let perm = l.dump("permissionRequest", "c-srv-run");
+    c.that(
+        perm.stdin["toolName"] == "srv/run",
+        format!("permissionRequest: {}", perm.raw),
+    );
+    let mcp = l.dump("preMcpToolCall", "c-srv-run");
+    c.that(
+        mcp.stdin["serverName"] == "srv" && mcp.stdin["toolName"] == "run",
+        format!("preMcpToolCall: {}", mcp.raw),
+    );
+    for (i, (m, fires_on)) in MCP_MATCHERS.iter().enumerate() {
+        for casing in ["camel", "pascal"] {
+            let mut fired: Vec<String> = l
+                .dumps
+                .iter()
+                .filter(|d| d.label == format!("{casing}{i}"))
+                .filter_map(|d| {
+                    d.stdin["toolArgs"]
+                        .get("text")
+                        .or(d.stdin["toolArgs"].get("command"))
+                        .or(d.stdin["tool_input"].get("text"))
+                        .or(d.stdin["tool_input"].get("command"))
+                })
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect();
+            fired.sort();
+            c.that(
+                fired == *fires_on,
+                format!("{casing} matcher {m:?} fired on {fired:?}, not {fires_on:?}"),
+            );
+        }
+    }
+    l.dumps
+        .retain(|d| !d.label.starts_with("camel") && !d.label.starts_with("pascal"));
+    record::check("mcp", &l);
+
+    let Some(l) = live_with(
+        "mcp",
+        |sb| {
+            let rule = |matcher: &str, label: &str| json!({"matcher": matcher, "hooks": [{"type": "command", "command": sb.dumper(label)}]});
+            let claude = json!({"hooks": {"PreToolUse": [
+                rule("mcp__srv__run", "c-exact"), rule("mcp__srv__.*", "c-server"),
+                rule("mcp__.*", "c-mcp"), rule("Bash", "c-bash")]}});
+            sb.write("home/.claude/settings.json", &claude.to_string());
+            let gemini = json!({"hooks": {"BeforeTool": [rule("mcp_my_srv_run", "g-exact")]}});
+            sb.write("project/.gemini/settings.json", &gemini.to_string());
+            sb.answer("c-exact", "a", "", "", "C-EXACT-SAYS-NO", 2);
+            sb.answer("g-exact", "a", "", "", "G-EXACT-SAYS-NO", 2);
+            hookx(sb, &["install", "--host", "copilot"]);
+            hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
+            hookx(sb, &["trust", "--yes"]);
+            routed_env(sb)
+        },
+        |sb| vec!["--additional-mcp-config".into(), mcp_config(sb)],
+    ) else {
+        return;
+    };
+    let ran = std::fs::read_to_string(l.sb.root.join("mcp-ran.log")).unwrap_or_default();
+    for (label, want) in [
+        ("c-exact", vec!["mcp__srv__run"]),
+        // Under Copilot a deny stops the hooks after it (`first_deny_stops_the_rest`): the
+        // rules after `c-exact` do not run on the call it denied.
+        ("c-server", vec!["mcp__srv__Bash"]),
+        (
+            "c-mcp",
+            vec![
+                "mcp__a__b__run",
+                "mcp__my_srv__run",
+                "mcp__srv__Bash",
+                "mcp__x__y-run",
+            ],
+        ),
+        ("c-bash", vec!["Bash"]),
+        ("g-exact", vec!["mcp_my_srv_run"]),
+    ] {
+        let mut got: Vec<&str> = l
+            .dumps
+            .iter()
+            .filter(|d| d.label == label)
+            .filter_map(|d| d.stdin["tool_name"].as_str())
+            .collect();
+        got.sort();
+        c.that(got == want, format!("{label} ran on {got:?}, not {want:?}"));
+    }
+    for (call, denied) in [
+        ("srv run c-srv-run", true),
+        ("srv Bash c-srv-bash", false),
+        ("my_srv run c-under-run", true),
+        ("a__b run c-double-run", false),
+    ] {
+        c.that(
+            ran.contains(call) != denied,
+            format!(
+                "the call `{call}` ran: {}, its rule denied: {denied}\n{ran}",
+                ran.contains(call)
+            ),
+        );
+    }
+    c.that(
+        l.tool_result("mcp", "c-srv-run")
+            .contains("C-EXACT-SAYS-NO")
+            && l.tool_result("mcp", "c-under-run")
+                .contains("G-EXACT-SAYS-NO"),
+        "each deny's reason reached the model",
+    );
+    c.done("mcp_tools_under_copilot");
 }

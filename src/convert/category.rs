@@ -246,7 +246,7 @@ impl<'a> RuleTools<'a> {
                 .rule
                 .matcher
                 .as_deref()
-                .is_some_and(|m| m.contains(from.tables().mcp_names.prefix));
+                .is_some_and(|m| from.tables().mcp_names.named_in(m));
         Some(match (fired.contains(&true), fired.contains(&false)) {
             (true, false) => CategoryFire::Whole,
             (true, true) => CategoryFire::Part,

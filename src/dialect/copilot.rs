@@ -10,7 +10,7 @@ use crate::dialect::CLAUDE_TOOLS;
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
 use crate::tables::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
-use crate::tables::{Location, Pattern, Root, Scope};
+use crate::tables::{Location, McpNames, Pattern, Root, Scope};
 
 pub static DIALECT: Dialect = Dialect(&DEF);
 /// The camelCase flavour.
@@ -24,6 +24,18 @@ const FILE_ARGS: &[(&str, &str)] = &[
     ("new_string", "new_str"),
     ("content", "file_text"),
 ];
+
+/// Run 1.0.102 (attacks rows 1280-1284): an MCP tool is `SERVER-TOOL` in the payloads of
+/// `preToolUse`/`PreToolUse` and the tool events after it, in both casings, and only that name
+/// fires a matcher (`srv-.*`; neither `mcp__srv__run` nor `mcp__.*`). The model is offered the
+/// same name, `.` in a server name written `-`. The name does not say where a server name with
+/// `-` ends: hookx takes the first `-` (`x-y-run` is server `x`, tool `y-run`).
+const MCP_NAMES: McpNames = McpNames {
+    prefix: "",
+    separator: "-",
+    matchers: None,
+    builtin: None,
+};
 
 /// camelCase events: camelCase payload, Copilot tool names, anchored regex matchers.
 /// Copilot's spelling of Claude's `source: "startup"` ([`Tables::value_renames`]).
@@ -83,7 +95,7 @@ pub static TABLES: Tables = Tables {
     matcher_style: MatcherStyle::AnchoredRegex { star_is_all: false },
     exact_field_matchers: false,
     matcher_tries_names_of: &[],
-    mcp_names: crate::tables::MCP_CANONICAL,
+    mcp_names: MCP_NAMES,
     key_case: KeyCase::Camel,
     // Run 1.0.102 (recorded, both flavours): a session `-p` starts is `source: "new"` where
     // Claude says `startup` (attacks row 1323).
@@ -310,7 +322,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     matcher_style: MatcherStyle::AnchoredRegex { star_is_all: true },
     exact_field_matchers: false,
     matcher_tries_names_of: &[Flavor(&TABLES)],
-    mcp_names: crate::tables::MCP_CANONICAL,
+    mcp_names: MCP_NAMES,
     key_case: KeyCase::Snake,
     value_renames: SESSION_VALUES,
     key_renames: &[

@@ -68,6 +68,21 @@ impl McpNames {
             .filter(|(server, tool)| !server.is_empty() && !tool.is_empty())
     }
 
+    /// Whether matcher `text` spells an MCP name by this flavour's prefix; never where MCP names
+    /// have none (Copilot's `SERVER-TOOL`), whose matchers name MCP tools as any other tool.
+    pub fn named_in(&self, text: &str) -> bool {
+        !self.prefix.is_empty() && text.contains(self.prefix)
+    }
+
+    /// A regex (anchored or not) for every MCP tool: `PREFIX.*`, or where MCP names have no
+    /// prefix, every name holding the separator (Copilot's built-in tools hold no `-`).
+    pub fn every(&self) -> String {
+        match self.prefix.is_empty() {
+            true => format!(".*{}.*", regex::escape(self.separator)),
+            false => format!("{}.*", regex::escape(self.prefix)),
+        }
+    }
+
     pub fn join(&self, server: &str, tool: &str) -> String {
         format!("{}{server}{}{tool}", self.prefix, self.separator)
     }

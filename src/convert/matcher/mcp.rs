@@ -27,11 +27,7 @@ pub(super) fn mcp_matchers(
     if let Some(matchers) = from_mcp.matchers {
         // From `mcp:…`: every MCP tool is the target's MCP prefix.
         let rest = text?.strip_prefix(matchers.prefix)?;
-        let every = reanchor(
-            &format!("{}.*", regex_escape(to_mcp.prefix)),
-            true,
-            to.tables().matcher_style.anchored(),
-        );
+        let every = reanchor(&to_mcp.every(), true, to.tables().matcher_style.anchored());
         if rest != "*" {
             problems.push(format!(
                 "`{}` tests a regex on {}'s MCP names (`TOOL{}SERVER`), which {} does not write: it fires for every MCP tool there",
@@ -52,7 +48,7 @@ pub(super) fn mcp_matchers(
         .map(|id| crate::protocol::payload::tool_name(from, id))
         .collect();
     let mcp_probes: Vec<&str> = mcp_probes.iter().map(|n| n.as_ref()).collect();
-    let fires_for_mcp = (text.contains(from_mcp.prefix) && Some(text) != from_mcp.builtin)
+    let fires_for_mcp = (from_mcp.named_in(text) && Some(text) != from_mcp.builtin)
         || fire_set(Some(text), from, &mcp_probes).is_some_and(|f| f.contains(&true));
     if !fires_for_mcp {
         return None;

@@ -72,7 +72,7 @@ pub(super) fn universe(from: Flavor, to: Flavor) -> &'static Universe {
         .iter()
         .flat_map(|(id, names)| names.iter().map(move |name| (*name, *id)))
         .chain(PROBE_TOOLS.iter().map(|name| (*name, *name)))
-        .map(|(name, id)| (name, to.tables().tool_name(id)))
+        .map(|(name, id)| (name, counterpart(to, id)))
         .collect();
     let names: Vec<&str> = pairs.iter().map(|(n, _)| *n).collect();
     let targets: Vec<&'static str> = pairs.iter().filter_map(|(_, c)| *c).collect();
@@ -86,6 +86,18 @@ pub(super) fn universe(from: Flavor, to: Flavor) -> &'static Universe {
     let universe: &'static Universe = Box::leak(Box::new(universe));
     built.push(((from, to), universe));
     universe
+}
+
+/// The name `to` gives the tool `id`: an MCP tool spelled in its MCP form (Copilot's
+/// `SERVER-TOOL`), leaked as the universe that holds it is.
+fn counterpart(to: Flavor, id: &'static str) -> Option<&'static str> {
+    let mcp = to.tables().mcp_names;
+    match crate::tables::MCP_CANONICAL.split(id) {
+        Some((server, tool)) if crate::model::tool::is_mcp(id) && mcp.prefix.is_empty() => {
+            Some(Box::leak(mcp.join(server, tool).into_boxed_str()))
+        }
+        _ => to.tables().tool_name(id),
+    }
 }
 
 /// Every tool name `from` knows, plus [`PROBE_TOOLS`], each with its counterpart in `to`.

@@ -184,7 +184,14 @@ pub(super) fn translate_tool_regex(
     let known: Vec<String> = expected
         .iter()
         .copied()
-        .filter(|n| !PROBE_TOOLS.contains(n))
+        // A probe's counterpart (Copilot's `github-create_issue`) is no tool either.
+        .filter(|n| {
+            !PROBE_TOOLS.contains(n)
+                && !universe
+                    .pairs
+                    .iter()
+                    .any(|(source, c)| PROBE_TOOLS.contains(source) && *c == Some(*n))
+        })
         .map(str::to_string)
         .collect();
     if known.is_empty() {
