@@ -2593,6 +2593,7 @@ fn main() -> std::process::ExitCode {
             answers_claude_refuses_whole,
             a_route_whose_hookx_moved,
             a_gemini_teams_session_edges_under_claude,
+            mcp_tools_under_claude,
         ],
     )
 }
@@ -3379,4 +3380,229 @@ fn a_gemini_teams_session_edges_under_claude() {
         ),
     );
     c.finish("a_gemini_teams_session_edges_under_claude", &log_now);
+}
+
+/// The MCP rows' servers (attacks 1280-1299): names with `_`, `-` and `__`, each serving
+/// `run` and `Bash` (`live_common/mcp_server.js`).
+const MCP_SERVERS: &[&str] = &["srv", "my_srv", "my-srv", "a__b"];
+
+/// The MCP calls the model makes, by Claude's names for them, each with a text of its own.
+const MCP_CALLS: &[(&str, &str, &str)] = &[
+    ("mcp__srv__run", "text", "c-srv-run"),
+    ("mcp__srv__Bash", "command", "c-srv-bash"),
+    ("Bash", "command", "echo c-builtin-bash"),
+    ("mcp__my_srv__run", "text", "c-under-run"),
+    ("mcp__my-srv__run", "text", "c-dash-run"),
+    ("mcp__my_srv__Bash", "command", "c-under-bash"),
+    ("mcp__a__b__run", "text", "c-double-run"),
+];
+
+fn mcp_script(step: usize, _project: &str) -> Vec<Block> {
+    match MCP_CALLS.get(step) {
+        Some((name, key, text)) => vec![Block::Tool(name, json!({ *key: text }))],
+        None => vec![Block::Text("MCP done.".into())],
+    }
+}
+
+static MCP_SCRIPTS: &[(&str, Script)] = &[("mcp", mcp_script)];
+
+/// `--mcp-config` for [`MCP_SERVERS`], each logging the calls that ran to `log`.
+fn mcp_config(world: &World, log: &Path) -> std::path::PathBuf {
+    let script = world.dump.join("mcp_server.js");
+    std::fs::write(&script, include_str!("live_common/mcp_server.js")).unwrap();
+    let servers: serde_json::Map<String, Value> = MCP_SERVERS
+        .iter()
+        .map(|s| {
+            let args = json!([script.display().to_string(), s, log.display().to_string()]);
+            (s.to_string(), json!({"command": "node", "args": args}))
+        })
+        .collect();
+    let file = world.dump.join("mcp.json");
+    write_json(&file, &json!({"mcpServers": servers}));
+    file
+}
+
+/// Attacks rows 1280, 1284, 1285, live under Claude Code 2.1.332 with the MCP server of
+/// `live_common/mcp_server.js`. Ground truth first: an MCP call's PreToolUse names it
+/// `mcp__SERVER__TOOL` with the server as configured, and `mcp_server.name`; Claude's own
+/// `mcp__srv__run`, `mcp__srv__.*`, `mcp__.*` fire on their calls, `Bash` never on the MCP tool
+/// `Bash`. Then hookx routed in (both scopes): the user's Copilot rules (which Claude never
+/// reads) on `srv-run` (a deny) and `srv-.*`, and the project's Gemini deny on
+/// `mcp_my_srv_run`: each fires once on each call it names, with its own agent's name for it,
+/// and its deny stops the MCP call. Before hookx read Copilot's `SERVER-TOOL`, the Copilot rules
+/// got `mcp__srv__run` and never fired.
+fn mcp_tools_under_claude() {
+    let Some(bin) = client_or_skip("mcp_tools_under_claude") else {
+        return;
+    };
+    let mut c = Checks::default();
+    let model = FakeModel::start(MCP_SCRIPTS);
+    let world = World::new();
+    let ran = world.dump.join("mcp-ran.log");
+    let config = mcp_config(&world, &ran);
+    let mcp_args = [
+        "--dangerously-skip-permissions",
+        "--strict-mcp-config",
+        "--mcp-config",
+        config.to_str().unwrap(),
+    ];
+    let matchers: [(&str, Option<&str>, &[&str]); 5] = [
+        (
+            "all",
+            None,
+            &[
+                "Bash",
+                "mcp__a__b__run",
+                "mcp__my-srv__run",
+                "mcp__my_srv__Bash",
+                "mcp__my_srv__run",
+                "mcp__srv__Bash",
+                "mcp__srv__run",
+            ],
+        ),
+        ("exact", Some("mcp__srv__run"), &["mcp__srv__run"]),
+        (
+            "server",
+            Some("mcp__srv__.*"),
+            &["mcp__srv__Bash", "mcp__srv__run"],
+        ),
+        (
+            "mcp",
+            Some("mcp__.*"),
+            &[
+                "mcp__a__b__run",
+                "mcp__my-srv__run",
+                "mcp__my_srv__Bash",
+                "mcp__my_srv__run",
+                "mcp__srv__Bash",
+                "mcp__srv__run",
+            ],
+        ),
+        ("bash", Some("Bash"), &["Bash"]),
+    ];
+    let groups: Vec<Value> = matchers
+        .iter()
+        .map(|(label, m, _)| {
+            let mut g = json!({"hooks": [{"type": "command", "command": world.dumper_command(label, "PreToolUse")}]});
+            if let Some(m) = m {
+                g["matcher"] = json!(m);
+            }
+            g
+        })
+        .collect();
+    let user = world.home.join(".claude/settings.json");
+    write_json(&user, &json!({"hooks": {"PreToolUse": groups}}));
+    let run = client::run(
+        &bin,
+        &world,
+        model.port,
+        "SCRIPT:mcp call the MCP tools",
+        &mcp_args,
+    );
+    for (label, _, want) in &matchers {
+        let records = world.records(label);
+        let mut got: Vec<&str> = records
+            .iter()
+            .filter_map(|r| r.stdin["tool_name"].as_str())
+            .collect();
+        got.sort();
+        c.check(
+            got == *want,
+            format!(
+                "Claude's own {label} fired on {got:?}, not {want:?}\n{}",
+                run.describe()
+            ),
+        );
+    }
+    let all = world.records("all");
+    let double = all
+        .iter()
+        .find(|r| r.stdin["tool_name"] == "mcp__a__b__run");
+    c.check(
+        double.is_some_and(|r| {
+            r.stdin["mcp_server"]["name"] == "a__b"
+                && r.stdin["tool_input"]["text"] == "c-double-run"
+        }),
+        format!(
+            "the MCP call's payload names its server: {:?}",
+            double.map(|r| &r.stdin_text)
+        ),
+    );
+    let text = std::fs::read_to_string(&ran).unwrap_or_default();
+    c.check(
+        text.lines().count() == 6,
+        format!("every MCP call ran without hookx: {text}"),
+    );
+
+    // hookx routed in.
+    std::fs::remove_file(&user).unwrap();
+    let _ = std::fs::remove_file(&ran);
+    world.clear_records();
+    model.clear();
+    let rule = |label: &str, matcher: &str| json!({"type": "command", "bash": world.dumper_command(label, "preToolUse"), "matcher": matcher});
+    write_json(
+        &world.home.join(".copilot/hooks/rules.json"),
+        &json!({"version": 1, "hooks": {"preToolUse": [rule("p-exact", "srv-run"), rule("p-server", "srv-.*")]}}),
+    );
+    world.answers("p-exact", &[("preToolUse", print_json(&json!({"permissionDecision": "deny", "permissionDecisionReason": "P-EXACT-SAYS-NO"})))]);
+    let gemini = world.project.join(".gemini/settings.json");
+    write_json(
+        &gemini,
+        &json!({"hooks": {"BeforeTool": [{"matcher": "mcp_my_srv_run", "hooks": [
+            {"type": "command", "command": world.dumper_command("g-exact", "BeforeTool")}]}]}}),
+    );
+    world.answers("g-exact", &[("BeforeTool", exit2("G-EXACT-SAYS-NO"))]);
+    hookx_cmd(&world, &["trust", "--yes"]);
+    hookx_cmd(&world, &["install", "--host", "claude", "--scope", "user"]);
+    hookx_cmd(
+        &world,
+        &["install", "--host", "claude", "--scope", "project"],
+    );
+    let run = client::run(
+        &bin,
+        &world,
+        model.port,
+        "SCRIPT:mcp call the MCP tools",
+        &mcp_args,
+    );
+    let name = |r: &Record| {
+        r.stdin["toolName"]
+            .as_str()
+            .or(r.stdin["tool_name"].as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
+    for (label, want) in [
+        ("p-exact", vec!["srv-run"]),
+        ("p-server", vec!["srv-Bash", "srv-run"]),
+        ("g-exact", vec!["mcp_my_srv_run"]),
+    ] {
+        let mut got: Vec<String> = world.records(label).iter().map(name).collect();
+        got.sort();
+        c.check(
+            got == want,
+            format!("{label} ran on {got:?}, not {want:?}\n{}", run.describe()),
+        );
+    }
+    let text = std::fs::read_to_string(&ran).unwrap_or_default();
+    for (call, denied) in [
+        ("srv run c-srv-run", true),
+        ("srv Bash c-srv-bash", false),
+        ("my_srv run c-under-run", true),
+        ("a__b run c-double-run", false),
+    ] {
+        c.check(
+            text.contains(call) != denied,
+            format!(
+                "the call `{call}` ran: {}, its rule denied: {denied}\n{text}",
+                text.contains(call)
+            ),
+        );
+    }
+    let seen = Seen::new(&model);
+    c.check(
+        seen.any("P-EXACT-SAYS-NO") && seen.any("G-EXACT-SAYS-NO"),
+        "each deny's reason reached the model",
+    );
+    c.finish("mcp_tools_under_claude", "");
 }
