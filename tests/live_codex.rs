@@ -72,6 +72,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .collect();
     }
     match name {
+        "mcp" => mcp_calls()
+            .into_iter()
+            .map(|c| Step::Calls(vec![c]))
+            .chain([Step::Text("mcp done")])
+            .collect(),
         "subfolder" => vec![shell("echo sub-call"), Step::Text("subfolder done")],
         "twice" => vec![
             shell("echo twice-call"),
@@ -2664,6 +2669,7 @@ fn main() -> std::process::ExitCode {
             a_profiles_project_markers_place_the_project,
             an_overrides_project_markers_place_the_project,
             a_route_whose_hookx_moved,
+            mcp_tools_under_codex,
             another_accounts_git_above_marks_no_project,
             another_accounts_git_above_keeps_the_users_guard,
         ],
@@ -3526,4 +3532,202 @@ fn live_loop(
         format!("{who}: exit {:?}: {}", l.out.status, l.out.stderr),
     );
     Some(l)
+}
+
+/// The MCP rows' servers (attacks 1280-1299): names with `_`, `-`, `.` and `__`, each serving
+/// `run` and `Bash` (`live_common/mcp_server.js`).
+const MCP_SERVERS: &[&str] = &["srv", "my_srv", "x-y", "p.q", "a__b"];
+
+/// The MCP calls the model makes, as Codex CLI 0.171.0 takes them: its MCP tools sit behind
+/// `tool_search`, and a call in the namespace `mcp__SERVER` (the server's name with `-` and `.`
+/// written `_`) runs.
+fn mcp_calls() -> Vec<Call> {
+    vec![
+        Call::Namespaced("mcp__srv", "run", json!({"text": "c-srv-run"})),
+        Call::Namespaced("mcp__srv", "Bash", json!({"command": "c-srv-bash"})),
+        Call::Function("exec_command", json!({"cmd": "echo c-builtin-bash"})),
+        Call::Namespaced("mcp__my_srv", "run", json!({"text": "c-under-run"})),
+        Call::Namespaced("mcp__x_y", "run", json!({"text": "c-dash-run"})),
+        Call::Namespaced("mcp__p_q", "run", json!({"text": "c-dot-run"})),
+        Call::Namespaced("mcp__a__b", "run", json!({"text": "c-double-run"})),
+    ]
+}
+
+/// `[mcp_servers."NAME"]` for [`MCP_SERVERS`], each logging the calls that ran to
+/// `mcp-ran.log`.
+fn mcp_config(sb: &Sandbox) {
+    let script = sb.write("mcp_server.js", include_str!("live_common/mcp_server.js"));
+    let log = sb.root.join("mcp-ran.log");
+    for s in MCP_SERVERS {
+        sb.user_config(&format!(
+            "[mcp_servers.\"{s}\"]\ncommand = \"node\"\nargs = [{:?}, {s:?}, {:?}]\n\n",
+            script.display().to_string(),
+            log.display().to_string()
+        ));
+    }
+}
+
+/// Attacks rows 1281, 1284, 1285, 1288, live under Codex CLI 0.171.0 with the MCP server of
+/// `live_common/mcp_server.js`. Ground truth first: PreToolUse names an MCP call
+/// `mcp__SERVER__TOOL`, no server key, `x-y` and `p.q` written `x_y` and `p_q`; Codex's own
+/// `mcp__srv__run`, `mcp__srv__.*`, `mcp__.*` fire on their calls, `^Bash$` never on the MCP tool
+/// `Bash`. Then hookx routed in: the user's Copilot rules (which Codex never reads) on
+/// `srv-run` (a deny) and `srv-.*`, and the project's Gemini deny on `mcp_my_srv_run`: each
+/// fires once on each call it names, with its own agent's name for it, and its deny stops the
+/// MCP call.
+fn mcp_tools_under_codex() {
+    let mut c = Checks::default();
+    let matchers: [(&str, Option<&str>, &[&str]); 5] = [
+        (
+            "all",
+            None,
+            &[
+                "Bash",
+                "mcp__a__b__run",
+                "mcp__my_srv__run",
+                "mcp__p_q__run",
+                "mcp__srv__Bash",
+                "mcp__srv__run",
+                "mcp__x_y__run",
+            ],
+        ),
+        ("exact", Some("mcp__srv__run"), &["mcp__srv__run"]),
+        (
+            "server",
+            Some("mcp__srv__.*"),
+            &["mcp__srv__Bash", "mcp__srv__run"],
+        ),
+        (
+            "mcp",
+            Some("mcp__.*"),
+            &[
+                "mcp__a__b__run",
+                "mcp__my_srv__run",
+                "mcp__p_q__run",
+                "mcp__srv__Bash",
+                "mcp__srv__run",
+                "mcp__x_y__run",
+            ],
+        ),
+        ("bash", Some("^Bash$"), &["Bash"]),
+    ];
+    let bypass = ["--dangerously-bypass-approvals-and-sandbox"];
+    let Some(l) = live("mcp", &bypass, |sb| {
+        mcp_config(sb);
+        let groups: Vec<Value> = matchers
+            .iter()
+            .map(|(label, m, _)| group(sb, *m, label))
+            .collect();
+        sb.trusted_hooks(HookFile::UserJson, &json!({"PreToolUse": groups}));
+    }) else {
+        return;
+    };
+    for (label, _, want) in &matchers {
+        let mut got: Vec<&str> = l
+            .dumps
+            .iter()
+            .filter(|d| d.label == *label)
+            .filter_map(|d| d.stdin["tool_name"].as_str())
+            .collect();
+        got.sort();
+        c.that(
+            got == *want,
+            format!("Codex's own {label} fired on {got:?}, not {want:?}"),
+        );
+    }
+    let dash = l.dump("all", "c-dash-run");
+    c.that(
+        dash.is_some_and(|d| {
+            d.stdin.get("mcp_server").is_none() && d.stdin["tool_input"]["text"] == "c-dash-run"
+        }),
+        format!(
+            "the MCP call's payload names no server: {:?}",
+            dash.map(|d| &d.raw)
+        ),
+    );
+    let ran = std::fs::read_to_string(l.sb.root.join("mcp-ran.log")).unwrap_or_default();
+    c.that(
+        ran.lines().count() == 6,
+        format!("every MCP call ran without hookx: {ran}"),
+    );
+
+    let Some(l) = live("mcp", &bypass, |sb| {
+        mcp_config(sb);
+        sb.trust_project();
+        let rule = |label: &str, matcher: &str| json!({"type": "command", "bash": sb.dumper(label), "matcher": matcher});
+        sb.write(
+            "home/.copilot/hooks/rules.json",
+            &json!({"version": 1, "hooks": {"preToolUse": [rule("p-exact", "srv-run"), rule("p-server", "srv-.*")]}}).to_string(),
+        );
+        sb.answer(
+            "p-exact",
+            "a",
+            "",
+            r#"{"permissionDecision":"deny","permissionDecisionReason":"P-EXACT-SAYS-NO"}"#,
+            "",
+            0,
+        );
+        sb.write(
+            "project/.gemini/settings.json",
+            &json!({"hooks": {"BeforeTool": [{"matcher": "mcp_my_srv_run", "hooks": [
+                {"type": "command", "command": sb.dumper("g-exact")}]}]}})
+            .to_string(),
+        );
+        sb.answer("g-exact", "a", "", "", "G-EXACT-SAYS-NO", 2);
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
+        common::hookx_at(
+            &sb.project,
+            &sb.home,
+            &["install", "--host", "codex", "--scope", "user"],
+        )
+        .success();
+    }) else {
+        return;
+    };
+    let name = |d: &client::Dump| {
+        d.stdin["toolName"]
+            .as_str()
+            .or(d.stdin["tool_name"].as_str())
+            .unwrap_or_default()
+            .to_string()
+    };
+    for (label, want) in [
+        ("p-exact", vec!["srv-run"]),
+        ("p-server", vec!["srv-Bash", "srv-run"]),
+        ("g-exact", vec!["mcp_my_srv_run"]),
+    ] {
+        let mut got: Vec<String> = l
+            .dumps
+            .iter()
+            .filter(|d| d.label == label)
+            .map(name)
+            .collect();
+        got.sort();
+        c.that(
+            got == want,
+            format!("{label} ran on {got:?}, not {want:?}\n{}", l.out.stderr),
+        );
+    }
+    let ran = std::fs::read_to_string(l.sb.root.join("mcp-ran.log")).unwrap_or_default();
+    for (call, denied) in [
+        ("srv run c-srv-run", true),
+        ("srv Bash c-srv-bash", false),
+        ("my_srv run c-under-run", true),
+        ("a__b run c-double-run", false),
+    ] {
+        c.that(
+            ran.contains(call) != denied,
+            format!(
+                "the call `{call}` ran: {}, its rule denied: {denied}\n{ran}",
+                ran.contains(call)
+            ),
+        );
+    }
+    let sent = l.sent("mcp");
+    c.that(
+        sent.contains("P-EXACT-SAYS-NO") && sent.contains("G-EXACT-SAYS-NO"),
+        "each deny's reason reached the model",
+    );
+    c.done("mcp_tools_under_codex");
 }
