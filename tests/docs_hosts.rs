@@ -2682,6 +2682,58 @@ fn a_subagent_stop_hook_that_always_blocks_stops_at_its_agents_cap_under_copilot
     }
 }
 
+/// Attacks row 1307: Copilot CLI 1.0.102 fires `agentStop` (and `Stop` in its PascalCase form)
+/// at a subagent's end, naming it (`agentId`), before `subagentStop` (recorded `tools.45`-`48`).
+/// A trusted Gemini `AfterAgent` hook and a Qwen `Stop` hook that block, run by hookx's Copilot
+/// route, are written for the main agent's end only (Gemini fires no AfterAgent for a
+/// subagent, Qwen its SubagentStop): at the subagent's stop they do not run, at the main
+/// agent's they block.
+#[test]
+fn a_subagents_stop_runs_no_foreign_stop_rule_under_copilot() {
+    let p = Project::new();
+    let block = |name: &str| {
+        json!([{"hooks": [{"type": "command", "command": format!(
+            "echo {name} >> ran; echo '{{\"decision\":\"block\",\"reason\":\"{name}\"}}'"
+        )}]}])
+    };
+    p.write(
+        ".gemini/settings.json",
+        json!({"hooks": {"AfterAgent": block("gemini")}}),
+    );
+    p.write(
+        ".qwen/settings.json",
+        json!({"hooks": {"Stop": block("qwen")}}),
+    );
+    p.trust();
+    let ran = p.project.join("ran");
+    for (fixture, event, subagent) in [
+        ("copilot-1.0.102/tools.45.agentStop.json", "agentStop", true),
+        ("copilot-1.0.102/tools.46.Stop.json", "Stop", true),
+        (
+            "copilot-1.0.102/tools.51.agentStop.json",
+            "agentStop",
+            false,
+        ),
+        ("copilot-1.0.102/tools.52.Stop.json", "Stop", false),
+    ] {
+        let _ = std::fs::remove_file(&ran);
+        let stdin = recorded_stop(&p, fixture, false);
+        let (code, out, err) = p.hookx(&["run", "--host", "copilot", "--event", event], stdin);
+        assert_eq!(code, 0, "{fixture}: {err}");
+        let runs = std::fs::read_to_string(&ran).unwrap_or_default();
+        if subagent {
+            assert!(
+                out.trim().is_empty(),
+                "{fixture}: a subagent's stop blocked: {out}"
+            );
+            assert_eq!(runs, "", "{fixture}: Stop rules ran at a subagent's stop");
+        } else {
+            assert_eq!(json_of(&out)["decision"], "block", "{fixture}: {out} {err}");
+            assert_eq!(runs.lines().count(), 2, "{fixture}: {runs}");
+        }
+    }
+}
+
 /// Attacks row 460: row 380's agent-wide cap, counted per hook. Claude Code 2.1.332 counts the
 /// stops in a row that any Stop hook blocked (binary: `stopHookBlockingCount`, one count for
 /// the turn's chain of continuations, "A hook blocked the turn from ending N consecutive

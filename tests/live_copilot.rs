@@ -250,6 +250,14 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             )]),
             Step::Text("decoy done"),
         ],
+        "substop" => vec![
+            Step::Tools(vec![(
+                "task",
+                json!({"name": "helper", "description": "a helper",
+                "prompt": "SCENARIO:sub run one command", "agent_type": "general-purpose"}),
+            )]),
+            Step::Text("substop done"),
+        ],
         "sub" => vec![
             Step::Tools(vec![(
                 "bash",
@@ -1366,6 +1374,78 @@ const BRICKS_EVENTS: &[&str] = &[
     "PostToolUse",
     "Stop",
 ];
+
+/// Attacks row 1307, live: Copilot CLI 1.0.102 fires `agentStop` at a subagent's end too,
+/// naming it (`agentId`). A trusted Gemini `AfterAgent` hook (which Gemini never runs for a
+/// subagent) that blocks a stop unless it continues one, run by hookx's Copilot route: it
+/// runs at the main agent's stops only (with main's `select.rs` it ran at the subagent's
+/// too, and blocked it, which Copilot did not act on: its reason never reached the subagent).
+fn a_foreign_stop_rule_does_not_keep_a_copilot_subagent_going() {
+    let Some(l) = live_env("substop", |sb| {
+        sb.write(
+            "project/.gemini/settings.json",
+            &json!({"hooks": {"AfterAgent": [{"hooks": [
+                {"type": "command", "command": sb.dumper("gemini-AfterAgent")}]}]}})
+            .to_string(),
+        );
+        sb.answer(
+            "gemini-AfterAgent",
+            "a",
+            r#""stop_hook_active":false"#,
+            r#"{"decision":"block","reason":"G-KEEP-GOING"}"#,
+            "",
+            0,
+        );
+        hookx(sb, &["trust", "--yes"]);
+        hookx(sb, &["install", "--host", "copilot"]);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    // The subagent's requests: those whose user message is its task (the parent's carry the
+    // task only in the call's arguments).
+    let sub: String = l
+        .model
+        .chats()
+        .iter()
+        .filter(|b| {
+            b["messages"].as_array().is_some_and(|m| {
+                m.iter().any(|m| {
+                    m["role"] == "user" && m["content"].to_string().contains("SCENARIO:sub run")
+                })
+            })
+        })
+        .map(Value::to_string)
+        .collect();
+    c.that(
+        sub.contains("echo from-subagent"),
+        "the subagent ran its command",
+    );
+    c.that(
+        !sub.contains("G-KEEP-GOING"),
+        "the Gemini stop hook's reason reached the subagent",
+    );
+    c.that(
+        l.sent("substop").contains("G-KEEP-GOING"),
+        "the Gemini stop hook blocked the main agent's stop once",
+    );
+    let runs: Vec<_> = l
+        .dumps
+        .iter()
+        .filter(|d| d.label == "gemini-AfterAgent")
+        .map(|d| d.stdin["stop_hook_active"].clone())
+        .collect();
+    c.that(
+        runs == [json!(false), json!(true)],
+        format!("the Gemini hook ran at the main agent's two stops only: {runs:?}"),
+    );
+    c.done("substop");
+}
 
 /// hookx routed in (project and user routes): the user's Claude settings (which Copilot never
 /// reads) and the project's Bricks file run through hookx, each handler in its own dialect,
@@ -4386,6 +4466,7 @@ fn main() -> std::process::ExitCode {
         live_tests![
             claude_projects_loop,
             ground_truth_tools,
+            a_foreign_stop_rule_does_not_keep_a_copilot_subagent_going,
             ground_truth_deny,
             ground_truth_answer_forms,
             ground_truth_blocked_prompt,

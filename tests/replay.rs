@@ -472,14 +472,23 @@ fn replay(host: &str) {
                 String::from_utf8_lossy(&out.stderr)
             ));
         }
-        let host_tool = decode_event_as(r.stdin.as_bytes(), r.host, Some(&r.event))
+        let host_event = decode_event_as(r.stdin.as_bytes(), r.host, Some(&r.event))
             .ok()
-            .and_then(|(e, _)| e.tool.map(|t| t.name));
+            .map(|(e, _)| e);
+        let host_tool = host_event
+            .as_ref()
+            .and_then(|e| e.tool.as_ref().map(|t| t.name.clone()));
+        // A subagent's stop (Copilot's `agentStop` naming its parent): only the flavours whose
+        // agent fires Stop there too have rules for it (attacks row 1307).
+        let subagent_stop = host_event.as_ref().is_some_and(|e| {
+            e.kind == hookx::model::EventKind::Stop && e.field("parent_agent_id").is_some()
+        });
         // Whether a flavour's category events fire for the payload's tool.
         let in_scope = |flavor: Flavor| {
             host_tool
                 .as_deref()
                 .is_none_or(|tool| flavor.tables().tool_scope.admits(tool))
+                && (!subagent_stop || flavor.tables().stop_fires_for_subagents)
         };
         for &flavor in Flavor::all() {
             let file = world.out.join(format!("{}.json", flavor.name()));

@@ -81,6 +81,7 @@ pub static TABLES: Tables = Tables {
     // invalid regex (run 0.36.0: a converted `*` guard never fired, attacks row 1200).
     matcher_style: MatcherStyle::UnanchoredRegex { star_is_all: false },
     exact_field_matchers: false,
+    stop_fires_for_subagents: false,
     matcher_tries_names_of: &[],
     // Source 0.36.0 (`createNamespacedToolName`, `f7n`): an MCP tool is named `TOOL_SERVER`
     // (server last, `is_mcp_tool: true`); the payload is read and written in that spelling

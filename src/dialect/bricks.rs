@@ -57,6 +57,7 @@ pub static TABLES: Tables = Tables {
         separators: "",
     },
     exact_field_matchers: false,
+    stop_fires_for_subagents: false,
     matcher_tries_names_of: &[],
     mcp_names: crate::tables::MCP_CANONICAL,
     key_case: KeyCase::Snake,

@@ -58,6 +58,7 @@ pub static TABLES: Tables = Tables {
     matcher_targets: &[],
     matcher_style: MatcherStyle::UnanchoredRegex { star_is_all: true },
     exact_field_matchers: false,
+    stop_fires_for_subagents: false,
     matcher_tries_names_of: &[],
     mcp_names: crate::tables::MCP_CANONICAL,
     key_case: KeyCase::Camel,

@@ -74,6 +74,7 @@ pub static TABLES: Tables = Tables {
     },
     tool_scope: crate::tables::ToolScope::Any,
     exact_field_matchers: false,
+    stop_fires_for_subagents: false,
     // A patch also answers to `Edit` and `Write` (run).
     matcher_tries_names_of: &[super::claude::FLAVOR],
     mcp_names: crate::tables::MCP_CANONICAL,

@@ -94,6 +94,9 @@ pub static TABLES: Tables = Tables {
     ],
     matcher_style: MatcherStyle::AnchoredRegex { star_is_all: false },
     exact_field_matchers: false,
+    // A subagent's end fires `agentStop` (with its `agentId`) before `subagentStop` (recorded
+    // 1.0.102, `tools.45`, `tools.47`): a Copilot Stop rule is written for both.
+    stop_fires_for_subagents: true,
     matcher_tries_names_of: &[],
     mcp_names: MCP_NAMES,
     key_case: KeyCase::Camel,
@@ -321,6 +324,8 @@ pub static PASCAL_TABLES: Tables = Tables {
     // matcher drops the entry; tried against the Claude and the Copilot tool name.
     matcher_style: MatcherStyle::AnchoredRegex { star_is_all: true },
     exact_field_matchers: false,
+    // `Stop` too (recorded `tools.46`, with `agent_id`).
+    stop_fires_for_subagents: true,
     matcher_tries_names_of: &[Flavor(&TABLES)],
     mcp_names: MCP_NAMES,
     key_case: KeyCase::Snake,

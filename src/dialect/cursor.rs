@@ -61,6 +61,7 @@ macro_rules! cursor_tables {
             // Not documented beyond single names (`"matcher": "Shell"`): read as Claude's.
             matcher_style: CLAUDE_MATCHER_STYLE,
             exact_field_matchers: false,
+            stop_fires_for_subagents: false,
             mcp_names: crate::tables::MCP_CANONICAL,
             matcher_tries_names_of: $tries,
             key_case: KeyCase::Snake,

@@ -69,6 +69,7 @@ pub static TABLES: Tables = Tables {
     matcher_style: MatcherStyle::UnanchoredRegex { star_is_all: true },
     tool_scope: crate::tables::ToolScope::Any,
     exact_field_matchers: false,
+    stop_fires_for_subagents: false,
     mcp_names: crate::tables::MCP_CANONICAL,
     matcher_tries_names_of: &[],
     key_case: KeyCase::Snake,

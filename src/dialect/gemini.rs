@@ -77,6 +77,7 @@ pub static TABLES: Tables = Tables {
     // SessionStart/SessionEnd/PreCompress compare the trimmed matcher with the value exactly
     // (run: `startup` matched, `start` did not).
     exact_field_matchers: true,
+    stop_fires_for_subagents: false,
     matcher_tries_names_of: &[],
     // Run: the MCP server `probe`'s tool `echo` is `mcp_probe_echo`; the payload's
     // `mcp_context` names both parts.

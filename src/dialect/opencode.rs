@@ -162,6 +162,7 @@ pub(crate) const fn engine_tables(me: &Engine, dialect: Dialect) -> Tables {
             separators: "",
         },
         exact_field_matchers: false,
+        stop_fires_for_subagents: false,
         // MCP tools are named `SERVER_TOOL` (no separator hookx can split on): not mapped.
         mcp_names: McpNames {
             prefix: "",

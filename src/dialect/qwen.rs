@@ -88,6 +88,7 @@ pub static TABLES: Tables = Tables {
     matcher_style: CLAUDE_MATCHER_STYLE,
     tool_scope: crate::tables::ToolScope::Any,
     exact_field_matchers: false,
+    stop_fires_for_subagents: false,
     // Run 0.24.4 tries Claude's MCP spelling, `mcp__server__tool`.
     mcp_names: crate::tables::MCP_CANONICAL,
     matcher_tries_names_of: &[Flavor(&super::claude::TABLES)],

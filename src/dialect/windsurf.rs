@@ -73,6 +73,7 @@ macro_rules! windsurf_tables {
             matcher_targets: &[],
             matcher_style: CLAUDE_MATCHER_STYLE,
             exact_field_matchers: false,
+            stop_fires_for_subagents: false,
             mcp_names: crate::tables::MCP_CANONICAL,
             matcher_tries_names_of: &[],
             key_case: KeyCase::Snake,

@@ -2,8 +2,9 @@
 //! it was written in, and identical handlers run once.
 
 use crate::model::bounded::{self, Answer, Job};
+use crate::model::event::PARENT_AGENT_ID;
 use crate::model::matcher::Literals;
-use crate::model::{CompiledMatcher, Event, Handler, MatcherForm};
+use crate::model::{CompiledMatcher, Event, EventKind, Handler, MatcherForm};
 use crate::tables::Rule;
 use crate::tables::{Flavor, MatchOn};
 use std::borrow::Cow;
@@ -202,6 +203,14 @@ fn match_each(rules: &[&Rule], event: &Event) -> Vec<MatchVerdict> {
             && !tables.tool_scope.admits(&tool.name)
         {
             // The rule's event is a tool category that does not hold this tool.
+            verdicts.push(MatchVerdict::NoMatch);
+            continue;
+        }
+        if event.kind == EventKind::Stop
+            && event.field(PARENT_AGENT_ID).is_some()
+            && !tables.stop_fires_for_subagents
+        {
+            // A subagent's stop, which this flavour's agent never shows its Stop rules.
             verdicts.push(MatchVerdict::NoMatch);
             continue;
         }

@@ -25,6 +25,9 @@ pub const SESSION_ID: &str = "session_id";
 pub const TOOL_USE_ID: &str = "tool_use_id";
 /// The canonical name of the field that names the subagent an event is of.
 pub const AGENT_ID: &str = "agent_id";
+/// The canonical name of the field that names the agent that started this one (Copilot's and
+/// Cline's subagents); absent or null for the main agent, which Cline also gives an `agent_id`.
+pub const PARENT_AGENT_ID: &str = "parent_agent_id";
 
 /// The tool call of a tool event.
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -181,6 +181,12 @@ pub struct Tables {
     /// Whether a matcher on a field (SessionStart `source`, …) is one exact value, not read in
     /// `matcher_style` (Gemini CLI compares the trimmed text, run 0.61.0).
     pub exact_field_matchers: bool,
+    /// Whether the agent fires this flavour's Stop at a subagent's end too (Copilot CLI
+    /// 1.0.102: `agentStop` naming the subagent, beside `subagentStop`). Where not (Claude,
+    /// Qwen, Codex: SubagentStop; Gemini: nothing), a stop whose payload names a parent agent
+    /// (`parent_agent_id`) runs none of the flavour's Stop rules (attacks row 1307: a Gemini `AfterAgent` block kept a
+    /// Copilot subagent going).
+    pub stop_fires_for_subagents: bool,
     /// Flavours whose tool names a tool matcher is tried against besides this flavour's own:
     /// the matcher fires when it accepts any of them (Copilot PascalCase: the Copilot name too,
     /// so a `Read` rule and a `view` rule both fire on view; run 1.0.102).
