@@ -45,8 +45,8 @@ pub struct Hit {
 
 #[derive(Serialize, Deserialize)]
 struct Entry {
-    /// hookx version, dialect, event and path: a different hookx or a colliding file name is
-    /// a miss, never a wrong answer.
+    /// hookx build ([`crate::hash::BUILD`]), dialect, event and path: another build (whose
+    /// tables may prune otherwise) or a colliding file name is a miss, never a wrong answer.
     key: String,
     identity: FileId,
     sha256: String,
@@ -252,7 +252,7 @@ struct Fact<T> {
 }
 
 fn fact_key(what: &str) -> String {
-    format!("hookx {} fact {FORMAT}\0{what}", env!("CARGO_PKG_VERSION"))
+    format!("hookx {} fact {FORMAT}\0{what}", crate::hash::BUILD)
 }
 
 /// Where the fact keyed `key` is kept: among the cache's entries (evicted with them), named by
@@ -376,7 +376,7 @@ const FORMAT: u32 = 2;
 fn key(path: &Path, dialect: Dialect, event: &EventKind) -> String {
     format!(
         "hookx {} cache {FORMAT}\0{dialect:?}\0{}\0{}",
-        env!("CARGO_PKG_VERSION"),
+        crate::hash::BUILD,
         event.name(),
         path.display()
     )

@@ -2,6 +2,13 @@
 
 use sha2::{Digest, Sha256};
 
+/// This build: its version and a hash of its sources and locked dependencies (`build.rs`).
+/// What hookx remembers from one run for the next (the parse cache, its facts, the files an
+/// agent loads whole, the warnings given) is keyed by it, not by the version alone: the
+/// version stayed 0.1.0 through every change of the tables and rules those memos come from,
+/// and an upgraded hookx took an older build's verdict for its own (attacks row 1340).
+pub const BUILD: &str = env!("HOOKX_BUILD");
+
 /// Lower-case hex SHA-256 of some bytes.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     // Hex by table, not a `format!` per byte: `run` digests on every event (row 382's mark).

@@ -118,7 +118,7 @@ pub fn to_warn(home: &Path, files: &[File<'_>]) -> ToWarn {
 /// digested: a file renamed or linked anew gets a new ctime, so a new `FileId`.
 fn digest(files: &[File<'_>]) -> Option<u64> {
     let mut mix = Mix(files.len() as u64);
-    mix.write(env!("CARGO_PKG_VERSION").as_bytes());
+    mix.write(crate::hash::BUILD.as_bytes());
     for file in files {
         let id = file.id.filter(|id| id.settled())?;
         mix.write(file.location.as_bytes());

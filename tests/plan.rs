@@ -797,6 +797,76 @@ fn a_claude_file_remembered_as_loaded_is_refused_once_it_changes() {
     assert_eq!(fire(), 2);
 }
 
+/// Attacks row 1340: the memo of files Claude loads whole (`loaded.sum`) is another build's
+/// when hookx is upgraded in place. A build of the morning of 2026-12-06 remembered a Claude
+/// file as loaded though Claude leaves out one of its entries on Stop (a `null` matcher: row
+/// 720, found later); today's hookx took that memo for its own verdict, thought Claude ran the
+/// Gemini Stop rule's copy there, and ran the rule nowhere. The memo is keyed by the build.
+#[test]
+fn another_builds_memo_of_a_file_claude_loads_whole_is_not_taken() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("p"), root.join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let log = root.join("ran.log");
+    let rule = format!("echo ran >> '{}'", log.display());
+    let gemini = serde_json::json!({"hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command": rule}]}]}});
+    common::write(&project, ".gemini/settings.json", &gemini.to_string());
+    let hx = |args: &[&str]| common::hookx_at(&project, &home, args);
+    common::hookx()
+        .current_dir(&project)
+        .args([
+            "convert",
+            ".gemini/settings.json",
+            "--to",
+            "claude",
+            "--write",
+        ])
+        .assert()
+        .success();
+    let path = project.join(".claude/settings.json");
+    let mut claude: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    claude["hooks"]["Stop"][0]["matcher"] = serde_json::Value::Null;
+    let text = claude.to_string();
+    std::fs::write(&path, &text).unwrap();
+    hx(&["trust", "--yes"]).success();
+    let payload = serde_json::json!({"session_id": "s", "transcript_path": "", "cwd": project,
+        "hook_event_name": "Stop", "stop_hook_active": false});
+    let fire = || {
+        common::hookx_clean(&project)
+            .args([
+                "run",
+                "--host",
+                "claude",
+                "--event",
+                "Stop",
+                "--installed-in",
+                "project",
+            ])
+            .arg("--home")
+            .arg(&home)
+            .write_stdin(payload.to_string())
+            .assert()
+            .success();
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count()
+    };
+    // Claude leaves the copy out: hookx runs the rule.
+    assert_eq!(fire(), 1);
+    // What a build keyed by the version alone (0.1.0) remembered of the file.
+    let key = format!(
+        "0.1.0\0claude\0{}",
+        hookx::hash::sha256_hex(text.as_bytes())
+    );
+    let old = &hookx::hash::sha256_hex(key.as_bytes())[..16];
+    common::write(&home, ".hookx/loaded.sum", &format!("{old}\n"));
+    assert_eq!(fire(), 2, "another build's memo hid the rule");
+}
+
 /// Rows 546 and 728's project: a Gemini `BeforeAgent` rule (`./hook.sh from-gemini`) converted
 /// into Claude's file.
 fn gemini_prompt_rule_copied_into_claude() -> (tempfile::TempDir, tempfile::TempDir) {
