@@ -200,7 +200,12 @@ impl TrustStore {
 
     /// Where the record of `ctx`'s home lives.
     pub fn path_for(ctx: &Context) -> PathBuf {
-        ctx.home.join(".hookx").join("trust.json")
+        Self::record_in(&ctx.home)
+    }
+
+    /// Where the record of `home` lives.
+    pub fn record_in(home: &Path) -> PathBuf {
+        home.join(".hookx").join("trust.json")
     }
 
     /// Loads the record; a missing file is an empty record, a corrupt one (or a FIFO, device or

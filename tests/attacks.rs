@@ -443,12 +443,29 @@ fn a_script_wearing_the_converted_mark_runs_by_its_own_interpreter() {
 /// A route or wrapped entry this hookx cannot read (an option a newer hookx writes, a host it
 /// does not know, a `--timeout` too large) is answered by the failure policy like any other
 /// failure of hookx's own: never exit 2, which Claude reads on Stop as "keep going" (forever)
-/// and on a prompt as a refusal; on a tool-call guard, a deny in the host's protocol.
+/// and on a prompt as a refusal; on a tool-call guard, a deny in the host's protocol. A route
+/// whose home holds no trust record (and no agent a policy folder) could run nothing: it
+/// answers nothing (attacks row 1341), a wrapped copy as before.
 #[test]
 fn a_command_line_hookx_cannot_read_never_blocks_a_stop_or_a_prompt() {
     let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        ".hookx/trust.json",
+        r#"{"version": 2, "trusted": []}"#,
+    );
+    check_unreadable_lines(dir.path(), true);
+    std::fs::remove_file(dir.path().join(".hookx/trust.json")).unwrap();
+    check_unreadable_lines(dir.path(), false);
+}
+
+/// [`a_command_line_hookx_cannot_read_never_blocks_a_stop_or_a_prompt`] with the home `dir`,
+/// which holds a trust record or not (`record`); the policy root an empty folder.
+fn check_unreadable_lines(dir: &Path, record: bool) {
+    let no_policy = dir.join("no-policy");
+    std::fs::create_dir_all(&no_policy).unwrap();
     let payload = |event: &str| {
-        json!({"session_id": "s", "transcript_path": "/dev/null", "cwd": dir.path(),
+        json!({"session_id": "s", "transcript_path": "/dev/null", "cwd": dir,
                "hook_event_name": event, "stop_hook_active": false, "prompt": "hi",
                "tool_name": "Bash", "tool_input": {"command": "ls"}})
         .to_string()
@@ -479,20 +496,32 @@ fn a_command_line_hookx_cannot_read_never_blocks_a_stop_or_a_prompt() {
     ];
     for line in lines {
         for event in ["Stop", "UserPromptSubmit", "PreToolUse"] {
-            let mut cmd = common::hookx_clean(dir.path());
-            cmd.args(common::with_route_home(line, dir.path()))
+            let mut cmd = common::hookx_clean(dir);
+            cmd.args(common::with_route_home(line, dir))
                 .args(["--event", event]);
             if line[0] == "exec" {
                 cmd.args(["--", "true"]);
+            } else {
+                cmd.arg("--managed-root").arg(&no_policy);
             }
             if !line.contains(&"--host") {
-                cmd.env("CLAUDE_PROJECT_DIR", dir.path());
+                cmd.env("CLAUDE_PROJECT_DIR", dir);
             }
             let ran = ran(cmd.write_stdin(payload(event)));
             assert_ne!(ran.code, Some(2), "{line:?} {event}: {ran:?}");
             assert!(ran.stderr.contains("hookx"), "{line:?} {event}: {ran:?}");
             let known_host = !line.contains(&"a-host-of-tomorrow");
-            if event == "PreToolUse" && known_host {
+            if line[0] == "run" && !record {
+                assert_eq!(
+                    (ran.code, ran.stdout.as_str()),
+                    (Some(0), ""),
+                    "{line:?} {event}: {ran:?}"
+                );
+                assert!(
+                    ran.stderr.contains("nothing here could run"),
+                    "{line:?} {event}: {ran:?}"
+                );
+            } else if event == "PreToolUse" && known_host {
                 let answer: Value = serde_json::from_str(ran.stdout.trim())
                     .unwrap_or_else(|e| panic!("{line:?}: {e}: {ran:?}"));
                 assert_eq!(

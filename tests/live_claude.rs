@@ -2594,6 +2594,7 @@ fn main() -> std::process::ExitCode {
             a_route_whose_hookx_moved,
             a_gemini_teams_session_edges_under_claude,
             mcp_tools_under_claude,
+            a_route_a_newer_hookx_wrote,
         ],
     )
 }
@@ -3605,4 +3606,52 @@ fn mcp_tools_under_claude() {
         "each deny's reason reached the model",
     );
     c.finish("mcp_tools_under_claude", "");
+}
+
+/// Attacks row 1341: a project whose route a newer hookx wrote (an option this one does not
+/// know, as `--route-folder` was to a hookx of the morning of 2026-12-06), run by this hookx on
+/// a teammate's machine; the project's trusted Gemini guard; one shell call. With a trust
+/// record in the home the call is denied, the reason naming the hookx to upgrade; with none
+/// (the teammate trusted nothing, so nothing could run) the call runs: nobody is trapped.
+fn a_route_a_newer_hookx_wrote() {
+    let test = "a_route_a_newer_hookx_wrote";
+    let Some(bin) = client_or_skip(test) else {
+        return;
+    };
+    let mut c = Checks::default();
+    for state in ["trust record", "no trust record"] {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let log = world.dump.join("guard.log");
+        trusted_gemini_guard(&world, &world.project.join(".gemini/settings.json"), &log);
+        hookx_cmd(&world, &["install", "--host", "claude"]);
+        let settings = world.project.join(".claude/settings.json");
+        let text = std::fs::read_to_string(&settings).unwrap();
+        let newer = text.replace(
+            " run --host claude",
+            " run --option-of-tomorrow x --host claude",
+        );
+        assert_ne!(newer, text, "{test}: no route in {text}");
+        std::fs::write(&settings, newer).unwrap();
+        if state == "no trust record" {
+            std::fs::remove_file(world.home.join(".hookx/trust.json")).unwrap();
+        }
+        let (run, ran, denied) = one_guarded_call(&bin, &world, &model, &log);
+        let called = world.project.join("once.txt").exists();
+        let told = Seen::new(&model).any("a newer hookx may have written this line");
+        let expected = match state {
+            "trust record" => (false, false, false, true),
+            _ => (false, false, true, false),
+        };
+        c.check(
+            (ran, denied, called, told) == expected,
+            format!(
+                "{state}: the guard ran {ran}, denied {denied}, the call ran {called}, the \
+                 route's reason reached the model {told} (expected ran, denied, called, told: \
+                 {expected:?})\n{}",
+                run.describe()
+            ),
+        );
+    }
+    c.finish(test, "");
 }

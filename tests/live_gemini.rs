@@ -2315,6 +2315,7 @@ fn main() -> std::process::ExitCode {
         live_tests![
             a_projects_copy_of_the_user_route_line,
             a_route_whose_hookx_moved,
+            a_route_a_newer_hookx_wrote,
             a_project_route_whose_hookx_is_gone,
             ground_truth_tools,
             ground_truth_deny,
@@ -2499,6 +2500,55 @@ fn a_route_whose_hookx_moved() {
             format!(
                 "{state}: the guard ran {ran}, denied {denied}, the call blocked {blocked}, the \
                  route's reason told {told} (expected {expected:?}): {result}"
+            ),
+        );
+    }
+    c.done("story");
+}
+
+/// Attacks row 1341 under Gemini CLI 0.61.0: a project's route a newer hookx wrote (an option
+/// this one does not know), a trusted project Claude guard, one shell call. With a trust record
+/// in the home the call is blocked, the reason naming the hookx to upgrade; with none (nothing
+/// could run) the call runs.
+fn a_route_a_newer_hookx_wrote() {
+    let mut c = Checks::default();
+    for state in ["trust record", "no trust record"] {
+        let Some(l) = live("story", &["--yolo"], &[], |sb| {
+            sb.user_settings(json!({}));
+            sb.trust_folder();
+            let log = sb.root.join("guard.log");
+            let guard = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+                "command": format!("echo ran >> '{}'; echo GUARD-SAYS-NO >&2; exit 2", log.display())}]}]}});
+            sb.write("project/.claude/settings.json", &guard.to_string());
+            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+            common::hookx_at(&sb.project, &sb.home, &["install", "--host", "gemini"]).success();
+            let settings = sb.project.join(".gemini/settings.json");
+            let text = std::fs::read_to_string(&settings).unwrap();
+            let newer = text.replace(
+                " run --host gemini",
+                " run --option-of-tomorrow x --host gemini",
+            );
+            assert_ne!(newer, text, "no route in {text}");
+            std::fs::write(&settings, newer).unwrap();
+            if state == "no trust record" {
+                std::fs::remove_file(sb.home.join(".hookx/trust.json")).unwrap();
+            }
+        }) else {
+            return;
+        };
+        let ran = l.sb.root.join("guard.log").exists();
+        let result = l.tool_result("story", "story-bash");
+        let blocked = result.contains("Tool execution blocked");
+        let told = result.contains("a newer hookx may have written this line");
+        let expected = match state {
+            "trust record" => (false, true, true),
+            _ => (false, false, false),
+        };
+        c.that(
+            (ran, blocked, told) == expected,
+            format!(
+                "{state}: the guard ran {ran}, the call blocked {blocked}, the route's reason \
+                 told {told} (expected {expected:?}): {result}"
             ),
         );
     }

@@ -24,16 +24,37 @@ pub fn main() -> i32 {
             out!("{}", version_text());
             return 0;
         }
-        Err(e) if e.use_stderr() && dispatching() => {
+        Err(e) if e.use_stderr() && dispatching().is_some() => {
             // A host started it: its answer follows the failure policy, never exit 2.
             let why = e.kind().to_string();
-            let why = e
+            let mut why = e
                 .to_string()
                 .lines()
                 .next()
                 .and_then(|l| l.strip_prefix("error: "))
                 .map_or(why, str::to_string);
+            use clap::error::ErrorKind;
+            if matches!(
+                e.kind(),
+                ErrorKind::UnknownArgument | ErrorKind::InvalidValue
+            ) {
+                let exe = std::env::current_exe()
+                    .map_or_else(|_| "hookx".to_string(), |p| p.display().to_string());
+                why.push_str(&format!(
+                    " (a newer hookx may have written this line: upgrade {exe})"
+                ));
+            }
+            let home = option_value("--home").map(std::path::PathBuf::from);
+            let managed_root = option_value("--managed-root").map(std::path::PathBuf::from);
+            let line = match dispatching() {
+                Some(Dispatching::Run) => pipeline::Unread::Run {
+                    home: home.as_deref(),
+                    managed_root: managed_root.as_deref(),
+                },
+                _ => pipeline::Unread::Exec,
+            };
             return pipeline::unreadable_command_line(
+                line,
                 option_value("--host").as_deref(),
                 option_value("--event").as_deref(),
                 &why,
@@ -53,17 +74,27 @@ pub fn main() -> i32 {
     }
 }
 
+/// A command a host starts.
+enum Dispatching {
+    Run,
+    Exec,
+}
+
 /// Whether the command line is `hookx run …` or `hookx exec …` (the commands a host starts)
 /// with the payload piped in: typed at a terminal, a usage error is a usage error.
-fn dispatching() -> bool {
+fn dispatching() -> Option<Dispatching> {
     use std::io::IsTerminal;
     if std::io::stdin().is_terminal() {
-        return false;
+        return None;
     }
     let command = std::env::args_os()
         .skip(1)
-        .find(|a| !a.to_string_lossy().starts_with('-'));
-    command.is_some_and(|c| c == "run" || c == "exec")
+        .find(|a| !a.to_string_lossy().starts_with('-'))?;
+    match command.to_str()? {
+        "run" => Some(Dispatching::Run),
+        "exec" => Some(Dispatching::Exec),
+        _ => None,
+    }
 }
 
 /// The value of `name` on the command line (`--name VALUE` or `--name=VALUE`), before any `--`.

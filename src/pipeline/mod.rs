@@ -123,12 +123,32 @@ pub fn run(request: RunRequest) -> i32 {
     code
 }
 
+/// Which command's line [`unreadable_command_line`] could not read.
+pub enum Unread<'a> {
+    /// A route: it runs only what the user trusted (or the machine's policy), found from the
+    /// `--home` and `--managed-root` the line names, as far as they read.
+    Run {
+        home: Option<&'a Path>,
+        managed_root: Option<&'a Path>,
+    },
+    /// A wrapped copy: a handler the host runs from its own file, which may be a guard.
+    Exec,
+}
+
 /// `hookx run` or `hookx exec` whose command line this hookx cannot read (an option or a host
 /// of a newer hookx, a value out of range): the failure policy's answer for what the line
 /// names (`--host`, `--event`, as far as they read) and the payload tells, with `why`. Never a
 /// usage error's exit 2, which a host reads as a block: Claude keeps a Stop going on it,
-/// forever.
-pub fn unreadable_command_line(host: Option<&str>, event: Option<&str>, why: &str) -> i32 {
+/// forever. A route where nothing could run (no trust record in its home, no policy folder)
+/// answers nothing, as a route whose hookx is gone does there (attacks rows 1140, 1341): a
+/// teammate whose hookx is older than the one that wrote the project's routes, and who trusted
+/// nothing, is not denied every tool call.
+pub fn unreadable_command_line(
+    line: Unread<'_>,
+    host: Option<&str>,
+    event: Option<&str>,
+    why: &str,
+) -> i32 {
     let named = host.map(Dialect::named);
     let host = named.flatten();
     let known = failure::Context::new(host, event);
@@ -155,10 +175,42 @@ pub fn unreadable_command_line(host: Option<&str>, event: Option<&str>, why: &st
             known.decoded(hosted.answered_as(), &hosted.also, &hosted.event.kind);
         }
     }
+    if let Unread::Run { home, managed_root } = line
+        && nothing_could_run(home, managed_root)
+    {
+        let stderr = format!(
+            "hookx: cannot read its command line: {why}; nothing here could run (no trust \
+             record, no policy folder), so it answers nothing\n"
+        );
+        return host::print(
+            &HostAnswer {
+                stdout: String::new(),
+                stderr,
+                exit_code: 0,
+            },
+            &[],
+        );
+    }
     host::print(
         &known.answer(&format!("cannot read its command line: {why}")),
         &[],
     )
+}
+
+/// Whether a route could run nothing: its home (`home`, else the account's) holds no trust
+/// record and no agent has a policy folder below `managed_root` (else `/`). A home it cannot
+/// tell, or a record it cannot tell is missing, could hold trusted rules.
+fn nothing_could_run(home: Option<&Path>, managed_root: Option<&Path>) -> bool {
+    let absent = |path: &Path| matches!(std::fs::metadata(path), Err(e) if e.kind() == std::io::ErrorKind::NotFound);
+    let Some(home) = crate::context::dispatch_home(home) else {
+        return false;
+    };
+    let root = managed_root.unwrap_or(Path::new("/"));
+    absent(&TrustStore::record_in(&home))
+        && Dialect::all()
+            .iter()
+            .filter_map(|d| crate::context::managed_dir(root, *d))
+            .all(|dir| absent(&dir))
 }
 
 /// `hookx exec`: the host's event on stdin, given to one handler written for another agent,
