@@ -158,6 +158,30 @@ struct StoreFile {
 
 const STORE_VERSION: u32 = 2;
 
+/// A record as [`TrustStore::save`] reads it back from disk and writes it again: with what a
+/// newer hookx wrote into it that this one does not read, kept as it is for that hookx (an
+/// older build dropped `without_agent_keys` so when it trusted another file, and the newer one
+/// then skipped the user's guard as changed: attacks row 1342). A record this hookx sets is
+/// written without: what was kept described the content it trusted before. `run` reads
+/// [`Record`] alone.
+#[derive(Debug, Serialize, Deserialize)]
+struct KeptRecord {
+    #[serde(flatten)]
+    record: Record,
+    #[serde(flatten)]
+    newer: BTreeMap<String, serde_json::Value>,
+}
+
+/// The record on disk as [`TrustStore::save`] merges into it and writes it.
+#[derive(Debug, Serialize, Deserialize)]
+struct SavedFile {
+    version: u32,
+    #[serde(default)]
+    trusted: Vec<KeptRecord>,
+    #[serde(default, alias = "files", skip_serializing_if = "BTreeMap::is_empty")]
+    legacy: BTreeMap<String, LegacyRecord>,
+}
+
 /// The largest file of which the store keeps a copy of the trusted bytes (`<home>/.hookx/
 /// trusted/<sha256>`), for `hookx trust` to show a later change to it as a diff. A larger file
 /// is trusted all the same, without a copy: its review shows its rules, not a diff.
@@ -546,26 +570,31 @@ impl TrustStore {
             let mut trusted = BTreeMap::new();
             let mut legacy = self.legacy.clone();
             if let Some(text) = current {
-                let disk: StoreFile = serde_json::from_str(text).map_err(|e| Error::Io {
+                let disk: SavedFile = serde_json::from_str(text).map_err(|e| Error::Io {
                     path: shown.clone(),
                     message: format!(
                         "is not a hookx trust record ({e}); move it away to start afresh"
                     ),
                 })?;
-                for r in disk.trusted {
+                for kept in disk.trusted {
+                    let r = &kept.record;
                     if !self.revoked.contains(&r.path) {
-                        trusted.insert(format!("{}\0{}", r.location, r.path), r);
+                        trusted.insert(format!("{}\0{}", r.location, r.path), kept);
                     }
                 }
                 legacy.retain(|k, _| disk.legacy.contains_key(k));
             }
             for (location, path) in &self.changed {
                 if let Some(r) = self.get_at(location, path) {
-                    trusted.insert(format!("{}\0{}", r.location, r.path), r.clone());
+                    let kept = KeptRecord {
+                        record: r.clone(),
+                        newer: BTreeMap::new(),
+                    };
+                    trusted.insert(format!("{}\0{}", r.location, r.path), kept);
                 }
             }
-            hashes.extend(trusted.values().map(|r| r.sha256.clone()));
-            let file = StoreFile {
+            hashes.extend(trusted.values().map(|k| k.record.sha256.clone()));
+            let file = SavedFile {
                 version: STORE_VERSION,
                 trusted: trusted.into_values().collect(),
                 legacy,

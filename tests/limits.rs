@@ -424,6 +424,39 @@ fn a_trust_record_that_does_not_read_fails_closed_and_says_why() {
     }
 }
 
+/// Attacks row 1342: a field a newer hookx writes into a record (as `without_agent_keys` was to
+/// a build of 2026-12-04, which dropped it when it trusted another file, so that the newer
+/// hookx skipped the user's guard as changed once the agent had written a key of its own into
+/// the file) is kept where this hookx writes the record for another file's trust.
+#[cfg(unix)]
+#[test]
+fn a_field_a_newer_hookx_wrote_into_the_trust_record_is_kept() {
+    let h = Homed::new();
+    h.trusted_deny(0);
+    let record = h.home.join(".hookx/trust.json");
+    let mut value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let newer = serde_json::json!({"sha256": "of tomorrow"});
+    value["trusted"][0]["a_field_of_tomorrow"] = newer.clone();
+    std::fs::write(&record, value.to_string()).unwrap();
+    let other = h.project.join(".claude/settings.json");
+    std::fs::create_dir_all(other.parent().unwrap()).unwrap();
+    std::fs::write(&other, r#"{"hooks": {}}"#).unwrap();
+    let (code, _, stderr) = h.hookx(&["trust", other.to_str().unwrap()], "");
+    assert_eq!(code, Some(0), "{stderr}");
+    let after: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    let kept = after["trusted"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["path"].as_str().unwrap().ends_with("hooks.json"))
+        .unwrap();
+    assert_eq!(kept["a_field_of_tomorrow"], newer, "{after:#}");
+    let (denied, out) = h.denied();
+    assert!(denied, "{out}");
+}
+
 /// Row 122 (seventh pass): `hookx trust` wrote a record larger than `run` reads (records of
 /// many files pile up), and from then on every guarded tool call in every project was denied,
 /// `trust` itself could no longer read the record, and the fix said "run the hookx that wrote
