@@ -51,7 +51,12 @@ pub fn identity(event: &Event, call_keys: &[&str], stamped: bool) -> serde_json:
 /// The event's id: its [`identity`], the flavour it is answered in, and the places whose rules
 /// the route runs: the project and the policy root (attacks row 504: a route line a project
 /// ships with its own `--managed-root` claimed the call, ran no policy rule, and the user's
-/// route repeated its silence: the policy's deny lost).
+/// route repeated its silence: the policy's deny lost); and the build
+/// ([`crate::hash::BUILD`]): a claimer runs its own build's plan, and a route of another build
+/// that repeated its answer ran nothing of what only its own plan gives hookx (attacks row
+/// 1343: a project route run by a build of 2026-12-06 morning, before row 720, skipped a
+/// Stop rule today's user route then repeated the silence of). Routes of two builds both run:
+/// twice at worst.
 pub fn event_id(
     event: &Event,
     call_keys: &[&str],
@@ -64,6 +69,7 @@ pub fn event_id(
         flavor,
         project.to_string_lossy(),
         managed_root.to_string_lossy(),
+        crate::hash::BUILD,
     ]);
     crate::hash::sha256_hex(text.to_string().as_bytes())
 }
@@ -438,6 +444,22 @@ mod tests {
 
     fn far() -> Instant {
         Instant::now() + Duration::from_secs(5)
+    }
+
+    /// Attacks row 1343: the id is this build's, so that a route of another build, whose plan
+    /// may give hookx other rules, never matches its claims (shown with a real build of
+    /// 2026-12-06 morning by hand: its claim hid a Stop rule from today's route).
+    #[test]
+    fn the_build_is_part_of_the_events_id() {
+        let event = Event::bare(crate::model::EventKind::Stop);
+        let places = [Path::new("/p"), Path::new("/")];
+        let id = event_id(&event, &[], false, "claude", places);
+        let without = serde_json::json!([identity(&event, &[], false), "claude", "/p", "/"]);
+        assert_ne!(
+            id,
+            crate::hash::sha256_hex(without.to_string().as_bytes()),
+            "another build's route matches this one's claims"
+        );
     }
 
     #[test]
