@@ -2313,6 +2313,7 @@ fn main() -> std::process::ExitCode {
             ),
         )],
         live_tests![
+            a_claude_session_end_rule_keeps_claudes_budget,
             a_projects_copy_of_the_user_route_line,
             a_route_whose_hookx_moved,
             a_route_a_newer_hookx_wrote,
@@ -2856,4 +2857,39 @@ fn live_loop(
         format!("{who}: exit {:?}: {}", l.out.status, l.out.stderr),
     );
     Some(l)
+}
+
+/// Attacks row 1324: a team's Claude `SessionEnd` rule that hangs (it logs `started`, sleeps
+/// 40 s, logs `finished`), trusted, hookx installed for Gemini. Claude Code 2.1.332 gives all
+/// SessionEnd hooks 1.5 s; Gemini CLI 0.61.0 awaits its SessionEnd hooks before it exits, and
+/// hookx gave the handler Claude's 600 s default: `gemini -p` waited for the sleep. Now the
+/// handler gets its own agent's budget, and Gemini ends before it would have finished.
+fn a_claude_session_end_rule_keeps_claudes_budget() {
+    let mut log = std::path::PathBuf::new();
+    let Some(l) = live("story", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({}));
+        sb.trust_folder();
+        log = sb.root.join("end.log");
+        let rule = format!(
+            "echo started >> '{0}'; sleep 40; echo finished >> '{0}'",
+            log.display()
+        );
+        let rules =
+            json!({"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": rule}]}]}});
+        sb.write("project/.claude/settings.json", &rules.to_string());
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "gemini"]).success();
+    }) else {
+        return;
+    };
+    let logged = std::fs::read_to_string(&log).unwrap_or_default();
+    let mut c = Checks::default();
+    c.that(
+        logged.contains("started") && !logged.contains("finished"),
+        format!(
+            "the SessionEnd rule's log when gemini had exited: {logged:?}\n{}",
+            l.out.stderr.chars().take(2000).collect::<String>()
+        ),
+    );
+    c.done("story");
 }

@@ -709,6 +709,17 @@ pub fn handler_timeout(flavor: Flavor, handler: &Handler) -> Duration {
     }
 }
 
+/// `timeout`, within the time the handler's own agent gives all hooks of `kind`
+/// ([`crate::tables::ProtocolTables::hook_budget`]): Claude cuts a SessionEnd hook at 1.5 s,
+/// and the same handler under Gemini CLI, which awaits SessionEnd hooks before it exits, held
+/// its exit for the handler's 600 s (attacks row 1324).
+fn own_budget(flavor: Flavor, kind: &crate::model::EventKind, timeout: Duration) -> Duration {
+    match flavor.tables().protocol.hook_budget(kind) {
+        Some(budget) => timeout.min(budget),
+        None => timeout,
+    }
+}
+
 /// The process for one selected handler: its own dialect's payload, environment and timeout.
 fn prepare<S: RuleSource>(
     selected: &Selected<'_, S>,
@@ -814,7 +825,7 @@ fn prepare<S: RuleSource>(
         env,
         env_remove,
         cwd: Some(cwd),
-        timeout: handler_timeout(flavor, handler),
+        timeout: own_budget(flavor, &event.kind, handler_timeout(flavor, handler)),
     };
     let job = Job {
         flavor,
