@@ -3600,6 +3600,56 @@ fn a_claude_route_copilot_runs_beside_a_copilot_user_route_that_cannot_answer() 
     c.done("synced");
 }
 
+/// Attacks row 1341 under Copilot CLI 1.0.102: the project's Claude route (which Copilot runs)
+/// and hookx's Copilot user route beside it written by a newer hookx (an option this one does
+/// not know; the Claude route alone stands aside for the user route, which runs the guard),
+/// the project's trusted Gemini guard. With a trust record in the home the call is
+/// denied, the reason naming the hookx to upgrade; with none (nothing could run) the call runs.
+fn a_route_a_newer_hookx_wrote() {
+    let mut c = Checks::default();
+    for state in ["trust record", "no trust record"] {
+        let Some(l) = live_env("synced", |sb| {
+            a_guard_routed_for_claude_and_copilots_user(sb);
+            for (file, host) in [
+                (sb.project.join(".claude/settings.json"), "claude"),
+                (sb.home.join(".copilot/hooks/hookx.json"), "copilot"),
+            ] {
+                let text = std::fs::read_to_string(&file).unwrap();
+                let newer = text.replace(
+                    &format!(" run --host {host}"),
+                    &format!(" run --option-of-tomorrow x --host {host}"),
+                );
+                assert_ne!(newer, text, "no route in {text}");
+                std::fs::write(&file, newer).unwrap();
+            }
+            if state == "no trust record" {
+                std::fs::remove_file(sb.home.join(".hookx/trust.json")).unwrap();
+            }
+            routed_env(sb)
+        }) else {
+            return;
+        };
+        let (ran, _) = guard_log(&l.sb.root);
+        let denied = l.out.stdout.contains("Denied by preToolUse hook");
+        // Copilot wraps the reason at its terminal's width.
+        let told = l.out.stdout.contains("a newer hookx may have");
+        let expected = match state {
+            "trust record" => (true, true, true),
+            _ => (true, false, false),
+        };
+        c.that(
+            (ran.is_empty(), denied, told) == expected,
+            format!(
+                "{state}: the guard ran {}, denied {denied}, told {told} (expected not ran, \
+                 denied, told: {expected:?}): {:?}",
+                !ran.is_empty(),
+                l.out.stdout
+            ),
+        );
+    }
+    c.done("synced");
+}
+
 /// One form of `ground_truth_dropped_files`: the file it is written in, its name, the event
 /// (as the file spells it) and the entry that holds it, with `ODD` for the recorder's command;
 /// `whole`: the entry is the event's whole value, not an item of its list.
@@ -4499,6 +4549,7 @@ fn main() -> std::process::ExitCode {
             a_claude_route_copilot_runs_with_its_config_dir_elsewhere,
             a_wrapper_copy_copilot_runs_from_claudes_file_runs_the_routes_rules,
             a_claude_route_copilot_runs_beside_a_copilot_user_route_that_cannot_answer,
+            a_route_a_newer_hookx_wrote,
             the_vscode_routes_of_both_scopes_copilot_runs_run_each_rule_once,
             the_copilot_project_route_and_the_vscode_user_route_run_each_rule_once,
             a_users_route_copilot_runs_does_not_stand_aside_for_a_repositorys_route,
