@@ -2064,6 +2064,34 @@ fn convert_write_keeps_kiro_rule_lists_of_its_own() {
     assert_ne!(code, 0);
     assert!(err.contains("holds rules hookx did not write"), "{err}");
     assert_eq!(std::fs::read_to_string(&target).unwrap(), own);
+
+    // Attacks row 1400: a file with keys beside the list (which `validate` says are kept as
+    // written), or of another `version` (a real Kiro IDE hook whose `trigger` is an object,
+    // pranshusharmaa/Kiroween_Hackathon's `backend-tests.kiro.hook`, read as a list of no
+    // rules), is left as it is: writing the list whole would lose them.
+    for (name, own) in [
+        (
+            "described.json",
+            "{\n  \"$schema\": \"https://example.com/kiro.json\",\n  \"description\": \"mine\",\n  \"version\": \"v1\",\n  \"hooks\": []\n}\n",
+        ),
+        (
+            "backend-tests.kiro.hook",
+            "{\n  \"name\": \"Backend Tests Runner\",\n  \"version\": \"1.0.0\",\n  \"trigger\": {\"type\": \"fileSave\", \"patterns\": [\"src/**/*.ts\"]},\n  \"action\": {\"type\": \"sendMessage\", \"message\": \"Run the tests\"},\n  \"enabled\": true\n}\n",
+        ),
+    ] {
+        let target = p.project.join(".kiro/hooks").join(name);
+        std::fs::write(&target, own).unwrap();
+        let out = target.to_str().unwrap().to_string();
+        let (code, _, err) = p.hookx(
+            &[
+                "convert", "a.json", "--from", "claude", "--to", "kiro", "--write", "--out", &out,
+            ],
+            "",
+        );
+        assert_ne!(code, 0, "{name}: {err}");
+        assert!(err.contains("write another file of the folder"), "{err}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), own, "{name}");
+    }
 }
 
 /// `doctor`: a Kiro-only trigger fires under Kiro, natively, and never elsewhere (a note, not an
