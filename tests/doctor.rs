@@ -3152,10 +3152,14 @@ fn a_gemini_project_route_without_the_test_of_its_hookx_is_named_by_doctor() {
         claude_hooks(&[("UserPromptSubmit", None, command("./prompt.sh"))]),
     );
     let hookx = env!("CARGO_BIN_EXE_hookx");
-    // As an older hookx wrote it: the line alone.
+    // As an older hookx wrote it: the line alone. Gemini ignores a block at SessionStart
+    // (row 1320), so that route refuses nothing.
     let old = |program: &str| {
-        json!({"hooks": {"BeforeAgent": [{"hooks": [{"type": "command", "timeout": 595000,
-            "command": format!("{program} run --host gemini --event BeforeAgent --installed-in project")}]}]}})
+        let route = |event: &str| {
+            json!([{"hooks": [{"type": "command", "timeout": 595000,
+                "command": format!("{program} run --host gemini --event {event} --installed-in project")}]}])
+        };
+        json!({"hooks": {"BeforeAgent": route("BeforeAgent"), "SessionStart": route("SessionStart")}})
     };
     let said = |w: &World| {
         let out = w.hookx(&["doctor", "--host", "gemini"]);
@@ -3171,6 +3175,7 @@ fn a_gemini_project_route_without_the_test_of_its_hookx_is_named_by_doctor() {
              hookx, without the test of its hookx a route carries there now"
         ) && now.contains(read_as)
             && now.contains("so every `BeforeAgent` is refused")
+            && !now.contains("for `SessionStart`")
             && now.contains("(fix: hookx install --host gemini)"),
         "{now}"
     );

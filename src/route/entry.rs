@@ -111,6 +111,27 @@ fn can_run_test(hookx: &str) -> String {
 /// `preToolUse` hook. There a route whose hookx is gone exits 0 where it does not deny by
 /// [`Gone`]: what no hookx runs, runs nowhere (row 622), and traps nobody.
 pub fn failed_route_blocks(host: Dialect, event: &str) -> bool {
+    failed_route_read(host, event, crate::protocol::answer::read_answer)
+}
+
+/// [`failed_route_blocks`] where the host also acts on the block: not where it ignores any
+/// (Gemini at `SessionStart`: [`crate::tables::ProtocolTables::ignored_blocks`]), so that
+/// what doctor says a failed route refuses, it refuses.
+fn failed_route_refuses(host: Dialect, event: &str) -> bool {
+    failed_route_read(host, event, crate::protocol::decode_answer)
+}
+
+/// Whether `read`, a reader of the host's answers, takes a route that failed to start on
+/// `event` for a block, a stop or a decision.
+fn failed_route_read(
+    host: Dialect,
+    event: &str,
+    read: fn(
+        crate::tables::Flavor,
+        &crate::model::Event,
+        &crate::spawn::Finished,
+    ) -> crate::model::Outcome,
+) -> bool {
     let Some((event, flavor)) = own_event(host, event) else {
         return false;
     };
@@ -122,7 +143,7 @@ pub fn failed_route_blocks(host: Dialect, event: &str) -> bool {
         stderr_truncated: false,
         elapsed: std::time::Duration::ZERO,
     };
-    let read = crate::protocol::answer::read_answer(flavor, &event, &failed);
+    let read = read(flavor, &event, &failed);
     read.block || read.stop || read.decision.is_some()
 }
 
@@ -256,11 +277,11 @@ pub fn lacks_gone_guard(handler: &Handler, host: Dialect) -> bool {
 }
 
 /// Whether `handler` is a route of `host` as install writes it on `event` (as the host names
-/// it), where the host reads a failed route as a block ([`failed_route_blocks`]), without the
+/// it), where the host reads a failed route as a block it acts on, without the
 /// test of its hookx a route carries there now: one an older hookx wrote, which refuses every
 /// such event where that hookx is missing (a teammate's clone, a move: attacks row 1143).
 pub fn lacks_blocking_test(handler: &Handler, host: Dialect, event: &str) -> bool {
-    failed_route_blocks(host, event) && unguarded_route_line(handler, host, |_| true)
+    failed_route_refuses(host, event) && unguarded_route_line(handler, host, |_| true)
 }
 
 /// Whether `handler` is nothing but routes and one of its lines is a route of `host` without a
