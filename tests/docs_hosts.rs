@@ -1978,6 +1978,18 @@ fn installed_routes_run_under_kiro() {
         "{err}"
     );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), own);
+
+    // One with a key of the user's beside an empty list (attacks row 1401): install wrote the
+    // list whole without it, and uninstall deleted the file; now refused, untouched.
+    let described = "{\n  \"$schema\": \"https://example.com/kiro.json\",\n  \"description\": \"mine\",\n  \"version\": \"v1\",\n  \"hooks\": []\n}\n";
+    std::fs::write(&file, described).unwrap();
+    let (code, _, err) = install(&[]);
+    assert_ne!(code, 0, "{err}");
+    assert!(err.contains("holds `$schema`"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), described);
+    let (code, _, err) = install(&["--uninstall"]);
+    assert_ne!(code, 0, "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), described);
 }
 
 /// `validate`, `list` and `schema` know Kiro's rule lists; an unknown trigger is a warning

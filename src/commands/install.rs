@@ -1073,6 +1073,39 @@ fn apply_plugin(opts: &Options, plugin: &crate::tables::GeneratedPlugin) -> Resu
     Ok(report)
 }
 
+/// Refuses a rule-list file holding a key beside `hooks` and the list's `version` (a user's
+/// `description`, `$schema`): install writes the file whole, and uninstall deletes it, so the
+/// key would be lost (attacks row 1401).
+fn keys_beside_the_list(
+    path: &Path,
+    text: &str,
+    list: &crate::tables::RuleList,
+) -> Result<(), Error> {
+    let src = SourceFile::new(path.display().to_string(), text);
+    let value = crate::config::syntax::parse_json(&src)?;
+    let foreign = value
+        .as_object()
+        .into_iter()
+        .flatten()
+        .find(|(key, v)| match key.as_str() {
+            "hooks" => false,
+            "version" => v.as_str() != Some(list.version),
+            _ => true,
+        });
+    match foreign {
+        None => Ok(()),
+        Some((key, _)) => Err(Error::Invalid(vec![crate::diag::Diagnostic::at_line_col(
+            crate::diag::Severity::Error,
+            &src,
+            1,
+            1,
+            format!(
+                "holds `{key}`, which hookx does not write: hookx writes this file whole and leaves it as it is (move that key to another file of the folder)"
+            ),
+        )])),
+    }
+}
+
 /// Install for a host whose files are rule lists ([`crate::tables::RuleList`]) and
 /// which reads every file of its hook folder: hookx's routes are a file of its own, written
 /// whole (one rule per event, each marked as install's). A file there that holds any rule
@@ -1094,7 +1127,10 @@ fn apply_rule_list(opts: &Options, list: &crate::tables::RuleList) -> Result<Rep
         report.refused.truncate(refused);
         let had: Vec<String> = match current {
             None => Vec::new(),
-            Some(text) => routes_in_list(&path, text, host, list)?,
+            Some(text) => {
+                keys_beside_the_list(&path, text, list)?;
+                routes_in_list(&path, text, host, list)?
+            }
         };
         // A list of no rules, where the file is the user's link.
         let emptied = || {
