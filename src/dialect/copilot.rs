@@ -202,6 +202,18 @@ pub static TABLES: Tables = Tables {
             ],
         ),
         (
+            EventKind::PreMcpToolCall,
+            &[
+                "arguments",
+                "cwd",
+                "serverName",
+                "sessionId",
+                "timestamp",
+                "toolCallId",
+                "toolName",
+            ],
+        ),
+        (
             EventKind::PreToolUse,
             &[
                 "agentId",
