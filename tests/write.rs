@@ -898,3 +898,100 @@ fn a_file_root_edits_stays_its_owners() {
         "the user's settings must stay theirs"
     );
 }
+
+/// Attacks row 1246: `convert --write`, then the user edits the copy by hand (Gemini's
+/// `timeout` 30000 → 90000), then the same convert again: the edit was overwritten without a
+/// word. Each entry written now records a digest of what was written; an entry that no longer
+/// matches its digest is kept, named with its place (exit 1, the file left as it is), until
+/// `--force`, as `hookx sync` does. A copy an older hookx wrote (no digest) cannot be told from
+/// a stale one: written over, as before. `sync` over a file `convert --write` made (no lock
+/// digests for it) reads the same records.
+#[test]
+fn a_copy_edited_by_hand_is_kept_and_named_until_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    common::write(&project, ".claude/settings.json", &guard_source(Some(30)));
+    let target = project.join(".gemini/settings.json");
+    let write = |extra: &[&str]| {
+        let mut args = vec![
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "gemini",
+            "--write",
+        ];
+        args.extend(extra);
+        let out = convert_in(&project, &home, &args).get_output().clone();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let timeout = || {
+        json(&std::fs::read_to_string(&target).unwrap())["hooks"]["BeforeTool"][0]
+        ["hooks"][0]["timeout"]
+        .clone()
+    };
+    let (code, _, said) = write(&[]);
+    assert_eq!(code, 0, "{said}");
+    let written = std::fs::read_to_string(&target).unwrap();
+    assert!(written.contains("\"digest\": \""), "{written}");
+    let (code, _, said) = write(&[]);
+    assert_eq!((code, said.contains("is up to date")), (0, true), "{said}");
+    // The hand edit, then the same convert, and one of a changed source.
+    let edited = written.replace("\"timeout\": 30000", "\"timeout\": 90000");
+    assert_ne!(edited, written);
+    std::fs::write(&target, &edited).unwrap();
+    let named = "./.gemini/settings.json:7:11: the entry hookx wrote at /hooks/BeforeTool/0/hooks/0 \
+                 was edited by hand since (move the change into the source, or --force to \
+                 overwrite it)";
+    for source in [30, 45] {
+        common::write(
+            &project,
+            ".claude/settings.json",
+            &guard_source(Some(source)),
+        );
+        let (code, _, said) = write(&[]);
+        assert_eq!(code, 1, "{said}");
+        assert!(said.contains(&format!("not written: {named}")), "{said}");
+        assert!(!said.contains("wrote ./"), "{said}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), edited);
+    }
+    let (code, _, said) = write(&["--dry-run"]);
+    assert_eq!((code, said.contains(named)), (1, true), "{said}");
+    let (code, stdout, _) = write(&["--format", "json"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        json(&stdout)["refused"],
+        serde_json::json!([named]),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), edited);
+    // --force writes it over, and the copy is hookx's again.
+    let (code, _, said) = write(&["--force"]);
+    assert_eq!(code, 0, "{said}");
+    assert_eq!(timeout(), 45000);
+    let (code, _, said) = write(&[]);
+    assert_eq!((code, said.contains("is up to date")), (0, true), "{said}");
+    // A copy without a digest (an older hookx's), edited: taken as written, replaced.
+    let now = std::fs::read_to_string(&target).unwrap();
+    let at = now.find(",\n              \"digest\"").unwrap();
+    let end = at + now[at..].find("\"\n").unwrap() + 1;
+    let older = format!("{}{}", &now[..at], &now[end..]).replace("45000", "90000");
+    std::fs::write(&target, &older).unwrap();
+    let (code, _, said) = write(&[]);
+    assert_eq!(code, 0, "{said}");
+    assert_eq!(timeout(), 45000);
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), now);
+    // sync taking the file over, the copy edited: named from the record, not written.
+    std::fs::write(&target, now.replace("45000", "90000")).unwrap();
+    convert_in(&project, &home, &["sync", "--init", "--to", "gemini"]).success();
+    let out = convert_in(&project, &home, &["sync"]).get_output().clone();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.contains("edited by hand"), "{said}");
+    assert_eq!(timeout(), 90000);
+}

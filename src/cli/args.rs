@@ -290,6 +290,10 @@ pub(super) struct ConvertArgs {
     /// With --out or --write: show the change as a diff and write nothing.
     #[arg(long)]
     pub(super) dry_run: bool,
+    /// With --write: overwrite the entries an earlier --write made that were edited by hand
+    /// since (without it, such a file is left as it is, and each edited entry named).
+    #[arg(long, requires = "write")]
+    pub(super) force: bool,
     /// Project directory for --write without --out.
     #[arg(long, value_name = "DIR", default_value = ".")]
     pub(super) project: PathBuf,

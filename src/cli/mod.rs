@@ -167,6 +167,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
                 wrap: !args.no_wrap,
                 hookx: args.hookx,
                 json: args.format == Format::Json,
+                force: args.force,
             })
         }
         Command::Sync(args) => crate::commands::sync::command(&crate::commands::sync::Options {

@@ -38,6 +38,8 @@ pub struct Options {
     pub hookx: String,
     /// The report as JSON on stdout, instead of text on stderr.
     pub json: bool,
+    /// With `write`: overwrite the entries an earlier run wrote that were edited by hand since.
+    pub force: bool,
 }
 
 /// The inputs, read: each file and its document, and the parts hookx cannot read.
@@ -645,6 +647,7 @@ fn convert_to(
         _ => config::write::to_text(&conversion.document),
     };
     let lossy = !conversion.losses.is_empty();
+    let mut refused = Vec::new();
     let (written, diff) = match &target {
         // The agent's own file into itself: its agent already runs every rule of it, and a
         // copy spelled otherwise (Qwen's 5000 ms as 5) would run beside the original (row 214).
@@ -668,7 +671,12 @@ fn convert_to(
             (None, None)
         }
         Some(path) => {
-            let Wrote { written, diff, .. } = write_file(
+            let Wrote {
+                written,
+                diff,
+                hand_edited,
+                ..
+            } = write_file(
                 opts,
                 merge,
                 conversion,
@@ -688,16 +696,24 @@ fn convert_to(
             if path.exists() {
                 say_unreviewed(opts, conversion.document.dialect, path);
             }
+            refused = hand_edited;
             (written, diff)
         }
         None => (None, None),
     };
-    let code = if opts.strict && lossy { EXIT_LOSSES } else { 0 };
-    let fields = serde_json::json!({
+    let code = match (opts.strict && lossy, refused.is_empty()) {
+        (true, _) => EXIT_LOSSES,
+        (false, false) => 1,
+        (false, true) => 0,
+    };
+    let mut fields = serde_json::json!({
         "output": if target.is_none() { Some(&text) } else { None },
         "written": written,
         "diff": diff,
     });
+    if !refused.is_empty() {
+        fields["refused"] = serde_json::json!(refused);
+    }
     let print = || {
         if streamed {
             // As `out!`: a closed stdout is not an error of the conversion.
@@ -709,7 +725,7 @@ fn convert_to(
     };
     let done = Done {
         written: written.as_slice(),
-        refused: &[],
+        refused: &refused,
         fields,
         code,
     };
@@ -990,6 +1006,36 @@ pub fn write_file(
             convert::but_its_hookx,
         )
     };
+    // An entry an earlier run wrote and the user edited since is not written over unless
+    // --force (as `hookx sync`): the file is left as it is, and each such entry named.
+    let owned: Vec<serde_json::Value> = sources
+        .iter()
+        .map(|s| config::merge::source_record(path, s).into())
+        .collect();
+    let edited = |current: &str| -> Vec<String> {
+        if !merge || opts.force {
+            return Vec::new();
+        }
+        config::merge::hand_edited(current, &owned)
+            .iter()
+            .map(|o| {
+                let (line, col) = crate::positions::locate_json(current, &o.pointer)
+                    .map_or((0, 0), |at| crate::positions::line_col(current, at));
+                format!(
+                    "{}:{line}:{col}: the entry hookx wrote at {} was edited by hand since (move \
+                     the change into the source, or --force to overwrite it)",
+                    path.display(),
+                    o.pointer
+                )
+            })
+            .collect()
+    };
+    if let Some(hand) = before.as_deref().map(edited).filter(|h| !h.is_empty()) {
+        return Ok(Wrote {
+            hand_edited: hand,
+            ..Wrote::default()
+        });
+    }
     if opts.dry_run {
         let before = before.unwrap_or_default();
         let shown = path.display().to_string();
@@ -1014,9 +1060,14 @@ pub fn write_file(
     // since it was read).
     let mut was = None;
     let mut now = String::new();
+    let mut hand = Vec::new();
     let outcome = config::update::update(path, |current| {
         if merge && current.is_none() && conversion.document.rules.is_empty() {
             // Nothing to sync into a file that does not exist.
+            return Ok(config::update::Change::Keep);
+        }
+        hand = current.map(edited).unwrap_or_default();
+        if !hand.is_empty() {
             return Ok(config::update::Change::Keep);
         }
         was = current.map(str::to_string);
@@ -1034,6 +1085,12 @@ pub fn write_file(
         }
         Ok(config::update::Change::Write(now.clone()))
     })?;
+    if !hand.is_empty() {
+        return Ok(Wrote {
+            hand_edited: hand,
+            ..Wrote::default()
+        });
+    }
     let mut kept_reviews = None;
     // A handler the write moved keeps its agent's review (Codex keys it by place: row 285), and
     // a copy it rewrote from trusted sources the review its previous bytes had (row 442).
@@ -1091,6 +1148,9 @@ pub struct Wrote {
     pub written: Option<String>,
     pub diff: Option<String>,
     pub kept_reviews: Option<String>,
+    /// The entries an earlier run wrote that were edited by hand since, each `FILE:LINE:COL:
+    /// why`: the file was left as it is.
+    pub hand_edited: Vec<String>,
 }
 
 /// The sentence for the agent's reviews [`write_file`] kept for copies it rewrote.

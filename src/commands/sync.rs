@@ -15,7 +15,7 @@ use crate::plan;
 use crate::tables::{Dialect, Scope};
 use crate::trust::{TrustState, TrustStore};
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
@@ -682,6 +682,8 @@ fn convert_options(ctx: &Context, manifest: &Manifest, spec: &TargetSpec) -> con
         wrap: spec.wrap,
         hookx: spec.hookx.clone(),
         json: true,
+        // Sync tells hand edits by its lock, and writes only when there are none or --force.
+        force: true,
     }
 }
 
@@ -1073,7 +1075,7 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
                     let sources = owned_sources(&file.path, &owned_refs);
                     let mut digests: Vec<String> = owned_entries(&text, &sources)
                         .into_iter()
-                        .map(|(_, d)| d)
+                        .map(|(_, d, _)| d)
                         .collect();
                     digests.sort();
                     new_lock.targets.insert(file.shown.clone(), digests);
@@ -1389,10 +1391,13 @@ fn plan<'a>(
         // none of them stays as it is).
         after = None;
     }
-    if let (Some(text), Some(known)) = (&before, lock.targets.get(&rel)) {
+    if let Some(text) = &before {
+        // The lock's digests, and where it has none for the file (a copy `convert --write`
+        // made before sync took it over), each entry's own record.
+        let known = lock.targets.get(&rel);
         let sources = owned_sources(&path, owned);
-        for (pointer, digest) in owned_entries(text, &sources) {
-            if known.contains(&digest) {
+        for (pointer, digest, edited) in owned_entries(text, &sources) {
+            if known.map_or(!edited, |k| k.contains(&digest)) {
                 continue;
             }
             let (line, col) = crate::positions::locate_json(text, &pointer)
@@ -1681,75 +1686,16 @@ fn write_target(
     Ok(wrote.written.is_some())
 }
 
-/// Each entry in `text` that names one of `sources` in its hookx record: its JSON pointer and
-/// a digest of what it holds (the handler, its group's other keys, and where it sits, indices
-/// aside), so that a hand edit of any of these shows as a digest sync never wrote.
-fn owned_entries(text: &str, sources: &[Value]) -> Vec<(String, String)> {
-    let Some(value) = config::edit::JsonText::new(text).value(&[]) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    walk(
-        &value,
-        String::new(),
-        String::new(),
-        None,
-        sources,
-        &mut out,
-    );
-    out
-}
-
-fn walk(
-    value: &Value,
-    pointer: String,
-    place: String,
-    group: Option<&serde_json::Map<String, Value>>,
-    sources: &[Value],
-    out: &mut Vec<(String, String)>,
-) {
-    match value {
-        Value::Object(map) => {
-            let owned = map
-                .get(MARKER)
-                .and_then(|m| m.get("source"))
-                .is_some_and(|s| sources.contains(s));
-            if owned {
-                let mut context = group.cloned().unwrap_or_default();
-                context.remove("hooks");
-                let digest =
-                    crate::hash::sha256_hex(json!([place, context, value]).to_string().as_bytes());
-                out.push((pointer, digest));
-                return;
-            }
-            for (key, v) in map {
-                let escaped = crate::positions::escape(key);
-                // A group's handlers (`{"matcher": …, "hooks": [...]}`) carry its other keys.
-                let group = (key == "hooks" && v.is_array()).then_some(map);
-                walk(
-                    v,
-                    format!("{pointer}/{escaped}"),
-                    format!("{place}/{escaped}"),
-                    group,
-                    sources,
-                    out,
-                );
-            }
-        }
-        Value::Array(items) => {
-            for (i, v) in items.iter().enumerate() {
-                walk(
-                    v,
-                    format!("{pointer}/{i}"),
-                    place.clone(),
-                    group,
-                    sources,
-                    out,
-                );
-            }
-        }
-        _ => {}
-    }
+/// Each entry in `text` that names one of `sources` in its hookx record: its JSON pointer, its
+/// digest ([`config::merge::Owned::digest`]), and whether its own record says it was edited.
+fn owned_entries(text: &str, sources: &[Value]) -> Vec<(String, String, bool)> {
+    config::merge::owned_entries(text, sources)
+        .into_iter()
+        .map(|o| {
+            let edited = o.edited();
+            (o.pointer, o.digest, edited)
+        })
+        .collect()
 }
 
 /// Trust after a sync: the target counts as hookx's own output, trusted, only when every

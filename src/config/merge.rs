@@ -43,7 +43,26 @@ pub type SameCopy = fn(&Value) -> Value;
 /// second run with the same sources gives the same text. A new entry equal to a hand-written
 /// one is not added twice; a copy another run wrote that is the same by `same_copy` is
 /// replaced by it.
+///
+/// Each entry written carries in its record the [`Owned::digest`] of what was written
+/// (`"digest"`), so that the next write can tell a hand edit of it ([`hand_edited`]).
 pub fn sync_text(
+    path: &Path,
+    doc: &Document,
+    sources: &[&str],
+    current: Option<&str>,
+    same_copy: SameCopy,
+) -> Result<String, Error> {
+    let text = merged_text(path, doc, sources, current, same_copy)?;
+    let owned: Vec<Value> = sources
+        .iter()
+        .map(|s| Value::from(source_record(path, s)))
+        .collect();
+    Ok(stamp(&text, &owned))
+}
+
+/// [`sync_text`] before the digests are recorded.
+fn merged_text(
     path: &Path,
     doc: &Document,
     sources: &[&str],
@@ -184,6 +203,156 @@ fn unmarked(entry: &Value) -> Value {
     entry
 }
 
+/// The entry without the digests in its records ([`stamp`]), as this run makes it.
+fn undigested(entry: &Value) -> Value {
+    let mut entry = entry.clone();
+    let strip = |v: &mut Value| {
+        if let Some(record) = v.get_mut(MARKER).and_then(Value::as_object_mut) {
+            record.remove(DIGEST);
+        }
+    };
+    strip(&mut entry);
+    if let Some(Value::Array(handlers)) = entry.get_mut("hooks") {
+        handlers.iter_mut().for_each(strip);
+    }
+    entry
+}
+
+/// The record's field holding what the entry held when hookx wrote it ([`Owned::digest`]).
+const DIGEST: &str = "digest";
+
+/// An entry in a file that names one of the sources in its hookx record.
+pub struct Owned {
+    /// Where it is.
+    pub path: Vec<Seg>,
+    /// The same as a JSON pointer.
+    pub pointer: String,
+    /// SHA-256 of what it holds: the handler (its record's digest aside), its group's other
+    /// keys (a Claude group's `matcher`) and where it sits, indices aside; so a hand edit of
+    /// any of these shows as a digest hookx never wrote. `hookx sync`'s lock keeps these too.
+    pub digest: String,
+    /// The record's `digest`: the first 16 digits of [`Owned::digest`] when it was written;
+    /// `None` in a copy an older hookx wrote.
+    pub recorded: Option<String>,
+}
+
+impl Owned {
+    /// What the record keeps of the digest.
+    fn short(&self) -> &str {
+        &self.digest[..16]
+    }
+
+    /// Whether the entry is not what hookx wrote there (a copy without a digest cannot be
+    /// told, and is taken as written).
+    pub fn edited(&self) -> bool {
+        self.recorded.as_deref().is_some_and(|r| r != self.short())
+    }
+}
+
+/// Each entry of `text` whose hookx record names one of `sources`, in the file's order.
+pub fn owned_entries(text: &str, sources: &[Value]) -> Vec<Owned> {
+    let Some(value) = JsonText::new(text).value(&[]) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut path = Vec::new();
+    walk(&value, &mut path, "", None, sources, &mut out);
+    out
+}
+
+/// The entries hookx wrote from `sources` into `text` and that were edited by hand since.
+pub fn hand_edited(text: &str, sources: &[Value]) -> Vec<Owned> {
+    owned_entries(text, sources)
+        .into_iter()
+        .filter(Owned::edited)
+        .collect()
+}
+
+fn walk(
+    value: &Value,
+    path: &mut Vec<Seg>,
+    place: &str,
+    group: Option<&serde_json::Map<String, Value>>,
+    sources: &[Value],
+    out: &mut Vec<Owned>,
+) {
+    match value {
+        Value::Object(map) => {
+            let record = map.get(MARKER);
+            if record
+                .and_then(|m| m.get("source"))
+                .is_some_and(|s| sources.contains(s))
+            {
+                let mut context = group.cloned().unwrap_or_default();
+                context.remove("hooks");
+                let recorded = record.and_then(|r| r.get(DIGEST)).map(|d| match d {
+                    Value::String(d) => d.clone(),
+                    other => other.to_string(),
+                });
+                let digest = crate::hash::sha256_hex(
+                    json!([place, context, undigested(value)])
+                        .to_string()
+                        .as_bytes(),
+                );
+                let pointer = path
+                    .iter()
+                    .map(|s| match s {
+                        Seg::Key(k) => format!("/{}", crate::positions::escape(k)),
+                        Seg::Index(i) => format!("/{i}"),
+                    })
+                    .collect();
+                out.push(Owned {
+                    path: path.clone(),
+                    pointer,
+                    digest,
+                    recorded,
+                });
+                return;
+            }
+            for (key, v) in map {
+                let place = format!("{place}/{}", crate::positions::escape(key));
+                // A group's handlers (`{"matcher": …, "hooks": [...]}`) carry its other keys.
+                let group = (key == "hooks" && v.is_array()).then_some(map);
+                path.push(Seg::from(key.as_str()));
+                walk(v, path, &place, group, sources, out);
+                path.pop();
+            }
+        }
+        Value::Array(items) => {
+            for (i, v) in items.iter().enumerate() {
+                path.push(Seg::Index(i));
+                walk(v, path, place, group, sources, out);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `text` with each entry from `owned` recording its digest, where it does not yet.
+fn stamp(text: &str, owned: &[Value]) -> String {
+    let mut edit = JsonText::new(text);
+    for entry in owned_entries(text, owned) {
+        if entry.recorded.as_deref() == Some(entry.short()) {
+            continue;
+        }
+        let record: Vec<Seg> = entry
+            .path
+            .iter()
+            .cloned()
+            .chain([Seg::from(MARKER)])
+            .collect();
+        let digest = Value::from(entry.short());
+        // Where the edit fails, the entry is left without one: taken as written next time, as
+        // an older copy is.
+        let _ = match entry.recorded {
+            Some(_) => edit.replace(&[record.as_slice(), &[Seg::from(DIGEST)]].concat(), &digest),
+            None => edit.add_property(&record, DIGEST, &digest),
+        };
+    }
+    edit.into_text()
+}
+
 /// Whether every handler of `entry` carries hookx's provenance record: a copy convert wrote.
 fn is_written_by_hookx(entry: &Value) -> bool {
     match entry.get("hooks").and_then(Value::as_array) {
@@ -256,8 +425,9 @@ fn sync_event(
         .into_iter()
         .filter(|e| !kept.contains(&unmarked(e)))
         .collect();
-    let old: Vec<&Value> = whole.iter().map(|&i| &entries[i]).collect();
-    if partial.is_empty() && old.iter().copied().eq(new.iter()) {
+    // Written again the same: the text stays (its digests included).
+    let old: Vec<Value> = whole.iter().map(|&i| undigested(&entries[i])).collect();
+    if partial.is_empty() && old.iter().eq(new.iter()) {
         return Some(());
     }
     // Where the first entry of this run was, the new ones go; else after the others.
@@ -464,7 +634,13 @@ mod tests {
             .map(|e| e["hooks"][0]["command"].as_str().unwrap())
             .collect();
         assert_eq!(commands, ["new", "mine"]);
-        assert_eq!(second, with_mine.replace("\"old\"", "\"new\""));
+        // Its digest is what it holds now.
+        let digest = |v: &Value| v["hooks"]["Stop"][0]["hooks"][0]["hookx"]["digest"].clone();
+        let (was, now) = (digest(&v), digest(&after));
+        let (was, now) = (was.as_str().unwrap(), now.as_str().unwrap());
+        assert_ne!(was, now);
+        let expected = with_mine.replace("\"old\"", "\"new\"").replace(was, now);
+        assert_eq!(second, expected);
     }
 
     #[test]
