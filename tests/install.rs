@@ -4462,6 +4462,122 @@ fn a_user_route_whose_hookx_is_gone_denies_a_tool_call_while_a_trust_record_is_t
     );
 }
 
+/// Attacks row 1147: the user's own `~/.hookx` made unsearchable to them (mode 000): the gone
+/// guard's `[ -e RECORD ]` saw no record and let the call through (exit 0), where `hookx run`
+/// itself, not able to read its record, denies. The guard now also denies where the record's
+/// folder is there and cannot be searched; a folder searchable without the record, or no
+/// folder, still exits 0 (the user who removed hookx's state is not trapped). Run as the
+/// home's account: as root, uid 65534 owning the tree (root searches any folder).
+#[test]
+fn a_user_route_denies_where_its_state_folder_cannot_be_searched() {
+    use std::os::unix::fs::PermissionsExt;
+    let p = Project::new();
+    let guard = p.home.join(".gemini/settings.json");
+    std::fs::create_dir_all(guard.parent().unwrap()).unwrap();
+    std::fs::write(
+        &guard,
+        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": "echo '{\"decision\":\"deny\",\"reason\":\"GUARD-SAYS-NO\"}'"}]}]}})
+        .to_string(),
+    )
+    .unwrap();
+    common::hookx_at(&p.project, &p.home, &["trust", guard.to_str().unwrap()]).success();
+    let old = p.root.join("old/hookx");
+    std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_hookx"), &old).unwrap();
+    let install = [
+        "install",
+        "--host",
+        "claude",
+        "--scope",
+        "user",
+        "--hookx",
+        old.to_str().unwrap(),
+    ];
+    common::hookx_at(&p.project, &p.home, &install).success();
+    let settings = std::fs::read_to_string(p.home.join(".claude/settings.json")).unwrap();
+    let value: Value = serde_json::from_str(&settings).unwrap();
+    let line = value["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let root = rustix::process::geteuid().is_root();
+    if root {
+        let chown = std::process::Command::new("chown")
+            .args(["-R", "65534:65534"])
+            .arg(&p.root)
+            .status();
+        if !chown.is_ok_and(|s| s.success()) || which("setpriv").is_none() {
+            eprintln!("skipped: running as root without chown or setpriv");
+            return;
+        }
+    }
+    let run = || {
+        let mut cmd = match root {
+            true => {
+                let mut c = assert_cmd::Command::new("setpriv");
+                c.args([
+                    "--reuid=65534",
+                    "--regid=65534",
+                    "--clear-groups",
+                    "/bin/sh",
+                ]);
+                c
+            }
+            false => assert_cmd::Command::new("/bin/sh"),
+        };
+        let payload = json!({"session_id": "s", "cwd": p.project, "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": "ls"}, "transcript_path": "/dev/null"});
+        let out = cmd
+            .arg("-c")
+            .arg(&line)
+            .current_dir(&p.project)
+            .env("HOME", p.project.join("elsewhere"))
+            .env_remove("HOOKX_HOME")
+            .write_stdin(payload.to_string())
+            .timeout(std::time::Duration::from_secs(60))
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+        let reason = serde_json::from_str::<Value>(stdout.trim())
+            .ok()
+            .filter(|v| v["hookSpecificOutput"]["permissionDecision"] == "deny")
+            .map(|v| v["hookSpecificOutput"]["permissionDecisionReason"].to_string());
+        (out.status.code(), reason, stdout)
+    };
+    let state = p.home.join(".hookx");
+    let mode =
+        |m: u32| std::fs::set_permissions(&state, std::fs::Permissions::from_mode(m)).unwrap();
+    let (code, reason, _) = run();
+    assert!(
+        reason.is_some_and(|r| r.contains("GUARD-SAYS-NO")),
+        "{code:?}"
+    );
+    // hookx there, its folder unsearchable: hookx run denies, not able to read its record.
+    mode(0o000);
+    let (code, reason, stdout) = run();
+    let reason = reason.unwrap_or_else(|| panic!("hookx run: no deny: {code:?} {stdout}"));
+    assert!(reason.contains("trust record"), "{reason}");
+    // hookx gone: the route's guard denies as well.
+    std::fs::remove_file(&old).unwrap();
+    let (code, reason, stdout) = run();
+    let reason = reason.unwrap_or_else(|| panic!("gone, folder 000: no deny: {code:?} {stdout}"));
+    assert!(reason.contains("hookx is not at"), "{reason}");
+    // A folder searchable without the record, and no folder: the call goes on.
+    mode(0o700);
+    std::fs::remove_file(state.join("trust.json")).unwrap();
+    assert_eq!(run(), (Some(0), None, String::new()), "no record");
+    std::fs::remove_dir_all(&state).unwrap();
+    assert_eq!(run(), (Some(0), None, String::new()), "no folder");
+}
+
+/// A program's path on `PATH`.
+fn which(name: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
 /// Attacks row 1143: Gemini CLI 0.61.0 reads a hook that exits with text at any code but 0 and
 /// 1 as a block (gemini-facts), so a project's route whose hookx is gone (a teammate's clone
 /// without hookx, or hookx moved), exiting 127 with the shell's "not found", refused every

@@ -157,7 +157,7 @@ fn own_event(host: Dialect, event: &str) -> Option<(crate::model::Event, crate::
     Some((crate::model::Event::bare(kind), flavor))
 }
 
-/// The end of a guarded user route ([`Gone`]): `[ -e STORE ] || exit 0; ` and the host's deny,
+/// The end of a guarded user route ([`Gone`]): `[ -e STORE ] || { [ -e DIR ] && ! [ -x DIR ]; } || exit 0; ` and the host's deny,
 /// where `event` is one hookx's failure policy denies on and the program is a path (a name is
 /// looked up in `PATH`, which the route must not test). `None` elsewhere: a gone hookx on any
 /// other event fails open ([`failed_route_blocks`]).
@@ -192,14 +192,25 @@ fn gone_answer(hookx: &str, host: Dialect, event: &str, gone: Gone<'_>) -> Optio
         }
     };
     Some(format!(
-        "[ -e {} ] || exit 0; {say}; exit {}",
+        "[ -e {} ] || {}exit 0; {say}; exit {}",
         shell_quote(gone.store),
+        unsearchable(gone.store).unwrap_or_default(),
         answer.exit_code
     ))
 }
 
+/// `{ [ -e DIR ] && ! [ -x DIR ]; } || ` for the folder holding `store`: a record in a folder
+/// its account cannot search is not seen by `[ -e ]`, where `hookx run` itself denies, not
+/// able to read it (attacks row 1147); a folder that is not there, or searchable without the
+/// record, is a user who removed hookx's state, whom the route does not trap.
+fn unsearchable(store: &str) -> Option<String> {
+    let dir = std::path::Path::new(store).parent()?.to_str()?;
+    let dir = shell_quote(dir);
+    Some(format!("{{ [ -e {dir} ] && ! [ -x {dir} ]; }} || "))
+}
+
 /// The route inside a guarded route line ([`route_command`]): `[ -x P ] && [ -s P ] && exec
-/// ROUTE;` (or `command -v NAME >/dev/null 2>&1 && exec ROUTE;`) [ -e STORE ] || exit 0; printf ANSWER; exit N` ([`Gone`]), or `…; exit 0`
+/// ROUTE;` (or `command -v NAME >/dev/null 2>&1 && exec ROUTE;`) [ -e STORE ] || { … } || exit 0; printf ANSWER; exit N` ([`Gone`]), or `…; exit 0`
 /// ([`failed_route_blocks`]), each word as written there, nothing that expands; `None` for any
 /// other line.
 fn guarded_route(line: &str) -> Option<&str> {
@@ -220,7 +231,18 @@ fn guarded_route(line: &str) -> Option<&str> {
         return None;
     }
     let answered = |tail: &str| -> Option<()> {
-        let (store, answer) = tail.split_once(" ] || exit 0; ")?;
+        let (store, answer) = tail.split_once(" ] || ")?;
+        // The folder's test ([`unsearchable`]), which an older hookx did not write.
+        let answer = match answer.strip_prefix("{ [ -e ") {
+            Some(test) => {
+                let (dir, rest) = test.split_once(" ] && ! [ -x ")?;
+                let rest = rest.strip_prefix(dir)?.strip_prefix(" ]; } || ")?;
+                crate::shell::split_words(dir).filter(|w| w.len() == 1)?;
+                rest
+            }
+            None => answer,
+        };
+        let answer = answer.strip_prefix("exit 0; ")?;
         let (say, code) = answer.rsplit_once("; exit ")?;
         let one = |text: &str| crate::shell::split_words(text).is_some_and(|w| w.len() == 1);
         let say = say.strip_prefix("printf ")?;
@@ -789,6 +811,23 @@ mod route_tests {
             ),
             (
                 "[ -x /h/hookx ] && [ -s /h/hookx ] && exec /other run --host claude --event PreToolUse; [ -e /u/.hookx/trust.json ] || exit 0; printf '{}'; exit 0",
+                None,
+            ),
+            // With the folder's own test (row 1147), and forgeries of it.
+            (
+                "[ -x /h/hookx ] && [ -s /h/hookx ] && exec /h/hookx run --host claude --event PreToolUse; [ -e /u/.hookx/trust.json ] || { [ -e /u/.hookx ] && ! [ -x /u/.hookx ]; } || exit 0; printf '{}\\n'; exit 0",
+                Some("claude"),
+            ),
+            (
+                "[ -x /h/hookx ] && [ -s /h/hookx ] && exec /h/hookx run --host claude --event PreToolUse; [ -e /u/.hookx/trust.json ] || { [ -e /u/.hookx ] && ! [ -x /u/x ]; } || exit 0; printf '{}'; exit 0",
+                None,
+            ),
+            (
+                "[ -x /h/hookx ] && [ -s /h/hookx ] && exec /h/hookx run --host claude --event PreToolUse; [ -e /u/.hookx/trust.json ] || { [ -e $(rm x) ] && ! [ -x $(rm x) ]; } || exit 0; printf '{}'; exit 0",
+                None,
+            ),
+            (
+                "[ -x /h/hookx ] && [ -s /h/hookx ] && exec /h/hookx run --host claude --event PreToolUse; [ -e /u/.hookx/trust.json ] || { rm -rf x; } || exit 0; printf '{}'; exit 0",
                 None,
             ),
         ] {
