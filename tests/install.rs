@@ -4742,3 +4742,36 @@ fn trust_names_the_handlers_copilot_runs_itself_since_the_install() {
     let again = said(&["trust", "--yes"]);
     assert!(!again.contains("note: Copilot runs"), "{again}");
 }
+
+/// Attacks row 1245: a running Gemini CLI session writes its settings back whole, as it read
+/// them at its start, at its next settings write, undoing an install made meanwhile (live:
+/// `live_gemini::a_session_writes_back_its_settings_without_a_route_installed_meanwhile`).
+/// Install says so whenever it changes a file of such an agent (its table's
+/// `rewrites_from_memory`), and only then: not when nothing changed, not for Copilot CLI.
+#[test]
+fn install_says_a_running_gemini_session_undoes_it() {
+    let p = Project::new();
+    p.write(
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "true"}]}]}})
+        .to_string(),
+    );
+    let note = "note: a Gemini CLI session running now writes its settings back whole";
+    let said = |args: &[&str]| {
+        let out = common::hookx_at(&p.project, &p.home, args).success();
+        String::from_utf8_lossy(&out.get_output().stderr).into_owned()
+    };
+    for scope in ["project", "user"] {
+        let install = ["install", "--host", "gemini", "--scope", scope];
+        let first = said(&install);
+        assert!(first.contains(note), "{scope}: {first}");
+        assert!(first.contains("`gemini mcp add`"), "{scope}: {first}");
+        let again = said(&install);
+        assert!(!again.contains(note), "{scope}, unchanged: {again}");
+    }
+    let uninstall = said(&["install", "--host", "gemini", "--uninstall"]);
+    assert!(uninstall.contains(note), "{uninstall}");
+    let other = said(&["install", "--host", "copilot"]);
+    assert!(!other.contains("writes its settings back"), "{other}");
+}

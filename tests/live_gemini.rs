@@ -2350,6 +2350,7 @@ fn main() -> std::process::ExitCode {
             a_wrapped_claude_guard_runs_in_a_project_whose_path_has_a_space,
             its_own_mcp_add_keeps_a_trusted_guard_trusted,
             claude_projects_loop,
+            a_session_writes_back_its_settings_without_a_route_installed_meanwhile,
         ],
     )
 }
@@ -2892,4 +2893,95 @@ fn a_claude_session_end_rule_keeps_claudes_budget() {
         ),
     );
     c.done("story");
+}
+
+/// Attacks row 1245: a Gemini CLI session writes its settings back whole from what it read when
+/// it started, so a route `hookx install` wrote meanwhile is gone at the session's next settings
+/// write. Forced without a terminal: `gemini mcp add --scope user` (which reads the settings,
+/// then writes them) with a node preload that runs `hookx install --host gemini --scope user`
+/// right after Gemini's first read of `~/.gemini/settings.json`, as an install in another
+/// terminal would. Gemini CLI 0.61.0 writes the file back without the route (its own loss,
+/// pinned here); install says so as it writes (the dialect's `rewrites_from_memory`), and
+/// `doctor` names it as the likely cause of the missing route.
+fn a_session_writes_back_its_settings_without_a_route_installed_meanwhile() {
+    let Some(bin) = client::binary() else {
+        return;
+    };
+    let mut c = Checks::default();
+    let sb = Sandbox::new();
+    sb.trust_folder();
+    let claude = common::write(
+        &sb.home,
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo R1245 >&2; exit 2"}]}]}}"#,
+    );
+    common::hookx_at(
+        &sb.project,
+        &sb.home,
+        &["trust", &claude.display().to_string()],
+    )
+    .success();
+    sb.user_settings(json!({}));
+    let settings = sb.home.join(".gemini/settings.json");
+    let log = sb.root.join("install.log");
+    let quote = |p: &std::path::Path| serde_json::to_string(&p.display().to_string()).unwrap();
+    let preload = sb.write(
+        "preload.js",
+        &format!(
+            r#"const fs = require('fs'), cp = require('child_process'), path = require('path');
+const read = fs.readFileSync;
+let done = false;
+fs.readFileSync = function (p, ...rest) {{
+  const out = read.call(this, p, ...rest);
+  if (!done && typeof p === 'string' && path.resolve(p) === {settings}) {{
+    done = true;
+    const r = cp.spawnSync({hookx}, ['install', '--host', 'gemini', '--scope', 'user', '--home', {home}], {{encoding: 'utf8'}});
+    fs.writeFileSync({log}, `${{r.status}}\n${{r.stdout}}${{r.stderr}}`);
+  }}
+  return out;
+}};
+"#,
+            settings = quote(&settings),
+            hookx = quote(std::path::Path::new(env!("CARGO_BIN_EXE_hookx"))),
+            home = quote(&sb.home),
+            log = quote(&log),
+        ),
+    );
+    let args = ["mcp", "add", "--scope", "user", "r1245", "echo", "hi"];
+    let out = sb.command_preloaded(&preload, &bin, &args);
+    c.that(
+        out.status.success(),
+        format!("gemini mcp add: {}", String::from_utf8_lossy(&out.stderr)),
+    );
+    let said = std::fs::read_to_string(&log).unwrap_or_default();
+    c.that(
+        said.starts_with("0\n") && said.contains("routed 1 gemini events"),
+        format!("the install ran after Gemini's read: {said}"),
+    );
+    c.that(
+        said.contains("note: a Gemini CLI session running now writes its settings back whole"),
+        format!("install says a running session undoes it: {said}"),
+    );
+    let now = std::fs::read_to_string(&settings).unwrap();
+    c.that(
+        now.contains("r1245") && !now.contains("hookx run"),
+        format!("Gemini wrote its copy back, the route gone (Gemini's own loss): {now}"),
+    );
+    let doctor = common::hookx_clean(&sb.project)
+        .env("HOME", &sb.home)
+        .args(["doctor", "--host", "gemini", "--home"])
+        .arg(&sb.home)
+        .output()
+        .unwrap();
+    let report = format!(
+        "{}{}",
+        String::from_utf8_lossy(&doctor.stdout),
+        String::from_utf8_lossy(&doctor.stderr)
+    );
+    c.that(
+        report.contains("no hookx route for `BeforeTool`")
+            && report.contains("wrote its settings back as it had read them"),
+        format!("doctor names the route gone and the likely cause: {report}"),
+    );
+    c.done("write-back");
 }

@@ -1647,6 +1647,9 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         for refused in &report.refused {
             errln!("note: not removed: {refused}");
         }
+        if report.removed > 0 || report.deleted {
+            say_rewritten_from_memory(host, &shown);
+        }
         if let Some(file) = &report.trust_file
             && !report.trusted.is_empty()
         {
@@ -1737,6 +1740,9 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             );
         }
     }
+    if report.changed() {
+        say_rewritten_from_memory(host, &shown);
+    }
     if let Some(file) = &report.trust_file {
         // Exactly what is trusted: each route, by its position and the hash of its entry.
         outln!(
@@ -1787,6 +1793,20 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         );
     }
     Ok(0)
+}
+
+/// Where `host` writes its settings back whole as a session read them (attacks row 1245): a
+/// session running now undoes the change install just made to `shown` at its next write.
+fn say_rewritten_from_memory(host: Dialect, shown: &str) {
+    if let Some(writes) = host.config().rewrites_from_memory {
+        errln!(
+            "note: a {} session running now writes its settings back whole, as it read them when \
+             it started, at its next settings write ({writes}): that undoes this change to \
+             {shown}; start running sessions again, or run this again once they have written \
+             (`hookx doctor --host {host}` names a route that is gone)",
+            host.def().product
+        );
+    }
 }
 
 /// The other scope's routes of `host` whose program cannot run (hookx moved or removed since

@@ -390,6 +390,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // augment.mjs nor run. Strict is the safe reading: hookx then refuses to rewrite a file
     // with comments instead of dropping them.
     agent_keys: &[],
+    rewrites_from_memory: None,
     json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 

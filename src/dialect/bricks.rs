@@ -220,6 +220,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     rule_list: None,
     // hookx's own format: strict JSON.
     agent_keys: &[],
+    rewrites_from_memory: None,
     json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 

@@ -973,6 +973,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // `~/.claude/settings.json` (binary 2.1.332: `("userSettings",{model:`; attacks row 1241):
     // hookx reads it only as a setting whose wrong type drops the file (`setting_types`).
     agent_keys: &["permissions", "model"],
+    rewrites_from_memory: None,
     json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 

@@ -400,6 +400,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     rule_list: None,
     // Its hooks are scripts, not JSON.
     agent_keys: &[],
+    rewrites_from_memory: None,
     json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 

@@ -627,6 +627,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // event), so they change nothing hookx runs from the file under another host. `codex mcp
     // add` writes `[mcp_servers.NAME]` there (run 0.171.0, attacks row 1241).
     agent_keys: &["projects", "hooks.state", "mcp_servers"],
+    rewrites_from_memory: None,
     json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 

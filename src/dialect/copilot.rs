@@ -846,6 +846,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // row 1249: the whole file written again under `flock` of `settings.json.lock`, then
     // renamed); hookx reads neither.
     agent_keys: &["model", "theme"],
+    rewrites_from_memory: None,
     json_syntax: crate::tables::JsonSyntax {
         jsonc_files: &["/.copilot/settings.json"],
         ..crate::tables::JsonSyntax::STRICT

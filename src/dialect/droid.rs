@@ -344,6 +344,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // Run 0.225.2 (`tests/live_droid.rs`): `settings.json` and `hooks.json` are read with
     // comments; a trailing comma drops the file.
     agent_keys: &[],
+    rewrites_from_memory: None,
     json_syntax: crate::tables::JsonSyntax {
         comments: true,
         bom: false,

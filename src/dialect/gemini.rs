@@ -615,6 +615,10 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // 0.61.0 `setValue`). Hooks depend only on `hooks` and `hooksConfig` (bundle:
     // `enableHooks: settings.hooksConfig.enabled`); `security.folderTrust` is read, not these.
     agent_keys: &["mcpServers", "security.auth", "ui", "model", "ide"],
+    // Run 0.61.0 (attacks row 1245, `gemini mcp add --scope user` with a route added after
+    // its read): the file written back from the session's copy, the route gone. Qwen Code
+    // 0.24.4 under the same kept it; Codex edits its TOML as it is (row 1248).
+    rewrites_from_memory: Some("`/theme`, `/model`, the auth dialog, `gemini mcp add`"),
     json_syntax: crate::tables::JsonSyntax {
         comments: true,
         bom: false,

@@ -401,6 +401,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     rule_list: Some(&RULES),
     // Not documented: read as strict JSON.
     agent_keys: &[],
+    rewrites_from_memory: None,
     json_syntax: crate::tables::JsonSyntax::STRICT,
 };
 

@@ -361,6 +361,7 @@ pub(crate) const fn engine_config(me: &Engine, file: &'static DocumentKind) -> C
         generated: Some(&PLUGIN),
         rule_list: None,
         agent_keys: &[],
+        rewrites_from_memory: None,
         json_syntax: crate::tables::JsonSyntax::STRICT,
     }
 }

@@ -591,6 +591,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
         "model",
         "ide",
     ],
+    rewrites_from_memory: None,
     json_syntax: crate::tables::JsonSyntax {
         comments: true,
         bom: true,

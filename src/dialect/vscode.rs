@@ -286,6 +286,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // and a file with any error is skipped; its JSONC reader allows comments, and no trailing
     // comma by default.
     agent_keys: &[],
+    rewrites_from_memory: None,
     json_syntax: crate::tables::JsonSyntax {
         comments: true,
         bom: false,

@@ -445,6 +445,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     rule_list: None,
     // Its documents say nothing of comments: read as strict JSON.
     agent_keys: &[],
+    rewrites_from_memory: None,
     json_syntax: crate::tables::JsonSyntax::STRICT,
     handler_keys: &[
         ("command", HandlerField::Command),

@@ -229,6 +229,10 @@ pub struct ConfigSpec {
     /// table inside `hooks`): a change to them alone keeps a file's trust
     /// ([`crate::config::read::sha256_without_agent_keys`]). Each row says its source.
     pub agent_keys: &'static [&'static str],
+    /// The agent's own settings writes that put back the whole file as a session read it when
+    /// it started (Gemini CLI 0.61.0: attacks row 1245), so that an edit hookx (or the user)
+    /// made meanwhile is gone; `None`: it writes into the file as it is then, or is not known to.
+    pub rewrites_from_memory: Option<&'static str>,
     /// What the agent accepts in its JSON hook files beyond strict JSON: a file with more is
     /// one it drops (or stops on), and hookx reads it the same way.
     pub json_syntax: JsonSyntax,

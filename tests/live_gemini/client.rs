@@ -269,6 +269,31 @@ impl Sandbox {
     /// Runs `gemini ARGS…` (a subcommand that asks no model, such as `mcp add`) in the project,
     /// with the sandbox's home: its output.
     pub fn command(&self, bin: &Path, args: &[&str]) -> std::process::Output {
+        self.node(&[], bin, args)
+    }
+
+    /// [`Sandbox::command`] with `preload` run first in Gemini's node (`node --require`): what
+    /// another program does at a moment of Gemini's own.
+    #[allow(dead_code)]
+    pub fn command_preloaded(
+        &self,
+        preload: &Path,
+        bin: &Path,
+        args: &[&str],
+    ) -> std::process::Output {
+        self.node(
+            &[std::ffi::OsStr::new("--require"), preload.as_os_str()],
+            bin,
+            args,
+        )
+    }
+
+    fn node(
+        &self,
+        options: &[&std::ffi::OsStr],
+        bin: &Path,
+        args: &[&str],
+    ) -> std::process::Output {
         let child = Command::new("node")
             .env_clear()
             .env("HOME", &self.home)
@@ -278,6 +303,7 @@ impl Sandbox {
             .env("TMPDIR", std::env::temp_dir())
             .env("NO_COLOR", "1")
             .env("GEMINI_CLI_NO_RELAUNCH", "true")
+            .args(options)
             .arg(bin)
             .args(args)
             .current_dir(&self.project)

@@ -57,12 +57,23 @@ pub fn render_text(report: &Report) -> String {
             }
         }
         if !names.is_empty() {
+            // Where the agent writes back what a session read, a route installed while one ran
+            // is gone at its next settings write (attacks row 1245).
+            let undone = host.host.config().rewrites_from_memory.map(|writes| {
+                format!(
+                    " (if you installed it: a {} session that was running then wrote its settings \
+                     back as it had read them, at one of its own settings writes ({writes}), \
+                     taking the route out; install again with no session running)",
+                    host.host.def().product
+                )
+            });
             let finding = Finding::new(
                 Level::Warning,
                 format!(
-                    "no hookx route for `{}` in {}'s config: nobody calls hookx for the rules marked \"no route\"",
+                    "no hookx route for `{}` in {}'s config: nobody calls hookx for the rules marked \"no route\"{}",
                     names.join("`, `"),
-                    host.host.def().display
+                    host.host.def().display,
+                    undone.unwrap_or_default()
                 ),
                 Some(format!("hookx install --host {}", host.host)),
             );
