@@ -986,6 +986,46 @@ fn a_copy_edited_by_hand_is_kept_and_named_until_force() {
     assert_eq!(code, 0, "{said}");
     assert_eq!(timeout(), 45000);
     assert_eq!(std::fs::read_to_string(&target).unwrap(), now);
+    // Kiro: the rule's own keys (its matcher), beside the handler, are part of the entry.
+    let out = convert_in(
+        &project,
+        &home,
+        &[
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "kiro",
+            "--write",
+        ],
+    );
+    out.success();
+    let kiro = project.join(".kiro/hooks/hookx-converted.json");
+    let text = std::fs::read_to_string(&kiro).unwrap();
+    let wider = text.replace(
+        "\"matcher\": \"execute_bash\"",
+        "\"matcher\": \"execute_bash|fs_write\"",
+    );
+    assert_ne!(wider, text);
+    std::fs::write(&kiro, &wider).unwrap();
+    let out = convert_in(
+        &project,
+        &home,
+        &[
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "kiro",
+            "--write",
+        ],
+    );
+    let said = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert_eq!(out.get_output().status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("the entry hookx wrote at /hooks/0/action was edited by hand"),
+        "{said}"
+    );
+    assert_eq!(std::fs::read_to_string(&kiro).unwrap(), wider);
+    std::fs::remove_file(&kiro).unwrap();
     // sync taking the file over, the copy edited: named from the record, not written.
     std::fs::write(&target, now.replace("45000", "90000")).unwrap();
     convert_in(&project, &home, &["sync", "--init", "--to", "gemini"]).success();

@@ -71,7 +71,8 @@ struct Manifest {
 }
 
 /// `.hookx/sync.lock`: the sources of the last sync, its targets, and per target file
-/// (relative to the project) the digest of each entry it wrote there ([`owned_entries`]), or
+/// (relative to the project) the digest of each entry it wrote there
+/// ([`config::merge::Owned::digest`]), or
 /// of the whole script for a script target's file.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 struct Lock {
@@ -1073,9 +1074,9 @@ fn sync_once(opts: &Options) -> Result<Outcome, Error> {
                 }
                 Some(text) if !scripts => {
                     let sources = owned_sources(&file.path, &owned_refs);
-                    let mut digests: Vec<String> = owned_entries(&text, &sources)
+                    let mut digests: Vec<String> = config::merge::owned_entries(&text, &sources)
                         .into_iter()
-                        .map(|(_, d, _)| d)
+                        .map(|o| o.digest)
                         .collect();
                     digests.sort();
                     new_lock.targets.insert(file.shown.clone(), digests);
@@ -1396,10 +1397,15 @@ fn plan<'a>(
         // made before sync took it over), each entry's own record.
         let known = lock.targets.get(&rel);
         let sources = owned_sources(&path, owned);
-        for (pointer, digest, edited) in owned_entries(text, &sources) {
-            if known.map_or(!edited, |k| k.contains(&digest)) {
+        for entry in config::merge::owned_entries(text, &sources) {
+            // A lock an older hookx wrote may hold the entry's earlier digest.
+            let written = |k: &Vec<String>| {
+                k.contains(&entry.digest) || entry.earlier.as_ref().is_some_and(|e| k.contains(e))
+            };
+            if known.map_or(!entry.edited(), written) {
                 continue;
             }
+            let pointer = entry.pointer;
             let (line, col) = crate::positions::locate_json(text, &pointer)
                 .map_or((0, 0), |o| crate::positions::line_col(text, o));
             edits.push(HandEdit {
@@ -1684,18 +1690,6 @@ fn write_target(
     )?;
     *kept_reviews = wrote.kept_reviews;
     Ok(wrote.written.is_some())
-}
-
-/// Each entry in `text` that names one of `sources` in its hookx record: its JSON pointer, its
-/// digest ([`config::merge::Owned::digest`]), and whether its own record says it was edited.
-fn owned_entries(text: &str, sources: &[Value]) -> Vec<(String, String, bool)> {
-    config::merge::owned_entries(text, sources)
-        .into_iter()
-        .map(|o| {
-            let edited = o.edited();
-            (o.pointer, o.digest, edited)
-        })
-        .collect()
 }
 
 /// Trust after a sync: the target counts as hookx's own output, trusted, only when every

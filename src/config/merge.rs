@@ -227,10 +227,14 @@ pub struct Owned {
     pub path: Vec<Seg>,
     /// The same as a JSON pointer.
     pub pointer: String,
-    /// SHA-256 of what it holds: the handler (its record's digest aside), its group's other
-    /// keys (a Claude group's `matcher`) and where it sits, indices aside; so a hand edit of
-    /// any of these shows as a digest hookx never wrote. `hookx sync`'s lock keeps these too.
+    /// SHA-256 of what it holds: the handler (its record's digest aside), the other keys of
+    /// the object holding it (a Claude group's `matcher`, a Kiro rule's `matcher` and
+    /// `timeout`) and where it sits, indices aside; so a hand edit of any of these shows as a
+    /// digest hookx never wrote. `hookx sync`'s lock keeps these too.
     pub digest: String,
+    /// The digest an older hookx's sync lock holds for a handler held by a key of its rule
+    /// (Kiro's `action`), made without the rule's keys; `None` elsewhere (the same).
+    pub earlier: Option<String>,
     /// The record's `digest`: the first 16 digits of [`Owned::digest`] when it was written;
     /// `None` in a copy an older hookx wrote.
     pub recorded: Option<String>,
@@ -268,11 +272,16 @@ pub fn hand_edited(text: &str, sources: &[Value]) -> Vec<Owned> {
         .collect()
 }
 
+/// The object holding an owned handler, and the key it is under there: a Claude group
+/// (`{"matcher": …, "hooks": [...]}`) or a Kiro rule (`{"matcher": …, "action": {…}}`), whose
+/// other keys are part of the entry.
+type Holder<'a> = Option<(&'a serde_json::Map<String, Value>, &'a str)>;
+
 fn walk(
     value: &Value,
     path: &mut Vec<Seg>,
     place: &str,
-    group: Option<&serde_json::Map<String, Value>>,
+    holder: Holder,
     sources: &[Value],
     out: &mut Vec<Owned>,
 ) {
@@ -283,17 +292,27 @@ fn walk(
                 .and_then(|m| m.get("source"))
                 .is_some_and(|s| sources.contains(s))
             {
-                let mut context = group.cloned().unwrap_or_default();
-                context.remove("hooks");
                 let recorded = record.and_then(|r| r.get(DIGEST)).map(|d| match d {
                     Value::String(d) => d.clone(),
                     other => other.to_string(),
                 });
-                let digest = crate::hash::sha256_hex(
-                    json!([place, context, undigested(value)])
-                        .to_string()
-                        .as_bytes(),
-                );
+                let digest_of = |context: serde_json::Map<String, Value>| {
+                    crate::hash::sha256_hex(
+                        json!([place, context, undigested(value)])
+                            .to_string()
+                            .as_bytes(),
+                    )
+                };
+                let context = |(holder, key): (&serde_json::Map<String, Value>, &str)| {
+                    let mut context = holder.clone();
+                    context.remove(key);
+                    context
+                };
+                let digest = digest_of(holder.map(context).unwrap_or_default());
+                // Before row 1399 a rule's keys counted only for a `hooks` group.
+                let earlier = holder
+                    .filter(|(_, key)| *key != "hooks")
+                    .map(|_| digest_of(Default::default()));
                 let pointer = path
                     .iter()
                     .map(|s| match s {
@@ -305,23 +324,24 @@ fn walk(
                     path: path.clone(),
                     pointer,
                     digest,
+                    earlier,
                     recorded,
                 });
                 return;
             }
             for (key, v) in map {
                 let place = format!("{place}/{}", crate::positions::escape(key));
-                // A group's handlers (`{"matcher": …, "hooks": [...]}`) carry its other keys.
-                let group = (key == "hooks" && v.is_array()).then_some(map);
+                let holds = (key == "hooks" && v.is_array()) || v.get(MARKER).is_some();
+                let holder = holds.then_some((map, key.as_str()));
                 path.push(Seg::from(key.as_str()));
-                walk(v, path, &place, group, sources, out);
+                walk(v, path, &place, holder, sources, out);
                 path.pop();
             }
         }
         Value::Array(items) => {
             for (i, v) in items.iter().enumerate() {
                 path.push(Seg::Index(i));
-                walk(v, path, place, group, sources, out);
+                walk(v, path, place, holder, sources, out);
                 path.pop();
             }
         }
