@@ -1892,11 +1892,11 @@ fn a_vscode_copy_without_hookx_denies_only_what_its_matcher_guards() {
         "{} hookx exec {exec}",
         hookx::convert::not_installed_guard("hookx", &kind, vscode)
     );
-    std::fs::write(
-        &file,
-        text.replace(&json!(lines[0]).to_string(), &json!(old).to_string()),
-    )
-    .unwrap();
+    // Without the digest convert records now: an older hookx wrote none (attacks row 1393),
+    // and a copy that no longer matches its digest is the user's edit, kept.
+    let undigested = regex::Regex::new(r#",\s*"digest": "[0-9a-f]{16}""#).unwrap();
+    let older = text.replace(&json!(lines[0]).to_string(), &json!(old).to_string());
+    std::fs::write(&file, undigested.replace_all(&older, "").as_ref()).unwrap();
     assert_eq!(commands(&file)[0], old);
     let validate = common::hookx_at(
         &project,
