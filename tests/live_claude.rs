@@ -904,6 +904,7 @@ const FORM_RUNS: [&[&str]; 3] = [
         "permrw",
         "permrwnone",
         "permdenybare",
+        "permexit2",
         "postblock",
         "post2",
         "post1",
@@ -1245,6 +1246,16 @@ fn claude_forms() -> Vec<Form> {
             NotRun,
             &[],
             &[],
+        ),
+        // Exit 2 on a permission request is no decision (attacks row 1444): Claude's own flow
+        // decides (in `-p` it refused the call itself, with its own text), the stderr unseen.
+        form(
+            "permexit2",
+            "PermissionRequest",
+            answer_with(&Value::Null, "E-PERMEXIT2", 2),
+            NotRun,
+            &[],
+            &["E-PERMEXIT2"],
         ),
         form(
             "postblock",
