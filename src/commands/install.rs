@@ -1083,18 +1083,9 @@ fn keys_beside_the_list(
 ) -> Result<(), Error> {
     let src = SourceFile::new(path.display().to_string(), text);
     let value = crate::config::syntax::parse_json(&src)?;
-    let foreign = value
-        .as_object()
-        .into_iter()
-        .flatten()
-        .find(|(key, v)| match key.as_str() {
-            "hooks" => false,
-            "version" => v.as_str() != Some(list.version),
-            _ => true,
-        });
-    match foreign {
+    match list.key_beside(&value) {
         None => Ok(()),
-        Some((key, _)) => Err(Error::Invalid(vec![crate::diag::Diagnostic::at_line_col(
+        Some(key) => Err(Error::Invalid(vec![crate::diag::Diagnostic::at_line_col(
             crate::diag::Severity::Error,
             &src,
             1,

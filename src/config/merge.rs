@@ -535,16 +535,7 @@ fn sync_rule_list(
     // The list is written whole: a key beside it (which `validate` says is kept as written) or
     // another `version` (a file in a form hookx does not know, a Kiro IDE hook with a `trigger`
     // object: attacks row 1400) would be lost, so such a file is left as it is.
-    let foreign = value
-        .as_object()
-        .into_iter()
-        .flatten()
-        .find(|(key, v)| match key.as_str() {
-            "hooks" => false,
-            "version" => v.as_str() != Some(list.version),
-            _ => true,
-        });
-    if let Some((key, _)) = foreign {
+    if let Some(key) = list.key_beside(&value) {
         return Err(Error::Usage(format!(
             "{}: holds `{key}`, which hookx does not write into {} rule lists (it writes a list whole, `version` \"{}\" and `hooks`), so write another file of the folder (--out FILE.json)",
             path.display(),

@@ -327,6 +327,23 @@ impl RuleList {
             && value.get("hooks").is_some_and(serde_json::Value::is_array)
     }
 
+    /// A key of a file's value beside `hooks` and this list's `version` (a user's
+    /// `description`, another `version`): hookx writes a list file whole, so it would be lost
+    /// (attacks rows 1400, 1401).
+    pub fn key_beside<'v>(&self, value: &'v serde_json::Value) -> Option<&'v str> {
+        let (key, _) =
+            value
+                .as_object()
+                .into_iter()
+                .flatten()
+                .find(|(key, v)| match key.as_str() {
+                    "hooks" => false,
+                    "version" => v.as_str() != Some(self.version),
+                    _ => true,
+                })?;
+        Some(key)
+    }
+
     /// Whether a rule read from such a list is turned off.
     pub fn is_disabled(&self, rule: &crate::tables::Rule) -> bool {
         rule.extra.get(self.enabled_key) == Some(&serde_json::Value::Bool(false))
