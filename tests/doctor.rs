@@ -3196,6 +3196,37 @@ fn a_gemini_project_route_without_the_test_of_its_hookx_is_named_by_doctor() {
     );
 }
 
+/// Attacks row 1347: a Codex project route an older hookx wrote, without `--route-folder`,
+/// runs the rules of a nested folder's `.codex/` file beside that folder's own route (row 680:
+/// twice). doctor names it, and is quiet once `install` has rewritten it.
+#[test]
+fn a_codex_project_route_without_its_folder_is_named_by_doctor() {
+    let w = World::new();
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[("PreToolUse", Some("Bash"), command("./guard.sh"))]),
+    );
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    let older = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "timeout": 605,
+        "command": format!("{hookx} run --host codex --event PreToolUse --installed-in project")}]}]}});
+    w.write_json("project/.codex/hooks.json", older);
+    let said = |w: &World| {
+        let out = w.hookx(&["doctor", "--host", "codex"]);
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let named = "the hookx routes in .codex/hooks.json were written by an older hookx, without \
+                 `--route-folder`";
+    let now = said(&w);
+    assert!(
+        now.contains(named) && now.contains("(fix: hookx install --host codex)"),
+        "{now}"
+    );
+    let install = w.hookx(&["install", "--host", "codex", "--hookx", hookx]);
+    assert!(install.status.success(), "{install:?}");
+    let now = said(&w);
+    assert!(!now.contains("without `--route-folder`"), "{now}");
+}
+
 /// Attacks row 1102: Gemini CLI 0.61.0 registers no hook of an extension turned off for the
 /// folder it starts in (`~/.gemini/extensions/extension-enablement.json`, the last matching
 /// rule deciding; live, `live_gemini::an_extension_turned_off_for_the_folder_runs_no_hook`).

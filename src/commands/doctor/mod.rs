@@ -398,6 +398,7 @@ impl Doctor<'_> {
         // A route whose hookx is gone, where a failed hook denies (attacks row 641).
         policy.extend(self.denying_routes(host));
         policy.extend(self.unguarded_user_routes(host));
+        policy.extend(self.routes_without_their_folder(host));
         policy.extend(self.routed_above(host));
         HostReport {
             host,

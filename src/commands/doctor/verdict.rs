@@ -620,6 +620,55 @@ impl Doctor<'_> {
         found.into_iter().map(|(_, f)| f).collect()
     }
 
+    /// hookx's project routes in files `host` reads itself, where the host reads every folder's
+    /// hook file on the way down ([`crate::tables::RouteSpec::names_folder`]: Codex), written by
+    /// an older hookx without `--route-folder`: such a route runs the rules of the nested
+    /// folders' files too, so each runs twice (attacks rows 680, 1347) until `install` rewrites it.
+    pub(super) fn routes_without_their_folder(&self, host: Dialect) -> Vec<Finding> {
+        let spec = &host.def().route;
+        if !(spec.names_folder && spec.names_project_route) {
+            return Vec::new();
+        }
+        let mut files: Vec<&str> = Vec::new();
+        for source in self.sources.iter().filter(|s| {
+            s.scope == crate::tables::Scope::Project && discover::runner(host, s) == Runner::Native
+        }) {
+            let older = source
+                .document()
+                .into_iter()
+                .flat_map(|d| &d.rules)
+                .flat_map(|r| &r.handlers)
+                .filter(|h| crate::route::is_plain_route(h))
+                .filter_map(|h| match &h.kind {
+                    crate::model::HandlerKind::Command(c) => c.command.as_deref(),
+                    _ => None,
+                })
+                .any(|line| {
+                    crate::route::route_host(line).as_deref() == Some(host.name())
+                        && crate::route::route_is_projects(line)
+                        && crate::route::route_folder(line).is_none()
+                });
+            if older && !files.contains(&source.display.as_str()) {
+                files.push(source.display.as_str());
+            }
+        }
+        files
+            .into_iter()
+            .map(|file| {
+                Finding::new(
+                    Level::Warning,
+                    format!(
+                        "the hookx routes in {file} were written by an older hookx, without \
+                         `--route-folder`: where a folder below holds {} hook file of its own, \
+                         its rules run twice, from its route and from this one",
+                        host.def().display
+                    ),
+                    Some(format!("hookx install --host {host}")),
+                )
+            })
+            .collect()
+    }
+
     /// hookx's routes in the user's files `host` reads itself, on an event that guards a tool
     /// call, written by an older hookx without the guard a user route carries now
     /// ([`crate::route::Gone`]): where the hookx they name is moved or removed, the host takes
