@@ -4337,17 +4337,9 @@ fn install_names_the_other_scopes_routes_whose_hookx_is_gone() {
     assert!(!said.contains("cannot run"), "{said}");
 }
 
-/// Attacks row 1080, decided (rows 1140, 1141): hookx moved (an upgrade into another `--root`,
-/// the old file removed) or cut short at nothing (row 1082) while the user's routes name it.
-/// The user's route denies a tool call itself, as the host reads a deny, with a reason that
-/// names the hookx, the file and the install that mends it, while the home the route runs for
-/// holds a trust record; on every other event it fails as before (a non-blocking error, or
-/// exit 0 for the empty file), and without a record (hookx and its state removed) it answers
-/// nothing. The project's route still fails open (row 622: a teammate without hookx). The
-/// lines are run as Claude Code 2.1.332 runs them, `/bin/sh -c`, under a `HOME` a project set.
-#[test]
-fn a_user_route_whose_hookx_is_gone_denies_a_tool_call_while_a_trust_record_is_there() {
-    let p = Project::new();
+/// The user's trusted Gemini guard denying every shell call (`GUARD-SAYS-NO`), and the path
+/// `old/hookx` below the root, its folder made: the hookx the routes will name.
+fn trusted_gemini_guard_and_an_old_hookx_folder(p: &Project) -> PathBuf {
     let guard = p.home.join(".gemini/settings.json");
     std::fs::create_dir_all(guard.parent().unwrap()).unwrap();
     std::fs::write(
@@ -4360,6 +4352,21 @@ fn a_user_route_whose_hookx_is_gone_denies_a_tool_call_while_a_trust_record_is_t
     common::hookx_at(&p.project, &p.home, &["trust", guard.to_str().unwrap()]).success();
     let old = p.root.join("old/hookx");
     std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+    old
+}
+
+/// Attacks row 1080, decided (rows 1140, 1141): hookx moved (an upgrade into another `--root`,
+/// the old file removed) or cut short at nothing (row 1082) while the user's routes name it.
+/// The user's route denies a tool call itself, as the host reads a deny, with a reason that
+/// names the hookx, the file and the install that mends it, while the home the route runs for
+/// holds a trust record; on every other event it fails as before (a non-blocking error, or
+/// exit 0 for the empty file), and without a record (hookx and its state removed) it answers
+/// nothing. The project's route still fails open (row 622: a teammate without hookx). The
+/// lines are run as Claude Code 2.1.332 runs them, `/bin/sh -c`, under a `HOME` a project set.
+#[test]
+fn a_user_route_whose_hookx_is_gone_denies_a_tool_call_while_a_trust_record_is_there() {
+    let p = Project::new();
+    let old = trusted_gemini_guard_and_an_old_hookx_folder(&p);
     for scope in ["user", "project"] {
         std::fs::copy(env!("CARGO_BIN_EXE_hookx"), &old).unwrap();
         // With `--home` on the routes: the lines below run as no account of that home.
@@ -4472,18 +4479,7 @@ fn a_user_route_whose_hookx_is_gone_denies_a_tool_call_while_a_trust_record_is_t
 fn a_user_route_denies_where_its_state_folder_cannot_be_searched() {
     use std::os::unix::fs::PermissionsExt;
     let p = Project::new();
-    let guard = p.home.join(".gemini/settings.json");
-    std::fs::create_dir_all(guard.parent().unwrap()).unwrap();
-    std::fs::write(
-        &guard,
-        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
-            {"type": "command", "command": "echo '{\"decision\":\"deny\",\"reason\":\"GUARD-SAYS-NO\"}'"}]}]}})
-        .to_string(),
-    )
-    .unwrap();
-    common::hookx_at(&p.project, &p.home, &["trust", guard.to_str().unwrap()]).success();
-    let old = p.root.join("old/hookx");
-    std::fs::create_dir_all(old.parent().unwrap()).unwrap();
+    let old = trusted_gemini_guard_and_an_old_hookx_folder(&p);
     std::fs::copy(env!("CARGO_BIN_EXE_hookx"), &old).unwrap();
     let install = [
         "install",
