@@ -17,12 +17,15 @@ mod form_probe;
 mod json_syntax;
 #[path = "live_common/recorded.rs"]
 mod recorded;
+#[path = "live_common/run.rs"]
+mod run;
 #[path = "live_common/scopes.rs"]
 mod scopes;
 #[path = "live_codex/server.rs"]
 mod server;
 
 use client::{HookFile, Sandbox};
+use run::{Checks, Run};
 use serde_json::{Value, json};
 use server::{Call, FakeModel, Step};
 
@@ -522,33 +525,14 @@ struct Live {
     dumps: Vec<client::Dump>,
 }
 
-impl Live {
-    /// The first dump of `label` whose raw stdin contains `text`.
-    fn dump(&self, label: &str, text: &str) -> Option<&client::Dump> {
-        self.dumps
-            .iter()
-            .find(|d| d.label == label && d.raw.contains(text))
-    }
-
-    fn labels(&self) -> Vec<&str> {
-        self.dumps.iter().map(|d| d.label.as_str()).collect()
-    }
-
-    fn count(&self, label: &str) -> usize {
-        self.count_with(label, "")
-    }
-
-    /// How many dumps of `label` have `text` in their stdin.
-    fn count_with(&self, label: &str, text: &str) -> usize {
-        self.dumps
-            .iter()
-            .filter(|d| d.label == label && d.raw.contains(text))
-            .count()
+impl run::Run for Live {
+    fn requests(&self, scenario: &str) -> Vec<Value> {
+        self.model.turns_of(scenario)
     }
 
     /// The output the model got back for the call whose arguments or input contain `text`.
     fn tool_result(&self, scenario: &str, text: &str) -> String {
-        for body in self.model.turns_of(scenario) {
+        for body in self.requests(scenario) {
             let input = body["input"].as_array().cloned().unwrap_or_default();
             let call = input.iter().find(|i| {
                 i["type"].as_str().is_some_and(|t| t.ends_with("call"))
@@ -572,14 +556,30 @@ impl Live {
         }
         String::from("<no tool result>")
     }
+}
 
-    /// Every main-loop request of the scenario, as one string (to find context and reasons).
-    fn sent(&self, scenario: &str) -> String {
-        self.model
-            .turns_of(scenario)
+impl Live {
+    /// The first dump of `label` whose raw stdin contains `text`.
+    fn dump(&self, label: &str, text: &str) -> Option<&client::Dump> {
+        self.dumps
             .iter()
-            .map(Value::to_string)
-            .collect()
+            .find(|d| d.label == label && d.raw.contains(text))
+    }
+
+    fn labels(&self) -> Vec<&str> {
+        self.dumps.iter().map(|d| d.label.as_str()).collect()
+    }
+
+    fn count(&self, label: &str) -> usize {
+        self.count_with(label, "")
+    }
+
+    /// How many dumps of `label` have `text` in their stdin.
+    fn count_with(&self, label: &str, text: &str) -> usize {
+        self.dumps
+            .iter()
+            .filter(|d| d.label == label && d.raw.contains(text))
+            .count()
     }
 
     fn keep(&self, name: &str) {
@@ -640,29 +640,6 @@ fn live_args(
     };
     live.keep(scenario);
     Some(live)
-}
-
-/// Soft assertions: every failed check of a client run is reported, not just the first.
-#[derive(Default)]
-struct Checks {
-    failed: Vec<String>,
-}
-
-impl Checks {
-    fn that(&mut self, ok: bool, what: impl Into<String>) {
-        if !ok {
-            self.failed.push(what.into());
-        }
-    }
-
-    fn done(self, scenario: &str) {
-        assert!(
-            self.failed.is_empty(),
-            "{scenario}: {} checks failed:\n{}",
-            self.failed.len(),
-            self.failed.join("\n")
-        );
-    }
 }
 
 /// `-s workspace-write`: `exec`'s default read-only sandbox rejects apply_patch.
@@ -3429,7 +3406,7 @@ fn claude_projects_loop() {
     for (ok, what) in common::loop_ran_once(&alice.sb.project, &posts, prompts) {
         c.that(ok, format!("alice: {what}"));
     }
-    loop_answers(&mut c, "alice", &alice, 5);
+    run::loop_answers(&mut c, "alice", &alice, 5);
     let from = Some((&alice.sb.project, &alice.sb.home));
     let bare = "/usr/local/bin:/usr/bin:/bin";
     let Some(bob) = live_loop(&mut c, "without", from, bare, |sb| {
@@ -3488,26 +3465,8 @@ fn claude_projects_loop() {
     for (ok, what) in common::loop_ran_once(&carol.sb.project, &posts, prompts) {
         c.that(ok, format!("hookx elsewhere: {what}"));
     }
-    loop_answers(&mut c, "hookx elsewhere", &carol, 5);
+    run::loop_answers(&mut c, "hookx elsewhere", &carol, 5);
     c.done("teamloop");
-}
-
-/// [`claude_projects_loop`]'s checks of what reached the model where every rule ran: the
-/// guard's reason as the denied call's result, the prompt's context, the stop's reason, and
-/// `turns` requests in all.
-fn loop_answers(c: &mut Checks, who: &str, l: &Live, turns: usize) {
-    let result = l.tool_result("teamloop", common::LOOP_DENIED);
-    c.that(
-        result.contains(common::LOOP_REASON),
-        format!("{who}: the guard's deny is the call's result: {result}"),
-    );
-    let sent = l.sent("teamloop");
-    c.that(
-        sent.contains(common::LOOP_CONTEXT) && sent.contains(common::LOOP_STOP),
-        format!("{who}: the prompt's context and the stop's reason reached the model"),
-    );
-    let n = l.model.turns_of("teamloop").len();
-    c.that(n == turns, format!("{who}: {n} requests, {turns} wanted"));
 }
 
 /// One run of [`claude_projects_loop`]'s story in a fresh sandbox, the client's `PATH` being

@@ -14,12 +14,15 @@ mod common;
 mod faults;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
+#[path = "live_common/run.rs"]
+mod run;
 #[path = "live_common/scopes.rs"]
 mod scopes;
 #[path = "live_common/chat_server.rs"]
 mod server;
 
 use client::Sandbox;
+use run::{Checks, Run};
 use serde_json::{Value, json};
 use server::{FakeModel, Step};
 
@@ -318,22 +321,14 @@ struct Live {
     dumps: Vec<client::Dump>,
 }
 
-impl Live {
-    /// The first dump of `label` whose raw stdin contains `text`.
-    fn dump(&self, label: &str, text: &str) -> &client::Dump {
-        self.dumps
-            .iter()
-            .find(|d| d.label == label && d.raw.contains(text))
-            .unwrap_or_else(|| panic!("no {label} hook saw {text:?}; saw {:#?}", self.labels()))
-    }
-
-    fn labels(&self) -> Vec<&str> {
-        self.dumps.iter().map(|d| d.label.as_str()).collect()
+impl run::Run for Live {
+    fn requests(&self, scenario: &str) -> Vec<Value> {
+        self.model.requests_of(scenario)
     }
 
     /// The tool message the model got back for the call whose arguments contain `text`.
     fn tool_result(&self, scenario: &str, text: &str) -> String {
-        for request in self.model.requests_of(scenario) {
+        for request in self.requests(scenario) {
             let messages = request["messages"].as_array().cloned().unwrap_or_default();
             let id = messages.iter().find_map(|m| {
                 m["tool_calls"].as_array()?.iter().find_map(|c| {
@@ -353,14 +348,19 @@ impl Live {
         }
         panic!("no tool result for a call with {text:?}")
     }
+}
 
-    /// Every request of the scenario, as one string (to find context and reasons in).
-    fn sent(&self, scenario: &str) -> String {
-        self.model
-            .requests_of(scenario)
+impl Live {
+    /// The first dump of `label` whose raw stdin contains `text`.
+    fn dump(&self, label: &str, text: &str) -> &client::Dump {
+        self.dumps
             .iter()
-            .map(Value::to_string)
-            .collect()
+            .find(|d| d.label == label && d.raw.contains(text))
+            .unwrap_or_else(|| panic!("no {label} hook saw {text:?}; saw {:#?}", self.labels()))
+    }
+
+    fn labels(&self) -> Vec<&str> {
+        self.dumps.iter().map(|d| d.label.as_str()).collect()
     }
 
     fn keep(&self, name: &str) {
@@ -2170,29 +2170,6 @@ fn synced_project_runs_each_rule_once() {
         }
     }
     c.done("synced");
-}
-
-/// Soft assertions: every failed check of a client run is reported, not just the first.
-#[derive(Default)]
-struct Checks {
-    failed: Vec<String>,
-}
-
-impl Checks {
-    fn that(&mut self, ok: bool, what: impl Into<String>) {
-        if !ok {
-            self.failed.push(what.into());
-        }
-    }
-
-    fn done(self, scenario: &str) {
-        assert!(
-            self.failed.is_empty(),
-            "{scenario}: {} checks failed:\n{}",
-            self.failed.len(),
-            self.failed.join("\n")
-        );
-    }
 }
 
 mod record {
@@ -4770,7 +4747,7 @@ fn claude_projects_loop() {
     for (ok, what) in common::loop_ran_once(&alice.sb.project, &posts, prompts) {
         c.that(ok, format!("alice: {what}"));
     }
-    loop_answers(&mut c, "alice", &alice, 5);
+    run::loop_answers(&mut c, "alice", &alice, 5);
     let from = Some((&alice.sb.project, &alice.sb.home));
     let bare = "/usr/local/bin:/usr/bin:/bin";
     let Some(bob) = live_loop(&mut c, "without", from, bare, |_| {}) else {
@@ -4810,7 +4787,7 @@ fn claude_projects_loop() {
     for (ok, what) in common::loop_ran_once(&carol.sb.project, &posts, prompts) {
         c.that(ok, format!("hookx elsewhere: {what}"));
     }
-    loop_answers(&mut c, "hookx elsewhere", &carol, 5);
+    run::loop_answers(&mut c, "hookx elsewhere", &carol, 5);
     let path = common::hookx_on_path(&bins.path().join("dave"));
     let mut trusted = String::new();
     let Some(dave) = live_loop(&mut c, "edited", None, &path, |sb| {
@@ -4859,24 +4836,6 @@ fn claude_projects_loop() {
         format!("edited: the new guard's deny is the write's result: {denied}"),
     );
     c.done("teamloop");
-}
-
-/// [`claude_projects_loop`]'s checks of what reached the model where every rule ran: the
-/// guard's reason as the denied call's result, the prompt's context, the stop's reason, and
-/// `turns` requests in all.
-fn loop_answers(c: &mut Checks, who: &str, l: &Live, turns: usize) {
-    let result = l.tool_result("teamloop", common::LOOP_DENIED);
-    c.that(
-        result.contains(common::LOOP_REASON),
-        format!("{who}: the guard's deny is the call's result: {result}"),
-    );
-    let sent = l.sent("teamloop");
-    c.that(
-        sent.contains(common::LOOP_CONTEXT) && sent.contains(common::LOOP_STOP),
-        format!("{who}: the prompt's context and the stop's reason reached the model"),
-    );
-    let n = l.model.requests_of("teamloop").len();
-    c.that(n == turns, format!("{who}: {n} requests, {turns} wanted"));
 }
 
 /// One run of [`claude_projects_loop`]'s story in a fresh sandbox, the client's `PATH` being

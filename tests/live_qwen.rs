@@ -19,6 +19,8 @@ mod form_probe;
 mod json_syntax;
 #[path = "live_common/recorded.rs"]
 mod recorded;
+#[path = "live_common/run.rs"]
+mod run;
 #[path = "live_common/scopes.rs"]
 mod scopes;
 // Copilot's fake model speaks the same OpenAI chat-completions API Qwen Code talks to (this
@@ -28,6 +30,7 @@ mod scopes;
 mod server;
 
 use client::Sandbox;
+use run::{Checks, Run};
 use serde_json::{Value, json};
 use server::{FakeModel, Step};
 
@@ -400,29 +403,14 @@ struct Live {
     dumps: Vec<client::Dump>,
 }
 
-impl Live {
-    fn count(&self, label: &str) -> usize {
-        self.count_with(label, "")
-    }
-
-    /// How many dumps of `label` have `text` in their stdin.
-    fn count_with(&self, label: &str, text: &str) -> usize {
-        self.dumps
-            .iter()
-            .filter(|d| d.label == label && d.raw.contains(text))
-            .count()
-    }
-
-    /// The first dump of `label` whose stdin contains `text`.
-    fn dump(&self, label: &str, text: &str) -> Option<&client::Dump> {
-        self.dumps
-            .iter()
-            .find(|d| d.label == label && d.raw.contains(text))
+impl run::Run for Live {
+    fn requests(&self, scenario: &str) -> Vec<Value> {
+        self.model.requests_of(scenario)
     }
 
     /// The text of the `role:"tool"` message answering the call whose arguments contain `text`.
     fn tool_result(&self, scenario: &str, text: &str) -> String {
-        for body in self.model.requests_of(scenario) {
+        for body in self.requests(scenario) {
             let messages = body["messages"].as_array().cloned().unwrap_or_default();
             let id = messages.iter().find_map(|m| {
                 m["tool_calls"].as_array()?.iter().find_map(|c| {
@@ -450,14 +438,26 @@ impl Live {
         }
         panic!("no tool result for a call with {text:?}")
     }
+}
 
-    /// Every request of the scenario, as one string (to find context and reasons).
-    fn sent(&self, scenario: &str) -> String {
-        self.model
-            .requests_of(scenario)
+impl Live {
+    fn count(&self, label: &str) -> usize {
+        self.count_with(label, "")
+    }
+
+    /// How many dumps of `label` have `text` in their stdin.
+    fn count_with(&self, label: &str, text: &str) -> usize {
+        self.dumps
             .iter()
-            .map(Value::to_string)
-            .collect()
+            .filter(|d| d.label == label && d.raw.contains(text))
+            .count()
+    }
+
+    /// The first dump of `label` whose stdin contains `text`.
+    fn dump(&self, label: &str, text: &str) -> Option<&client::Dump> {
+        self.dumps
+            .iter()
+            .find(|d| d.label == label && d.raw.contains(text))
     }
 
     fn keep(&self, name: &str) {
@@ -503,29 +503,6 @@ fn live(
     };
     live.keep(scenario);
     Some(live)
-}
-
-/// Soft assertions: every failed check of a client run is reported, not just the first.
-#[derive(Default)]
-struct Checks {
-    failed: Vec<String>,
-}
-
-impl Checks {
-    fn that(&mut self, ok: bool, what: impl Into<String>) {
-        if !ok {
-            self.failed.push(what.into());
-        }
-    }
-
-    fn done(self, scenario: &str) {
-        assert!(
-            self.failed.is_empty(),
-            "{scenario}: {} checks failed:\n{}",
-            self.failed.len(),
-            self.failed.join("\n")
-        );
-    }
 }
 
 /// Ground truth, no hookx: the recorder on all 22 events in user and project settings (the
