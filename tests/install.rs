@@ -4686,21 +4686,36 @@ fn runs_kiro_route_of(line: &str, hookx: &str) -> bool {
 /// Attacks row 1424, the team's loop: `install --host copilot` left the project's Claude
 /// handlers to hookx (`disabledHooks`); then the Claude file is edited (a handler added, one
 /// changed), as before a `hookx sync`. Copilot runs those two itself, with its PascalCase
-/// payload (a Write's file is `path`: a guard reading `file_path` lets every write through),
-/// and hookx leaves them to it. `hookx trust`, the step that reviews the edit, names them and
-/// the install that lists them again; after that install it says nothing. `doctor` names the
-/// same install as the fix, not "no setting".
+/// payload (a Write's file is `path`: a guard reading `file_path` lets every write through).
+/// `hookx trust`, the step that reviews the edit, lists them in `disabledHooks` as the install
+/// did (the changed handler's old key out, the user's own key kept): hookx runs them. A handler
+/// on an event no route of hookx's serves (a prompt hook here) would run nowhere if listed: it
+/// stays Copilot's, and trust names it with the install that routes it; after that install
+/// trust says nothing. A file not trusted gets nothing listed. `doctor` names the same install
+/// as the fix, not "no setting".
 #[test]
-fn trust_names_the_handlers_copilot_runs_itself_since_the_install() {
+fn trust_lists_the_handlers_copilot_would_run_itself_since_the_install() {
     let p = Project::new();
     let guard = |f: &str| {
         json!({"matcher": "Write|Edit", "hooks": [{"type": "command",
             "command": format!("jq -r '.tool_input.file_path' | grep -q {f} && exit 2; exit 0")}]})
     };
-    let settings = |rules: Vec<Value>| json!({"hooks": {"PreToolUse": rules}}).to_string();
+    let settings = |rules: Vec<Value>, prompt: bool| {
+        let mut hooks = json!({"PreToolUse": rules});
+        if prompt {
+            hooks["UserPromptSubmit"] =
+                json!([{"hooks": [{"type": "command", "command": "echo prompted"}]}]);
+        }
+        json!({"hooks": hooks}).to_string()
+    };
+    common::write(
+        &p.home,
+        ".copilot/settings.json",
+        r#"{"disabledHooks": ["users-own"]}"#,
+    );
     p.write(
         ".claude/settings.json",
-        &settings(vec![guard(".env"), guard("a")]),
+        &settings(vec![guard(".env"), guard("a")], false),
     );
     p.hookx(&["install", "--host", "copilot"]).success();
     p.hookx(&["trust", "--yes"]).success();
@@ -4708,19 +4723,51 @@ fn trust_names_the_handlers_copilot_runs_itself_since_the_install() {
         let out = p.hookx(args).get_output().clone();
         String::from_utf8_lossy(&[out.stdout, out.stderr].concat()).into_owned()
     };
+    let listed = || -> Vec<String> {
+        let text = std::fs::read_to_string(p.home.join(".copilot/settings.json")).unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        serde_json::from_value(v["disabledHooks"].clone()).unwrap()
+    };
+    let installed = listed();
+    assert_eq!(installed.len(), 3, "{installed:?}");
+    let again = said(&["trust", "--yes"]);
     assert!(
-        !said(&["trust", "--yes"]).contains("note: Copilot runs"),
-        "nothing to say right after the install"
+        !again.contains("note: Copilot runs") && !again.contains("listed"),
+        "nothing to say right after the install: {again}"
     );
+    // Not trusted (a file named alone that is not it): nothing listed, the note.
     p.write(
         ".claude/settings.json",
-        &settings(vec![guard(".env"), guard("b"), guard("secrets")]),
+        &settings(vec![guard(".env"), guard("b"), guard("secrets")], true),
     );
+    let gemini = p.write(".gemini/settings.json", r#"{"hooks": {}}"#);
+    let other = said(&["trust", gemini.to_str().unwrap()]);
+    assert_eq!(listed(), installed, "{other}");
+    assert!(other.contains("note: Copilot runs 3 handlers"), "{other}");
     let trusted = said(&["trust", "--yes"]);
     assert!(
         trusted.contains(
-            "note: Copilot runs 2 handlers of .claude/settings.json itself, with its own \
-             payload, not the one they were written for: added or edited since `hookx install \
+            "listed 2 handlers added or edited since `hookx install --host copilot` in \
+             ~/.copilot/settings.json's `disabledHooks`: hookx runs them with the payload they \
+             were written for, not Copilot's"
+        ),
+        "{trusted}"
+    );
+    let now = listed();
+    assert_eq!(
+        now.len(),
+        4,
+        "the user's, .env's, b's and secrets': {now:?}"
+    );
+    assert!(now.contains(&"users-own".to_string()), "{now:?}");
+    assert!(
+        now.contains(&installed[1]) && !now.contains(&installed[2]),
+        "{now:?}"
+    );
+    assert!(
+        trusted.contains(
+            "note: Copilot runs 1 handler of .claude/settings.json itself, with its own \
+             payload, not the one it was written for: added or edited since `hookx install \
              --host copilot` left this project's handlers to hookx; run `hookx install --host \
              copilot` again"
         ),
@@ -4735,6 +4782,7 @@ fn trust_names_the_handlers_copilot_runs_itself_since_the_install() {
         "{doctor}"
     );
     p.hookx(&["install", "--host", "copilot"]).success();
+    assert_eq!(listed().len(), 5);
     let again = said(&["trust", "--yes"]);
     assert!(!again.contains("note: Copilot runs"), "{again}");
 }

@@ -4730,9 +4730,9 @@ fn a_startup_rule_runs_when_copilot_starts_a_new_session() {
 /// file itself beside the team's routes, which cannot run: nothing trapped, the guard denies;
 /// one with hookx in another folder of their `PATH` who ran `install` (the team's files
 /// unchanged) and `trust`. Last, the Claude file edited (a Write guard added), `hookx sync`,
-/// `hookx trust`: trust names the handler Copilot now runs itself, with its own payload (where
-/// a Write's file is `path`: the guard let the write through, row 1424), and once `install`
-/// runs again, as it says, the guard's deny lands.
+/// `hookx trust`: Copilot would run the new handler itself, with its own payload (where a
+/// Write's file is `path`: the guard let the write through, row 1424); trust, which reviews
+/// the edit, lists it in `disabledHooks` as the install did, and the guard's deny lands.
 fn claude_projects_loop() {
     let bins = tempfile::tempdir().unwrap();
     let mut c = Checks::default();
@@ -4814,16 +4814,15 @@ fn claude_projects_loop() {
         at(&["sync", "--init", "--to", "gemini,codex,copilot"]);
         at(&["sync"]);
         let out = common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
-        trusted = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-        let args = ["install", "--host", "copilot", "--hookx", "hookx"];
-        common::hookx_at(&sb.project, &sb.home, &args).success();
-        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        let out = out.get_output();
+        trusted = String::from_utf8_lossy(&[&out.stdout[..], &out.stderr[..]].concat()).into();
     }) else {
         return;
     };
     c.that(
-        trusted.contains("note: Copilot runs 1 handler of .claude/settings.json itself"),
-        format!("edited: trust named the handler Copilot runs itself: {trusted}"),
+        trusted.contains("listed 1 handler added or edited since `hookx install --host copilot`")
+            && !trusted.contains("note: Copilot runs"),
+        format!("edited: trust listed the new handler in `disabledHooks`: {trusted}"),
     );
     let wrote = common::loop_runs(&dave.sb.project, "wguard");
     c.that(

@@ -703,6 +703,18 @@ fn switch_refused(host: Dialect, path: &Path, current: Option<&str>, why: &str) 
 /// runs each of them once, with the payload it was written for.
 /// Returns the host's names of the events of the handlers listed.
 fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static str>, Error> {
+    set_hook_switches_of(opts, report, &|_, _, _| true, None)
+}
+
+/// [`set_hook_switches`] for the handlers `admit` takes (the source, the host's name of the
+/// event, the key): the others are not listed. With `unless_listed`, a switch file is left as
+/// it is where every key wanted is among those.
+fn set_hook_switches_of(
+    opts: &Options,
+    report: &mut Report,
+    admit: &dyn Fn(&crate::discover::Source, &str, &str) -> bool,
+    unless_listed: Option<&[String]>,
+) -> Result<Vec<&'static str>, Error> {
     let host = opts.host;
     let root = match opts.scope {
         InstallScope::Project => Root::Project,
@@ -735,11 +747,12 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
                 .filter(|r| !dialect.config().is_disabled(r))
             {
                 for handler in rule.handlers.iter().filter(|h| !is_hookx_handler(h)) {
+                    let own = switch.events.iter().find(|e| e.0 == rule.event);
                     if let Some(key) = crate::discover::key_of(host, source, rule, handler)
                         && !wanted.contains(&key)
+                        && admit(source, own.map_or("", |e| e.2), &key)
                     {
                         wanted.push(key);
-                        let own = switch.events.iter().find(|e| e.0 == rule.event);
                         if let Some(&(_, _, name, _)) = own
                             && !opts.uninstall
                             && !served.contains(&name)
@@ -754,6 +767,9 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
             InstallScope::Project => opts.ctx.project.display().to_string(),
             InstallScope::User => crate::route::HOME_OWNER.to_string(),
         };
+        if unless_listed.is_some_and(|listed| wanted.iter().all(|k| listed.contains(k))) {
+            continue;
+        }
         let keys: &[String] = if opts.uninstall { &[] } else { &wanted };
         let path = switch_file(opts, switch);
         set_hook_switch(opts, switch, &owner, &path, keys, &wanted, report)?;
@@ -766,6 +782,76 @@ fn set_hook_switches(opts: &Options, report: &mut Report) -> Result<Vec<&'static
         }
     }
     Ok(served)
+}
+
+/// For `hookx trust`: where `hookx install --host HOST` left a scope's handlers to hookx (the
+/// switch file records the install), lists those added or edited since in the host's switch
+/// too, as that install again would, so that the host stops running them with its own payload
+/// and hookx runs them with theirs (attacks row 1424: a new Write guard read Copilot's `path`
+/// as no `file_path` and let the write through). Only handlers of a file `trusted` takes, on
+/// an event a route of hookx's serves in the scope's file and the user's (a project install
+/// routes both): any other would run nowhere, and stays the host's until install runs. Keys
+/// hookx records stay; the user's own stay. Per switch file changed, its list's key and how
+/// many keys it lists now that it did not.
+pub fn relist_for_trust(
+    ctx: &Context,
+    host: Dialect,
+    trusted: &dyn Fn(&crate::discover::Source) -> bool,
+) -> Result<Vec<(PathBuf, &'static str, usize)>, Error> {
+    let Some(switch) = host.config().foreign_switches.iter().find_map(|s| s.hooks) else {
+        return Ok(Vec::new());
+    };
+    let file = ctx.home.join(switch.file);
+    let Ok(text) = read_text(&file) else {
+        return Ok(Vec::new());
+    };
+    let owners = crate::route::recorded_owners(&text, switch);
+    let recorded = crate::route::recorded_keys(&text, switch);
+    let before = crate::route::listed_keys(&text, switch);
+    let project = ctx.project.canonicalize().ok();
+    let routed = |scope: InstallScope| {
+        let path = target(&ctx.home, &ctx.project, host, scope);
+        read_text(&path)
+            .map(|t| crate::route::own_route_events(&path, &t, host))
+            .unwrap_or_default()
+    };
+    let user_routes = routed(InstallScope::User);
+    for scope in [InstallScope::Project, InstallScope::User] {
+        let installed = owners.iter().any(|o| match scope {
+            InstallScope::Project => Path::new(o).canonicalize().ok() == project,
+            InstallScope::User => o == crate::route::HOME_OWNER,
+        });
+        if !installed {
+            continue;
+        }
+        let own_routes = match scope {
+            InstallScope::Project => routed(InstallScope::Project),
+            InstallScope::User => user_routes.clone(),
+        };
+        let opts = Options {
+            ctx: ctx.clone(),
+            host,
+            scope,
+            uninstall: false,
+            hookx: None,
+            route_home: None,
+            route_managed_root: None,
+        };
+        let admit = |source: &crate::discover::Source, event: &str, key: &str| {
+            recorded.iter().any(|k| k == key)
+                || (trusted(source) && own_routes.contains(&event) && user_routes.contains(&event))
+        };
+        let mut report = Report::default();
+        set_hook_switches_of(&opts, &mut report, &admit, Some(&before))?;
+    }
+    let after = read_text(&file)
+        .map(|t| crate::route::listed_keys(&t, switch))
+        .unwrap_or_default();
+    let new = after.iter().filter(|k| !before.contains(k)).count();
+    Ok(match new {
+        0 => Vec::new(),
+        n => vec![(file, switch.key, n)],
+    })
 }
 
 /// Lists `keys` in the switch file at `path` as `owner`'s, in place of what `owner` had

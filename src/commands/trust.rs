@@ -558,11 +558,39 @@ fn plugin_line(ctx: &Context, plugin: &crate::route::PluginFile) -> String {
     )
 }
 
-/// Names the handlers an agent runs itself with its own payload, in a project where `hookx
-/// install` left the file's handlers to hookx, because they were added or edited since
-/// ([`discover::left_to_the_host_since_install`]): an edit is reviewed here, and the install
-/// that lists them again is the step left (attacks row 1424).
+/// Where `hookx install` left a project's (or the home's) handlers to hookx, lists those added
+/// or edited since in the host's switch, now that they are trusted
+/// ([`crate::commands::install::relist_for_trust`]): an edit is reviewed here, so the host
+/// stops running them with its own payload (attacks row 1424: live, a new Write guard let the
+/// write through under Copilot CLI 1.0.102 until `install` ran again). Then names any the host
+/// still runs itself ([`discover::left_to_the_host_since_install`]: of a file not trusted, or
+/// on an event no route serves), and the install that lists them.
 fn note_left_to_hosts(ctx: &Context) {
+    let store = TrustStore::load(ctx).ok();
+    let trusted = |source: &Source| {
+        store
+            .as_ref()
+            .is_some_and(|s| s.state(source) == TrustState::Trusted)
+    };
+    for &host in crate::tables::Dialect::all() {
+        match crate::commands::install::relist_for_trust(ctx, host, &trusted) {
+            Ok(listed) => {
+                for (file, key, n) in listed {
+                    outln!(
+                        "listed {n} handler{} added or edited since `hookx install --host \
+                         {host}` in {}'s `{key}`: hookx runs {} with the payload {} written \
+                         for, not {}'s",
+                        plural(n),
+                        ctx.display(&file),
+                        if n == 1 { "it" } else { "them" },
+                        if n == 1 { "it was" } else { "they were" },
+                        host.def().display,
+                    );
+                }
+            }
+            Err(e) => errln!("warning: {e}"),
+        }
+    }
     let sources = discover::discover(ctx);
     for &host in crate::tables::Dialect::all() {
         for (source, n) in discover::left_to_the_host_since_install(&sources, host, &ctx.project) {
