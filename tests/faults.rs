@@ -1010,3 +1010,44 @@ fn host_sigkills_exec_group(script: impl Fn(&Path) -> String, env: &[(&str, &str
         "the handler's process {pid} outlived the hookx that was SIGKILLed"
     );
 }
+
+/// Attacks row 1475: a handler answers and exits while a child it started in the background
+/// (`npm install &`, a build that prints its progress) still writes to the handler's stdout.
+/// hookx answers without waiting for it, and the child writes on after hookx has exited, as
+/// it would under the agent the hook was written for, which reads on (Claude Code 2.1.332,
+/// live: `live_claude::handlers_that_leave_children_behind`). Before, hookx closed its end at
+/// its exit and the child died of SIGPIPE at its next write. Bound by events: the child writes
+/// only once hookx has exited and the test says so.
+#[cfg(unix)]
+#[test]
+fn a_child_left_writing_to_the_handlers_stdout_outlives_hookx() {
+    let dir = tempfile::tempdir().unwrap();
+    let (go, wrote, pid_file) = (
+        dir.path().join("go"),
+        dir.path().join("wrote"),
+        dir.path().join("writer.pid"),
+    );
+    let script = format!(
+        "(while [ ! -e '{go}' ]; do sleep 0.05; done; echo tick; echo tick >&2; \
+         echo yes > '{wrote}') & echo $! > '{pid}'; echo blocked >&2; exit 2",
+        go = go.display(),
+        wrote = wrote.display(),
+        pid = pid_file.display(),
+    );
+    let ran = exec_in(
+        dir.path(),
+        "claude",
+        payload(CLAUDE_PRE, dir.path()),
+        "claude",
+        &[],
+        &script,
+    );
+    claude_deny("blocked", &ran);
+    let writer = handler_pid(&pid_file);
+    std::fs::write(&go, "").unwrap();
+    assert!(gone_soon(writer), "the writer did not end");
+    assert!(
+        wrote.exists(),
+        "the child died writing to the handler's stdout once hookx had exited"
+    );
+}

@@ -2606,6 +2606,7 @@ fn main() -> std::process::ExitCode {
             a_gemini_teams_session_edges_under_claude,
             mcp_tools_under_claude,
             a_route_a_newer_hookx_wrote,
+            handlers_that_leave_children_behind,
         ],
     )
 }
@@ -3665,4 +3666,177 @@ fn a_route_a_newer_hookx_wrote() {
         );
     }
     c.finish(test, "");
+}
+
+/// Whether process `pid` (read from `file`) still runs (a zombie does not count).
+fn pid_runs(file: &Path) -> Option<bool> {
+    let pid = std::fs::read_to_string(file).ok()?.trim().to_string();
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok();
+    Some(stat.is_some_and(|s| {
+        !s.rsplit(')')
+            .next()
+            .unwrap_or("")
+            .trim_start()
+            .starts_with('Z')
+    }))
+}
+
+/// Attacks rows 1470, 1475, 1476, 1480: handlers that exit at once and leave children behind,
+/// as Claude Code runs its own and as hookx runs a Gemini team's under Claude. `SessionStart`:
+/// a dev server with its output sent away (`kept`), a child holding the hook's stdout 8 s
+/// without a word (`held`, timeout 10 s), a child writing to it every 0.2 s for 15 s (`talk`).
+/// `PreToolUse`/`BeforeTool`: a deny printed before a background child holds the pipe 5 s
+/// (`A-DENY`, timeout 10 s), a deny printed before the hook closes its output and sleeps 5 s
+/// (`B-DENY`, timeout 2 s), a line stamping the tool event; Claude's own hooks stamp the prompt
+/// and `Stop`, and see whether `talk`'s child still runs. What is seen is printed (Claude Code
+/// 2.1.332: the prompt came 10 s after `SessionStart`, `talk`'s child still writing; `held`
+/// was not waited for; `A-DENY` honoured, `B-DENY` not); what hookx must do is checked.
+fn handlers_that_leave_children_behind() {
+    let Some(bin) = client_or_skip("handlers_that_leave_children_behind") else {
+        return;
+    };
+    let mut c = Checks::default();
+    for routed in [false, true] {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let d = world.dump.display().to_string();
+        let kept = format!("sleep 300 </dev/null >/dev/null 2>&1 & echo $! > '{d}/kept.pid'");
+        let held = format!(
+            "echo \"$(date +%s%N) start\" >> '{d}/times'; sleep 8 & echo $! > '{d}/held.pid'"
+        );
+        let times = format!("echo \"$(date +%s%N) tool\" >> '{d}/times'");
+        let deny = |reason: &str| match routed {
+            false => hso(
+                "PreToolUse",
+                json!({"permissionDecision": "deny", "permissionDecisionReason": reason}),
+            ),
+            true => print_json(&json!({"decision": "deny", "reason": reason})),
+        };
+        let a = format!("{}; sleep 5 & exit 0", deny("A-DENY").trim_end());
+        let b = format!("{}; exec >&- 2>&-; sleep 5", deny("B-DENY").trim_end());
+        // A child that holds the hook's stdout and writes to it every 0.2 s for 15 s.
+        let talk = format!(
+            "(i=0; while [ $i -lt 75 ]; do echo tick; i=$((i+1)); sleep 0.2; done) & \
+             echo $! > '{d}/talk.pid'"
+        );
+        let cmd = |c: &str| json!({"type": "command", "command": c});
+        // Claude's timeouts are seconds, Gemini's milliseconds.
+        let within = |c: &str, s: u64| {
+            let t = if routed { s * 1000 } else { s };
+            json!({"type": "command", "command": c, "timeout": t})
+        };
+        let (start, tool, matcher, file) = match routed {
+            false => (
+                "SessionStart",
+                "PreToolUse",
+                "Bash",
+                ".claude/settings.json",
+            ),
+            true => (
+                "SessionStart",
+                "BeforeTool",
+                "run_shell_command",
+                ".gemini/settings.json",
+            ),
+        };
+        let path = world.project.join(file);
+        let mut hooks = json!({
+            start: [{"hooks": [cmd(&kept), within(&held, 10), cmd(&talk)]}],
+            tool: [{"matcher": matcher, "hooks": [within(&a, 10), within(&b, 2), cmd(&times)]}],
+        });
+        // When Claude itself went on: its own hooks stamp the prompt and the turn's end.
+        let stamp = |w: &str| format!("echo \"$(date +%s%N) {w}\" >> '{d}/times'");
+        let talks = format!(
+            "kill -0 $(cat '{d}/talk.pid') && echo yes > '{d}/talked' || echo no > '{d}/talked'"
+        );
+        let own = json!({
+            "UserPromptSubmit": [{"hooks": [cmd(&stamp("prompt"))]}],
+            "Stop": [{"hooks": [cmd(&format!("{}; {talks}", stamp("stop")))]}],
+        });
+        match routed {
+            false => hooks
+                .as_object_mut()
+                .unwrap()
+                .extend(own.as_object().unwrap().clone()),
+            true => write_json(
+                &world.project.join(".claude/settings.json"),
+                &json!({ "hooks": own }),
+            ),
+        }
+        write_json(&path, &json!({ "hooks": hooks }));
+        if routed {
+            hookx_cmd(&world, &["trust", path.to_str().unwrap()]);
+            hookx_cmd(&world, &["install", "--host", "claude"]);
+        }
+        let began = std::time::Instant::now();
+        let run = one_call(&bin, &world, &model);
+        let took = began.elapsed();
+        let seen = Seen::new(&model);
+        let stamps: Vec<(u128, String)> = std::fs::read_to_string(world.dump.join("times"))
+            .unwrap_or_default()
+            .lines()
+            .filter_map(|l| {
+                let (t, w) = l.split_once(' ')?;
+                Some((t.parse().ok()?, w.to_string()))
+            })
+            .collect();
+        let at = |w: &str| stamps.iter().find(|(_, x)| x == w).map(|(t, _)| *t);
+        let ms = |from: &str, to: &str| {
+            at(from)
+                .zip(at(to))
+                .map(|(s, t)| t.saturating_sub(s) / 1_000_000)
+        };
+        let gap = (
+            ms("start", "prompt"),
+            ms("start", "tool"),
+            ms("tool", "stop"),
+        );
+        let (kept_runs, held_runs) = (
+            pid_runs(&world.dump.join("kept.pid")),
+            pid_runs(&world.dump.join("held.pid")),
+        );
+        let ran = world.project.join("once.txt").exists();
+        let talked = std::fs::read_to_string(world.dump.join("talked")).unwrap_or_default();
+        let (a_seen, b_seen) = (seen.any("A-DENY"), seen.any("B-DENY"));
+        eprintln!(
+            "leftovers, {}: run {:.1} s, exit {:?}; ms from SessionStart to the prompt, \
+             to the tool event, from the tool event to Stop: {gap:?}; \
+             the call ran: {ran}; A-DENY reached the model: {a_seen}, B-DENY: {b_seen}; \
+             after the run the kept server runs: {kept_runs:?}, the held child: {held_runs:?}; \
+             the server writing to the hook's stdout ran at Stop: {:?}",
+            if routed {
+                "hookx routed (Gemini rules)"
+            } else {
+                "Claude's own hooks"
+            },
+            took.as_secs_f64(),
+            run.status,
+            talked.trim(),
+        );
+        if routed {
+            c.check(
+                a_seen && !ran,
+                format!(
+                    "hookx: the deny printed before the leftover child was lost\n{}",
+                    run.describe()
+                ),
+            );
+            c.check(
+                kept_runs == Some(true),
+                format!("hookx: the dev server sent away did not survive: {kept_runs:?}"),
+            );
+            c.check(
+                talked.trim() == "yes",
+                format!(
+                    "hookx: the child writing to the hook's stdout was gone at Stop: {talked:?}"
+                ),
+            );
+        }
+        for pid in ["kept.pid", "held.pid", "talk.pid"] {
+            if let Ok(p) = std::fs::read_to_string(world.dump.join(pid)) {
+                let _ = std::process::Command::new("kill").arg(p.trim()).status();
+            }
+        }
+    }
+    c.finish("handlers_that_leave_children_behind", "");
 }

@@ -9,6 +9,8 @@
 #[cfg(target_os = "linux")]
 mod ahead;
 mod ancestry;
+#[cfg(unix)]
+mod drain;
 #[cfg(target_os = "linux")]
 mod guardian;
 pub use ancestry::{ancestor_args, is_this_program_above, nearest_ancestor_running};

@@ -234,6 +234,9 @@ struct Handler<'a> {
     cut_by_batch: bool,
     /// It ran past its deadline and was killed.
     timed_out: bool,
+    /// When its own timeout ends (not the batch's `kill_by`): how long what it left running may
+    /// write to its pipes.
+    own_deadline: Option<Instant>,
 }
 
 enum State {
@@ -338,6 +341,7 @@ impl<'a> Handler<'a> {
             state: State::Running { deadline },
             cut_by_batch,
             timed_out: false,
+            own_deadline: own,
         };
         // The usual payload fits in the empty pipe: written now, it costs no wake-up.
         handler.feed();
@@ -387,10 +391,12 @@ impl<'a> Handler<'a> {
             }
             // Stuck in the kernel: stop waiting, its pid is never reused while unreaped.
             State::Killed { reap_by } if now >= reap_by => self.end(Exit::TimedOut, now),
-            State::Ended { grace_until, .. } if now >= grace_until => {
-                self.stdout.pipe = None;
-                self.stderr.pipe = None;
-            }
+            // What it started and left holding them writes on, as under its own agent, which
+            // reads on: drained elsewhere until its deadline, not killed at its next write.
+            State::Ended { grace_until, .. } if now >= grace_until => super::drain::hand_over(
+                [self.stdout.pipe.take(), self.stderr.pipe.take()],
+                self.own_deadline,
+            ),
             _ => {}
         }
     }
