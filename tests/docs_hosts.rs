@@ -3049,6 +3049,69 @@ fn a_follow_up_hookx_cannot_count_never_traps_the_agent() {
     assert!(!files[0].exists(), "the count is gone with the row");
 }
 
+/// Attacks row 1510: a trusted Gemini `AfterAgent` hook that blocks once (Claude's idiom:
+/// block unless the stop continues one), run under Claude, keeps the agent going once per
+/// session. Its shared count stays after the second stop (the host says it continues one, row
+/// 460), so each such session left a file in `~/.hookx/follow-ups/` for ever: a month of a
+/// busy user, thousands. The next follow-up counted removes the files no follow-up wrote for a
+/// day (and a killed write's temporary file); a file written since stays.
+#[test]
+fn the_counts_of_sessions_no_stop_kept_going_for_a_day_go_with_the_next_count() {
+    let p = Project::new();
+    p.write(
+        ".gemini/settings.json",
+        json!({"hooks": {"AfterAgent": [{"hooks": [{"type": "command", "command":
+            "grep -q '\"stop_hook_active\":true' && echo '{}' || echo '{\"decision\":\"block\",\"reason\":\"run the tests\"}'"}]}]}}),
+    );
+    p.trust();
+    let session = |id: &str| {
+        for active in [false, true] {
+            let mut stdin: Value = serde_json::from_str(&recorded_stop(
+                &p,
+                "claude-2.1.332/pty.13.Stop.json",
+                active,
+            ))
+            .unwrap();
+            stdin["session_id"] = json!(id);
+            let (code, out, err) = p.hookx(
+                &["run", "--host", "claude", "--event", "Stop"],
+                stdin.to_string(),
+            );
+            assert_eq!(code, 0, "{err}");
+            assert_eq!(out.contains("block"), !active, "{id} {active}: {out} {err}");
+        }
+    };
+    let counts = p.home.join(".hookx/follow-ups");
+    let files = || -> Vec<PathBuf> {
+        let mut all: Vec<PathBuf> = std::fs::read_dir(&counts)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        all.sort();
+        all
+    };
+    for i in 0..30 {
+        session(&format!("old-{i}"));
+    }
+    assert_eq!(files().len(), 30, "one file a session, each blocked once");
+    let killed = counts.join(".hookx-left");
+    std::fs::write(&killed, "{}").unwrap();
+    let two_days = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 24 * 3600);
+    for file in files() {
+        let f = std::fs::File::options().write(true).open(&file).unwrap();
+        f.set_modified(two_days).unwrap();
+    }
+    session("yesterday");
+    assert_eq!(
+        files().len(),
+        1,
+        "day-old sessions' counts outlive the next count"
+    );
+    session("today");
+    assert_eq!(files().len(), 2, "a count written since is swept too");
+    assert!(!killed.exists(), "a killed write's temporary file stays");
+}
+
 /// Row 306's exec half: a Cursor `stop` hook converted into Codex's hooks.json runs through
 /// `hookx exec` (Codex 0.171.0 caps no Stop blocks). exec keeps Cursor's cap as `run` does,
 /// counting under `$HOME`, with the hook's own `loop_limit` (3) carried in the entry: fired as

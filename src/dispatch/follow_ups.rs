@@ -13,7 +13,8 @@
 //! own agent (attacks row 460). A count starts again when the host says the stop continues
 //! none ([`CONTINUATION`] `false`); a hook's own count also goes when the hook does not follow
 //! up, a shared one only where the host says nothing of continuing and none of its hooks
-//! followed up; the file goes when no count is left in it. A count hookx cannot read or write
+//! followed up; the file goes when no count is left in it, or a day after its last follow-up
+//! ([`STALE`]). A count hookx cannot read or write
 //! never traps the agent: the follow-up is then not passed on (the agent stops, as at the
 //! cap), and stderr says why.
 
@@ -28,6 +29,13 @@ pub use crate::protocol::CONTINUATION;
 /// The key of the one count kept for every hook whose agent caps all hooks' follow-ups
 /// together ([`FollowUpCap::limit_key`] `None`): the stops in a row any of them blocked.
 const EVERY_HOOK: &str = "stops kept going in a row";
+
+/// How long a session's file outlives its last follow-up. A row is stops the agent makes one
+/// after another; a file this old is a session that ended mid-row, or whose last stop a hook
+/// let pass where the host said it continued one (Claude's idiom, block once: the shared count
+/// stays, attacks row 460), which left one file per such session for ever (attacks row 1510).
+/// A row dropped so counts from 0 again: at worst one more cap's worth, never a trap.
+const STALE: std::time::Duration = std::time::Duration::from_secs(24 * 3600);
 
 /// One handler's cap and its count.
 pub struct Cap {
@@ -229,7 +237,38 @@ impl Counts {
                 false => Change::Write(serde_json::to_string(&map).unwrap_or_default()),
             })
         })
-        .map(|_| ())
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+        // Only where a follow-up is counted (a stop kept going), the moment a file is made:
+        // never on the path of an event that blocks nothing.
+        if count.is_some()
+            && let Ok(path) = &self.path
+            && let Some(dir) = path.parent()
+        {
+            sweep(dir);
+        }
+        Ok(())
+    }
+}
+
+/// Removes from `dir` (`follow-ups/`, hookx's own folder) the regular files not written for
+/// [`STALE`]: sessions' counts, and the temporary file of a write a host killed. A time ahead
+/// of the clock by as much was written before it was set back.
+fn sweep(dir: &Path) {
+    let Ok(listing) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let now = std::time::SystemTime::now();
+    for entry in listing.flatten() {
+        // Not followed: a link is no file of hookx's.
+        let Ok(meta) = entry.metadata() else {
+            continue;
+        };
+        let stale = meta.modified().is_ok_and(|at| {
+            now.duration_since(at)
+                .map_or_else(|ahead| ahead.duration() > STALE, |age| age > STALE)
+        });
+        if meta.is_file() && stale {
+            let _ = std::fs::remove_file(entry.path());
+        }
     }
 }
