@@ -4,8 +4,8 @@
 //! (every quirk a prediction missed lost a deny or ran a rule twice: attacks rows 385-388,
 //! 420, 425).
 //!
-//! A claim lives in the account's `~/.hookx/claims/`, one record file per event id
-//! ([`event_id`]) whose lines are the claims made for it (`ROUTE DEADLINE MATCHED`). Under an
+//! A claim lives in the account's `~/.hookx/claims/`, in the folder named by the first digit of
+//! its event id ([`event_id`]), one record file per event id whose lines are the claims made for it (`ROUTE DEADLINE MATCHED`). Under an
 //! exclusive lock on that file, a route either matches the oldest unmatched claim of *another*
 //! route (a route never matches its own: two calls alike through one route both run) or adds
 //! its own. The claimer holds an exclusive lock on its run file while it runs the rules (the
@@ -29,8 +29,11 @@ const GRACE: Duration = Duration::from_secs(30);
 /// row 511: kept live as long as the clock went back, a stale claim stood for a later call).
 const HORIZON: Duration = Duration::from_secs(crate::tables::ROUTE_TIMEOUT + GRACE.as_secs());
 
-/// The most record files the store keeps; the oldest go first past it.
-const MAX_FILES: usize = 512;
+/// The most files each of the store's 16 folders keeps; the oldest go first past it. Each claim
+/// reads the folder of its own event: under a busy user the store is always full, and one
+/// folder of 512 cost every claimed event 512 `statx` and more instructions than the rest of
+/// `hookx run` (attacks row 1511).
+const MAX_FILES: usize = 64;
 
 /// What tells the event from another, the same in every route the host runs for it: its
 /// kind, instant (where the payload `stamped` it), session, call and subagent ids (in
@@ -143,10 +146,12 @@ impl Held {
 
     /// This route's claim of `event` as well, answered with `bytes` before it is recorded.
     fn claim_answered(&self, event: &str, bytes: &[u8]) -> std::io::Result<()> {
-        let dir = self.run.parent().unwrap_or(Path::new("."));
+        let store = self.run.parent().and_then(Path::parent);
+        let dir = folder(store.unwrap_or(Path::new(".")), event);
+        std::fs::create_dir_all(&dir)?;
         let mut record = open_record(&dir.join(event))?;
         let mut lines = live_lines(&mut record)?;
-        let (deadline, run, _) = new_run_file(dir, event, &self.route, self.deadline)?;
+        let (deadline, run, _) = new_run_file(&dir, event, &self.route, self.deadline)?;
         write_answer(&run, bytes);
         lines.push(Line {
             route: self.route.clone(),
@@ -171,9 +176,15 @@ fn done_file(run: &Path) -> PathBuf {
     run.with_extension("done")
 }
 
-/// The store's folder below the account's home.
-fn store(home: &Path) -> PathBuf {
-    home.join(".hookx").join("claims")
+/// The folder of `event`'s files in the store below the account's home.
+fn store(home: &Path, event: &str) -> PathBuf {
+    folder(&home.join(".hookx").join("claims"), event)
+}
+
+/// The folder of the store `store` that holds `event`'s files: one of 16, by the id's first
+/// digit, which the routes of one event share.
+fn folder(store: &Path, event: &str) -> PathBuf {
+    store.join(event.get(..1).unwrap_or("_"))
 }
 
 fn now_ms() -> u128 {
@@ -250,7 +261,7 @@ fn write_lines(file: &mut File, lines: &[Line]) -> std::io::Result<()> {
 }
 
 fn decide(home: &Path, event: &str, route: &str, budget: Duration) -> std::io::Result<Decided> {
-    let dir = store(home);
+    let dir = store(home, event);
     std::fs::create_dir_all(&dir)?;
     let mut file = open_record(&dir.join(event))?;
     let mut lines = live_lines(&mut file)?;
@@ -408,7 +419,8 @@ fn read_answer(run: &Path) -> Option<Answer> {
     })
 }
 
-/// Removes the store's files past their time, and the oldest past [`MAX_FILES`].
+/// Removes the files of the store's folder `dir` past their time, and the oldest past
+/// [`MAX_FILES`].
 fn collect(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -553,7 +565,7 @@ mod tests {
         let run = held.run.clone();
         drop(held);
         // The same claim, as the record holds it with the clock an hour behind.
-        let dir = store(home.path());
+        let dir = store(home.path(), "e");
         let ahead = now_ms() + 3_600_000;
         let moved = run_file(&dir, "e", "a", ahead);
         std::fs::rename(&run, &moved).unwrap();
@@ -582,7 +594,7 @@ mod tests {
     #[test]
     fn a_fifo_in_the_store_runs_the_rules_without_waiting() {
         let home = tempfile::tempdir().unwrap();
-        let dir = store(home.path());
+        let dir = store(home.path(), "e");
         std::fs::create_dir_all(&dir).unwrap();
         let fifo = |path: &Path| {
             let status = std::process::Command::new("mkfifo").arg(path).status();
@@ -608,6 +620,29 @@ mod tests {
             enter(home.path(), "f", "b", budget, far()),
             Entry::Run
         ));
+    }
+
+    /// Attacks row 1511: under a busy user the store is always full. A claim reads only the
+    /// folder of its own event, which keeps at most [`MAX_FILES`] besides the files of the
+    /// claim itself: 600 events claimed, none read a folder of more than 67 files.
+    #[test]
+    fn a_claim_reads_a_folder_of_at_most_64_files_however_full_the_store() {
+        let home = tempfile::tempdir().unwrap();
+        let budget = Duration::from_secs(60);
+        let mut largest = 0;
+        for n in 0..600 {
+            let event = crate::hash::sha256_hex(format!("event {n}").as_bytes());
+            let Entry::Claimed(held) = enter(home.path(), &event, "a", budget, far()) else {
+                panic!("not claimed");
+            };
+            held.finish(None, None);
+            let dir = held.run.parent().unwrap();
+            largest = largest.max(std::fs::read_dir(dir).unwrap().count());
+        }
+        assert!(
+            largest <= 64 + 3,
+            "a claim read a folder of {largest} files"
+        );
     }
 
     #[test]

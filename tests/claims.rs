@@ -194,6 +194,21 @@ impl Both {
 }
 
 /// Whether Claude reads `out` as a deny with the guard's reason.
+/// The store's files of every event: each in the store's folder named by the first digit of
+/// its event id (attacks row 1511).
+fn claim_files(home: &Path) -> Vec<PathBuf> {
+    std::fs::read_dir(home.join(".hookx/claims"))
+        .into_iter()
+        .flatten()
+        .flat_map(|folder| {
+            std::fs::read_dir(folder.unwrap().path())
+                .into_iter()
+                .flatten()
+        })
+        .map(|e| e.unwrap().path())
+        .collect()
+}
+
 fn denies(out: &Output) -> bool {
     let stdout = String::from_utf8_lossy(&out.stdout);
     out.status.code() == Some(0)
@@ -283,16 +298,19 @@ fn a_stopped_claimer_leaves_the_rules_to_the_other_route_at_once() {
 
 /// Attacks row 512: the store full of files dated ahead of the clock (written before it was
 /// set back). Kept as the newest, they made each new claim's files the first `collect` took
-/// past its 512: the matcher found no claim and ran the guard again.
+/// past its cap (512 then; 64 in each of its 16 folders since row 1511, so planted in each):
+/// the matcher found no claim and ran the guard again.
 #[test]
 fn files_dated_ahead_of_the_clock_do_not_crowd_out_a_claim() {
     let both = both(false);
-    let store = both.home.join(".hookx/claims");
-    std::fs::create_dir_all(&store).unwrap();
     let ahead = std::time::SystemTime::now() + std::time::Duration::from_secs(3600);
-    for n in 0..600 {
-        let file = std::fs::File::create(store.join(format!("old{n}"))).unwrap();
-        file.set_modified(ahead).unwrap();
+    for folder in "0123456789abcdef".chars() {
+        let store = both.home.join(".hookx/claims").join(folder.to_string());
+        std::fs::create_dir_all(&store).unwrap();
+        for n in 0..100 {
+            let file = std::fs::File::create(store.join(format!("old{n}"))).unwrap();
+            file.set_modified(ahead).unwrap();
+        }
     }
     let payload = both.payload("toolu_01");
     both.fire_both_and_see_each_deny(&payload);
@@ -460,10 +478,8 @@ fn a_claim_record_locked_by_a_stopped_process_runs_the_guard() {
     assert!(denies(&both.fire(&both.user, &payload)));
     // The call's record: the store's one file without an extension (the others are the
     // claimer's run and answer files).
-    let store = both.home.join(".hookx/claims");
-    let records: Vec<PathBuf> = std::fs::read_dir(&store)
-        .unwrap()
-        .map(|e| e.unwrap().path())
+    let records: Vec<PathBuf> = claim_files(&both.home)
+        .into_iter()
         .filter(|p| p.extension().is_none())
         .collect();
     assert_eq!(records.len(), 1, "{records:?}");
@@ -649,15 +665,12 @@ fn two_subagents_ending_together_each_run_their_rules() {
     // How many routes have settled: each either matched a claim (its record's `1`) or
     // started the guard (a line of the log).
     let settled = || {
-        let matched: usize = std::fs::read_dir(home.join(".hookx/claims"))
-            .map(|dir| {
-                dir.flatten()
-                    .filter(|e| e.path().extension().is_none())
-                    .map(|e| std::fs::read_to_string(e.path()).unwrap_or_default())
-                    .map(|t| t.lines().filter(|l| l.ends_with(" 1")).count())
-                    .sum()
-            })
-            .unwrap_or(0);
+        let matched: usize = claim_files(&home)
+            .into_iter()
+            .filter(|p| p.extension().is_none())
+            .map(|p| std::fs::read_to_string(p).unwrap_or_default())
+            .map(|t| t.lines().filter(|l| l.ends_with(" 1")).count())
+            .sum();
         matched
             + std::fs::read_to_string(&log)
                 .unwrap_or_default()
