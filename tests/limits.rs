@@ -363,6 +363,68 @@ fn run_does_not_wait_on_a_fifo_in_place_of_its_warning_records() {
     assert!(denied, "{out}");
 }
 
+/// Attacks row 1512: `warned.sum` kept the digests of 32 sets of untrusted files, one per
+/// recent (project, host). A user who goes round more projects than that missed it on every
+/// event, and each miss read `warned.json` whole (800 KB at its 4 096 entries: 278 M
+/// instructions against 11 M for the same event with a hit, debug build). Forty projects with
+/// an untrusted file each, three rounds: the third finds every set in `warned.sum` and does not
+/// read the record, shown by a record made unreadable, which a miss reads as empty and warns
+/// again.
+#[cfg(unix)]
+#[test]
+fn forty_projects_in_turn_find_their_warnings_without_reading_the_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let home = root.join("home");
+    std::fs::create_dir_all(home.join(".hookx")).unwrap();
+    let projects: Vec<std::path::PathBuf> = (0..40)
+        .map(|n| {
+            let h = Homed {
+                _dir: tempfile::tempdir().unwrap(),
+                project: root.join(format!("p{n}")),
+                home: home.clone(),
+            };
+            std::fs::create_dir_all(h.project.join(".git")).unwrap();
+            untrusted_file(&h);
+            h.project
+        })
+        .collect();
+    // A file changed in the last 2 s has no identity to remember it by (`cache::SETTLE`).
+    std::thread::sleep(Duration::from_millis(2100));
+    let warned = |project: &std::path::Path| {
+        let payload = serde_json::json!({
+            "session_id": "s", "transcript_path": "/dev/null", "cwd": project,
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": "ls"},
+        });
+        let out = Command::cargo_bin("hookx")
+            .unwrap()
+            .args([
+                "run",
+                "--host",
+                "claude",
+                "--event",
+                "PreToolUse",
+                "--project",
+            ])
+            .arg(project)
+            .arg("--home")
+            .arg(&home)
+            .env("HOME", &home)
+            .env_remove("CLAUDE_PROJECT_DIR")
+            .write_stdin(payload.to_string())
+            .timeout(Duration::from_secs(20))
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stderr).contains("not trusted")
+    };
+    let round = || projects.iter().filter(|p| warned(p)).count();
+    assert_eq!(round(), 40, "the first round warns about each file");
+    assert_eq!(round(), 0, "the second warns about none");
+    std::fs::write(home.join(".hookx/warned.json"), "not a record").unwrap();
+    assert_eq!(round(), 0, "events that read the record again");
+}
+
 /// An untrusted project file, so that `run` has something to warn about.
 #[cfg(unix)]
 fn untrusted_file(h: &Homed) {
