@@ -38,6 +38,11 @@ use std::path::{Path, PathBuf};
 /// file warned about again, once, should it be found again.
 const MAX_ENTRIES: usize = 4096;
 
+/// Past this many entries, a save drops those of files that are gone (a `stat` each; only when
+/// something new is recorded): a month of worktrees left thousands, 800 KB that each new set
+/// read and rewrote whole (attacks row 1513). One dropped wrongly is a warning given again.
+const GONE_CHECKED_PAST: usize = 256;
+
 /// The most bytes of untrusted files one event reads and hashes (a debug build hashes this
 /// in well under a second).
 pub const MAX_HASHED_BYTES: u64 = 8 * 1024 * 1024;
@@ -273,8 +278,15 @@ impl Warned {
     }
 
     /// Drops entries past [`MAX_ENTRIES`], never those of the files asked about: first those
-    /// of files that are gone, then the oldest recorded.
+    /// of files that are gone (all of them past [`GONE_CHECKED_PAST`]), then the oldest
+    /// recorded.
     fn evict(&mut self) {
+        if self.files.len() > GONE_CHECKED_PAST {
+            let asked = &self.asked;
+            self.files.retain(|key, _| {
+                asked.contains(key) || real_of(key).is_none_or(|real| real.exists())
+            });
+        }
         let excess = self.files.len().saturating_sub(MAX_ENTRIES);
         if excess == 0 {
             return;
@@ -337,6 +349,38 @@ mod tests {
             id: None,
             seq,
         }
+    }
+
+    /// Attacks row 1513: a record of 1 000 worktrees' files, all gone, and one file there: the
+    /// next save keeps the file there and the one asked about, not the gone ones.
+    #[test]
+    fn a_record_past_256_entries_drops_those_of_files_that_are_gone() {
+        let dir = tempfile::tempdir().unwrap();
+        let present = dir.path().join("present.json");
+        std::fs::write(&present, "{}").unwrap();
+        let key = |real: &Path| format!("loc\0{}", real.display());
+        let mut record = Warned {
+            path: dir.path().join("warned.json"),
+            dirty: true,
+            ..Warned::default()
+        };
+        for i in 0..1000 {
+            let gone = dir.path().join(format!("wt-{i}/.cursor/hooks.json"));
+            record.files.insert(key(&gone), seen(i));
+        }
+        record.files.insert(key(&present), seen(0));
+        let asked = key(&dir.path().join("new-wt/.cursor/hooks.json"));
+        record.asked.insert(asked.clone());
+        record.files.insert(asked.clone(), seen(1000));
+        assert!(record.save());
+        let bytes = std::fs::metadata(&record.path).unwrap().len();
+        assert_eq!(
+            record.files.len(),
+            2,
+            "the record keeps gone files: {bytes} bytes"
+        );
+        assert!(record.files.contains_key(&asked) && record.files.contains_key(&key(&present)));
+        assert!(bytes < 1024, "{bytes} bytes");
     }
 
     /// Past the bound, the entries of files that are gone go first, then the oldest; those of
