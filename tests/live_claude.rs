@@ -2604,6 +2604,7 @@ fn main() -> std::process::ExitCode {
             answers_claude_refuses_whole,
             a_route_whose_hookx_moved,
             a_gemini_teams_session_edges_under_claude,
+            a_block_at_the_session_edges_under_claude_itself,
             mcp_tools_under_claude,
             a_route_a_newer_hookx_wrote,
             handlers_that_leave_children_behind,
@@ -3393,6 +3394,125 @@ fn a_gemini_teams_session_edges_under_claude() {
         ),
     );
     c.finish("a_gemini_teams_session_edges_under_claude", &log_now);
+}
+
+/// Attacks rows 1570 and 1571 (rows 1325 and 1320's leftover): what Claude Code 2.1.332 does
+/// with a block and a stop from its own hooks at a session's edges, hookx out of the loop. A
+/// `SessionStart` hook answering `{"decision": "block"}` (its schema has no `decision` there),
+/// then `{"continue": false}`: the session goes on and the reason reaches nobody. A `PreCompact`
+/// hook answering `{"decision": "block"}` stops `/compact`; `{"continue": false}` does not (a
+/// native `PostCompact` recorder tells that the compaction ran). Then a Codex `PreCompact` hook
+/// answering the same JSON block, run by hookx's route: Codex 0.171.0 reads no `decision` there
+/// (its output schema has none), so the compaction runs (with main's `codex.rs` hookx passed
+/// the block on as exit 2, and Claude refused the compaction).
+fn a_block_at_the_session_edges_under_claude_itself() {
+    let test = "a_block_at_the_session_edges_under_claude_itself";
+    let Some(bin) = client_or_skip(test) else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let mut c = Checks::default();
+    let edges = |world: &World, file: &str, answer: &str, log: &Path| {
+        let hook = |what: &str| {
+            json!([{"hooks": [{"type": "command", "command": format!(
+                "echo {what} >> '{}'; echo '{answer}'", log.display())}]}])
+        };
+        let post = json!([{"hooks": [{"type": "command", "command":
+            format!("echo postcompact >> '{}'", log.display())}]}]);
+        match file {
+            ".claude/settings.json" => write_json(
+                &world.project.join(file),
+                &json!({"hooks": {
+                    "SessionStart": hook("start"),
+                    "PreCompact": hook("precompact"),
+                    "PostCompact": post,
+                }}),
+            ),
+            _ => {
+                write_json(
+                    &world.project.join(file),
+                    &json!({"hooks": {"PreCompact": hook("precompact")}}),
+                );
+                hookx_cmd(
+                    world,
+                    &["trust", world.project.join(file).to_str().unwrap()],
+                );
+                write_json(
+                    &world.project.join(".claude/settings.json"),
+                    &json!({"hooks": {"PostCompact": post}}),
+                );
+                hookx_cmd(
+                    world,
+                    &["install", "--host", "claude", "--scope", "project"],
+                );
+            }
+        }
+    };
+    // (hooks file, answer, the session went on, the compaction ran)
+    let cases = [
+        (
+            ".claude/settings.json",
+            r#"{"decision":"block","reason":"EDGE-SAYS-BLOCK"}"#,
+            true,
+            false,
+        ),
+        (
+            ".claude/settings.json",
+            r#"{"continue":false,"stopReason":"EDGE-SAYS-STOP"}"#,
+            true,
+            true,
+        ),
+        (
+            ".codex/hooks.json",
+            r#"{"decision":"block","reason":"EDGE-SAYS-BLOCK"}"#,
+            true,
+            true,
+        ),
+    ];
+    for (file, answer, goes_on, compacts) in cases {
+        let world = World::new();
+        let log = world.dump.join("edges.log");
+        edges(&world, file, answer, &log);
+        let lines = || std::fs::read_to_string(&log).unwrap_or_default();
+        model.clear();
+        let first = client::run(
+            &bin,
+            &world,
+            model.port,
+            "SCRIPT:once run one command",
+            &["--dangerously-skip-permissions"],
+        );
+        let seen = Seen::new(&model);
+        let went_on = world.project.join("once.txt").exists() && seen.requests.len() >= 2;
+        let reached = seen.any("EDGE-SAYS");
+        let started = lines().matches("start").count();
+        if file.starts_with(".claude") {
+            c.check(
+                started == 1 && went_on == goes_on && !reached,
+                format!(
+                    "{file} {answer} at SessionStart: the hook ran {started} times, the session \
+                     went on {went_on}, the answer's text reached the model {reached}\n{}",
+                    first.describe()
+                ),
+            );
+        }
+        model.clear();
+        let compact = client::run(&bin, &world, model.port, "/compact", &["--continue"]);
+        let log_now = lines();
+        let (ran, compacted) = (
+            log_now.contains("precompact"),
+            log_now.contains("postcompact"),
+        );
+        c.check(
+            ran && compacted == compacts,
+            format!(
+                "{file} {answer} at PreCompact: the hook ran {ran}, the compaction ran \
+                 {compacted} (expected {compacts})\n{}",
+                compact.describe()
+            ),
+        );
+    }
+    c.finish(test, "");
 }
 
 /// The MCP rows' servers (attacks 1280-1299): names with `_`, `-` and `__`, each serving

@@ -996,3 +996,58 @@ fn a_block_its_own_agent_ignores_is_not_passed_on() {
     assert!(read.block, "{read:?}");
     assert_eq!(encode_answer(claude, &event, &read).exit_code, 2);
 }
+
+/// Attacks rows 1570 and 1571: a block on an event where the handler's own agent acts on none
+/// there, or reads no JSON `decision` there, is not passed on. Claude Code 2.1.332 ignores a
+/// SessionStart `decision: block` and `continue: false` (live), so under Gemini the reason is
+/// not made context; Codex 0.171.0's SessionStart and PreCompact answers have no `decision`
+/// (binary, its output schemas); Droid 0.225.2 blocks a compaction by a PreCompact hook's exit
+/// code alone (2 or 3, binary); Copilot CLI 1.0.102's preCompact hooks "cannot block it"
+/// (binary); VS Code's PreCompact takes the common output only (docs). Claude's own JSON block
+/// on PreCompact, Droid's exit 2 there and VS Code's `continue: false` still count.
+#[test]
+fn a_json_block_its_own_agent_does_not_read_there_is_not_passed_on() {
+    let named = |n: &str| Flavor::named(n).unwrap();
+    let claude = claude::DIALECT.default_flavor();
+    let json = |text: &'static str| finished(Exit::Code(0), text.as_bytes(), "");
+    let block = json(r#"{"decision":"block","reason":"NO"}"#);
+    let stop = json(r#"{"continue":false,"stopReason":"NO"}"#);
+    let start = Event::bare(EventKind::SessionStart);
+    let compact = Event::bare(EventKind::PreCompact);
+    let ignored = [
+        (claude, &start, &block),
+        (claude, &start, &stop),
+        (named("codex"), &start, &block),
+        (named("codex"), &compact, &block),
+        (named("droid"), &compact, &block),
+        (copilot::FLAVOR, &compact, &block),
+        (copilot::PASCAL, &compact, &block),
+        (named("vscode"), &compact, &block),
+        (named("vscode"), &start, &block),
+    ];
+    for (flavor, event, answer) in ignored {
+        let kind = &event.kind;
+        let read = decode_answer(flavor, event, answer);
+        assert!(!read.block && !read.stop, "{flavor:?} {kind}: {read:?}");
+        for host in [claude, named("gemini")] {
+            let answered = encode_answer(host, event, &read);
+            assert_eq!(answered.exit_code, 0, "{flavor:?} {kind}: {answered:?}");
+            assert!(
+                !answered.stdout.contains("NO"),
+                "{flavor:?} {kind} under {host:?}: {answered:?}"
+            );
+        }
+    }
+    let read = decode_answer(claude, &compact, &block);
+    assert!(read.block, "claude's own PreCompact JSON block: {read:?}");
+    assert_eq!(encode_answer(claude, &compact, &read).exit_code, 2);
+    let read = decode_answer(
+        named("droid"),
+        &compact,
+        &finished(Exit::Code(2), b"", "NO"),
+    );
+    assert!(read.block, "droid's PreCompact exit 2: {read:?}");
+    assert_eq!(encode_answer(claude, &compact, &read).exit_code, 2);
+    let read = decode_answer(named("vscode"), &compact, &stop);
+    assert!(read.stop, "vscode's PreCompact continue: false: {read:?}");
+}

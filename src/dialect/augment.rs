@@ -703,6 +703,7 @@ mod protocol_rows {
         permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],
         ignored_blocks: &[],
+        decision_ignored: &[],
         hook_budget: &[],
     };
 }

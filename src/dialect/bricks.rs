@@ -292,6 +292,7 @@ mod protocol_rows {
         // The seed shows deny only; allow and ask fall back to Bricks' own flow.
         permission_passes: &[],
         ignored_blocks: &[],
+        decision_ignored: &[],
         hook_budget: &[],
         permission_values: &[Decision::Deny],
     };

@@ -1153,7 +1153,12 @@ pub(crate) mod protocol_rows {
         // PreToolUse `defer` (claude-code 2.1.332 schema): the host's own flow decides.
         permission_passes: &["defer"],
         // SessionEnd hooks share 1.5 s in all (claude-code 2.1.332 binary, field).
-        ignored_blocks: &[],
+        // Run 2.1.332 (`live_claude::a_block_at_the_session_edges_under_claude_itself`): a
+        // SessionStart hook's `decision: block` and its `continue: false` change nothing (the
+        // session goes on, the reason reaches nobody); a PreCompact JSON block does stop the
+        // compaction (attacks rows 1570, 1571).
+        ignored_blocks: &[EventKind::SessionStart],
+        decision_ignored: &[],
         hook_budget: &[(
             EventKind::SessionEnd,
             1500,

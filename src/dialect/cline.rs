@@ -735,6 +735,7 @@ mod protocol_rows {
         permission_values: &[],
         permission_passes: &[],
         ignored_blocks: &[],
+        decision_ignored: &[],
         hook_budget: &[],
     };
 }

@@ -1174,6 +1174,15 @@ mod protocol_rows {
         permission_passes: &[],
         // The 1 s SessionEnd and Interrupt routes get is their route's limit (`RouteLimit::on`).
         ignored_blocks: &[],
+        // Binary 0.171.0: the output schemas of these events (`session-start.command.output`,
+        // `pre-compact.command.output`, …) have no `decision` and allow no other key (attacks
+        // row 1571).
+        decision_ignored: &[
+            EventKind::SessionStart,
+            EventKind::SubagentStart,
+            EventKind::PreCompact,
+            EventKind::PostCompact,
+        ],
         hook_budget: &[],
     };
 }

@@ -1134,6 +1134,9 @@ mod protocol_rows {
         permission_values: ALL_DECISIONS,
         permission_passes: &[],
         ignored_blocks: &[],
+        // Binary 1.0.102, its settings' description: preCompact hooks "cannot block it"
+        // (attacks row 1571; what a `continue: false` there does was not probed).
+        decision_ignored: &[EventKind::PreCompact],
         hook_budget: &[],
     };
 
@@ -1223,6 +1226,9 @@ mod protocol_rows {
         permission_values: ALL_DECISIONS,
         permission_passes: &[],
         ignored_blocks: &[],
+        // Binary 1.0.102, its settings' description: preCompact hooks "cannot block it"
+        // (attacks row 1571; what a `continue: false` there does was not probed).
+        decision_ignored: &[EventKind::PreCompact],
         hook_budget: &[],
     };
 }

@@ -509,6 +509,7 @@ mod protocol_rows {
         permission_values: ALL_DECISIONS,
         permission_passes: &[],
         ignored_blocks: &[],
+        decision_ignored: &[],
         hook_budget: &[],
     };
 

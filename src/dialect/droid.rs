@@ -479,6 +479,8 @@ mod protocol_rows {
             (EventKind::Stop, Exit2::Block),
             (EventKind::SubagentStop, Exit2::Block),
             (EventKind::PostToolUse, Exit2::Context),
+            // Binary 0.225.2: "PreCompact hook blocked compaction" at exit 2 (or 3).
+            (EventKind::PreCompact, Exit2::Block),
         ],
         signal_exit: None,
         answer_text: AnswerText::STDOUT,
@@ -517,6 +519,9 @@ mod protocol_rows {
         permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],
         ignored_blocks: &[],
+        // Binary 0.225.2: compaction looks at each PreCompact hook's exit code alone (2 or 3
+        // blocks it), not at its JSON (attacks row 1571).
+        decision_ignored: &[EventKind::PreCompact],
         hook_budget: &[],
     };
 }

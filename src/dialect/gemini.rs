@@ -735,6 +735,7 @@ mod protocol_rows {
             EventKind::PreCompact,
             EventKind::Notification,
         ],
+        decision_ignored: &[],
         hook_budget: &[],
     };
 }

@@ -420,6 +420,7 @@ pub(crate) mod protocol_rows {
         permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],
         ignored_blocks: &[],
+        decision_ignored: &[],
         hook_budget: &[],
     };
 }

@@ -740,6 +740,7 @@ mod protocol_rows {
             EventKind::SessionEnd,
             EventKind::PreCompact,
         ],
+        decision_ignored: &[],
         hook_budget: &[],
     };
 }

@@ -381,6 +381,10 @@ mod protocol_rows {
         permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
         permission_passes: &[],
         ignored_blocks: &[],
+        // Docs (vscode-facts): PreCompact takes the common output only (`continue`,
+        // `stopReason`, `systemMessage`), SessionStart `additionalContext` only (attacks row
+        // 1571).
+        decision_ignored: &[EventKind::SessionStart, EventKind::PreCompact],
         hook_budget: &[],
     };
 }

@@ -542,6 +542,7 @@ mod protocol_rows {
             permission_values: &[Decision::Deny],
             permission_passes: &[],
             ignored_blocks: &[],
+            decision_ignored: &[],
             hook_budget: &[],
         }
     }

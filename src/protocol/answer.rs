@@ -862,6 +862,18 @@ fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut 
             continue;
         }
         let key = field.path.join(".");
+        // Where the agent reads no `decision`, neither it nor its reason is an answer.
+        if p.decision_ignored.contains(kind) && matches!(field.slot, Slot::Decision | Slot::Reason)
+        {
+            if field.slot == Slot::Decision && value != "approve" && value != "allow" {
+                out.errors.push(format!(
+                    "{} reads no `{key}` on {}, and neither does hookx: {value} is not passed on",
+                    flavor.name(),
+                    event_name(flavor.tables(), kind),
+                ));
+            }
+            continue;
+        }
         let mut text = |slot: Slot, out: &mut Outcome| -> Option<String> {
             let Value::String(s) = value else {
                 out.errors.push(format!(

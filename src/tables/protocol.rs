@@ -102,6 +102,12 @@ pub struct ProtocolTables {
     /// it, a note, and never becomes a block another host acts on (attacks row 1320: a Gemini
     /// `PreCompress` hook's block, which Gemini ignores, stopped Claude Code's compaction).
     pub ignored_blocks: &'static [EventKind],
+    /// Events on which the agent reads no `decision` in a JSON answer (its schema for the event
+    /// has none, or its code looks at the exit code alone), though an exit code's block or
+    /// `continue: false` still counts there: a handler's JSON `decision: block` on them is a
+    /// note, and never becomes a block another host acts on (attacks row 1571: a Codex or
+    /// Droid `PreCompact` hook's JSON block stopped Claude Code's compaction).
+    pub decision_ignored: &'static [EventKind],
 }
 
 /// The canonical fields that name one tool call and one subagent (attacks rows 463, 508), which
