@@ -2080,15 +2080,18 @@ fn convert_write_keeps_kiro_rule_lists_of_its_own() {
     // Attacks row 1400: a file with keys beside the list (which `validate` says are kept as
     // written), or of another `version` (a real Kiro IDE hook whose `trigger` is an object,
     // pranshusharmaa/Kiroween_Hackathon's `backend-tests.kiro.hook`, read as a list of no
-    // rules), is left as it is: writing the list whole would lose them.
-    for (name, own) in [
+    // rules), is left as it is: writing the list whole would lose them. The IDE hook's rule
+    // outside a list is an error of its own since row 1574, which refuses the write first.
+    for (name, own, why) in [
         (
             "described.json",
             "{\n  \"$schema\": \"https://example.com/kiro.json\",\n  \"description\": \"mine\",\n  \"version\": \"v1\",\n  \"hooks\": []\n}\n",
+            "write another file of the folder",
         ),
         (
             "backend-tests.kiro.hook",
             "{\n  \"name\": \"Backend Tests Runner\",\n  \"version\": \"1.0.0\",\n  \"trigger\": {\"type\": \"fileSave\", \"patterns\": [\"src/**/*.ts\"]},\n  \"action\": {\"type\": \"sendMessage\", \"message\": \"Run the tests\"},\n  \"enabled\": true\n}\n",
+            "outside a `hooks` list",
         ),
     ] {
         let target = p.project.join(".kiro/hooks").join(name);
@@ -2101,7 +2104,7 @@ fn convert_write_keeps_kiro_rule_lists_of_its_own() {
             "",
         );
         assert_ne!(code, 0, "{name}: {err}");
-        assert!(err.contains("write another file of the folder"), "{err}");
+        assert!(err.contains(why), "{err}");
         assert_eq!(std::fs::read_to_string(&target).unwrap(), own, "{name}");
     }
 }

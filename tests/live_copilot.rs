@@ -107,6 +107,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             )]),
             Step::Text("all done"),
         ],
+        "chain" => ["echo chain-denied", "echo chain-allowed"]
+            .into_iter()
+            .map(|c| Step::Tools(vec![("bash", json!({"command": c, "description": "d"}))]))
+            .chain([Step::Text("chain done")])
+            .collect(),
         "deny" => {
             let bash =
                 |c: &str| Step::Tools(vec![("bash", json!({"command": c, "description": "d"}))]);
@@ -1445,6 +1450,64 @@ fn a_foreign_stop_rule_does_not_keep_a_copilot_subagent_going() {
         format!("the Gemini hook ran at the main agent's two stops only: {runs:?}"),
     );
     c.done("substop");
+}
+
+/// Attacks row 1572: what Copilot CLI 1.0.102 does with its own handlers after a deny, hookx
+/// out of the loop. The project's `.github/hooks/chain.json` holds two `preToolUse` handlers, the
+/// first denying `chain-denied`, the second a logger; the project's `.claude/settings.json`
+/// (which Copilot reads itself, after its own files) a `PreToolUse` logger. The model calls
+/// bash twice, the second call allowed. Copilot runs neither logger on the denied call, both
+/// on the other: a rule after a deny runs 0 times under Copilot itself, as under hookx's route
+/// (`first_deny_stops_the_rest`).
+fn copilot_runs_no_handler_after_a_deny() {
+    let Some(l) = live_env("chain", |sb| {
+        sb.write(
+            "project/.github/hooks/chain.json",
+            &json!({"version": 1, "hooks": {"preToolUse": [
+                {"type": "command", "bash": sb.dumper("c-deny")},
+                {"type": "command", "bash": sb.dumper("c-after")},
+            ]}})
+            .to_string(),
+        );
+        sb.write(
+            "project/.claude/settings.json",
+            &json!({"hooks": {"PreToolUse": [{"matcher": "*", "hooks": [
+                {"type": "command", "command": sb.dumper("claude-after")}]}]}})
+            .to_string(),
+        );
+        sb.answer(
+            "c-deny",
+            "a",
+            "chain-denied",
+            r#"{"permissionDecision":"deny","permissionDecisionReason":"C-CHAIN-DENY"}"#,
+            "",
+            0,
+        );
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let saw = |label: &str, text: &str| {
+        l.dumps
+            .iter()
+            .filter(|d| d.label == label && d.raw.contains(text))
+            .count()
+    };
+    let counts: Vec<(&str, usize, usize)> = ["c-deny", "c-after", "claude-after"]
+        .into_iter()
+        .map(|h| (h, saw(h, "chain-denied"), saw(h, "chain-allowed")))
+        .collect();
+    c.that(
+        counts == [("c-deny", 1, 1), ("c-after", 0, 1), ("claude-after", 0, 1)],
+        format!("(handler, runs on the denied call, on the allowed one): {counts:?}"),
+    );
+    let denied = l.tool_result("chain", "chain-denied");
+    c.that(
+        denied.contains("C-CHAIN-DENY"),
+        format!("the deny is the call's result: {denied}"),
+    );
+    c.done("chain");
 }
 
 /// hookx routed in (project and user routes): the user's Claude settings (which Copilot never
@@ -4494,6 +4557,7 @@ fn main() -> std::process::ExitCode {
             claude_projects_loop,
             ground_truth_tools,
             a_foreign_stop_rule_does_not_keep_a_copilot_subagent_going,
+            copilot_runs_no_handler_after_a_deny,
             ground_truth_deny,
             ground_truth_answer_forms,
             ground_truth_blocked_prompt,

@@ -618,3 +618,61 @@ fn kiro_agent_configs_and_ide_hook_files_convert() {
         );
     }
 }
+
+/// Attacks row 1574: a Kiro hook file holding one rule at its top, outside a `hooks` list, in
+/// no form Kiro documents (real files: SamG1123/kiroween-Legacy-Lens `.kiro/hooks/*.json`,
+/// `"trigger": {"type": "manual"}` beside an `action`; llamojha/no-vibe-no-code-kiroween, beside
+/// a `prompt`). hookx reads no rule of it; `validate` said "0 error(s), 0 warning(s)" and
+/// `convert` "no hooks found", as of an agent config without hooks. Now both name the rule
+/// where it is; an agent config without hooks stays quiet.
+#[test]
+fn a_kiro_rule_outside_a_hooks_list_is_a_located_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    common::write(
+        tmp.path(),
+        ".kiro/hooks/code-review.json",
+        "{\n  \"name\": \"Code Review\",\n  \"enabled\": true,\n  \"trigger\": {\n    \"type\": \"manual\"\n  },\n  \"action\": {\"type\": \"sendMessage\", \"message\": \"Review the open file\"}\n}\n",
+    );
+    common::write(
+        tmp.path(),
+        ".kiro/hooks/index.json",
+        "{\n  \"name\": \"Update Structure Index\",\n  \"trigger\": {\"type\": \"manual\", \"label\": \"Update\"},\n  \"prompt\": \"Update structure.md\"\n}\n",
+    );
+    common::write(
+        tmp.path(),
+        ".kiro/agents/helper.json",
+        r#"{"name": "helper", "description": "d", "tools": ["fs_read"]}"#,
+    );
+    for (file, line) in [
+        (".kiro/hooks/code-review.json", 4),
+        (".kiro/hooks/index.json", 3),
+    ] {
+        for args in [
+            vec!["validate", file],
+            vec!["convert", file, "--to", "claude"],
+        ] {
+            let out = common::hookx_clean(tmp.path())
+                .args(&args)
+                .output()
+                .unwrap();
+            let said = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {said}");
+            assert!(
+                said.contains(&format!("{file}:{line}:"))
+                    && said.contains("outside a `hooks` list")
+                    && said.contains("the rule is not read"),
+                "{args:?}: {said}"
+            );
+        }
+    }
+    let out = common::hookx_clean(tmp.path())
+        .args(["validate", ".kiro/agents/helper.json"])
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(said.contains("0 error(s), 0 warning(s)"), "{said}");
+}

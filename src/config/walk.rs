@@ -194,6 +194,25 @@ impl Reader<'_> {
             if top.get("hooks").is_some_and(Value::is_object) {
                 return self.read_rule_map(list, older, top, doc);
             }
+            // A list rule's event key at the top of the file (`trigger`), with no `hooks`: one
+            // rule in no form the agent documents (real files: `"trigger": {"type": "manual"}`
+            // beside an `action` or a `prompt`), where an agent config has no such key. hookx
+            // reads nothing of it, and says so where it is (attacks row 1574).
+            if !top.contains_key("hooks") && top.contains_key(list.event_key) {
+                self.error(
+                    &format!("/{}", escape(list.event_key)),
+                    format!(
+                        "a {display} rule at the top of the file, outside a `hooks` list: no \
+                         form {display} documents (its lists hold rules under `hooks` beside \
+                         `\"version\": \"{}\"`; a one-rule file names them `{}` and `{}`); the \
+                         rule is not read",
+                        list.version,
+                        older.single_when,
+                        older.single_then,
+                        display = self.dialect.def().display,
+                    ),
+                );
+            }
             // An agent config without hooks: not a list missing its `version`.
             if !top.is_empty() && !top.contains_key("hooks") && !top.contains_key("version") {
                 self.read_rule_map(list, older, top, doc);
