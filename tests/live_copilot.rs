@@ -67,6 +67,13 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .map(|(tool, key, text)| Step::Tools(vec![(*tool, json!({ *key: text }))]))
             .chain([Step::Text("mcp done")])
             .collect(),
+        "leftovers" => vec![
+            Step::Tools(vec![(
+                "bash",
+                json!({"command": "echo leftover-call", "description": "d"}),
+            )]),
+            Step::Text("leftovers done"),
+        ],
         "twice" => [0, 1]
             .iter()
             .map(|_| {
@@ -4555,6 +4562,7 @@ fn main() -> std::process::ExitCode {
         )],
         live_tests![
             claude_projects_loop,
+            ground_truth_leftovers,
             ground_truth_tools,
             a_foreign_stop_rule_does_not_keep_a_copilot_subagent_going,
             copilot_runs_no_handler_after_a_deny,
@@ -5151,4 +5159,88 @@ fn mcp_tools_under_copilot() {
         "each deny's reason reached the model",
     );
     c.done("mcp_tools_under_copilot");
+}
+
+/// Attacks row 1474, ground truth: Copilot CLI's own hooks that exit at once and leave children
+/// behind (`live_claude::handlers_that_leave_children_behind`'s shape): at `sessionStart` a
+/// dev server sent to `/dev/null` (`kept`), a child holding the hook's stdout 8 s without a word
+/// (`held`), a child writing to it every 0.2 s for 15 s (`talk`); at `preToolUse` a deny
+/// printed before a `sleep 5 &` holds the pipe (`A-DENY`); `userPromptSubmitted`, `preToolUse`
+/// and `agentStop` stamp when Copilot went on. Printed, not checked: what Copilot does.
+fn ground_truth_leftovers() {
+    let mut dump = std::path::PathBuf::new();
+    let Some(l) = live(
+        "leftovers",
+        |sb| {
+            dump = sb.root.join("left");
+            std::fs::create_dir_all(&dump).unwrap();
+            let d = dump.display();
+            let stamp = |w: &str| format!("echo \"$(date +%s%N) {w}\" >> '{d}/times'");
+            let kept = format!("sleep 300 </dev/null >/dev/null 2>&1 & echo $! > '{d}/kept.pid'");
+            let held = format!("{}; sleep 8 & echo $! > '{d}/held.pid'", stamp("start"));
+            let talk = format!(
+                "(i=0; while [ $i -lt 75 ]; do echo tick; i=$((i+1)); sleep 0.2; done) & \
+                 echo $! > '{d}/talk.pid'"
+            );
+            let a = r#"printf '%s' '{"permissionDecision":"deny","permissionDecisionReason":"A-DENY"}'; sleep 5 & exit 0"#;
+            let a = format!("{}; {a}", stamp("tool"));
+            let talks = format!(
+                "for w in talk held; do kill -0 $(cat '{d}/$w.pid') && echo \"$w yes\" \
+                 || echo \"$w no\"; done > '{d}/talked'"
+            );
+            let cmd = |c: &str| json!({"type": "command", "bash": c, "timeoutSec": 10});
+            let hooks = json!({"version": 1, "hooks": {
+                "sessionStart": [cmd(&kept), cmd(&held), cmd(&talk)],
+                "userPromptSubmitted": [cmd(&stamp("prompt"))],
+                "preToolUse": [cmd(&a)],
+                "agentStop": [cmd(&format!("{}; {talks}", stamp("stop")))],
+            }});
+            sb.write("home/.copilot/hooks/left.json", &hooks.to_string());
+        },
+        &[],
+    ) else {
+        return;
+    };
+    let read = |f: &str| std::fs::read_to_string(dump.join(f)).unwrap_or_default();
+    let times = read("times");
+    let at = |w: &str| {
+        times.lines().find_map(|l| {
+            let (t, x) = l.split_once(' ')?;
+            (x == w).then(|| t.parse::<u128>().ok()).flatten()
+        })
+    };
+    let ms = |a: &str, b: &str| {
+        at(a)
+            .zip(at(b))
+            .map(|(x, y)| y.saturating_sub(x) / 1_000_000)
+    };
+    let runs = |f: &str| {
+        let pid = read(f).trim().to_string();
+        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
+            !s.rsplit(')')
+                .next()
+                .unwrap_or("")
+                .trim_start()
+                .starts_with('Z')
+        })
+    };
+    eprintln!(
+        "leftovers, Copilot's own hooks: ms from sessionStart to the prompt {:?}, to the \
+         tool event {:?}, to agentStop {:?}; A-DENY in the tool's result: {}; \
+         the writing and the silent child ran at agentStop: {:?}; after the run the kept \
+         server runs: {}, the held child: {}",
+        ms("start", "prompt"),
+        ms("start", "tool"),
+        ms("start", "stop"),
+        l.tool_result("leftovers", "leftover-call")
+            .contains("A-DENY"),
+        read("talked").replace('\n', ", "),
+        runs("kept.pid"),
+        runs("held.pid"),
+    );
+    for f in ["kept.pid", "held.pid", "talk.pid"] {
+        let _ = std::process::Command::new("kill")
+            .arg(read(f).trim())
+            .status();
+    }
 }

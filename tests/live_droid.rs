@@ -74,6 +74,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("all done"),
         ],
         "text" => vec![Step::Text("nothing to do")],
+        "leftovers" => vec![execute("echo leftover-call"), Step::Text("leftovers done")],
         "twice" => vec![
             execute("echo twice-call"),
             execute("echo twice-call"),
@@ -1554,6 +1555,7 @@ fn main() -> std::process::ExitCode {
         )],
         live_tests![
             a_projects_settings_and_the_users_hooks,
+            ground_truth_leftovers,
             ground_truth_execute_and_answers,
             ground_truth_answer_forms,
             files_droid_reads,
@@ -1623,4 +1625,75 @@ fn both_scopes_get_one_event() {
         ],
     );
     assert!(failed.is_empty(), "{}\n{out:?}", failed.join("\n"));
+}
+
+/// Attacks row 1474, ground truth: Droid's own hooks that exit at once and leave children
+/// behind (`live_claude::handlers_that_leave_children_behind`'s shape): at `SessionStart` a
+/// dev server sent to `/dev/null` (`kept`), a child holding the hook's stdout 8 s without a word
+/// (`held`), a child writing to it every 0.2 s for 15 s (`talk`), all with a 10 s timeout; at
+/// `PreToolUse` a deny printed before a `sleep 5 &` holds the pipe (`A-DENY`); the prompt, the
+/// tool event and `Stop` stamped. Printed, not checked: what Droid does.
+fn ground_truth_leftovers() {
+    let Some(bin) = droid() else { return };
+    let sb = Sandbox::new("hookx-live-droid-left");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let dump = sb.root.join("left");
+    std::fs::create_dir_all(&dump).unwrap();
+    let d = dump.display();
+    let stamp = |w: &str| format!("echo \"$(date +%s%N) {w}\" >> '{d}/times'");
+    let kept = format!("sleep 300 </dev/null >/dev/null 2>&1 & echo $! > '{d}/kept.pid'");
+    let held = format!("{}; sleep 8 & echo $! > '{d}/held.pid'", stamp("start"));
+    let talk = format!(
+        "(i=0; while [ $i -lt 75 ]; do echo tick; i=$((i+1)); sleep 0.2; done) & \
+         echo $! > '{d}/talk.pid'"
+    );
+    let deny = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+        "permissionDecision": "deny", "permissionDecisionReason": "A-DENY"}});
+    let a = format!("{}; printf '%s' '{deny}'; sleep 5 & exit 0", stamp("tool"));
+    let talks = format!(
+        "for w in talk held; do kill -0 $(cat '{d}/$w.pid') && echo \"$w yes\" \
+         || echo \"$w no\"; done > '{d}/talked'"
+    );
+    let cmd = |c: &str| json!({"type": "command", "command": c, "timeout": 10});
+    let hooks = json!({
+        "SessionStart": [{"hooks": [cmd(&kept), cmd(&held), cmd(&talk)]}],
+        "UserPromptSubmit": [{"hooks": [cmd(&stamp("prompt"))]}],
+        "PreToolUse": [{"matcher": "Execute", "hooks": [cmd(&a)]}],
+        "Stop": [{"hooks": [cmd(&format!("{}; {talks}", stamp("stop")))]}],
+    });
+    user_settings(&sb, &model, Some(hooks));
+    let out = run_droid(&sb, &bin, "leftovers");
+    let read = |f: &str| std::fs::read_to_string(dump.join(f)).unwrap_or_default();
+    let times = read("times");
+    let at = |w: &str| {
+        times.lines().find_map(|l| {
+            let (t, x) = l.split_once(' ')?;
+            (x == w).then(|| t.parse::<u128>().ok()).flatten()
+        })
+    };
+    let ms = |a: &str, b: &str| {
+        at(a)
+            .zip(at(b))
+            .map(|(x, y)| y.saturating_sub(x) / 1_000_000)
+    };
+    let denied = model
+        .chats()
+        .iter()
+        .any(|r| r.to_string().contains("A-DENY"));
+    eprintln!(
+        "leftovers, Droid's own hooks: exit {:?}; ms from SessionStart to the prompt {:?}, to the \
+         tool event {:?}, to Stop {:?}; A-DENY reached the model: {denied}; at Stop: {:?}; \
+         the kept server after the run: {}",
+        out.status.code(),
+        ms("start", "prompt"),
+        ms("start", "tool"),
+        ms("start", "stop"),
+        read("talked").replace('\n', ", "),
+        std::path::Path::new(&format!("/proc/{}", read("kept.pid").trim())).exists(),
+    );
+    for f in ["kept.pid", "held.pid", "talk.pid"] {
+        let _ = std::process::Command::new("kill")
+            .arg(read(f).trim())
+            .status();
+    }
 }
