@@ -2291,6 +2291,7 @@ fn main() -> std::process::ExitCode {
         )],
         live_tests![
             a_claude_session_end_rule_keeps_claudes_budget,
+            ground_truth_leftovers,
             a_projects_copy_of_the_user_route_line,
             a_route_whose_hookx_moved,
             a_route_a_newer_hookx_wrote,
@@ -2943,4 +2944,55 @@ fs.readFileSync = function (p, ...rest) {{
         format!("doctor names the route gone and the likely cause: {report}"),
     );
     c.done("write-back");
+}
+
+/// Attacks row 1471, ground truth: Gemini CLI's own hooks that exit at once and leave a child
+/// holding their stdout: at `SessionStart` a `sleep 6 &` (timeout 3 s); at `BeforeTool` a deny
+/// printed before a `sleep 4 &` holds the pipe (`A-DENY`, timeout 2 s); `BeforeAgent`,
+/// `BeforeTool` and `AfterAgent` stamp when Gemini went on. Printed, not checked.
+fn ground_truth_leftovers() {
+    let mut dump = std::path::PathBuf::new();
+    let Some(l) = live("ask", &["--yolo"], &[], |sb| {
+        sb.trust_folder();
+        dump = sb.root.join("left");
+        std::fs::create_dir_all(&dump).unwrap();
+        let d = dump.display();
+        let stamp = |w: &str| format!("echo \"$(date +%s%N) {w}\" >> '{d}/times'");
+        let held = format!("{}; sleep 6 &", stamp("start"));
+        let a = format!(
+            "{}; printf '%s' '{{\"decision\":\"deny\",\"reason\":\"A-DENY\"}}'; sleep 4 & exit 0",
+            stamp("tool")
+        );
+        let cmd = |c: &str, t: u64| json!({"type": "command", "command": c, "timeout": t});
+        sb.user_settings(json!({
+            "SessionStart": [{"hooks": [cmd(&held, 3000)]}],
+            "BeforeAgent": [{"hooks": [cmd(&stamp("prompt"), 60000)]}],
+            "BeforeTool": [{"matcher": "run_shell_command", "hooks": [cmd(&a, 2000)]}],
+            "AfterAgent": [{"hooks": [cmd(&stamp("stop"), 60000)]}],
+        }));
+    }) else {
+        return;
+    };
+    let times = std::fs::read_to_string(dump.join("times")).unwrap_or_default();
+    let at = |w: &str| {
+        times.lines().find_map(|l| {
+            let (t, x) = l.split_once(' ')?;
+            (x == w).then(|| t.parse::<u128>().ok()).flatten()
+        })
+    };
+    let ms = |a: &str, b: &str| {
+        at(a)
+            .zip(at(b))
+            .map(|(x, y)| y.saturating_sub(x) / 1_000_000)
+    };
+    let result = run::Run::tool_result(&l, "ask", "ask-me");
+    let denied = result.contains("A-DENY");
+    eprintln!(
+        "leftovers, Gemini's own hooks: ms from SessionStart to the prompt {:?}, to the tool \
+         event {:?}, from the tool event to AfterAgent {:?}; A-DENY reached the model: \
+         {denied}; the call's result: {result}",
+        ms("start", "prompt"),
+        ms("start", "tool"),
+        ms("tool", "stop"),
+    );
 }
