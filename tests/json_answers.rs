@@ -69,6 +69,19 @@ fn exec_as(
     stderr: &str,
     code: i32,
 ) -> (Value, String, i32) {
+    exec_on(host, event, flavor, event, answer, stderr, code)
+}
+
+/// As [`exec_as`], the host's payload naming `host_event` and the handler's event `event`.
+fn exec_on(
+    host: &str,
+    host_event: &str,
+    flavor: &str,
+    event: &str,
+    answer: &Value,
+    stderr: &str,
+    code: i32,
+) -> (Value, String, i32) {
     let dir = tempfile::tempdir().unwrap();
     let project = dir.path().display().to_string();
     let answer = if answer.is_null() {
@@ -85,7 +98,7 @@ fn exec_as(
         .env("ANSWER", answer)
         .env("ERR", stderr)
         .env("CODE", code.to_string())
-        .write_stdin(payload(host, event, &project).to_string())
+        .write_stdin(payload(host, host_event, &project).to_string())
         .output()
         .unwrap();
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
@@ -726,6 +739,58 @@ fn an_ask_the_host_cannot_put_to_anyone_denies_the_call() {
         assert!(
             code == 0 && out.to_string().contains(r#""ask""#) && !out.to_string().contains("deny"),
             "{host} asks itself: {out} {err} exit {code}"
+        );
+    }
+}
+
+/// Attacks row 1550: a PostToolUse hook that redacts the tool's result (Claude Code 2.1.332's
+/// `updatedToolOutput`, Copilot CLI 1.0.102's `modifiedResult`), run by hookx under a host
+/// without that field. Gemini CLI 0.61.0, Codex CLI 0.171.0 and Copilot's PascalCase
+/// postToolUse put a block's reason in the result's place (run): the replacement becomes such a
+/// block, so the output the hook withheld never reaches the model; it was dropped with a note
+/// (a Claude handler's, silently). Copilot's camelCase postToolUse takes it as `modifiedResult`.
+#[test]
+fn a_result_the_host_cannot_replace_is_withheld() {
+    let claude = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+        "updatedToolOutput": {"stdout": "R-REDACTED", "stderr": "", "interrupted": false}}});
+    let claude_mcp = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+        "updatedMCPToolOutput": [{"type": "text", "text": "R-REDACTED"}]}});
+    let copilot = json!({"modifiedResult": {"resultType": "success",
+        "textResultForLlm": "R-REDACTED"}});
+    let answers = [
+        ("claude", "PostToolUse", &claude),
+        ("claude", "PostToolUse", &claude_mcp),
+        ("copilot", "postToolUse", &copilot),
+    ];
+    for (host, event) in [
+        ("gemini", "AfterTool"),
+        ("codex", "PostToolUse"),
+        ("copilot", "PostToolUse"),
+    ] {
+        for (flavor, as_event, answer) in answers {
+            let (out, err, code) = exec_on(host, event, flavor, as_event, answer, "", 0);
+            assert!(
+                code == 0
+                    && out["decision"] == "block"
+                    && out["reason"].as_str().is_some_and(|r| r.contains(&format!(
+                        "hookx withheld this tool result: a hook replaced it, which {host}"
+                    ))),
+                "{flavor} under {host} {event}: the result the hook replaced would reach the \
+                 model: {out} {err} exit {code}"
+            );
+        }
+    }
+    // Copilot's camelCase postToolUse replaces it, in Copilot's envelope.
+    for (flavor, event, answer) in answers {
+        let (out, err, _) = exec_on("copilot", "postToolUse", flavor, event, answer, "", 0);
+        let result = &out["modifiedResult"];
+        assert!(
+            result["resultType"] == "success"
+                && result["textResultForLlm"]
+                    .as_str()
+                    .is_some_and(|t| t.contains("R-REDACTED"))
+                && out["decision"].is_null(),
+            "{flavor} under copilot postToolUse: {out} {err}"
         );
     }
 }

@@ -704,6 +704,7 @@ mod protocol_rows {
         permission_passes: &[],
         ignored_blocks: &[],
         decision_ignored: &[],
+        block_withholds_result: &[],
         hook_budget: &[],
     };
 }

@@ -1144,6 +1144,17 @@ pub(crate) mod protocol_rows {
             ),
             // Field: many hooks print a top-level additionalContext.
             F::new(Slot::Context, &["additionalContext"], Writes::Never),
+            // PostToolUse: the output the model sees instead of the tool's (2.1.332 schema;
+            // `updatedMCPToolOutput` for MCP tools, `updatedToolOutput` wins beside it). Read,
+            // never written: Claude Code keeps the original output when the value is not the
+            // tool's own output shape (bundle: "does not match … output shape; using original
+            // output"), which hookx cannot build from another agent's result (attacks row 1550).
+            F::new(
+                Slot::ToolResult,
+                &[HSO, "updatedMCPToolOutput"],
+                Writes::Never,
+            ),
+            F::new(Slot::ToolResult, &[HSO, "updatedToolOutput"], Writes::Never),
         ],
         updated_input_merges: false,
         updated_input_needs_allow: false,
@@ -1159,6 +1170,7 @@ pub(crate) mod protocol_rows {
         // compaction (attacks rows 1570, 1571).
         ignored_blocks: &[EventKind::SessionStart],
         decision_ignored: &[],
+        block_withholds_result: &[],
         hook_budget: &[(
             EventKind::SessionEnd,
             1500,

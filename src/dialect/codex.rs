@@ -1183,6 +1183,8 @@ mod protocol_rows {
             EventKind::PreCompact,
             EventKind::PostCompact,
         ],
+        // PostToolUse `decision: block` replaces the tool's output with the reason (run).
+        block_withholds_result: &[EventKind::PostToolUse],
         hook_budget: &[],
     };
 }

@@ -1137,6 +1137,8 @@ mod protocol_rows {
         // Binary 1.0.102, its settings' description: preCompact hooks "cannot block it"
         // (attacks row 1571; what a `continue: false` there does was not probed).
         decision_ignored: &[EventKind::PreCompact],
+        // postToolUse `decision: block`: "Tool result blocked: REASON" instead (run, both casings).
+        block_withholds_result: &[EventKind::PostToolUse],
         hook_budget: &[],
     };
 
@@ -1229,6 +1231,8 @@ mod protocol_rows {
         // Binary 1.0.102, its settings' description: preCompact hooks "cannot block it"
         // (attacks row 1571; what a `continue: false` there does was not probed).
         decision_ignored: &[EventKind::PreCompact],
+        // postToolUse `decision: block`: "Tool result blocked: REASON" instead (run, both casings).
+        block_withholds_result: &[EventKind::PostToolUse],
         hook_budget: &[],
     };
 }

@@ -522,6 +522,7 @@ mod protocol_rows {
         // Binary 0.225.2: compaction looks at each PreCompact hook's exit code alone (2 or 3
         // blocks it), not at its JSON (attacks row 1571).
         decision_ignored: &[EventKind::PreCompact],
+        block_withholds_result: &[],
         hook_budget: &[],
     };
 }

@@ -736,6 +736,8 @@ mod protocol_rows {
             EventKind::Notification,
         ],
         decision_ignored: &[],
+        // AfterTool `decision: block`: the model gets `{"error": REASON}` instead (run).
+        block_withholds_result: &[EventKind::PostToolUse],
         hook_budget: &[],
     };
 }

@@ -421,6 +421,7 @@ pub(crate) mod protocol_rows {
         permission_passes: &[],
         ignored_blocks: &[],
         decision_ignored: &[],
+        block_withholds_result: &[],
         hook_budget: &[],
     };
 }

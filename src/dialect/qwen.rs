@@ -741,6 +741,7 @@ mod protocol_rows {
             EventKind::PreCompact,
         ],
         decision_ignored: &[],
+        block_withholds_result: &[],
         hook_budget: &[],
     };
 }

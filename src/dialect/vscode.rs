@@ -385,6 +385,7 @@ mod protocol_rows {
         // `stopReason`, `systemMessage`), SessionStart `additionalContext` only (attacks row
         // 1571).
         decision_ignored: &[EventKind::SessionStart, EventKind::PreCompact],
+        block_withholds_result: &[],
         hook_budget: &[],
     };
 }

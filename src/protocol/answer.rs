@@ -3,7 +3,7 @@
 
 use crate::diag::json_type;
 use crate::model::{Decision, Event, EventKind, Outcome};
-use crate::protocol::payload::replace_lone_surrogates;
+use crate::protocol::payload::{decode_tool_result, encode_tool_result, replace_lone_surrogates};
 use crate::protocol::{event_name, input_from_canonical, input_to_canonical, is_permission_event};
 use crate::spawn::{Exit, Finished};
 use crate::tables::Flavor;
@@ -304,9 +304,40 @@ pub(crate) fn as_the_host_takes_it<'o>(
     outcome: &'o Outcome,
 ) -> Cow<'o, Outcome> {
     match unaskable_ask_denies(host, kind, outcome) {
-        Cow::Borrowed(outcome) => unapplied_rewrite_denies(host, kind, outcome),
+        Cow::Borrowed(outcome) => match unapplied_rewrite_denies(host, kind, outcome) {
+            Cow::Borrowed(outcome) => unapplied_result_blocks(host, kind, outcome),
+            denied => denied,
+        },
         Cow::Owned(denied) => Cow::Owned(denied),
     }
+}
+
+/// A replacement of the tool's result (a redaction: Claude's `updatedToolOutput`, Copilot's
+/// `modifiedResult`) that the host has no field for becomes a block where the host's block
+/// takes the result's place ([`ProtocolTables::block_withholds_result`]): dropped with a note,
+/// the very output the hook withheld reached the model (attacks row 1550). Elsewhere the
+/// outcome is borrowed unchanged, and the replacement is a note.
+fn unapplied_result_blocks<'o>(
+    host: Flavor,
+    kind: &EventKind,
+    outcome: &'o Outcome,
+) -> Cow<'o, Outcome> {
+    let p = &host.tables().protocol;
+    if outcome.modified_result.is_none()
+        || p.writes(Slot::ToolResult, kind)
+        || !p.block_withholds_result.contains(kind)
+    {
+        return Cow::Borrowed(outcome);
+    }
+    let mut blocked = outcome.clone();
+    blocked.modified_result = None;
+    blocked.block = true;
+    blocked.reasons.push(format!(
+        "hookx withheld this tool result: a hook replaced it, which {} cannot do on {}, and the model must not see it as it was",
+        host.name(),
+        event_name(host.tables(), kind)
+    ));
+    Cow::Owned(blocked)
 }
 
 /// A hook's `ask` on a host that cannot ask on the event denies the call, with the hook's
@@ -576,7 +607,7 @@ fn encode_effects(host: Flavor, outcome: &Outcome, w: &mut Writer, notes: &mut V
         ));
     }
     if let Some(result) = &outcome.modified_result
-        && !w.set(Slot::ToolResult, result.clone())
+        && !w.set(Slot::ToolResult, encode_tool_result(host.tables(), result))
     {
         notes.push(format!(
             "hookx: modified tool result dropped: {} cannot replace the result on {}: {result}",
@@ -979,7 +1010,9 @@ fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut 
                     out.modified_prompt = Some(s);
                 }
             }
-            Slot::ToolResult => out.modified_result = Some(value.clone()),
+            Slot::ToolResult => {
+                out.modified_result = Some(decode_tool_result(flavor.tables(), value.clone()))
+            }
             Slot::BlockingReason => {
                 if let Some(s) = text(Slot::Reason, out) {
                     out.block = true;

@@ -800,7 +800,7 @@ fn tool_id(flavor: Flavor, name: &str) -> &str {
 }
 
 /// A tool-result envelope gets canonical keys; a raw tool response is kept as it is.
-fn decode_tool_result(t: &Tables, value: Value) -> Value {
+pub(crate) fn decode_tool_result(t: &Tables, value: Value) -> Value {
     let (Some((type_key, text_key)), Value::Object(map)) = (t.protocol.tool_result_keys, &value)
     else {
         return value;
@@ -822,7 +822,7 @@ fn decode_tool_result(t: &Tables, value: Value) -> Value {
 
 /// The tool result in a flavour's envelope. A raw tool response (from a flavour without an
 /// envelope) is wrapped as a success whose text is the response (JSON-encoded unless a string).
-fn encode_tool_result(t: &Tables, value: &Value) -> Value {
+pub(crate) fn encode_tool_result(t: &Tables, value: &Value) -> Value {
     let Some((type_key, text_key)) = t.protocol.tool_result_keys else {
         return value.clone();
     };

@@ -108,6 +108,13 @@ pub struct ProtocolTables {
     /// note, and never becomes a block another host acts on (attacks row 1571: a Codex or
     /// Droid `PreCompact` hook's JSON block stopped Claude Code's compaction).
     pub decision_ignored: &'static [EventKind],
+    /// Events on which a block the host acts on takes the place of the tool's result the model
+    /// sees (Gemini CLI 0.61.0 AfterTool: `{"error": REASON}`; Codex CLI 0.171.0 PostToolUse:
+    /// the reason; Copilot CLI 1.0.102 postToolUse, both casings: "Tool result blocked:
+    /// REASON"; all run). A hook's replacement of the result (a redaction) that the host has no
+    /// field for is answered there with such a block, so the result the hook withheld never
+    /// reaches the model (attacks row 1550); elsewhere it is a note.
+    pub block_withholds_result: &'static [EventKind],
 }
 
 /// The canonical fields that name one tool call and one subagent (attacks rows 463, 508), which
