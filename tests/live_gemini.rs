@@ -114,6 +114,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("twice done"),
         ],
         "team" => vec![shell(common::STORY_DENIED), Step::Text("team done")],
+        // The output differs from the command's text, which the model's requests hold too.
+        "redact" => vec![
+            shell("printf 'S%s' ECRET-OUT-1550"),
+            Step::Text("redact done"),
+        ],
         "teamloop" => vec![
             shell(common::LOOP_SAFE),
             shell(common::LOOP_DENIED),
@@ -2292,6 +2297,7 @@ fn main() -> std::process::ExitCode {
         live_tests![
             a_claude_session_end_rule_keeps_claudes_budget,
             ground_truth_leftovers,
+            a_claude_redaction_withholds_the_output_under_gemini,
             a_projects_copy_of_the_user_route_line,
             a_route_whose_hookx_moved,
             a_route_a_newer_hookx_wrote,
@@ -2853,6 +2859,42 @@ fn a_claude_session_end_rule_keeps_claudes_budget() {
         ),
     );
     c.done("story");
+}
+
+/// Attacks row 1550: a team's Claude PostToolUse hook that redacts a shell call's output
+/// (`updatedToolOutput`, Claude Code 2.1.332), trusted, hookx installed for Gemini. Gemini CLI
+/// 0.61.0 has no field that replaces AfterTool's result; hookx read no such field and the
+/// output reached the model. Now the redaction is a block, which Gemini gives the model in
+/// the result's place (`{"error": REASON}`).
+fn a_claude_redaction_withholds_the_output_under_gemini() {
+    let Some(l) = live("redact", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({}));
+        sb.trust_folder();
+        let answer = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+            "updatedToolOutput": {"stdout": "R-REDACTED", "stderr": "", "interrupted": false,
+            "isImage": false}}});
+        let rule = format!("cat >/dev/null; printf '%s' '{answer}'");
+        let rules = json!({"hooks": {"PostToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": rule}]}]}});
+        sb.write("project/.claude/settings.json", &rules.to_string());
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "gemini"]).success();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let result = l.tool_result("redact", "ECRET-OUT-1550");
+    c.that(
+        result.contains("hookx withheld this tool result"),
+        format!("the model got hookx's reason in the result's place: {result}"),
+    );
+    let seen = l
+        .model
+        .turns_of("redact")
+        .iter()
+        .any(|b| b.to_string().contains("SECRET-OUT-1550"));
+    c.that(!seen, "the output the hook redacted reached the model");
+    c.done("redact");
 }
 
 /// Attacks row 1245: a Gemini CLI session writes its settings back whole from what it read when
