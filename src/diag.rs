@@ -86,10 +86,15 @@ impl std::fmt::Display for Diagnostic {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
+        // The file's name is a path: a newline or escape in it would forge or rewrite a line
+        // of the report (attacks row 1531).
         write!(
             f,
             "{}:{}:{}: {severity}: {}",
-            self.file, self.line, self.col, self.message
+            visible(&self.file),
+            self.line,
+            self.col,
+            self.message
         )?;
         if let Some(Snippet { text: snippet, col }) = &self.snippet {
             let col = *col;

@@ -25,7 +25,11 @@ impl Error {
 impl std::fmt::Display for Error {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Error::Io { path, message } => write!(f, "error: {path}: {message}"),
+            // A path, and a usage error naming one, are shown as text: a newline or escape in
+            // a folder's name forges no line (attacks row 1531).
+            Error::Io { path, message } => {
+                write!(f, "error: {}: {message}", crate::diag::visible(path))
+            }
             Error::Invalid(diags) => {
                 for (i, d) in diags.iter().enumerate() {
                     if i > 0 {
@@ -35,7 +39,7 @@ impl std::fmt::Display for Error {
                 }
                 Ok(())
             }
-            Error::Usage(message) => write!(f, "error: {message}"),
+            Error::Usage(message) => write!(f, "error: {}", crate::diag::visible(message)),
         }
     }
 }

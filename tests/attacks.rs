@@ -198,6 +198,74 @@ fn what_trust_and_list_show_cannot_rewrite_the_terminal() {
     }
 }
 
+/// Attacks row 1531: a project, a home and a hookx whose folders' names hold a newline and a
+/// carriage return (`p\nFORGED …\r`). What `validate` (a diagnostic's file), `install` (the
+/// route's command, Codex's review keys), `simulate` (a handler's environment, a note naming the
+/// home) and a usage error (row 1532's refusal) print shows each as text: no line of theirs starts with the name's
+/// second half. Before, each of these printed the name raw and `FORGED …` stood as a line.
+#[test]
+fn a_newline_in_a_folders_name_forges_no_line() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let odd = "x\nFORGED line\r";
+    let (project, home) = (root.join(format!("p{odd}")), root.join(format!("h{odd}")));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let hookx = root.join(format!("b{odd}/hookx"));
+    std::fs::create_dir_all(hookx.parent().unwrap()).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_hookx"), &hookx).unwrap();
+    write(
+        &project,
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "exit 2"}]}], "Bogus": 1}}"#,
+    );
+    write(
+        &home,
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "true"}]}]}}"#,
+    );
+    let hookx = hookx.to_str().unwrap();
+    let runs: [&[&str]; 6] = [
+        &["validate"],
+        &["trust", "--yes"],
+        &["install", "--host", "codex", "--scope", "user"],
+        &[
+            "install", "--host", "claude", "--scope", "user", "--hookx", hookx,
+        ],
+        &[
+            "simulate",
+            "--host",
+            "claude",
+            "--event",
+            "PreToolUse",
+            "--tool",
+            "Bash",
+        ],
+        &[
+            "install",
+            "--host",
+            "claude",
+            "--hookx",
+            "~/b\nFORGED line/hookx",
+        ],
+    ];
+    for args in runs {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(args).env("HOME", &home).arg("--home").arg(&home);
+        let ran = ran(&mut cmd);
+        for (name, text) in [("stdout", &ran.stdout), ("stderr", &ran.stderr)] {
+            assert!(
+                !text.lines().any(|l| l.starts_with("FORGED")) && !text.contains('\r'),
+                "{args:?}: {name} has a line the folder's name made: {text:?}"
+            );
+        }
+        assert!(
+            args[0] == "trust" || ran.stdout.contains("FORGED") || ran.stderr.contains("FORGED"),
+            "{args:?} names the folder: {ran:?}"
+        );
+    }
+}
+
 /// A Cline script whose second line is the mark of hookx's route scripts but whose body is not
 /// a route (`exec hookx run …`) is an ordinary hook: like every other script, it runs from a
 /// private copy of the bytes hashed when the event started, never by its path, so a rewrite

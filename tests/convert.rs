@@ -1912,3 +1912,55 @@ fn a_vscode_copy_without_hookx_denies_only_what_its_matcher_guards() {
     assert!(convert_in(&project).status.success());
     assert_eq!(std::fs::read_to_string(&file).unwrap(), text);
 }
+
+/// Attacks row 1533: Gemini CLI 0.61.0 (bundle `expandCommand`) writes, before its shell
+/// reads a command, each of `$GEMINI_PROJECT_DIR`, `$GEMINI_CWD`, `$GEMINI_PLANS_DIR`,
+/// `$GEMINI_SESSION_ID` and `$CLAUDE_PROJECT_DIR` as text, single quotes or not, as the value
+/// quoted by `shell-quote`. A wrapped copy holds the handler's line in single quotes, so a name
+/// left there breaks them open with the value: a plans folder (below the home, or the
+/// project's `general.plan.directory`) whose path has a space or a quote split the line, and a
+/// `;` in it would run. Row 1041 split four of the names from their `$`; the plans folder's was
+/// left. Now no name Gemini writes stays in a copy for it.
+#[test]
+fn a_copy_for_gemini_holds_no_name_gemini_writes_into_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = common::write(
+        dir.path(),
+        ".claude/settings.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{
+            "type": "command",
+            "command": "\"$CLAUDE_PROJECT_DIR\"/g.sh $GEMINI_CWD '$GEMINI_PROJECT_DIR' \"$GEMINI_SESSION_ID\" $GEMINI_PLANS_DIR/p \"$GEMINI_PLANS_DIR\""
+        }]}]}})
+        .to_string(),
+    );
+    let (code, stdout, stderr) =
+        run_convert(&[file.to_str().unwrap(), "--from", "claude", "--to", "gemini"]);
+    assert_eq!(code, 0, "{stderr}");
+    let out: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let line = out["hooks"]["BeforeTool"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    assert!(line.contains("hookx exec"), "{line}");
+    for name in [
+        "GEMINI_PROJECT_DIR",
+        "GEMINI_CWD",
+        "GEMINI_PLANS_DIR",
+        "GEMINI_SESSION_ID",
+        "CLAUDE_PROJECT_DIR",
+    ] {
+        assert!(!line.contains(&format!("${name}")), "${name} left: {line}");
+    }
+    // The shell takes the empty quotes away: `hookx exec` gets the line as written.
+    let words = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "printf '%s' {}",
+            line.rsplit_once(" -- ").unwrap().1
+        ))
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8(words.stdout).unwrap(),
+        "\"$CLAUDE_PROJECT_DIR\"/g.sh $GEMINI_CWD '$GEMINI_PROJECT_DIR' \"$GEMINI_SESSION_ID\" $GEMINI_PLANS_DIR/p \"$GEMINI_PLANS_DIR\""
+    );
+}

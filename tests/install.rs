@@ -353,6 +353,56 @@ fn routes_of_a_hookx_under_another_name_are_recognised_as_its_own() {
     }
 }
 
+/// Attacks row 1532: `--hookx` given as a path relative to the folder install ran in
+/// (`bin/hookx`), or with a `~` the shell left (`--hookx=~/bin/hookx`), or starting with `-`.
+/// The host runs the route in its own folder, where `bin/hookx` names another file, in another
+/// project a repository's own, and the route named it without the guard a path gets (row
+/// 1080); `~` quoted is never expanded; `-x` is a route hookx does not know again as its own.
+/// Now the relative path is written absolute, as `--home` is, and the others are refused.
+#[test]
+fn install_writes_a_relative_hookx_absolute_and_refuses_what_no_route_runs() {
+    let p = Project::new();
+    let ran = |args: &[&str]| {
+        common::hookx_clean(&p.root)
+            .args(args)
+            .arg("--project")
+            .arg(&p.project)
+            .arg("--home")
+            .arg(&p.home)
+            .env("HOME", &p.home)
+            .assert()
+    };
+    let bin = p.root.join("bin/hookx");
+    std::fs::create_dir_all(bin.parent().unwrap()).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_hookx"), &bin).unwrap();
+    let args = ["install", "--host", "claude", "--scope", "user"];
+    let read = || -> Value {
+        serde_json::from_str(&std::fs::read_to_string(p.home.join(SETTINGS)).unwrap()).unwrap()
+    };
+    ran(&[&args[..], &["--hookx=bin/hookx"]].concat()).success();
+    let users = read();
+    let line = users["hooks"]["PreToolUse"][0]["hooks"][0]["command"]
+        .as_str()
+        .unwrap();
+    let absolute = format!("[ -x {} ] && ", bin.display());
+    assert!(line.starts_with(&absolute), "{line}");
+    assert!(
+        line.contains("; [ -e "),
+        "the guard for a gone hookx: {line}"
+    );
+    for (given, why) in [
+        ("~/bin/hookx", "`~` is not expanded"),
+        ("-hookx", "starts with `-`"),
+        ("", "empty"),
+    ] {
+        let given = format!("--hookx={given}");
+        let out = ran(&[&args[..], &[given.as_str()]].concat()).code(2);
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(stderr.contains(why), "{given}: {stderr}");
+    }
+    assert_eq!(read(), users, "a refused --hookx changes nothing");
+}
+
 #[test]
 fn uninstall_removes_a_file_that_only_held_hookx() {
     let p = Project::new();

@@ -222,7 +222,7 @@ fn hookx_program(opts: &Options) -> Result<Written, Error> {
         .map(|p| utf8(p, "--managed-root"))
         .transpose()?;
     let hookx = match &opts.hookx {
-        Some(p) => p.clone(),
+        Some(p) => given_program(p)?,
         None => {
             let exe = std::env::current_exe().map_err(|e| Error::Io {
                 path: "hookx".into(),
@@ -262,6 +262,38 @@ fn hookx_program(opts: &Options) -> Result<Written, Error> {
         folder,
         gone,
     })
+}
+
+/// The program `--hookx` names, as a route line can run it wherever the host starts it: a name
+/// (`hookx`, looked up on `PATH`) as given; a relative path made absolute against the current
+/// folder, as `--home` is: the host runs the route in its own folder, where `bin/hookx` is
+/// another file or a repository's own (attacks row 1532). Refused: an empty value, one that
+/// starts with `-` (a route hookx would not know again as its own), and one that starts with
+/// `~`, which the shell did not expand (`--hookx=~/…`) and the route, quoting it, would not
+/// either.
+fn given_program(given: &str) -> Result<String, Error> {
+    let refuse = |why: &str| {
+        Err(Error::Usage(format!(
+            "--hookx {given}: {why}; give the absolute path of hookx, or a name found on PATH"
+        )))
+    };
+    match given.chars().next() {
+        None => return refuse("empty"),
+        Some('-') => return refuse("a program whose name starts with `-`"),
+        Some('~') => return refuse("`~` is not expanded in a route (the shell left it as it is)"),
+        _ => {}
+    }
+    if !given.contains('/') || given.starts_with('/') {
+        return Ok(given.to_string());
+    }
+    let absolute = std::path::absolute(given).map_err(|e| Error::Io {
+        path: given.to_string(),
+        message: format!("cannot make --hookx absolute ({e})"),
+    })?;
+    absolute
+        .into_os_string()
+        .into_string()
+        .map_err(|_| Error::Usage(format!("--hookx {given}: its absolute path is not UTF-8")))
 }
 
 /// What every kind of install starts from.
@@ -1790,7 +1822,9 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             errln!("warning: {warning}");
         }
     }
-    outln!("command: {}", report.command);
+    // The command holds hookx's path, the text a newline or escape of which would forge a line
+    // (attacks row 1531).
+    outln!("command: {}", crate::diag::visible(&report.command));
     if let Some(effect) = host.config().scripts.and_then(|l| l.deny_effect)
         && report.routes > 0
     {
@@ -1826,7 +1860,7 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
             "trusted for {host} in {}: the {} hookx entries of {shown} and nothing else ({})",
             opts.ctx.display(file),
             report.trusted.len(),
-            report.trusted.join(", ")
+            crate::diag::visible(&report.trusted.join(", "))
         );
         // The user's own `enabled = false` stays: said, for the route runs nowhere there.
         if let Some(trust) = &host.def().route_trust {

@@ -674,11 +674,14 @@ mod protocol_rows {
         ],
         // Bundle 0.61.0 `expandCommand`: before spawning, each `$NAME` of these (as text: in
         // single quotes too, `$NAMEX` too, not `${NAME}`) becomes its value quoted by
-        // `shell-quote`. `GEMINI_PLANS_DIR` too, which hookx cannot compute (left to the shell).
+        // `shell-quote`. `GEMINI_PLANS_DIR` too: hookx cannot compute it (a run leaves it to
+        // the shell), but a wrapped copy must keep Gemini from writing it into the quoted
+        // line (`convert`; attacks row 1533).
         command_text_env: &[
             "GEMINI_PROJECT_DIR",
             "GEMINI_CWD",
             "GEMINI_SESSION_ID",
+            "GEMINI_PLANS_DIR",
             "CLAUDE_PROJECT_DIR",
         ],
         plain_stdout_context: &[],

@@ -887,6 +887,12 @@ fn in_command_text(line: &str, flavor: Flavor, env: &[(String, String)]) -> Opti
         line,
         flavor.tables().protocol.command_text_env,
         |name, tail, quoting| {
+            // A name hookx never sets (`GEMINI_PLANS_DIR`, below the agent's own folders) is
+            // left to the shell, which finds the agent's value in the environment where there
+            // is one.
+            if !flavor.tables().protocol.env.iter().any(|(n, _)| *n == name) {
+                return None;
+            }
             // A value hookx left out (none in the payload) is empty, as the agent writes it.
             let value = env.iter().find(|(n, _)| n == name).map_or("", |(_, v)| v);
             let value = match quoting {

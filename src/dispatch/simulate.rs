@@ -181,7 +181,11 @@ pub fn report_json(dispatch: &Dispatch) -> Value {
 }
 
 /// The report for people.
+///
+/// Each field is one line: a path, command or note holding a newline (a project folder's name)
+/// is shown escaped, never as a line of its own (attacks row 1531).
 pub fn report_text(dispatch: &Dispatch) -> String {
+    use crate::diag::visible;
     let mut out = String::new();
     if dispatch.runs.is_empty() && dispatch.would_run.is_empty() {
         out.push_str("no handler ran\n");
@@ -190,9 +194,9 @@ pub fn report_text(dispatch: &Dispatch) -> String {
         out.push_str(&format!(
             "[{}] would run (--dry-run: not run) {} ({})\n    command: {}\n    stdin:   {}\n",
             i + 1,
-            w.origin,
+            visible(&w.origin),
             w.flavor.name(),
-            w.command,
+            visible(&w.command),
             serde_json::to_string(&w.stdin).unwrap_or_default()
         ));
     }
@@ -200,13 +204,13 @@ pub fn report_text(dispatch: &Dispatch) -> String {
         out.push_str(&format!(
             "[{}] ran (for real: what it does was done) {} ({})\n    command: {}\n    stdin:   {}\n",
             i + 1,
-            r.origin,
+            visible(&r.origin),
             r.flavor.name(),
-            r.command_line,
+            visible(&r.command_line),
             serde_json::to_string(&r.stdin).unwrap_or_default()
         ));
         for (k, v) in &r.env {
-            out.push_str(&format!("    env:     {k}={v}\n"));
+            out.push_str(&format!("    env:     {k}={}\n", visible(v)));
         }
         out.push_str(&format!(
             "    ended:   {} after {:.1} ms\n",
@@ -231,10 +235,10 @@ pub fn report_text(dispatch: &Dispatch) -> String {
     for s in &dispatch.skipped {
         // `run`'s own warning starts "skipped …" too: said once.
         let s = s.strip_prefix("skipped ").unwrap_or(s);
-        out.push_str(&format!("skipped: {s}\n"));
+        out.push_str(&format!("skipped: {}\n", visible(s)));
     }
     for n in &dispatch.native {
-        out.push_str(&format!("native: {n}\n"));
+        out.push_str(&format!("native: {}\n", visible(n)));
     }
     out.push_str(&format!(
         "answer to the host: exit {}{}{}\n",

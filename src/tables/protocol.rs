@@ -41,9 +41,10 @@ pub struct ProtocolTables {
     pub guard_reads_name: Option<NameRead>,
     /// Environment variables a handler of this flavour expects.
     pub env: &'static [(&'static str, EnvValue)],
-    /// Those of `env` the agent also writes into the command's text, its value quoted, before
+    /// The variables the agent also writes into the command's text, its value quoted, before
     /// the shell reads it (Gemini CLI): a guard written `$GEMINI_PROJECT_DIR/guard.sh` runs in
-    /// a folder whose path has a space under its own agent, and must under hookx too.
+    /// a folder whose path has a space under its own agent, and must under hookx too. Those
+    /// not in `env` hookx leaves to the shell; convert keeps each from the agent's writing.
     pub command_text_env: &'static [&'static str],
     /// Events on which plain (non-JSON) stdout at exit 0 becomes additional context.
     pub plain_stdout_context: &'static [EventKind],
