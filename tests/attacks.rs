@@ -266,6 +266,36 @@ fn a_newline_in_a_folders_name_forges_no_line() {
     }
 }
 
+/// Attacks row 1537: a project whose folder's name is not UTF-8 (`p\xff`). `hookx trust`
+/// recorded its guard under the name made readable (`p\u{fffd}`), said "trusted", and every run
+/// after skipped the guard as not trusted: the deny the user trusted was lost. Now `trust`
+/// refuses, naming why, and records nothing.
+#[test]
+fn a_file_whose_path_is_not_utf8_is_not_said_trusted() {
+    use std::os::unix::ffi::OsStrExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let project = root.join(std::ffi::OsStr::from_bytes(b"p\xff"));
+    let home = root.join("home");
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    write(
+        &project,
+        ".gemini/settings.json",
+        r#"{"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "exit 2"}]}]}}"#,
+    );
+    let mut cmd = common::hookx_clean(&project);
+    cmd.args(["trust", "--yes", "--home"])
+        .arg(&home)
+        .env("HOME", &home);
+    let ran = ran(&mut cmd);
+    assert_eq!(ran.code, Some(1), "{ran:?}");
+    assert!(ran.stderr.contains("is not UTF-8"), "{ran:?}");
+    assert!(!ran.stdout.contains("trusted .gemini"), "{ran:?}");
+    let record = std::fs::read_to_string(home.join(".hookx/trust.json")).unwrap_or_default();
+    assert!(!record.contains("settings.json"), "{record}");
+}
+
 /// A Cline script whose second line is the mark of hookx's route scripts but whose body is not
 /// a route (`exec hookx run …`) is an ordinary hook: like every other script, it runs from a
 /// private copy of the bytes hashed when the event started, never by its path, so a rewrite

@@ -1071,7 +1071,13 @@ fn a_deny_from_a_handler_killed_by_a_signal_denies() {
 fn faulty_handlers_beside_a_deny() {
     let Some(program) = auggie() else { return };
     let mut wrong = Vec::new();
-    for via in [faults::Via::Run, faults::Via::Wrapped] {
+    for via in [
+        faults::Via::Run,
+        faults::Via::Wrapped,
+        faults::Via::OddRun,
+        faults::Via::OddWrapped,
+        faults::Via::QuotedRun,
+    ] {
         let sb = Sandbox::new("hookx-live-augment-faults");
         let model = FakeAugment::start(sb.project.display().to_string());
         faults::set_up(via, "augment", &sb.root, &sb.project, &sb.home);

@@ -1781,7 +1781,12 @@ fn faulty_handlers_beside_a_deny() {
         return;
     };
     let mut wrong = Vec::new();
-    for via in [faults::Via::Run, faults::Via::Wrapped] {
+    for via in [
+        faults::Via::Run,
+        faults::Via::Wrapped,
+        faults::Via::OddRun,
+        faults::Via::OddWrapped,
+    ] {
         let model = FakeModel::start(SCRIPTS);
         let world = World::new();
         let root = world.dump.clone();

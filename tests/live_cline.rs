@@ -632,7 +632,12 @@ fn a_guard_reading_a_key_cline_does_not_send_never_cancels() {
 fn faulty_handlers_beside_a_deny() {
     let Some(bin) = cline() else { return };
     let mut wrong = Vec::new();
-    for via in [faults::Via::Run, faults::Via::Wrapped] {
+    for via in [
+        faults::Via::Run,
+        faults::Via::Wrapped,
+        faults::Via::OddRun,
+        faults::Via::OddWrapped,
+    ] {
         for scenario in faults::FAULTS
             .iter()
             .map(|f| format!("fault-{f}"))

@@ -11,6 +11,8 @@ mod answers;
 #[path = "live_codex/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/faults.rs"]
+mod faults;
 #[path = "live_common/form_probe.rs"]
 mod form_probe;
 #[path = "live_common/json_syntax.rs"]
@@ -2646,6 +2648,7 @@ fn main() -> std::process::ExitCode {
             a_profiles_project_markers_place_the_project,
             an_overrides_project_markers_place_the_project,
             a_route_whose_hookx_moved,
+            a_route_whose_hookx_is_in_a_folder_a_shell_would_read,
             mcp_tools_under_codex,
             another_accounts_git_above_marks_no_project,
             another_accounts_git_above_keeps_the_users_guard,
@@ -3374,6 +3377,68 @@ fn a_route_whose_hookx_moved() {
             format!(
                 "{state}: the guard ran {ran}, denied {denied}, the route's reason told {told}, \
                  the call ran {called} (expected {expected:?}): {result}\n{}",
+                l.out.stderr
+            ),
+        );
+    }
+    c.done("subfolder");
+}
+
+/// Attacks row 1534 under Codex CLI 0.171.0: hookx's routes installed in both scopes with
+/// `--hookx` naming a hookx in a folder [`faults::SHELL_READS`], a trusted project Claude guard that
+/// Codex runs only through them; then that hookx removed (the user route's guard for a gone
+/// hookx answers, its reason naming the path). The guard's deny, then the route's, is the
+/// call's result, and nothing of the folder's name is run.
+fn a_route_whose_hookx_is_in_a_folder_a_shell_would_read() {
+    let mut c = Checks::default();
+    for state in ["there", "gone"] {
+        let Some(l) = live("subfolder", &["-s", "workspace-write"], |sb| {
+            sb.trust_project();
+            let group =
+                json!([{"hooks": [{"type": "command", "command": sb.dumper("claude-pre")}]}]);
+            sb.write(
+                "project/.claude/settings.json",
+                &client::pretty(&json!({"hooks": {"PreToolUse": group}})),
+            );
+            sb.answer("claude-pre", "a", "sub-call",
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-SUB-DENY"}}"#, "", 0);
+            let users = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command",
+                "command": "true"}]}]}});
+            sb.write("home/.claude/settings.json", &users.to_string());
+            let users = sb.home.join(".claude/settings.json");
+            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+            common::hookx_at(&sb.project, &sb.home, &["trust", users.to_str().unwrap()]).success();
+            let hookx = faults::odd_hookx(&sb.root);
+            for scope in ["user", "project"] {
+                let args = [
+                    "install",
+                    "--host",
+                    "codex",
+                    "--scope",
+                    scope,
+                    "--hookx",
+                    hookx.to_str().unwrap(),
+                ];
+                common::hookx_at(&sb.project, &sb.home, &args).success();
+            }
+            if state == "gone" {
+                std::fs::remove_file(&hookx).unwrap();
+            }
+        }) else {
+            return;
+        };
+        let ran = l.dumps.iter().filter(|d| d.label == "claude-pre").count() > 0;
+        let result = l.tool_result("subfolder", "sub-call");
+        let denied = result.contains("R-SUB-DENY");
+        let told = result.contains(&format!("hookx is not at {}", l.sb.root.display()))
+            && result.contains("touch P2`;touch P3&*~");
+        let made = faults::made_by_a_folders_name(&l.sb.root);
+        let expected = (state == "there", state == "there", state == "gone");
+        c.that(
+            (ran, denied, told) == expected && made.is_empty(),
+            format!(
+                "{state}: the guard ran {ran}, denied {denied}, the route's reason told {told} \
+                 (expected {expected:?}); made by the folder's name: {made:?}: {result}\n{}",
                 l.out.stderr
             ),
         );

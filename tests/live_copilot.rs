@@ -2531,7 +2531,12 @@ fn hook_files_with_comments_or_trailing_commas() {
 /// runs itself: each denied shell call never runs, and the deny's reason is its result.
 fn faulty_handlers_beside_a_deny() {
     let mut wrong = Vec::new();
-    for via in [faults::Via::Run, faults::Via::Wrapped] {
+    for via in [
+        faults::Via::Run,
+        faults::Via::Wrapped,
+        faults::Via::OddRun,
+        faults::Via::OddWrapped,
+    ] {
         let Some(l) = live_env("faults", |sb| {
             faults::set_up(via, "copilot", &sb.root, &sb.project, &sb.home);
             vec![

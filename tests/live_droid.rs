@@ -1349,7 +1349,12 @@ fn hook_files_with_comments_or_trailing_commas() {
 fn faulty_handlers_beside_a_deny() {
     let Some(bin) = droid() else { return };
     let mut wrong = Vec::new();
-    for via in [faults::Via::Run, faults::Via::Wrapped] {
+    for via in [
+        faults::Via::Run,
+        faults::Via::Wrapped,
+        faults::Via::OddRun,
+        faults::Via::OddWrapped,
+    ] {
         let sb = Sandbox::new("hookx-live-droid-faults");
         let model = FakeModel::start(scripts, sb.project.display().to_string());
         user_settings(&sb, &model, None);

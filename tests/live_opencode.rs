@@ -907,7 +907,12 @@ fn faulty_handlers_beside_a_deny() {
         let Some(bin) = client::binary(client) else {
             return;
         };
-        for via in [faults::Via::Run, faults::Via::Wrapped] {
+        for via in [
+            faults::Via::Run,
+            faults::Via::Wrapped,
+            faults::Via::OddRun,
+            faults::Via::OddWrapped,
+        ] {
             let sb = Sandbox::new(client);
             faults::set_up(via, client.host(), &sb.root, &sb.project, &sb.home);
             let model = FakeModel::start_concurrent(scripts, sb.project.display().to_string());

@@ -1215,7 +1215,12 @@ fn a_projects_matcher_that_is_no_string_turns_off_the_users_hooks() {
 /// runs, and the deny's reason is its result.
 fn faulty_handlers_beside_a_deny() {
     let mut wrong = Vec::new();
-    for via in [faults::Via::Run, faults::Via::Wrapped] {
+    for via in [
+        faults::Via::Run,
+        faults::Via::Wrapped,
+        faults::Via::OddRun,
+        faults::Via::OddWrapped,
+    ] {
         let env = [("HOOKX_TEST_HOST_LIMIT_MS", faults::TEST_LIMIT_MS)];
         let Some(l) = live("faults", &["--yolo"], &env, |sb| {
             sb.user_settings(json!({}));

@@ -336,6 +336,20 @@ fn trust_all(store: &mut TrustStore, sources: &[&Source]) -> Result<Vec<Trusted>
         let Some(sha) = source.sha256.clone() else {
             continue;
         };
+        // The record names a file by its path in JSON text: a path that is not UTF-8 would be
+        // recorded changed, found by nothing, and the file said trusted while every run skips
+        // it (attacks row 1537).
+        if let Some(id) = crate::trust::Subject::identity(*source)
+            && id.canonical.to_str().is_none()
+        {
+            return Err(Error::Io {
+                path: source.display.clone(),
+                message: format!(
+                    "cannot be trusted: its path ({}) is not UTF-8, which hookx's trust record cannot hold; rename the folder to trust it",
+                    crate::diag::visible(&id.canonical.to_string_lossy())
+                ),
+            });
+        }
         let new = store.trust_source(*source);
         if new && let Ok(text) = crate::read::text(&source.path, crate::read::MAX_FILE_BYTES) {
             store.keep_copy(&sha, &text)?;

@@ -3,7 +3,7 @@
 
 use super::InstallScope;
 use crate::model::{Handler, HandlerKind};
-use crate::shell::shell_quote;
+use crate::shell::{shell_quote, shell_quote_shortest};
 use crate::tables::Dialect;
 use std::path::Path;
 
@@ -63,7 +63,7 @@ pub fn route_command(
     let names_scope = host.def().route.names_project_route && scope == InstallScope::Project;
     let mut line = format!(
         "{} run --host {} --event {event}{}",
-        shell_quote(program.hookx),
+        route_word(program.hookx),
         host.name(),
         if names_scope {
             " --installed-in project"
@@ -81,7 +81,7 @@ pub fn route_command(
         ("--route-key", program.key),
     ] {
         if let Some(value) = value {
-            line.push_str(&format!(" {flag} {}", shell_quote(value)));
+            line.push_str(&format!(" {flag} {}", route_word(value)));
         }
     }
     let gone = program.gone.filter(|_| scope == InstallScope::User);
@@ -98,11 +98,25 @@ pub fn route_command(
 /// not empty (an empty one exits 0 saying nothing: attacks row 1082); a name is looked up on
 /// `PATH`, as the route's own line would look it up.
 fn can_run_test(hookx: &str) -> String {
-    let quoted = shell_quote(hookx);
+    can_run_test_quoted(hookx, route_word)
+}
+
+/// [`can_run_test`] with the program quoted by `quote`.
+fn can_run_test_quoted(hookx: &str, quote: fn(&str) -> String) -> String {
+    let quoted = quote(hookx);
     match hookx.contains('/') {
         true => format!("[ -x {quoted} ] && [ -s {quoted} ]"),
         false => format!("command -v {quoted} >/dev/null 2>&1"),
     }
+}
+
+/// One word of a route's line: a POSIX shell reads it as the text, and so does an agent that
+/// splits a plain line itself (Auggie 0.36.0 starts a line holding none of `|&;><$` and a
+/// backquote without a shell, its words `"…"`, `'…'` or unquoted, no escape taken away): a
+/// path holding a `'` is written in double quotes, where single ones (`'\''`) split it
+/// there (attacks row 1535). A path holding a `'` and a `"` or `\` no form reads alike.
+fn route_word(text: &str) -> String {
+    shell_quote_shortest(text)
 }
 
 /// Whether `host` reads a route that failed to start (the shell's "not found" on stderr, exit
@@ -227,7 +241,10 @@ fn guarded_route(line: &str) -> Option<&str> {
             .split_once(" >/dev/null 2>&1 && exec ")?,
     };
     let words = crate::shell::split_words(quoted)?;
-    if words.len() != 1 || line != format!("{} && exec {rest}", can_run_test(&words[0])) {
+    // As written now ([`route_word`]), or in single quotes, as an older hookx wrote it.
+    let written =
+        |quote| line == format!("{} && exec {rest}", can_run_test_quoted(&words[0], quote));
+    if words.len() != 1 || !(written(route_word) || written(shell_quote)) {
         return None;
     }
     let answered = |tail: &str| -> Option<()> {
@@ -759,6 +776,65 @@ mod route_tests {
         ] {
             assert_eq!(route_host(line).as_deref(), host, "{line}");
         }
+    }
+
+    /// Auggie 0.36.0's own split of a plain line (bundle `QIt`): `"…"` or `'…'` at a word's
+    /// start up to the next such quote, nothing taken away, else up to white space.
+    fn auggie_words(line: &str) -> Vec<String> {
+        let mut words = Vec::new();
+        let mut rest = line.trim_start();
+        while !rest.is_empty() {
+            let quote = rest.chars().next().filter(|c| matches!(c, '"' | '\''));
+            let quoted = quote.and_then(|q| rest[1..].find(q).map(|end| (&rest[1..=end], end + 2)));
+            let (word, len) = quoted.unwrap_or_else(|| {
+                let end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+                (&rest[..end], end)
+            });
+            words.push(word.to_string());
+            rest = rest[len..].trim_start();
+        }
+        words
+    }
+
+    /// Attacks row 1535: Auggie starts a route line holding none of `|&;><$` and a backquote
+    /// without a shell, split by its own rule. A hookx or home whose path holds a `'` was
+    /// written `'…'\''…'`, which that rule cut into three words: the route did not start
+    /// (a spawn error, which Auggie lets through), so every guard it runs was lost. Now such a
+    /// word is written in double quotes, which Auggie and the shell read alike; lines written
+    /// in single quotes are still known as routes.
+    #[test]
+    fn a_route_line_reads_alike_in_auggies_split_and_the_shell() {
+        use super::{InstallScope, Program, route_command, written_route_host};
+        use crate::tables::Dialect;
+        let augment = Dialect::named("augment").unwrap();
+        for hookx in ["/opt/bob's tools/hookx", "/opt/a b/hookx", "/opt/hookx"] {
+            let program = Program {
+                home: Some("/home/o'hara"),
+                ..Program::plain(hookx)
+            };
+            for (event, scope) in [
+                ("PreToolUse", InstallScope::Project),
+                ("Stop", InstallScope::User),
+            ] {
+                let line = route_command(program, augment, event, scope);
+                assert!(
+                    !line.contains(['|', '&', ';', '>', '<', '$', '`']),
+                    "{line}"
+                );
+                let auggie = auggie_words(&line);
+                let shell = crate::shell::split_words(&line).unwrap();
+                assert_eq!(auggie, shell, "{line}");
+                assert_eq!(auggie[0], hookx, "{line}");
+                assert!(
+                    auggie.windows(2).any(|w| w == ["--home", "/home/o'hara"]),
+                    "{line}"
+                );
+                assert_eq!(written_route_host(&line).as_deref(), Some("augment"));
+            }
+        }
+        // A guarded route an older hookx wrote, in single quotes, is still its own.
+        let old = "[ -x '/h/b'\\''s/hookx' ] && [ -s '/h/b'\\''s/hookx' ] && exec '/h/b'\\''s/hookx' run --host claude --event PreToolUse; [ -e /u/.hookx/trust.json ] || exit 0; printf '{}\\n'; exit 0";
+        assert_eq!(written_route_host(old).as_deref(), Some("claude"), "{old}");
     }
 
     #[test]

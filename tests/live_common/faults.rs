@@ -121,26 +121,85 @@ pub fn hookx(project: &Path, home: &Path, args: &[&str]) {
     );
 }
 
-/// The path: `hookx run` through the client's route, or the client running wrapped entries.
-#[derive(Clone, Copy, Debug)]
+/// The path: `hookx run` through the client's route, or the client running wrapped entries;
+/// each also with the route or the entries naming a hookx in a folder [`SHELL_READS`]
+/// (attacks row 1534).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Via {
     Run,
     Wrapped,
+    OddRun,
+    OddWrapped,
+    /// The route naming a hookx in a folder [`QUOTED`] (attacks row 1535).
+    QuotedRun,
+}
+
+/// A folder's name with a `'` and a space but nothing else a shell reads: a line naming it
+/// holds none of the characters that make Auggie start a line through bash, so Auggie splits
+/// it itself.
+pub const QUOTED: &str = "bob's tools";
+
+/// The name of a folder holding every character a shell reads: a space, both quotes, `$(…)`,
+/// backquotes, `;`, `&`, `*`, `~`, a newline, a leading `-` after it, a backslash and `%s`.
+/// Where a line lets the shell read any of it, `P1`, `P2` or `P3` is made in the folder the
+/// line runs in.
+pub const SHELL_READS: &str = "b a'q\"d$(touch P1)`touch P2`;touch P3&*~\n-x\\y%s";
+
+/// A copy of this hookx in `root`'s folder [`SHELL_READS`].
+pub fn odd_hookx(root: &Path) -> PathBuf {
+    hookx_in(root, SHELL_READS)
+}
+
+/// A copy of this hookx in `root`'s folder `name`.
+fn hookx_in(root: &Path, name: &str) -> PathBuf {
+    let hookx = root.join(name).join("hookx");
+    std::fs::create_dir_all(hookx.parent().unwrap()).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_hookx"), &hookx).unwrap();
+    hookx
+}
+
+/// Every file below `dir` named `P1`, `P2` or `P3`: what [`SHELL_READS`] makes where a shell
+/// ran a part of it.
+pub fn made_by_a_folders_name(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return found;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if ["P1", "P2", "P3"]
+            .iter()
+            .any(|n| path.file_name() == Some(n.as_ref()))
+        {
+            found.push(path.clone());
+        }
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            found.extend(made_by_a_folders_name(&path));
+        }
+    }
+    found
 }
 
 /// Sets up `path` for `host` in `project`: the Bricks file, then the route and trust, or the
 /// conversion into the client's own file (and no route).
 pub fn set_up(path: Via, host: &str, root: &Path, project: &Path, home: &Path) {
     let file = bricks_file(root, project);
+    let odd = match path {
+        Via::OddRun | Via::OddWrapped => Some(odd_hookx(root)),
+        Via::QuotedRun => Some(hookx_in(root, QUOTED)),
+        Via::Run | Via::Wrapped => None,
+    };
+    // The entries name this hookx: the client's PATH has none.
+    let bin = odd
+        .as_deref()
+        .map_or(env!("CARGO_BIN_EXE_hookx"), |p| p.to_str().unwrap());
     match path {
-        Via::Run => {
-            hookx(project, home, &["install", "--host", host]);
+        Via::Run | Via::OddRun | Via::QuotedRun => {
+            hookx(project, home, &["install", "--host", host, "--hookx", bin]);
             hookx(project, home, &["trust", "--yes"]);
         }
-        Via::Wrapped => {
+        Via::Wrapped | Via::OddWrapped => {
             let file = file.to_str().unwrap();
-            // The entries name this hookx: the client's PATH has none.
-            let bin = env!("CARGO_BIN_EXE_hookx");
             let args = ["convert", file, "--to", host, "--write", "--hookx", bin];
             hookx(project, home, &args);
         }
@@ -161,6 +220,10 @@ pub fn check(
     let mut wrong = Vec::new();
     if !project.join("ran-control").exists() {
         wrong.push(format!("{host} {path:?}: the allowed command did not run"));
+    }
+    let made = made_by_a_folders_name(root);
+    if !made.is_empty() {
+        wrong.push(format!("{host} {path:?}: the folder's name ran: {made:?}"));
     }
     for fault in FAULTS {
         if project.join(format!("ran-{fault}")).exists() {
