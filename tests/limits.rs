@@ -365,8 +365,8 @@ fn run_does_not_wait_on_a_fifo_in_place_of_its_warning_records() {
 
 /// Attacks row 1512: `warned.sum` kept the digests of 32 sets of untrusted files, one per
 /// recent (project, host). A user who goes round more projects than that missed it on every
-/// event, and each miss read `warned.json` whole (800 KB at its 4 096 entries: 278 M
-/// instructions against 11 M for the same event with a hit, debug build). Forty projects with
+/// event, and each miss read `warned.json` whole (800 KB at its 4 096 entries: 139 M
+/// instructions against 5.4 M for the same event with a hit, debug build). Forty projects with
 /// an untrusted file each, three rounds: the third finds every set in `warned.sum` and does not
 /// read the record, shown by a record made unreadable, which a miss reads as empty and warns
 /// again.
