@@ -75,6 +75,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
         ],
         "text" => vec![Step::Text("nothing to do")],
         "leftovers" => vec![execute("echo leftover-call"), Step::Text("leftovers done")],
+        "exit3" => vec![
+            execute("echo exit3-call | tee o-exit3.txt"),
+            execute("echo exit3-second | tee o-exit3b.txt"),
+            Step::Text("exit3 done"),
+        ],
         "twice" => vec![
             execute("echo twice-call"),
             execute("echo twice-call"),
@@ -1551,6 +1556,37 @@ fn team_loop_without_hookx_fails_closed_only_on_the_guards() {
 }
 
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
+/// Attacks row 1577: a Droid `PreToolUse` hook that exits 3 (stderr `E-ABORT3`) on the first of
+/// two Execute calls, hookx out of the loop; then the same hook in a Claude-form file of
+/// Droid's run by `hookx exec --host claude --as droid` is checked in `tests/protocol.rs`.
+/// Droid 0.225.2 (binary: "Agent aborted by PreToolUse hook", `AgentAbortError`) runs neither
+/// call: the first is not run and the agent ends there.
+fn a_droid_hooks_exit_3_aborts_the_agent() {
+    let Some(bin) = droid() else { return };
+    let sb = Sandbox::new("hookx-live-droid-exit3");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let hooks = json!({"PreToolUse": [{"hooks": [
+        {"type": "command", "command": sb.dumper("pre")}]}]});
+    user_settings(&sb, &model, Some(hooks));
+    sb.answer("pre", "abort", "exit3-call", ("", "E-ABORT3", 3));
+    let out = run_droid(&sb, &bin, "exit3");
+    keep(&sb, &model, &out, "droid-exit3");
+    let requests = model.requests_of("exit3");
+    let pre = sb.dumps().iter().filter(|d| d.label == "pre").count();
+    let ran = sb.project.join("o-exit3.txt").exists();
+    let said = String::from_utf8_lossy(&out.stdout).contains("E-ABORT3")
+        || String::from_utf8_lossy(&out.stderr).contains("E-ABORT3");
+    assert!(
+        pre == 1 && !ran && requests.len() == 1,
+        "the hook ran {pre} times, the call ran {ran}, {} requests, E-ABORT3 said {said}, exit \
+         {:?}\nstdout: {}\nstderr: {}",
+        requests.len(),
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_droid",
@@ -1559,6 +1595,7 @@ fn main() -> std::process::ExitCode {
             format!("factory-{VERSION}/node_modules/@factory/cli-linux-x64/bin/droid"),
         )],
         live_tests![
+            a_droid_hooks_exit_3_aborts_the_agent,
             a_projects_settings_and_the_users_hooks,
             ground_truth_leftovers,
             ground_truth_execute_and_answers,

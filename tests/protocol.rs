@@ -1051,3 +1051,34 @@ fn a_json_block_its_own_agent_does_not_read_there_is_not_passed_on() {
     let read = decode_answer(named("vscode"), &compact, &stop);
     assert!(read.stop, "vscode's PreCompact continue: false: {read:?}");
 }
+
+/// Attacks row 1577: Droid 0.225.2 aborts the agent when a hook exits 3 (binary: "Agent
+/// aborted by PreToolUse hook", `AgentAbortError`; "Agent aborted by Stop hook"): the call it
+/// guards never runs. hookx read exit 3 as a non-blocking error, so under another host the
+/// call ran. Now it is a stop, and on PreToolUse a deny as well, under every host; Droid's
+/// exit 2 and 1 read as before.
+#[test]
+fn a_droid_hooks_exit_3_aborts_and_its_call_never_runs() {
+    let droid = Flavor::named("droid").unwrap();
+    let claude = claude::DIALECT.default_flavor();
+    let pre = pre_tool_use();
+    let read = decode_answer(droid, &pre, &finished(Exit::Code(3), b"", "ABORT"));
+    assert_eq!(read.decision, Some(Decision::Deny), "{read:?}");
+    assert!(read.stop && read.reasons == ["ABORT"], "{read:?}");
+    for host in [claude, copilot::FLAVOR, Flavor::named("gemini").unwrap()] {
+        let answer = encode_answer(host, &pre, &read);
+        let text = format!("{} {} {}", answer.stdout, answer.stderr, answer.exit_code);
+        assert!(
+            text.contains("deny") || answer.exit_code == 2 || text.contains("\"block\""),
+            "{host:?}: {answer:?}"
+        );
+    }
+    let stop = Event::bare(EventKind::Stop);
+    let read = decode_answer(droid, &stop, &finished(Exit::Code(3), b"", "ABORT"));
+    assert!(
+        read.stop && !read.block,
+        "a Stop hook's exit 3 ends the agent: {read:?}"
+    );
+    let read = decode_answer(droid, &pre, &finished(Exit::Code(1), b"", "oops"));
+    assert!(read.decision.is_none() && !read.stop, "{read:?}");
+}

@@ -662,6 +662,7 @@ mod protocol_rows {
         // at exit 0, its stdout the answer (run: `live_augment::
         // a_deny_from_a_handler_killed_by_a_signal_denies`, attacks row 824).
         signal_exit: Some(0),
+        abort_exit: None,
         answer_text: AnswerText::STDOUT,
         // Source 0.36.0: other exit codes, spawn errors and timeouts fail open.
         failure_denies: &[],

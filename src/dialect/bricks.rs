@@ -261,6 +261,7 @@ mod protocol_rows {
         ],
         exit_codes: ExitCodes::ByCode,
         signal_exit: None,
+        abort_exit: None,
         answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse],

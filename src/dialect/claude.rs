@@ -1095,6 +1095,7 @@ pub(crate) mod protocol_rows {
         // allow; PostToolUse: both reach the model). Was `ByCode` (stdout read at exit 0 only).
         exit_codes: ExitCodes::ByCodeAndJson,
         signal_exit: None,
+        abort_exit: None,
         answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse, EventKind::PermissionRequest],

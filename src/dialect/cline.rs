@@ -703,6 +703,7 @@ mod protocol_rows {
         exit2: &[],
         exit_codes: ExitCodes::ByCodeAndJson,
         signal_exit: None,
+        abort_exit: None,
         // Source 3.0.65 (`@cline/core`, `zl`): the last line of stdout starting
         // `HOOK_CONTROL\t` (each line trimmed) is the answer, log lines around it (attacks
         // row 822).

@@ -1121,6 +1121,7 @@ mod protocol_rows {
         exit2: &[(EventKind::PreToolUse, Exit2::Deny)],
         exit_codes: ExitCodes::ByCode,
         signal_exit: None,
+        abort_exit: None,
         answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse, EventKind::PermissionRequest],

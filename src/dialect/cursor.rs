@@ -487,6 +487,7 @@ mod protocol_rows {
         exit2: EXIT2,
         // "failures fail-open unless `failClosed`".
         signal_exit: None,
+        abort_exit: None,
         answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         fail_closed: PRE,

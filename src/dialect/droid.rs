@@ -483,6 +483,9 @@ mod protocol_rows {
             (EventKind::PreCompact, Exit2::Block),
         ],
         signal_exit: None,
+        // Binary 0.225.2: exit 3 aborts the agent (PreToolUse, Stop: `AgentAbortError`) and
+        // blocks a prompt or a compaction (attacks row 1577).
+        abort_exit: Some(3),
         answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         // Binary 0.225.2: a hook that fails lets the tool run; hookx's own policy for a guard

@@ -701,6 +701,7 @@ mod protocol_rows {
         },
         // A failing or timed-out hook lets the tool run (fail-open, run).
         signal_exit: None,
+        abort_exit: None,
         answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse],

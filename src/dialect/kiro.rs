@@ -443,6 +443,7 @@ mod protocol_rows {
         // reading of v3 says "any non-zero exit blocks" PreToolUse. The safe reading: a Kiro
         // handler that fails on PreToolUse denies the call, under any host.
         signal_exit: None,
+        abort_exit: None,
         answer_text: AnswerText::STDOUT,
         failure_denies: PRE,
         fail_closed: PRE,

@@ -398,6 +398,7 @@ pub(crate) mod protocol_rows {
         exit2: &[(EventKind::PreToolUse, Exit2::Deny)],
         exit_codes: ExitCodes::ByCode,
         signal_exit: None,
+        abort_exit: None,
         answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         // The plugin fails closed on a tool-call guard only.

@@ -666,6 +666,7 @@ mod protocol_rows {
             (EventKind::Stop, Exit2::Block),
         ],
         signal_exit: None,
+        abort_exit: None,
         // Source 0.24.4 (`HookRunner`, bundle `chunk-DPEB6S2R.js`): `stdout.trim() ||
         // stderr.trim()` is parsed at every exit but 2, and a JSON string parsed again (attacks
         // row 820).

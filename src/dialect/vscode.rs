@@ -347,6 +347,7 @@ mod protocol_rows {
             (EventKind::PostToolUse, Exit2::Context),
         ],
         signal_exit: None,
+        abort_exit: None,
         answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         fail_closed: &[EventKind::PreToolUse],

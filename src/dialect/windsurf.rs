@@ -533,6 +533,7 @@ mod protocol_rows {
             plain_stdout_context: &[],
             exit2: EXIT2,
             signal_exit: None,
+            abort_exit: None,
             answer_text: AnswerText::STDOUT,
             failure_denies: &[],
             fail_closed: &[EventKind::PreToolUse],

@@ -107,6 +107,23 @@ pub(crate) fn read_answer(flavor: Flavor, event: &Event, finished: &Finished) ->
     if json_too {
         read_stdout(flavor, event, finished, &mut out);
     }
+    // The agent aborts itself: a stop, and the call it guards never runs.
+    if let (Some(code), Exit::Code(c)) = (p.abort_exit, exit)
+        && *c == code
+    {
+        let reason = reason_or(
+            &stderr,
+            &format!("hook exited with code {code}: the agent aborts"),
+        );
+        if p.fails_closed(kind) {
+            out.updated_input = None;
+            out.reasons.clear();
+            deny(&mut out, reason.clone());
+        }
+        out.stop = true;
+        out.stop_reason.get_or_insert(reason);
+        return out;
+    }
     if let Some(effect) = exit2 {
         if json_too
             && matches!(

@@ -57,6 +57,12 @@ pub struct ProtocolTables {
     /// answer; attacks row 824); hookx's shell's exit 128 + N for it is read so too. `None`: the
     /// handler failed.
     pub signal_exit: Option<i32>,
+    /// The exit code by which a handler makes the agent abort itself (Droid 0.225.2: 3, "Agent
+    /// aborted by PreToolUse hook", "… by Stop hook"; on UserPromptSubmit and PreCompact a
+    /// block): read as a stop, and as a deny on the events that guard a call and a block where
+    /// exit 2 blocks, so that what the agent would not have run does not run elsewhere (attacks
+    /// row 1577). `None`: no such code.
+    pub abort_exit: Option<i32>,
     /// Where in a handler's output its answer is, beside its whole stdout (read under
     /// `ExitCodes::ByCode` and `ExitCodes::ByCodeAndJson`).
     pub answer_text: AnswerText,
