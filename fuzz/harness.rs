@@ -373,6 +373,7 @@ fn trust_world(files: &[&[u8]]) -> Vec<(Vec<String>, Vec<String>)> {
         tool: Some(ToolCall {
             name: ids::SHELL.into(),
             input: serde_json::json!({"command": "ls"}),
+            other_ids: Vec::new(),
         }),
         fields: Default::default(),
     };

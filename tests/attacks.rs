@@ -2717,3 +2717,135 @@ fn an_mcp_rule_fires_on_its_call_between_claude_and_copilot() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// Attacks rows 1591-1592 (rows 1287, 1289 of the twenty-fourth pass): an MCP server name that
+/// holds the separator. Copilot CLI 1.0.102 names server `x-y`'s tool `run` `x-y-run`, which
+/// does not say where the server ends: hookx read server `x`, tool `y-run`, and a Claude rule
+/// naming `x-y` never fired under Copilot (live, `live_copilot::mcp_tools_under_copilot`).
+/// Every reading is tried now (a rule naming server `x` fires too: hookx cannot tell them
+/// apart, nor can Copilot's own `x-.*`). Claude Code 2.1.332 names server `a__b`'s tool
+/// `mcp__a__b__run` and says the server in `mcp_server.name`: hookx split at the first `__`
+/// and sent a Copilot rule `a-b__run` (Copilot itself says `a__b-run`, live), which its
+/// `a__b-.*` never matched.
+#[test]
+fn an_mcp_server_name_holding_the_separator_reaches_its_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    let seen = dir.path().join("seen.json");
+    let copilot =
+        |tool: &str| json!({"timestamp": 1, "cwd": d, "toolName": tool, "toolArgs": {"text": "x"}});
+    let claude = |tool: &str, server: &str| {
+        json!({"session_id": "s", "transcript_path": "/t", "cwd": d,
+            "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": {"text": "x"},
+            "mcp_server": {"name": server, "source": "dynamic"}})
+    };
+    let guard = format!("cat > '{}'; echo no >&2; exit 2", seen.display());
+    let copilot_guard = format!(
+        r#"cat > '{}'; echo '{{"permissionDecision":"deny","permissionDecisionReason":"no"}}'"#,
+        seen.display()
+    );
+    // (host, guard's dialect, its event, its matcher, the host's payload, the name the guard
+    // sees: `None` where it must not run).
+    let cases = [
+        (
+            "copilot",
+            "claude",
+            "PreToolUse",
+            "mcp__x-y__.*",
+            copilot("x-y-run"),
+            Some("mcp__x__y-run"),
+        ),
+        (
+            "copilot",
+            "claude",
+            "PreToolUse",
+            "mcp__x-y__run",
+            copilot("x-y-run"),
+            Some("mcp__x__y-run"),
+        ),
+        (
+            "copilot",
+            "claude",
+            "PreToolUse",
+            "mcp__x__y-run",
+            copilot("x-y-run"),
+            Some("mcp__x__y-run"),
+        ),
+        (
+            "copilot",
+            "claude",
+            "PreToolUse",
+            "mcp__x-y__.*",
+            copilot("x-z-run"),
+            None,
+        ),
+        (
+            "copilot",
+            "gemini",
+            "BeforeTool",
+            "mcp_x-y_run",
+            copilot("x-y-run"),
+            Some("mcp_x_y-run"),
+        ),
+        (
+            "claude",
+            "copilot",
+            "preToolUse",
+            "a__b-.*",
+            claude("mcp__a__b__run", "a__b"),
+            Some("a__b-run"),
+        ),
+        (
+            "claude",
+            "copilot",
+            "preToolUse",
+            "a-.*",
+            claude("mcp__a__b__run", "a__b"),
+            None,
+        ),
+        (
+            "claude",
+            "gemini",
+            "BeforeTool",
+            "mcp_a__b_run",
+            claude("mcp__a__b__run", "a__b"),
+            Some("mcp_a__b_run"),
+        ),
+        (
+            "claude",
+            "copilot",
+            "preToolUse",
+            "a-b__run",
+            claude("mcp__a__b__run", "a"),
+            Some("a-b__run"),
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (host, dialect, event, matcher, payload, sees) in cases {
+        let _ = std::fs::remove_file(&seen);
+        let script = match dialect {
+            "copilot" => &copilot_guard,
+            _ => &guard,
+        };
+        let mut cmd = common::hookx_clean(dir.path());
+        cmd.args([
+            "exec", "--host", host, "--as", dialect, "--event", event, "--match", matcher, "--",
+            script,
+        ]);
+        let ran = ran(cmd.write_stdin(payload.to_string()));
+        let got: Option<Value> = std::fs::read_to_string(&seen)
+            .ok()
+            .and_then(|s| serde_json::from_str(&s).ok());
+        let name = got
+            .as_ref()
+            .and_then(|g| g.get("tool_name").or(g.get("toolName")))
+            .and_then(Value::as_str);
+        let denied = ran.stdout.contains("deny") || ran.code == Some(2);
+        if name != sees || denied != sees.is_some() {
+            wrong.push(format!(
+                "{dialect} `{matcher}` under {host} on {payload}: saw {name:?} (expected {sees:?}), denied {denied}: {ran:?}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -16,6 +16,7 @@ fn event(kind: EventKind, tool: Option<(&str, Value)>) -> Event {
         tool: tool.map(|(name, input)| hookx::model::ToolCall {
             name: name.into(),
             input,
+            other_ids: Vec::new(),
         }),
         fields: json!({"session_id": "s", "cwd": "/repo"})
             .as_object()

@@ -5100,7 +5100,8 @@ fn mcp_tools_under_copilot() {
             let rule = |matcher: &str, label: &str| json!({"matcher": matcher, "hooks": [{"type": "command", "command": sb.dumper(label)}]});
             let claude = json!({"hooks": {"PreToolUse": [
                 rule("mcp__srv__run", "c-exact"), rule("mcp__srv__.*", "c-server"),
-                rule("mcp__.*", "c-mcp"), rule("Bash", "c-bash")]}});
+                rule("mcp__.*", "c-mcp"), rule("Bash", "c-bash"),
+                rule("mcp__x-y__.*", "c-dashed")]}});
             sb.write("home/.claude/settings.json", &claude.to_string());
             let gemini = json!({"hooks": {"BeforeTool": [rule("mcp_my_srv_run", "g-exact")]}});
             sb.write("project/.gemini/settings.json", &gemini.to_string());
@@ -5131,6 +5132,9 @@ fn mcp_tools_under_copilot() {
             ],
         ),
         ("c-bash", vec!["Bash"]),
+        // Attacks row 1591: server `x-y`'s `x-y-run` reaches a rule naming `x-y` (its payload
+        // names the first reading, server `x`).
+        ("c-dashed", vec!["mcp__x__y-run"]),
         ("g-exact", vec!["mcp_my_srv_run"]),
     ] {
         let mut got: Vec<&str> = l

@@ -147,6 +147,7 @@ fn copilot_tool_args_string_or_object_or_plain_text() {
             Some(ToolCall {
                 name: "write".into(),
                 input: json!({"file_path": "/a", "content": "x"}),
+                other_ids: Vec::new(),
             })
         );
         assert_eq!(
@@ -394,7 +395,11 @@ fn event_for(flavor: Flavor) -> impl Strategy<Value = Event> {
                 timestamp: millis
                     .filter(|_| has_time)
                     .and_then(DateTime::from_timestamp_millis),
-                tool: tool.map(|(name, input)| ToolCall { name, input }),
+                tool: tool.map(|(name, input)| ToolCall {
+                    name,
+                    input,
+                    other_ids: Vec::new(),
+                }),
                 fields,
             }
         })
@@ -461,6 +466,7 @@ fn event(kind: EventKind, tool: Option<(&str, Value)>) -> Event {
         tool: tool.map(|(name, input)| ToolCall {
             name: name.into(),
             input,
+            other_ids: Vec::new(),
         }),
         fields: json!({"session_id": "s", "cwd": "/repo"})
             .as_object()

@@ -134,6 +134,7 @@ fn sample_events(kind: &EventKind) -> Vec<Event> {
                 tool: tool.map(|name| ToolCall {
                     name: name.into(),
                     input: serde_json::json!({"command": "ls"}),
+                    other_ids: Vec::new(),
                 }),
                 fields,
             });

@@ -29,7 +29,8 @@ const FILE_ARGS: &[(&str, &str)] = &[
 /// `preToolUse`/`PreToolUse` and the tool events after it, in both casings, and only that name
 /// fires a matcher (`srv-.*`; neither `mcp__srv__run` nor `mcp__.*`). The model is offered the
 /// same name, `.` in a server name written `-`. The name does not say where a server name with
-/// `-` ends: hookx takes the first `-` (`x-y-run` is server `x`, tool `y-run`).
+/// `-` ends: hookx reads it every way (`x-y-run` is server `x`'s `y-run` and server `x-y`'s
+/// `run`, [`McpNames::splits`]), and a rule fires on any reading (attacks row 1591).
 const MCP_NAMES: McpNames = McpNames {
     prefix: "",
     separator: "-",

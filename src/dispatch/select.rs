@@ -227,10 +227,23 @@ fn match_each(rules: &[&Rule], event: &Event) -> Vec<MatchVerdict> {
                     let at = match tool_names.iter().position(|(f, _)| *f == rule.flavor) {
                         Some(at) => at,
                         None => {
-                            let own = crate::protocol::payload::tool_name(rule.flavor, &tool.name);
-                            let names = tables.matcher_tool_names(&own);
-                            tool_names
-                                .push((rule.flavor, names.into_iter().map(String::from).collect()));
+                            let spell = |id| {
+                                crate::protocol::payload::event_tool_name(rule.flavor, event, id)
+                            };
+                            let own = spell(&tool.name);
+                            let mut names: Vec<String> = tables
+                                .matcher_tool_names(&own)
+                                .into_iter()
+                                .map(String::from)
+                                .collect();
+                            // Every other reading of a name the host's spelling leaves open.
+                            for other in &tool.other_ids {
+                                let other = spell(other).into_owned();
+                                if !names.contains(&other) {
+                                    names.push(other);
+                                }
+                            }
+                            tool_names.push((rule.flavor, names));
                             tool_names.len() - 1
                         }
                     };

@@ -122,7 +122,11 @@ pub fn synthetic_event(
                 None => Value::Object(Map::new()),
             };
             let input = args_to_canonical(host, Some(&id), input);
-            Some(ToolCall { name: id, input })
+            Some(ToolCall {
+                name: id,
+                input,
+                other_ids: Vec::new(),
+            })
         }
         None if input.is_some() => return Err(Error::Usage("--input needs --tool".into())),
         None => None,

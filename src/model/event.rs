@@ -18,6 +18,9 @@ pub struct Event {
     pub fields: Map<String, Value>,
 }
 
+/// The canonical name of the field that names an MCP call's server, `{"name": SERVER}`
+/// (Claude's): exactly, where the canonical id splits at the first `__` (a server `a__b`).
+pub const MCP_SERVER: &str = "mcp_server";
 /// The canonical name of the field that names the event's session.
 pub const SESSION_ID: &str = "session_id";
 /// The canonical name of the field that names one tool call (Claude's, Codex's): the same
@@ -36,6 +39,11 @@ pub struct ToolCall {
     pub name: String,
     /// Arguments under canonical (Claude) names; a freeform tool may send a plain string.
     pub input: Value,
+    /// The other canonical ids the host's name may stand for, where its spelling does not say
+    /// where an MCP server's name ends (Copilot's `x-y-run`: server `x`, tool `y-run`, the
+    /// `name`, or server `x-y`, tool `run`): a rule fires when its matcher accepts any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub other_ids: Vec<String>,
 }
 
 impl Event {
@@ -55,6 +63,7 @@ impl Event {
             tool: Some(ToolCall {
                 name: name.to_string(),
                 input,
+                other_ids: Vec::new(),
             }),
             ..Event::bare(kind)
         }

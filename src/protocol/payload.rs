@@ -5,6 +5,7 @@ use crate::tables::{ArgsForm, EnvValue, Nested};
 
 use crate::diag::{Diagnostic, Severity};
 use crate::error::Error;
+use crate::model::event::MCP_SERVER;
 use crate::model::{Event, EventKind, ToolCall};
 use crate::protocol::{
     args_from_canonical, args_to_canonical, canonical_key, event_name, native_key,
@@ -247,17 +248,27 @@ fn payload_tool(
                 Some((id, input)) => ToolCall {
                     name: id.to_string(),
                     input,
+                    other_ids: Vec::new(),
                 },
-                None => ToolCall { name, input },
+                None => ToolCall {
+                    name,
+                    input,
+                    other_ids: Vec::new(),
+                },
             })
         }
         Some(Value::String(name)) => {
-            let id = mcp_id(t, &name, fields).unwrap_or_else(|| tool_id(flavor, &name).to_string());
+            let (id, other_ids) = mcp_id(t, &name, fields)
+                .unwrap_or_else(|| (tool_id(flavor, &name).to_string(), Vec::new()));
             let input = tool_input
                 .map(|v| decode_args(p.tool_args, v))
                 .map(|v| args_to_canonical(flavor, Some(&id), v))
                 .unwrap_or(Value::Null);
-            Some(ToolCall { name: id, input })
+            Some(ToolCall {
+                name: id,
+                input,
+                other_ids,
+            })
         }
         _ => {
             if let Some(input) = tool_input {
@@ -687,18 +698,49 @@ fn decode_args(form: ArgsForm, value: Value) -> Value {
 }
 
 /// The canonical id (`mcp__server__tool`) of an MCP tool named in a flavour's own form, from
-/// the payload's MCP context where it has one, else from the name.
-fn mcp_id(t: &Tables, name: &str, fields: &Map<String, Value>) -> Option<String> {
+/// the payload's MCP context where it has one, else from the name: the server ending at the
+/// first separator, with the ids of every later end beside it (attacks row 1287: Copilot's
+/// `x-y-run` is server `x-y`'s tool `run` as well as server `x`'s `y-run`).
+fn mcp_id(t: &Tables, name: &str, fields: &Map<String, Value>) -> Option<(String, Vec<String>)> {
     if t.mcp_names == MCP_CANONICAL {
         return None;
     }
     let context = t.protocol.mcp_context_key.and_then(|key| fields.get(key));
     let part = |key: &str| context.and_then(|c| c.get(key)).and_then(Value::as_str);
-    let (server, tool) = match (part("server_name"), part("tool_name")) {
-        (Some(server), Some(tool)) if name == t.mcp_names.join(server, tool) => (server, tool),
-        _ => t.mcp_names.split(name)?,
-    };
-    Some(MCP_CANONICAL.join(server, tool))
+    let mut ids = match (part("server_name"), part("tool_name")) {
+        (Some(server), Some(tool)) if name == t.mcp_names.join(server, tool) => {
+            vec![MCP_CANONICAL.join(server, tool)]
+        }
+        _ => t
+            .mcp_names
+            .splits(name)
+            .into_iter()
+            .map(|(server, tool)| MCP_CANONICAL.join(server, tool))
+            .collect(),
+    }
+    .into_iter();
+    Some((ids.next()?, ids.collect()))
+}
+
+/// The server `event`'s MCP call `id` names, where the payload says it exactly
+/// ([`MCP_SERVER`], Claude's): the id alone splits at the first `__`.
+fn named_mcp_parts<'a>(event: &'a Event, id: &'a str) -> Option<(&'a str, &'a str)> {
+    let server = event.fields.get(MCP_SERVER)?.get("name")?.as_str()?;
+    let tool = id
+        .strip_prefix(MCP_CANONICAL.prefix)?
+        .strip_prefix(server)?
+        .strip_prefix(MCP_CANONICAL.separator)?;
+    (!server.is_empty() && !tool.is_empty()).then_some((server, tool))
+}
+
+/// [`tool_name`] for the tool `id` of `event`: an MCP tool's server as the payload names it,
+/// where it does (attacks row 1289: Claude's server `a__b`, which Copilot spells `a__b-run`).
+pub fn event_tool_name<'a>(flavor: Flavor, event: &'a Event, id: &'a str) -> Cow<'a, str> {
+    let mcp = flavor.tables().mcp_names;
+    match named_mcp_parts(event, id) {
+        Some((server, tool)) if mcp != MCP_CANONICAL => Cow::Owned(mcp.join(server, tool)),
+        _ => tool_name(flavor, id),
+    }
 }
 
 fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
@@ -749,7 +791,7 @@ fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
         }
         return;
     }
-    let name = tool_name(flavor, &tool.name).into_owned();
+    let name = event_tool_name(flavor, event, &tool.name).into_owned();
     out.insert(native_key(t, TOOL_NAME), Value::String(name));
     if tool.input.is_null() {
         return;

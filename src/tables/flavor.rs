@@ -68,6 +68,18 @@ impl McpNames {
             .filter(|(server, tool)| !server.is_empty() && !tool.is_empty())
     }
 
+    /// Every way a name in this form splits into a server and a tool, the server ending at the
+    /// first separator first (Copilot's `x-y-run`: `x`, `y-run`, then `x-y`, `run`).
+    pub fn splits<'a>(&self, name: &'a str) -> Vec<(&'a str, &'a str)> {
+        let Some(rest) = name.strip_prefix(self.prefix) else {
+            return Vec::new();
+        };
+        rest.match_indices(self.separator)
+            .map(|(at, sep)| (&rest[..at], &rest[at + sep.len()..]))
+            .filter(|(server, tool)| !server.is_empty() && !tool.is_empty())
+            .collect()
+    }
+
     /// Whether matcher `text` spells an MCP name by this flavour's prefix; never where MCP names
     /// have none (Copilot's `SERVER-TOOL`), whose matchers name MCP tools as any other tool.
     pub fn named_in(&self, text: &str) -> bool {

@@ -252,6 +252,7 @@ fn routed_payload_keys(host: Dialect, event: &EventKind, flavor: Flavor) -> Opti
         decoded.tool = Some(crate::model::ToolCall {
             name: t.canonical_tool(tool.unwrap_or_default()).to_string(),
             input: json!({}),
+            other_ids: Vec::new(),
         });
         if *event == EventKind::PostToolUse {
             decoded.fields.insert("tool_response".into(), json!({}));
