@@ -17,6 +17,8 @@ mod common;
 mod faults;
 #[path = "live_claude/fixtures.rs"]
 mod fixtures;
+#[path = "live_common/matcher_probe.rs"]
+mod matcher_probe;
 #[path = "live_common/scopes.rs"]
 mod scopes;
 #[path = "live_claude/server.rs"]
@@ -158,7 +160,28 @@ fn batch_script(step: usize, project: &str) -> Vec<Block> {
     }
 }
 
+/// The matcher probe's calls (attacks row 1451): a shell call, a write, a read and an edit, one
+/// per step (2.1.332 has no Glob tool in `-p`: "No such tool available: Glob").
+fn matchers_script(step: usize, project: &str) -> Vec<Block> {
+    let file = format!("{project}/notes.txt");
+    let call = match step {
+        0 => (
+            "Bash",
+            json!({"command": "echo matcher-probe", "description": "probe"}),
+        ),
+        1 => ("Write", json!({"file_path": file, "content": "one\n"})),
+        2 => ("Read", json!({"file_path": file})),
+        3 => (
+            "Edit",
+            json!({"file_path": file, "old_string": "one", "new_string": "two"}),
+        ),
+        _ => return vec![Block::Text("Matchers done.".into())],
+    };
+    vec![Block::Tool(call.0, call.1)]
+}
+
 static SCRIPTS: &[(&str, Script)] = &[
+    ("matchers", matchers_script),
     ("batch", batch_script),
     ("team", team_script),
     ("twice", twice_script),
@@ -2580,6 +2603,7 @@ fn main() -> std::process::ExitCode {
         )],
         live_tests![
             native_ground_truth,
+            matchers_fire_as_hookx_reads_them,
             ground_truth_answer_forms,
             hookx_routed_in,
             converted_configs,
@@ -3558,6 +3582,72 @@ fn mcp_config(world: &World, log: &Path) -> std::path::PathBuf {
     let file = world.dump.join("mcp.json");
     write_json(&file, &json!({"mcpServers": servers}));
     file
+}
+
+/// Attacks rows 1450-1469: each of `matcher_probe::MATCHERS` on its own PreToolUse group in
+/// the user's settings, a recorder each, over a Bash call, a Write, a Read and an Edit:
+/// what Claude Code fires (recorded in `tests/fixtures/matchers/`) against what hookx reads the same file
+/// as (`simulate`, on each call's own payload).
+fn matchers_fire_as_hookx_reads_them() {
+    let Some(bin) = client_or_skip("matchers_fire_as_hookx_reads_them") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    let groups: Vec<Value> = matcher_probe::MATCHERS
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let label = matcher_probe::label(i);
+            let mut g = json!({"hooks": [{"type": "command", "command": world.dumper_command(&label, "PreToolUse")}]});
+            if let Some(m) = m {
+                g["matcher"] = json!(m);
+            }
+            g
+        })
+        .collect();
+    write_json(
+        &world.home.join(".claude/settings.json"),
+        &json!({"hooks": {"PreToolUse": groups}}),
+    );
+    let run = client::run(
+        &bin,
+        &world,
+        model.port,
+        "SCRIPT:matchers call the tools",
+        &["--dangerously-skip-permissions"],
+    );
+    let mut dumps: Vec<(u32, String, Value)> = Vec::new();
+    for i in 0..matcher_probe::MATCHERS.len() {
+        let label = matcher_probe::label(i);
+        for r in world.records(&label) {
+            dumps.push((r.order, label.clone(), r.stdin));
+        }
+    }
+    dumps.sort_by_key(|d| d.0);
+    let dumps: Vec<(String, Value)> = dumps.into_iter().map(|(_, l, v)| (l, v)).collect();
+    let root = world.home.parent().unwrap().to_path_buf();
+    let rec = matcher_probe::Recording {
+        client: "claude-code".into(),
+        version: client::VERSION.into(),
+        host: "claude".into(),
+        event: "PreToolUse".into(),
+        file: ".claude/settings.json".into(),
+        calls: matcher_probe::observed(&dumps, &root),
+    };
+    let mut c = Checks::default();
+    c.check(
+        rec.calls.len() == 4,
+        format!("4 calls, {}", rec.calls.len()),
+    );
+    for d in matcher_probe::settle(&format!("claude-{}", client::VERSION), &rec) {
+        c.check(false, d);
+    }
+    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    for d in matcher_probe::against_hookx(&hookx, &rec) {
+        c.check(false, d);
+    }
+    c.finish("matchers", &run.describe());
 }
 
 /// Attacks rows 1280, 1284, 1285, live under Claude Code 2.1.332 with the MCP server of

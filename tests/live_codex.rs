@@ -17,6 +17,8 @@ mod faults;
 mod form_probe;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
+#[path = "live_common/matcher_probe.rs"]
+mod matcher_probe;
 #[path = "live_common/recorded.rs"]
 mod recorded;
 #[path = "live_common/run.rs"]
@@ -163,6 +165,12 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("agentguard done"),
         ],
         "agentsub" => vec![shell("echo sub-guarded"), Step::Text("sub done")],
+        "mxprobe" => vec![
+            shell("echo matcher-probe"),
+            patch("*** Add File: notes.txt\n+one\n"),
+            patch("*** Update File: notes.txt\n@@\n-one\n+two\n"),
+            Step::Text("matchers done"),
+        ],
         "matchers" => vec![
             shell("echo match-shell"),
             patch("*** Add File: matched.txt\n+m\n"),
@@ -1221,6 +1229,49 @@ fn pre_tool_use_matchers() {
         );
     }
     c.done("matchers");
+}
+
+/// Attacks rows 1450-1469: each of `matcher_probe::MATCHERS` on its own PreToolUse group in
+/// the user's `hooks.json` (trusted), a recorder each, over a shell call, a patch adding a
+/// file and one changing it: what Codex fires (recorded in `tests/fixtures/matchers/`) against what hookx
+/// reads the same file as (`simulate`, on each call's own payload).
+fn matchers_fire_as_hookx_reads_them() {
+    let Some(l) = live("mxprobe", WRITE, |sb| {
+        let groups: Vec<Value> = matcher_probe::MATCHERS
+            .iter()
+            .enumerate()
+            .map(|(i, m)| group(sb, *m, &matcher_probe::label(i)))
+            .collect();
+        sb.trusted_hooks(HookFile::UserJson, &json!({ "PreToolUse": groups }));
+    }) else {
+        return;
+    };
+    let dumps: Vec<(String, Value)> = l
+        .dumps
+        .iter()
+        .map(|d| (d.label.clone(), d.stdin.clone()))
+        .collect();
+    let rec = matcher_probe::Recording {
+        client: "codex".into(),
+        version: client::VERSION.into(),
+        host: "codex".into(),
+        event: "PreToolUse".into(),
+        file: ".codex/hooks.json".into(),
+        calls: matcher_probe::observed(&dumps, &l.sb.root),
+    };
+    let mut c = Checks::default();
+    c.that(
+        rec.calls.len() == 3,
+        format!("3 calls: {}", rec.calls.len()),
+    );
+    for d in matcher_probe::settle(&format!("codex-{}", client::VERSION), &rec) {
+        c.that(false, d);
+    }
+    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    for d in matcher_probe::against_hookx(&hookx, &rec) {
+        c.that(false, d);
+    }
+    c.done("mxprobe");
 }
 
 /// Trust by hash, without the bypass: a trusted handler runs; one with no trust entry, and one
@@ -2614,6 +2665,7 @@ fn main() -> std::process::ExitCode {
             ground_truth_updated_input,
             hookx_answer_forms,
             pre_tool_use_matchers,
+            matchers_fire_as_hookx_reads_them,
             only_trusted_handlers_run,
             trust_hashes_are_codex_hashes,
             a_review_record_names_the_user_file_as_codex_does,

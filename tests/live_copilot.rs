@@ -14,6 +14,8 @@ mod common;
 mod faults;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
+#[path = "live_common/matcher_probe.rs"]
+mod matcher_probe;
 #[path = "live_common/run.rs"]
 mod run;
 #[path = "live_common/scopes.rs"]
@@ -73,6 +75,22 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
                 json!({"command": "echo leftover-call", "description": "d"}),
             )]),
             Step::Text("leftovers done"),
+        ],
+        "mxprobe" => vec![
+            Step::Tools(vec![(
+                "bash",
+                json!({"command": "echo matcher-probe", "description": "probe"}),
+            )]),
+            Step::Tools(vec![(
+                "create",
+                json!({"path": file, "file_text": "one\n"}),
+            )]),
+            Step::Tools(vec![(
+                "edit",
+                json!({"path": file, "old_str": "one", "new_str": "two"}),
+            )]),
+            Step::Tools(vec![("view", json!({"path": file}))]),
+            Step::Text("matchers done"),
         ],
         "twice" => [0, 1]
             .iter()
@@ -452,6 +470,61 @@ fn live_with(
     };
     live.keep(scenario);
     Some(live)
+}
+
+/// Attacks rows 1450-1469: each of `matcher_probe::MATCHERS` on its own camelCase `preToolUse`
+/// entry in the user's `~/.copilot/hooks/`, a recorder each, over a shell call, a create, an
+/// edit and a view: what Copilot fires (recorded in `tests/fixtures/matchers/`) against what
+/// hookx reads the same file as (`simulate`, on each call's own payload).
+fn matchers_fire_as_hookx_reads_them() {
+    let Some(l) = live(
+        "mxprobe",
+        |sb| {
+            let entries: Vec<Value> = matcher_probe::MATCHERS
+                .iter()
+                .enumerate()
+                .map(|(i, m)| {
+                    let mut e =
+                        json!({"type": "command", "bash": sb.dumper(&matcher_probe::label(i))});
+                    if let Some(m) = m {
+                        e["matcher"] = json!(m);
+                    }
+                    e
+                })
+                .collect();
+            let hooks = json!({"version": 1, "hooks": {"preToolUse": entries}});
+            sb.write("home/.copilot/hooks/probe.json", &hooks.to_string());
+        },
+        &[],
+    ) else {
+        return;
+    };
+    let dumps: Vec<(String, Value)> = l
+        .dumps
+        .iter()
+        .map(|d| (d.label.clone(), d.stdin.clone()))
+        .collect();
+    let rec = matcher_probe::Recording {
+        client: "copilot".into(),
+        version: client::VERSION.into(),
+        host: "copilot".into(),
+        event: "preToolUse".into(),
+        file: ".copilot/hooks/probe.json".into(),
+        calls: matcher_probe::observed(&dumps, &l.sb.root),
+    };
+    let mut c = Checks::default();
+    c.that(
+        rec.calls.len() == 4,
+        format!("4 calls: {}", rec.calls.len()),
+    );
+    for d in matcher_probe::settle(&format!("copilot-{}", client::VERSION), &rec) {
+        c.that(false, d);
+    }
+    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    for d in matcher_probe::against_hookx(&hookx, &rec) {
+        c.that(false, d);
+    }
+    c.done("mxprobe");
 }
 
 /// Ground truth, no hookx: every event's payload in both casings, and the answer fields that
@@ -4566,6 +4639,7 @@ fn main() -> std::process::ExitCode {
             ),
         )],
         live_tests![
+            matchers_fire_as_hookx_reads_them,
             claude_projects_loop,
             ground_truth_leftovers,
             ground_truth_tools,

@@ -13,6 +13,8 @@ mod common;
 mod faults;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
+#[path = "live_common/matcher_probe.rs"]
+mod matcher_probe;
 #[path = "live_common/minimal.rs"]
 mod minimal;
 #[path = "live_common/recorded.rs"]
@@ -72,6 +74,22 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
                 json!({"file_path": format!("{project}/made.txt"), "old_str": "one", "new_str": "two"}),
             )]),
             Step::Text("all done"),
+        ],
+        "mxprobe" => vec![
+            execute("echo matcher-probe"),
+            Step::Tools(vec![(
+                "Create",
+                json!({"file_path": format!("{project}/notes.txt"), "content": "one\n"}),
+            )]),
+            Step::Tools(vec![(
+                "Read",
+                json!({"file_path": format!("{project}/notes.txt")}),
+            )]),
+            Step::Tools(vec![(
+                "Edit",
+                json!({"file_path": format!("{project}/notes.txt"), "old_str": "one", "new_str": "two"}),
+            )]),
+            Step::Text("matchers done"),
         ],
         "text" => vec![Step::Text("nothing to do")],
         "leftovers" => vec![execute("echo leftover-call"), Step::Text("leftovers done")],
@@ -706,6 +724,55 @@ fn files_droid_reads() {
 fn grouped(sb: &Sandbox, event: &str, matcher: &str, label: &str) -> Value {
     json!({event: [{"matcher": matcher,
         "hooks": [{"type": "command", "command": sb.dumper(label)}]}]})
+}
+
+/// Attacks rows 1450-1469: each of `matcher_probe::MATCHERS` on its own PreToolUse group in
+/// the user's settings, a recorder each, over an Execute, a Create, a Read and an Edit: what
+/// Droid fires (recorded in `tests/fixtures/matchers/`) against what hookx reads the same
+/// file as (`simulate`, on each call's own payload).
+fn matchers_fire_as_hookx_reads_them() {
+    let Some(bin) = droid() else { return };
+    let sb = Sandbox::new("hookx-live-droid");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let groups: Vec<Value> = matcher_probe::MATCHERS
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let mut g = json!({"hooks": [{"type": "command", "command": sb.dumper(&matcher_probe::label(i))}]});
+            if let Some(m) = m {
+                g["matcher"] = json!(m);
+            }
+            g
+        })
+        .collect();
+    user_settings(&sb, &model, Some(json!({"PreToolUse": groups})));
+    let out = run_droid(&sb, &bin, "mxprobe");
+    keep(&sb, &model, &out, "mxprobe");
+    let dumps: Vec<(String, Value)> = sb
+        .dumps()
+        .iter()
+        .map(|d| (d.label.clone(), d.stdin.clone()))
+        .collect();
+    let rec = matcher_probe::Recording {
+        client: "droid".into(),
+        version: VERSION.into(),
+        host: "droid".into(),
+        event: "PreToolUse".into(),
+        file: ".factory/settings.json".into(),
+        calls: matcher_probe::observed(&dumps, &sb.root),
+    };
+    let mut failed = Vec::new();
+    if rec.calls.len() != 4 {
+        failed.push(format!(
+            "4 calls, {}: {}",
+            rec.calls.len(),
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    failed.extend(matcher_probe::settle(&format!("droid-{VERSION}"), &rec));
+    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    failed.extend(matcher_probe::against_hookx(&hookx, &rec));
+    assert!(failed.is_empty(), "mxprobe:\n{}", failed.join("\n"));
 }
 
 /// hookx in the loop: `hookx install --host droid` (project and user) routes Droid's events to
@@ -1596,6 +1663,7 @@ fn main() -> std::process::ExitCode {
         )],
         live_tests![
             a_droid_hooks_exit_3_aborts_the_agent,
+            matchers_fire_as_hookx_reads_them,
             a_projects_settings_and_the_users_hooks,
             ground_truth_leftovers,
             ground_truth_execute_and_answers,

@@ -15,6 +15,8 @@ mod common;
 mod form_probe;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
+#[path = "live_common/matcher_probe.rs"]
+mod matcher_probe;
 #[path = "live_common/recorded.rs"]
 mod recorded;
 #[path = "live_gemini/routed.rs"]
@@ -93,6 +95,21 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
                     "prompt": "SCENARIO:sub run one command"}),
             )]),
             Step::Text("all done"),
+        ],
+        "matchers" => vec![
+            shell("echo matcher-probe"),
+            Step::Calls(vec![(
+                "write_file",
+                json!({"file_path": file, "content": "one\n"}),
+            )]),
+            Step::Calls(vec![(
+                "replace",
+                json!({"file_path": file, "instruction": "change one to two",
+                    "old_string": "one", "new_string": "two"}),
+            )]),
+            Step::Calls(vec![("read_file", json!({"file_path": file}))]),
+            Step::Calls(vec![("glob", json!({"pattern": "*.txt"}))]),
+            Step::Text("matchers done"),
         ],
         "sub" => vec![shell("echo from-subagent"), Step::Finish],
         "deny" => {
@@ -472,6 +489,47 @@ fn live(
     };
     live.keep(scenario);
     Some(live)
+}
+
+/// Attacks rows 1450-1469: each of `matcher_probe::MATCHERS` on its own BeforeTool definition
+/// in the user's settings, a recorder each, over a shell call, a write, a replace, a read and
+/// a glob: what Gemini CLI fires (recorded in `tests/fixtures/matchers/`) against what hookx reads the
+/// same file as (`simulate`, on each call's own payload).
+fn matchers_fire_as_hookx_reads_them() {
+    let Some(l) = live("matchers", &["--yolo"], &[], |sb| {
+        sb.trust_folder();
+        let groups: Vec<Value> = matcher_probe::MATCHERS
+            .iter()
+            .enumerate()
+            .map(|(i, m)| group(sb, *m, &matcher_probe::label(i)))
+            .collect();
+        sb.user_settings(json!({"BeforeTool": groups}));
+    }) else {
+        return;
+    };
+    let dumps: Vec<(String, Value)> = l
+        .dumps
+        .iter()
+        .map(|d| (d.label.clone(), d.stdin.clone()))
+        .collect();
+    let rec = matcher_probe::Recording {
+        client: "gemini-cli".into(),
+        version: client::VERSION.into(),
+        host: "gemini".into(),
+        event: "BeforeTool".into(),
+        file: ".gemini/settings.json".into(),
+        calls: matcher_probe::observed(&dumps, &l.sb.root),
+    };
+    let mut c = Checks::default();
+    c.that(rec.calls.len() == 5, format!("5 calls: {:?}", l.out.stderr));
+    for d in matcher_probe::settle(&format!("gemini-{}", client::VERSION), &rec) {
+        c.that(false, d);
+    }
+    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    for d in matcher_probe::against_hookx(&hookx, &rec) {
+        c.that(false, d);
+    }
+    c.done("matchers");
 }
 
 /// Ground truth, no hookx: every event's payload from user, project and extension hooks, the
@@ -2295,6 +2353,7 @@ fn main() -> std::process::ExitCode {
             ),
         )],
         live_tests![
+            matchers_fire_as_hookx_reads_them,
             a_claude_session_end_rule_keeps_claudes_budget,
             ground_truth_leftovers,
             a_claude_redaction_withholds_the_output_under_gemini,

@@ -17,6 +17,8 @@ mod faults;
 mod form_probe;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
+#[path = "live_common/matcher_probe.rs"]
+mod matcher_probe;
 #[path = "live_common/recorded.rs"]
 mod recorded;
 #[path = "live_common/run.rs"]
@@ -123,6 +125,17 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("all done"),
         ],
         "sub" => vec![one(shell("echo from-subagent")), Step::Text("sub done")],
+        "matchers" => vec![
+            one(shell("echo matcher-probe")),
+            one(("write_file", json!({"file_path": file, "content": "one\n"}))),
+            one((
+                "edit",
+                json!({"file_path": file, "old_string": "one", "new_string": "two"}),
+            )),
+            one(("read_file", json!({"file_path": file}))),
+            one(("glob", json!({"pattern": "*.txt"}))),
+            Step::Text("matchers done"),
+        ],
         "deny" => DENY_CASES
             .iter()
             .map(|case| one(shell(case.0)))
@@ -768,6 +781,47 @@ fn ground_truth_deny() {
     }
     check_recorded("deny", &l);
     c.done("deny");
+}
+
+/// Attacks rows 1450-1469: each of `matcher_probe::MATCHERS` on its own PreToolUse group in
+/// the user's settings, a recorder each, over a shell call, a write, an edit, a read and a
+/// glob: what Qwen Code 0.24.4 fires (recorded in `tests/fixtures/matchers/`) against what hookx reads
+/// the same file as (`simulate`, on each call's own payload).
+fn matchers_fire_as_hookx_reads_them() {
+    let Some(l) = live("matchers", &["--yolo"], &[], |sb| {
+        let groups: Vec<Value> = matcher_probe::MATCHERS
+            .iter()
+            .enumerate()
+            .map(|(i, m)| group(sb, *m, &matcher_probe::label(i)))
+            .collect();
+        sb.user_settings(json!({"PreToolUse": groups}));
+        None
+    }) else {
+        return;
+    };
+    let dumps: Vec<(String, Value)> = l
+        .dumps
+        .iter()
+        .map(|d| (d.label.clone(), d.stdin.clone()))
+        .collect();
+    let rec = matcher_probe::Recording {
+        client: "qwen-code".into(),
+        version: client::VERSION.into(),
+        host: "qwen".into(),
+        event: "PreToolUse".into(),
+        file: ".qwen/settings.json".into(),
+        calls: matcher_probe::observed(&dumps, &l.sb.root),
+    };
+    let mut c = Checks::default();
+    c.that(rec.calls.len() == 5, format!("5 calls: {:?}", l.out.stderr));
+    for d in matcher_probe::settle(&format!("qwen-{}", client::VERSION), &rec) {
+        c.that(false, d);
+    }
+    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    for d in matcher_probe::against_hookx(&hookx, &rec) {
+        c.that(false, d);
+    }
+    c.done("matchers");
 }
 
 /// hookx in the loop: `hookx install --host qwen` routes every Qwen event to `hookx run --host
@@ -1580,6 +1634,7 @@ fn main() -> std::process::ExitCode {
             a_projects_matcher_that_is_no_string_turns_off_the_users_hooks,
             ground_truth_tools,
             ground_truth_deny,
+            matchers_fire_as_hookx_reads_them,
             hookx_answer_forms,
             routed_handlers_of_every_dialect,
             system_settings_hooks_run,

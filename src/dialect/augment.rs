@@ -79,7 +79,10 @@ pub static TABLES: Tables = Tables {
     // `new RegExp(m).test(tool_name)`, unanchored and case-sensitive, never on an MCP tool
     // (`mcp_names.matchers`); an invalid regex is refused at load. So `*` is no "all" but an
     // invalid regex (run 0.36.0: a converted `*` guard never fired, attacks row 1200).
-    matcher_style: MatcherStyle::UnanchoredRegex { star_is_all: false },
+    matcher_style: MatcherStyle::UnanchoredRegex {
+        star_is_all: false,
+        trims: true,
+    },
     exact_field_matchers: false,
     stop_fires_for_subagents: false,
     matcher_tries_names_of: &[],

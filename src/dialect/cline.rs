@@ -56,7 +56,10 @@ pub static TABLES: Tables = Tables {
     tool_args: &[],
     // No matcher: the script decides.
     matcher_targets: &[],
-    matcher_style: MatcherStyle::UnanchoredRegex { star_is_all: true },
+    matcher_style: MatcherStyle::UnanchoredRegex {
+        star_is_all: true,
+        trims: true,
+    },
     exact_field_matchers: false,
     stop_fires_for_subagents: false,
     matcher_tries_names_of: &[],

@@ -65,8 +65,12 @@ pub static TABLES: Tables = Tables {
     ],
     // Binary 0.225.2: absent, empty or `*` = every tool; the exact name; else an unanchored
     // JavaScript regex (`new RegExp(m).test(name)`); an invalid regex never fires. So
-    // `Create|Write` also fires for `TodoWrite`, and a comma list fires for nothing.
-    matcher_style: MatcherStyle::UnanchoredRegex { star_is_all: true },
+    // `Create|Write` also fires for `TodoWrite`, and a comma list fires for nothing. Not
+    // trimmed: `" "` fires for nothing (run, attacks row 1455).
+    matcher_style: MatcherStyle::UnanchoredRegex {
+        star_is_all: true,
+        trims: false,
+    },
     tool_scope: crate::tables::ToolScope::Any,
     exact_field_matchers: false,
     stop_fires_for_subagents: false,

@@ -72,7 +72,10 @@ pub static TABLES: Tables = Tables {
     ],
     // Tool matchers: a JavaScript RegExp tested unanchored, case-sensitive; `*`, empty and
     // absent match all (run).
-    matcher_style: MatcherStyle::UnanchoredRegex { star_is_all: true },
+    matcher_style: MatcherStyle::UnanchoredRegex {
+        star_is_all: true,
+        trims: true,
+    },
     tool_scope: crate::tables::ToolScope::Any,
     // SessionStart/SessionEnd/PreCompress compare the trimmed matcher with the value exactly
     // (run: `startup` matched, `start` did not).

@@ -8,8 +8,8 @@ use crate::tables::{
     ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm,
 };
 
-use crate::dialect::CLAUDE_MATCHER_STYLE;
 use crate::model::EventKind;
+use crate::model::MatcherStyle;
 use crate::model::tool::ids;
 use crate::tables::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::tables::{Location, Pattern, Root, Scope};
@@ -83,9 +83,9 @@ pub static TABLES: Tables = Tables {
     ],
     // Run 0.24.4: empty, `*` or `.*` = all; a name or alias exactly; a `|` list of them; else
     // an unanchored regex on Qwen's own tool name only (`Ba.*` and `^Bash$` never fire,
-    // `run_.*` does). hookx tries the regex on the aliases and Claude's name too: it fires
-    // where Qwen does not for a regex that only an alias meets.
-    matcher_style: CLAUDE_MATCHER_STYLE,
+    // `run_.*` and `shell` do: attacks row 1450, `tests/fixtures/matchers/
+    // qwen-0.24.4.json`).
+    matcher_style: MatcherStyle::NamesOrRegex,
     tool_scope: crate::tables::ToolScope::Any,
     exact_field_matchers: false,
     stop_fires_for_subagents: false,

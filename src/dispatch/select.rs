@@ -276,6 +276,17 @@ fn match_each(rules: &[&Rule], event: &Event) -> Vec<MatchVerdict> {
                 continue;
             }
         };
+        // Qwen's names are tried exactly on the tool's every name, its regex on its own only.
+        let values = match tables.matcher_style.exact_names(text) {
+            Some(names) if on == MatchOn::ToolName => {
+                if names.iter().any(|n| values.iter().any(|v| v == n)) {
+                    verdicts.push(MatchVerdict::Match);
+                    continue;
+                }
+                Cow::Owned(values[..1].to_vec())
+            }
+            _ => values,
+        };
         let matcher = rule.matcher.as_deref().unwrap_or("");
         match tables.matcher_form(&event.kind, text) {
             MatcherForm::Regex { pattern, anchored } if !Literals::is_shape(&pattern, anchored) => {

@@ -28,8 +28,16 @@ pub enum MatcherStyle {
     AnchoredRegex { star_is_all: bool },
     /// Empty / absent = all, `*` too where `star_is_all`; anything else an ECMAScript regex
     /// tested unanchored, with no exact-list reading (Gemini CLI: `shell` matches
-    /// `run_shell_command`). Where `*` is not all it is an invalid regex (Auggie).
-    UnanchoredRegex { star_is_all: bool },
+    /// `run_shell_command`). Where `*` is not all it is an invalid regex (Auggie). `trims`:
+    /// the text is trimmed first (Gemini CLI, so `" "` is all; Droid does not, and `" "`
+    /// fires for nothing there: attacks row 1455).
+    UnanchoredRegex { star_is_all: bool, trims: bool },
+    /// Qwen Code (0.24.4 `matchesHookPattern`, run: attacks row 1450): trimmed; empty, `*` and
+    /// `.*` = all; the tool's name or an alias exactly, or a `|` list (not starting with `^` or
+    /// `(`) whose trimmed entries are tried so; else (the list's entries joined) an ECMAScript
+    /// regex tested unanchored on the agent's own name only (`shell` fires on
+    /// `run_shell_command`, `^Bash$` on nothing).
+    NamesOrRegex,
 }
 
 /// The meaning of a matcher, independent of its flavour.
@@ -60,11 +68,74 @@ impl MatcherStyle {
                     .collect();
                 MatcherForm::Exact(names)
             }
-            Reading::Regex(pattern, anchored) => MatcherForm::Regex {
-                pattern: pattern.to_string(),
-                anchored,
+            Reading::Regex(pattern, anchored) => match self.list_entries(pattern) {
+                // A list's entries are trimmed before they are joined (Qwen: `Edit | Write`).
+                Some(entries) if entries.iter().any(|e| *e == "*" || *e == ".*") => {
+                    MatcherForm::All
+                }
+                Some(entries) if entries.is_empty() => MatcherForm::Exact(Vec::new()),
+                Some(entries) => MatcherForm::Regex {
+                    pattern: entries.join("|"),
+                    anchored,
+                },
+                None => MatcherForm::Regex {
+                    pattern: pattern.to_string(),
+                    anchored,
+                },
             },
         }
+    }
+
+    /// The names a tool matcher of this style is also tried against exactly, on any of the
+    /// tool's names (its regex then on the agent's own name only); `None`: the style tries
+    /// its regex on every name instead.
+    pub fn exact_names(self, text: Option<&str>) -> Option<Vec<&str>> {
+        match self.reading(text) {
+            Reading::Regex(pattern, _) if self == MatcherStyle::NamesOrRegex => {
+                Some(self.list_entries(pattern).unwrap_or_else(|| vec![pattern]))
+            }
+            _ => None,
+        }
+    }
+
+    /// A `|` list's trimmed, non-empty entries, where this style reads lists so (Qwen's
+    /// `splitListEntries`: a `|` inside a group, a class or after `\` splits nothing).
+    fn list_entries(self, pattern: &str) -> Option<Vec<&str>> {
+        if self != MatcherStyle::NamesOrRegex
+            || !pattern.contains('|')
+            || pattern.starts_with('^')
+            || pattern.starts_with('(')
+        {
+            return None;
+        }
+        let (mut entries, mut start) = (Vec::new(), 0);
+        let (mut escaped, mut class, mut depth) = (false, false, 0usize);
+        for (at, c) in pattern.char_indices() {
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+            } else if class {
+                class = c != ']';
+            } else if c == '[' {
+                class = true;
+            } else if c == '(' {
+                depth += 1;
+            } else if c == ')' {
+                depth = depth.saturating_sub(1);
+            } else if c == '|' && depth == 0 {
+                entries.push(&pattern[start..at]);
+                start = at + 1;
+            }
+        }
+        entries.push(&pattern[start..]);
+        Some(
+            entries
+                .into_iter()
+                .map(trim_unescaped)
+                .filter(|e| !e.is_empty())
+                .collect(),
+        )
     }
 
     /// What [`MatcherStyle::form`] reads `text` as, borrowing it: callers that only need to
@@ -87,9 +158,8 @@ impl MatcherStyle {
                     Reading::Regex(text, false)
                 }
             }
-            MatcherStyle::UnanchoredRegex { star_is_all } => {
-                // Gemini CLI trims the matcher first (source).
-                let text = text.trim();
+            MatcherStyle::UnanchoredRegex { star_is_all, trims } => {
+                let text = if trims { text.trim() } else { text };
                 if text.is_empty() || (star_is_all && text == "*") {
                     return Reading::All;
                 }
@@ -101,6 +171,13 @@ impl MatcherStyle {
                 }
                 Reading::Regex(text, true)
             }
+            MatcherStyle::NamesOrRegex => {
+                let text = trim_unescaped(text);
+                if text.is_empty() || text == "*" || text == ".*" {
+                    return Reading::All;
+                }
+                Reading::Regex(text, false)
+            }
         }
     }
 
@@ -108,6 +185,26 @@ impl MatcherStyle {
     pub fn anchored(self) -> bool {
         matches!(self, MatcherStyle::AnchoredRegex { .. })
     }
+}
+
+/// `text` without its leading white space and its trailing white space that no `\` escapes
+/// (Qwen Code's `trimMatcherEdges`).
+fn trim_unescaped(text: &str) -> &str {
+    let text = text.trim_start();
+    let mut end = text.len();
+    while let Some(c) = text[..end]
+        .chars()
+        .next_back()
+        .filter(|c| c.is_whitespace())
+    {
+        let before = &text[..end - c.len_utf8()];
+        let slashes = before.len() - before.trim_end_matches('\\').len();
+        if slashes % 2 == 1 {
+            break;
+        }
+        end -= c.len_utf8();
+    }
+    &text[..end]
 }
 
 /// Which [`MatcherForm`] a text is, borrowing it ([`MatcherStyle::reading`]).

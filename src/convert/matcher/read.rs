@@ -32,6 +32,19 @@ impl Tried {
         }
     }
 
+    /// Each name as the flavour spells it (the first of its tries).
+    fn firsts(&self) -> Vec<String> {
+        let mut at = 0;
+        self.groups
+            .iter()
+            .map(|&n| {
+                let own = self.flat[at].clone();
+                at += n;
+                own
+            })
+            .collect()
+    }
+
     /// Per name, whether any of its tries fired.
     fn fold(&self, fired: Vec<bool>) -> Vec<bool> {
         let mut fired = fired.into_iter();
@@ -115,6 +128,12 @@ pub fn fire_set(text: Option<&str>, flavor: Flavor, names: &[&str]) -> Option<Ve
 
 fn fire_tried(text: Option<&str>, flavor: Flavor, tried: &Tried) -> Option<Vec<bool>> {
     let tables = flavor.tables();
+    if let Some(exact) = tables.matcher_style.exact_names(text) {
+        // Qwen: its names exactly on every try, its regex on each tool's own name only.
+        let own = fire_names(text, flavor, tried.firsts().into())?;
+        let named = tried.fold(tried.flat.iter().map(|n| exact.contains(&&**n)).collect());
+        return Some(named.into_iter().zip(own).map(|(a, b)| a || b).collect());
+    }
     if !tables.mcp_names.reads_mcp_apart() {
         return Some(tried.fold(fire_names(text, flavor, tried.flat.clone())?));
     }
@@ -246,6 +265,29 @@ pub(super) fn regex_fires(pattern: &str, anchored: bool, tried: &Tried) -> Answe
         Answer::Matches(fired) => Answer::Matches(tried.fold(fired)),
         other => other,
     }
+}
+
+/// [`regex_fires`] as `flavor` reads the regex: Qwen tries it on each tool's own name only, and
+/// the text as a name on every try ([`crate::model::MatcherStyle::exact_names`]).
+pub(super) fn regex_fires_in(
+    flavor: Flavor,
+    pattern: &str,
+    anchored: bool,
+    tried: &Tried,
+) -> Answer {
+    let Some(exact) = flavor.tables().matcher_style.exact_names(Some(pattern)) else {
+        return regex_fires(pattern, anchored, tried);
+    };
+    let firsts: std::sync::Arc<[String]> = tried.firsts().into();
+    let own = match bounded::literal_matches(pattern, anchored, &firsts) {
+        Some(own) => own,
+        None => match bounded::run_one(Job::new(pattern, anchored, firsts)) {
+            Answer::Matches(own) => own,
+            other => return other,
+        },
+    };
+    let named = tried.fold(tried.flat.iter().map(|n| exact.contains(&&**n)).collect());
+    Answer::Matches(named.into_iter().zip(own).map(|(a, b)| a || b).collect())
 }
 
 /// Whether a regex matches each value, evaluated within [`bounded`]'s limits; `None` when it

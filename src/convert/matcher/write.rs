@@ -2,7 +2,7 @@
 //! and a regex checked against every tool the tables know (else an exact list of them).
 
 use super::PROBE_TOOLS;
-use super::read::{regex_fires, universe};
+use super::read::{regex_fires, regex_fires_in, universe};
 use crate::model::bounded::Answer;
 use crate::model::matcher::Reading;
 use crate::model::{MatcherForm, MatcherStyle};
@@ -146,7 +146,7 @@ pub(super) fn translate_tool_regex(
     let renamed = rename_words(pattern, from, to);
     let candidate_pattern = reanchor(&renamed, anchored, target_anchored);
     if let Answer::Matches(matched) =
-        regex_fires(&candidate_pattern, target_anchored, &universe.target)
+        regex_fires_in(to, &candidate_pattern, target_anchored, &universe.target)
     {
         let got: BTreeSet<&str> = universe
             .targets
@@ -326,11 +326,18 @@ pub(super) fn write(
     match (form, style) {
         (
             MatcherForm::All,
-            MatcherStyle::ListOrRegex { .. } | MatcherStyle::UnanchoredRegex { .. },
+            MatcherStyle::ListOrRegex { .. }
+            | MatcherStyle::UnanchoredRegex { .. }
+            | MatcherStyle::NamesOrRegex,
         ) => original
             .filter(|o| style.reading(Some(o)) == Reading::All)
             .map(str::to_string),
-        (MatcherForm::Exact(names), MatcherStyle::UnanchoredRegex { .. }) => {
+        // Anchored for Qwen too: a name it does not hold exactly is tried as a regex there
+        // (`edit` fires on `notebook_edit`).
+        (
+            MatcherForm::Exact(names),
+            MatcherStyle::UnanchoredRegex { .. } | MatcherStyle::NamesOrRegex,
+        ) => {
             let alternatives = names
                 .iter()
                 .map(|n| regex_escape(n))
