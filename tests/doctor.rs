@@ -3317,3 +3317,28 @@ fn a_droid_rule_on_claudes_write_is_said_to_miss_create() {
                   matcher never fires (droid calls it `Create`) (fix: matcher \"Edit|Create\")";
     assert_eq!(said.matches(warned).count(), 1, "{said}");
 }
+
+/// Attacks row 1460: Claude Code 2.1.332's built-in tools beyond those a `-p` run offered
+/// (its binary's list: `TaskStop`, `EnterPlanMode`, `Monitor`, …) are tools a rule's matcher
+/// can fire on; doctor called a `TaskStop` guard one that never fires (an error, exit 5).
+#[test]
+fn a_rule_on_a_claude_tool_no_probe_run_offered_is_not_called_never_firing() {
+    let w = World::new();
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[
+            ("PreToolUse", Some("TaskStop"), command("./stop.sh")),
+            (
+                "PostToolUse",
+                Some("EnterPlanMode|Monitor"),
+                command("./plan.sh"),
+            ),
+        ]),
+    );
+    let (code, report) = w.doctor(Some("claude"));
+    for event in ["PreToolUse", "PostToolUse"] {
+        let v = verdict(&report, ".claude/settings.json", event, "claude");
+        assert_eq!(v["status"], "fires", "{event}: {:?}", findings(v));
+    }
+    assert_eq!(code, 0);
+}

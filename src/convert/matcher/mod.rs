@@ -501,7 +501,7 @@ pub fn values_never_sent(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dialect::{augment, bricks, claude, copilot, gemini};
+    use crate::dialect::{augment, bricks, claude, copilot, gemini, qwen};
 
     fn tools(text: &str, from: Flavor, to: Flavor) -> Translated {
         translate(Some(text), MatchOn::ToolName, from, to)
@@ -560,6 +560,18 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Attacks row 1454: Qwen Code tries a regex on its own tool name only (run 0.24.4), so
+    /// Claude's `Ba.*`, which fires on `Bash`, was written unchanged and fired for nothing
+    /// under Qwen; a plain name would fire on every tool holding it (`edit`, `notebook_edit`).
+    #[test]
+    fn a_claude_matcher_converted_to_qwen_fires_there_as_under_claude() {
+        let t = tools("Ba.*", claude::FLAVOR, qwen::FLAVOR);
+        assert_eq!(t.text.as_deref(), Some("^run_shell_command$"), "{t:?}");
+        let t = tools("Edit", claude::FLAVOR, qwen::FLAVOR);
+        assert_eq!(t.text.as_deref(), Some("^edit$"), "{t:?}");
+        assert!(t.problems.is_empty(), "{t:?}");
     }
 
     /// A PascalCase Copilot matcher is tried against the Copilot tool name too (run 1.0.102):
