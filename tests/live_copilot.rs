@@ -22,11 +22,14 @@ mod run;
 mod scopes;
 #[path = "live_common/chat_server.rs"]
 mod server;
+#[path = "live_common/stamps.rs"]
+mod stamps;
 
 use client::Sandbox;
 use run::{Checks, Run};
 use serde_json::{Value, json};
 use server::{FakeModel, Step};
+use stamps::{Stamps, kill_left, pid_runs};
 
 const CAMEL: &[&str] = &[
     "sessionStart",
@@ -5249,7 +5252,8 @@ fn mcp_tools_under_copilot() {
 /// dev server sent to `/dev/null` (`kept`), a child holding the hook's stdout 8 s without a word
 /// (`held`), a child writing to it every 0.2 s for 15 s (`talk`); at `preToolUse` a deny
 /// printed before a `sleep 5 &` holds the pipe (`A-DENY`); `userPromptSubmitted`, `preToolUse`
-/// and `agentStop` stamp when Copilot went on. Printed, not checked: what Copilot does.
+/// and `agentStop` stamp when Copilot went on. Checked: the deny honoured, the server kept,
+/// and Copilot waiting for `held` (which stamps its end) before the tool event.
 fn ground_truth_leftovers() {
     let mut dump = std::path::PathBuf::new();
     let Some(l) = live(
@@ -5258,9 +5262,13 @@ fn ground_truth_leftovers() {
             dump = sb.root.join("left");
             std::fs::create_dir_all(&dump).unwrap();
             let d = dump.display();
-            let stamp = |w: &str| format!("echo \"$(date +%s%N) {w}\" >> '{d}/times'");
+            let stamp = |w: &str| Stamps::command(&dump.join("times"), w);
             let kept = format!("sleep 300 </dev/null >/dev/null 2>&1 & echo $! > '{d}/kept.pid'");
-            let held = format!("{}; sleep 8 & echo $! > '{d}/held.pid'", stamp("start"));
+            let held = format!(
+                "{}; (sleep 8; {}) & echo $! > '{d}/held.pid'",
+                stamp("start"),
+                stamp("held-end")
+            );
             let talk = format!(
                 "(i=0; while [ $i -lt 75 ]; do echo tick; i=$((i+1)); sleep 0.2; done) & \
                  echo $! > '{d}/talk.pid'"
@@ -5285,45 +5293,28 @@ fn ground_truth_leftovers() {
         return;
     };
     let read = |f: &str| std::fs::read_to_string(dump.join(f)).unwrap_or_default();
-    let times = read("times");
-    let at = |w: &str| {
-        times.lines().find_map(|l| {
-            let (t, x) = l.split_once(' ')?;
-            (x == w).then(|| t.parse::<u128>().ok()).flatten()
-        })
-    };
-    let ms = |a: &str, b: &str| {
-        at(a)
-            .zip(at(b))
-            .map(|(x, y)| y.saturating_sub(x) / 1_000_000)
-    };
-    let runs = |f: &str| {
-        let pid = read(f).trim().to_string();
-        std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|s| {
-            !s.rsplit(')')
-                .next()
-                .unwrap_or("")
-                .trim_start()
-                .starts_with('Z')
-        })
-    };
+    let stamps = Stamps::read(&dump.join("times"));
+    let denied = l
+        .tool_result("leftovers", "leftover-call")
+        .contains("A-DENY");
+    let kept = pid_runs(&dump.join("kept.pid"));
     eprintln!(
         "leftovers, Copilot's own hooks: ms from sessionStart to the prompt {:?}, to the \
-         tool event {:?}, to agentStop {:?}; A-DENY in the tool's result: {}; \
-         the writing and the silent child ran at agentStop: {:?}; after the run the kept \
-         server runs: {}, the held child: {}",
-        ms("start", "prompt"),
-        ms("start", "tool"),
-        ms("start", "stop"),
-        l.tool_result("leftovers", "leftover-call")
-            .contains("A-DENY"),
+         tool event {:?}, to agentStop {:?}; the writing and the silent child ran at \
+         agentStop: {:?}; after the run the held child runs: {}",
+        stamps.ms("start", "prompt"),
+        stamps.ms("start", "tool"),
+        stamps.ms("start", "stop"),
         read("talked").replace('\n', ", "),
-        runs("kept.pid"),
-        runs("held.pid"),
+        pid_runs(&dump.join("held.pid")),
     );
-    for f in ["kept.pid", "held.pid", "talk.pid"] {
-        let _ = std::process::Command::new("kill")
-            .arg(read(f).trim())
-            .status();
-    }
+    kill_left(&dump, &["kept.pid", "held.pid", "talk.pid"]);
+    let mut c = Checks::default();
+    c.that(denied, "the deny printed before a leftover was honoured");
+    c.that(kept, "the dev server sent away outlived the run");
+    c.that(
+        stamps.before("held-end", "tool"),
+        "Copilot went on to the tool only once the silent leftover let its pipe go",
+    );
+    c.done("leftovers");
 }

@@ -21,6 +21,8 @@ mod minimal;
 mod recorded;
 #[path = "live_common/scopes.rs"]
 mod scopes;
+#[path = "live_common/stamps.rs"]
+mod stamps;
 // The same OpenAI chat-completions API as Copilot's provider mode (no failing model call here).
 #[allow(dead_code)]
 #[path = "live_common/chat_server.rs"]
@@ -1742,7 +1744,8 @@ fn both_scopes_get_one_event() {
 /// dev server sent to `/dev/null` (`kept`), a child holding the hook's stdout 8 s without a word
 /// (`held`), a child writing to it every 0.2 s for 15 s (`talk`), all with a 10 s timeout; at
 /// `PreToolUse` a deny printed before a `sleep 5 &` holds the pipe (`A-DENY`); the prompt, the
-/// tool event and `Stop` stamped. Printed, not checked: what Droid does.
+/// tool event and `Stop` stamped. Checked: the deny honoured, the server kept, and Droid not
+/// waiting for `held` (which stamps its end) before the tool event.
 fn ground_truth_leftovers() {
     let Some(bin) = droid() else { return };
     let sb = Sandbox::new("hookx-live-droid-left");
@@ -1750,9 +1753,13 @@ fn ground_truth_leftovers() {
     let dump = sb.root.join("left");
     std::fs::create_dir_all(&dump).unwrap();
     let d = dump.display();
-    let stamp = |w: &str| format!("echo \"$(date +%s%N) {w}\" >> '{d}/times'");
+    let stamp = |w: &str| stamps::Stamps::command(&dump.join("times"), w);
     let kept = format!("sleep 300 </dev/null >/dev/null 2>&1 & echo $! > '{d}/kept.pid'");
-    let held = format!("{}; sleep 8 & echo $! > '{d}/held.pid'", stamp("start"));
+    let held = format!(
+        "{}; (sleep 8; {}) & echo $! > '{d}/held.pid'",
+        stamp("start"),
+        stamp("held-end")
+    );
     let talk = format!(
         "(i=0; while [ $i -lt 75 ]; do echo tick; i=$((i+1)); sleep 0.2; done) & \
          echo $! > '{d}/talk.pid'"
@@ -1774,36 +1781,26 @@ fn ground_truth_leftovers() {
     user_settings(&sb, &model, Some(hooks));
     let out = run_droid(&sb, &bin, "leftovers");
     let read = |f: &str| std::fs::read_to_string(dump.join(f)).unwrap_or_default();
-    let times = read("times");
-    let at = |w: &str| {
-        times.lines().find_map(|l| {
-            let (t, x) = l.split_once(' ')?;
-            (x == w).then(|| t.parse::<u128>().ok()).flatten()
-        })
-    };
-    let ms = |a: &str, b: &str| {
-        at(a)
-            .zip(at(b))
-            .map(|(x, y)| y.saturating_sub(x) / 1_000_000)
-    };
+    let stamps = stamps::Stamps::read(&dump.join("times"));
     let denied = model
         .chats()
         .iter()
         .any(|r| r.to_string().contains("A-DENY"));
+    let kept = stamps::pid_runs(&dump.join("kept.pid"));
     eprintln!(
         "leftovers, Droid's own hooks: exit {:?}; ms from SessionStart to the prompt {:?}, to the \
-         tool event {:?}, to Stop {:?}; A-DENY reached the model: {denied}; at Stop: {:?}; \
-         the kept server after the run: {}",
+         tool event {:?}, to Stop {:?}; at Stop: {:?}",
         out.status.code(),
-        ms("start", "prompt"),
-        ms("start", "tool"),
-        ms("start", "stop"),
+        stamps.ms("start", "prompt"),
+        stamps.ms("start", "tool"),
+        stamps.ms("start", "stop"),
         read("talked").replace('\n', ", "),
-        std::path::Path::new(&format!("/proc/{}", read("kept.pid").trim())).exists(),
     );
-    for f in ["kept.pid", "held.pid", "talk.pid"] {
-        let _ = std::process::Command::new("kill")
-            .arg(read(f).trim())
-            .status();
-    }
+    stamps::kill_left(&dump, &["kept.pid", "held.pid", "talk.pid"]);
+    assert!(denied, "Droid honours a deny printed before a leftover");
+    assert!(kept, "the dev server sent away outlived the run");
+    assert!(
+        !stamps.before("held-end", "tool"),
+        "Droid went on to the tool without waiting for the silent leftover"
+    );
 }

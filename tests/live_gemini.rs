@@ -27,11 +27,14 @@ mod run;
 mod scopes;
 #[path = "live_gemini/server.rs"]
 mod server;
+#[path = "live_common/stamps.rs"]
+mod stamps;
 
 use client::Sandbox;
 use run::{Checks, Run};
 use serde_json::{Value, json};
 use server::{FakeModel, Step};
+use stamps::Stamps;
 
 /// Every hook event of Gemini CLI 0.61.0 (its settings schema and `HookEventName`).
 const EVENTS: &[&str] = &[
@@ -3050,16 +3053,16 @@ fs.readFileSync = function (p, ...rest) {{
 /// Attacks row 1471, ground truth: Gemini CLI's own hooks that exit at once and leave a child
 /// holding their stdout: at `SessionStart` a `sleep 6 &` (timeout 3 s); at `BeforeTool` a deny
 /// printed before a `sleep 4 &` holds the pipe (`A-DENY`, timeout 2 s); `BeforeAgent`,
-/// `BeforeTool` and `AfterAgent` stamp when Gemini went on. Printed, not checked.
+/// `BeforeTool` and `AfterAgent` stamp when Gemini went on. Checked: Gemini waits for `held`
+/// (which stamps its end) past the hook's timeout, and drops `A-DENY`.
 fn ground_truth_leftovers() {
     let mut dump = std::path::PathBuf::new();
     let Some(l) = live("ask", &["--yolo"], &[], |sb| {
         sb.trust_folder();
         dump = sb.root.join("left");
         std::fs::create_dir_all(&dump).unwrap();
-        let d = dump.display();
-        let stamp = |w: &str| format!("echo \"$(date +%s%N) {w}\" >> '{d}/times'");
-        let held = format!("{}; sleep 6 &", stamp("start"));
+        let stamp = |w: &str| Stamps::command(&dump.join("times"), w);
+        let held = format!("{}; (sleep 6; {}) &", stamp("start"), stamp("held-end"));
         let a = format!(
             "{}; printf '%s' '{{\"decision\":\"deny\",\"reason\":\"A-DENY\"}}'; sleep 4 & exit 0",
             stamp("tool")
@@ -3074,26 +3077,24 @@ fn ground_truth_leftovers() {
     }) else {
         return;
     };
-    let times = std::fs::read_to_string(dump.join("times")).unwrap_or_default();
-    let at = |w: &str| {
-        times.lines().find_map(|l| {
-            let (t, x) = l.split_once(' ')?;
-            (x == w).then(|| t.parse::<u128>().ok()).flatten()
-        })
-    };
-    let ms = |a: &str, b: &str| {
-        at(a)
-            .zip(at(b))
-            .map(|(x, y)| y.saturating_sub(x) / 1_000_000)
-    };
+    let stamps = Stamps::read(&dump.join("times"));
     let result = run::Run::tool_result(&l, "ask", "ask-me");
     let denied = result.contains("A-DENY");
     eprintln!(
         "leftovers, Gemini's own hooks: ms from SessionStart to the prompt {:?}, to the tool \
-         event {:?}, from the tool event to AfterAgent {:?}; A-DENY reached the model: \
-         {denied}; the call's result: {result}",
-        ms("start", "prompt"),
-        ms("start", "tool"),
-        ms("tool", "stop"),
+         event {:?}, from the tool event to AfterAgent {:?}; the call's result: {result}",
+        stamps.ms("start", "prompt"),
+        stamps.ms("start", "tool"),
+        stamps.ms("tool", "stop"),
     );
+    let mut c = Checks::default();
+    c.that(
+        stamps.before("held-end", "prompt"),
+        "Gemini went on past the hook's 3 s timeout only once its silent leftover (6 s) ended",
+    );
+    c.that(
+        !denied,
+        "Gemini dropped the deny of a hook whose leftover outlived its timeout",
+    );
+    c.done("leftovers");
 }
