@@ -42,7 +42,9 @@ fn exec(event: &str, answer: &Value) -> (Value, String) {
     (json, stderr)
 }
 
-/// A Claude handler's PreToolUse context reaches the model under Copilot.
+/// A Claude handler's PreToolUse context reaches the model under Copilot. Its allow is left to
+/// Copilot's own flow: Copilot's allow also passes `--deny-tool`, Claude's no deny rule
+/// (attacks row 1494).
 #[test]
 fn pre_tool_use_context_reaches_copilot() {
     let (out, err) = exec(
@@ -51,7 +53,8 @@ fn pre_tool_use_context_reaches_copilot() {
             "permissionDecision": "allow", "additionalContext": "C-PRE"}}),
     );
     assert_eq!(out["additionalContext"], "C-PRE", "{out} {err}");
-    assert_eq!(out["permissionDecision"], "allow", "{out} {err}");
+    assert_eq!(out["permissionDecision"], Value::Null, "{out} {err}");
+    assert!(err.contains("allow left to Copilot"), "{err}");
 }
 
 /// A Claude handler's PostToolUse block (its reason reaches the model) is Copilot's

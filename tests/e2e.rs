@@ -619,14 +619,37 @@ const ROWS: &[Row] = &[
         cline: Silent },
 
     // --- PreToolUse: permission decisions -------------------------------------------------
-    Row { case: "allow an edit", sc: Sc::PreEdit, says: "allow", reason: "", handlers: PERMISSION_AND_CLAUDE_LIKE, matcher: Matcher::None,
+    // An allow reaches a host only where it gets past no more of the host's permission flow
+    // than of the handler's own agent's (attacks rows 1494, 1496; `allow_reach`): Claude's and
+    // Droid's skip the prompt, not the user's deny rules, which Copilot's allow passes.
+    Row { case: "allow an edit", sc: Sc::PreEdit, says: "allow", reason: "", handlers: &[Claude, Droid], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#),
-        copilot: Json(r#"{"permissionDecision":"allow"}"#),
-        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"},"permissionDecision":"allow"}"#),
+        copilot: Silent,
+        pascal: Silent,
         // Bricks' protocol has no allow: its own flow goes on.
         bricks: Silent,
         gemini: Json(r#"{"decision":"allow"}"#), qwen: AsClaude,
         droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#),
+        cline: Silent },
+    // Copilot's allow gets past the most (`--deny-tool`, run 1.0.102): every host takes it.
+    Row { case: "a Copilot hook allows an edit", sc: Sc::PreEdit, says: "allow", reason: "", handlers: &[Copilot, Pascal], matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#),
+        copilot: Json(r#"{"permissionDecision":"allow"}"#),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"},"permissionDecision":"allow"}"#),
+        bricks: Silent,
+        gemini: Json(r#"{"decision":"allow"}"#), qwen: AsClaude,
+        droid: AsClaude, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#),
+        cline: Silent },
+    // Gemini's and Qwen's allow leave their approval to decide (bundles 0.61.0, 0.24.4): no
+    // decision where the host's allow would skip a prompt.
+    Row { case: "an allow its own agent's approval outranks", sc: Sc::PreEdit, says: "allow", reason: "", handlers: &[Gemini, Qwen], matcher: Matcher::None,
+        claude: Silent,
+        copilot: Silent,
+        pascal: Silent,
+        bricks: Silent,
+        gemini: Json(r#"{"decision":"allow"}"#),
+        qwen: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#),
+        droid: Silent, codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#),
         cline: Silent },
     Row { case: "deny an edit", sc: Sc::PreEdit, says: "deny", reason: "no edits on main ✋ (été)", handlers: ALL, matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no edits on main ✋ (été)"}}"#),
@@ -672,7 +695,7 @@ const ROWS: &[Row] = &[
         droid: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"touches main\nhookx denied this call: a hook asked for confirmation, which droid cannot ask for on PreToolUse"}}"#),
         codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"touches main\nhookx denied this call: a hook asked for confirmation, which codex cannot ask for on PreToolUse"}}"#),
         cline: Json(r#"{"cancel":true,"errorMessage":"touches main\nhookx denied this call: a hook asked for confirmation, which cline cannot ask for on PreToolUse"}"#) },
-    Row { case: "rewrite an edit's input", sc: Sc::PreEdit, says: "update", reason: "", handlers: PERMISSION_HANDLERS, matcher: Matcher::None,
+    Row { case: "rewrite an edit's input", sc: Sc::PreEdit, says: "update", reason: "", handlers: &[Copilot, Pascal], matcher: Matcher::None,
         claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#),
         copilot: Json(r#"{"permissionDecision":"allow","modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
         pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}},"permissionDecision":"allow","modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
@@ -682,6 +705,41 @@ const ROWS: &[Row] = &[
         gemini: Json(r#"{"decision":"allow","hookSpecificOutput":{"tool_input":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#), qwen: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hookx denied this call: a hook rewrote its input, which qwen cannot apply on PreToolUse, and the call must not run as it was"}}"#),
         // Droid's argument names (run 0.225.2); Droid merges them over the call's input.
         droid: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}}"#),
+        // Codex takes the edit as a patch, beside an allow (run 0.171.0).
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"*** Begin Patch\n*** Update File: /repo/src/main.rs\n@@\n-a\n+B\n*** End Patch\n"}}}"#),
+        // Cline runs `overrideInput` in place of the call's input (run 3.0.65); an edit is its
+        // apply_patch.
+        cline: Json(r#"{"overrideInput":{"input":"*** Begin Patch\n*** Update File: /repo/src/main.rs\n@@\n-a\n+B\n*** End Patch\n"}}"#) },
+
+    Row { case: "a Claude hook rewrites an edit's input", sc: Sc::PreEdit, says: "update", reason: "", handlers: &[Claude], matcher: Matcher::None,
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#),
+        // The allow left to Copilot (row 1494): the rewrite runs with no decision (run 1.0.102).
+        copilot: Json(r#"{"modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}},"modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
+        // Where the host cannot apply a rewrite, the original must not run: a deny (attacks
+        // row 1020; Qwen 0.24.4 runs the original beside `updatedInput`, run).
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"hookx denied this call: a hook rewrote its input, which bricks cannot apply on PreToolUse, and the call must not run as it was"}}"#),
+        gemini: Json(r#"{"decision":"allow","hookSpecificOutput":{"tool_input":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#), qwen: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hookx denied this call: a hook rewrote its input, which qwen cannot apply on PreToolUse, and the call must not run as it was"}}"#),
+        // Droid's argument names (run 0.225.2); Droid merges them over the call's input.
+        droid: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"file_path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}}"#),
+        // Codex takes the edit as a patch, beside an allow (run 0.171.0).
+        codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"*** Begin Patch\n*** Update File: /repo/src/main.rs\n@@\n-a\n+B\n*** End Patch\n"}}}"#),
+        // Cline runs `overrideInput` in place of the call's input (run 3.0.65); an edit is its
+        // apply_patch.
+        cline: Json(r#"{"overrideInput":{"input":"*** Begin Patch\n*** Update File: /repo/src/main.rs\n@@\n-a\n+B\n*** End Patch\n"}}"#) },
+
+    Row { case: "a Gemini hook rewrites an edit's input", sc: Sc::PreEdit, says: "update", reason: "", handlers: &[Gemini], matcher: Matcher::None,
+        // Gemini's allow leaves its approval to decide: the rewrite goes through Claude's flow.
+        claude: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#),
+        // The allow left to Copilot (row 1494): the rewrite runs with no decision (run 1.0.102).
+        copilot: Json(r#"{"modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
+        pascal: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}},"modifiedArgs":{"path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}"#),
+        // Where the host cannot apply a rewrite, the original must not run: a deny (attacks
+        // row 1020; Qwen 0.24.4 runs the original beside `updatedInput`, run).
+        bricks: Json(r#"{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"hookx denied this call: a hook rewrote its input, which bricks cannot apply on PreToolUse, and the call must not run as it was"}}"#),
+        gemini: Json(r#"{"decision":"allow","hookSpecificOutput":{"tool_input":{"file_path":"/repo/src/main.rs","old_string":"a","new_string":"B"}}}"#), qwen: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"hookx denied this call: a hook rewrote its input, which qwen cannot apply on PreToolUse, and the call must not run as it was"}}"#),
+        // Droid's argument names (run 0.225.2); Droid merges them over the call's input.
+        droid: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"file_path":"/repo/src/main.rs","old_str":"a","new_str":"B"}}}"#),
         // Codex takes the edit as a patch, beside an allow (run 0.171.0).
         codex: Json(r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"command":"*** Begin Patch\n*** Update File: /repo/src/main.rs\n@@\n-a\n+B\n*** End Patch\n"}}}"#),
         // Cline runs `overrideInput` in place of the call's input (run 3.0.65); an edit is its

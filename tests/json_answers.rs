@@ -794,3 +794,50 @@ fn a_result_the_host_cannot_replace_is_withheld() {
         );
     }
 }
+
+/// Attacks rows 1494, 1496: a handler's `allow` on a tool call reaches the host only where it
+/// gets past no more of the host's permission flow than of its own agent's. A Gemini, Codex or
+/// Qwen hook's allow leaves its agent's approval in place, so under Claude Code (whose allow
+/// skips its prompt, run 2.1.332) and Copilot CLI (whose allow also passes `--deny-tool`, run
+/// 1.0.102) it is no decision; a Claude hook's allow (Claude's deny rules outrank it) is none
+/// under Copilot. Same agent, or a host whose allow reaches less: passed on. A permission
+/// request's allow is the approval everywhere: passed on.
+#[test]
+fn an_allow_gets_past_no_more_of_the_hosts_flow_than_of_its_own_agents() {
+    let claude = pre(json!({"permissionDecision": "allow"}));
+    let gemini = json!({"decision": "allow"});
+    let copilot = json!({"permissionDecision": "allow"});
+    let cases = [
+        ("claude", "gemini", &gemini, false),
+        ("claude", "codex", &claude, false),
+        ("claude", "qwen", &claude, false),
+        ("claude", "claude", &claude, true),
+        ("claude", "copilot", &copilot, true),
+        ("copilot", "claude", &claude, false),
+        ("copilot", "gemini", &gemini, false),
+        ("copilot", "copilot", &copilot, true),
+        ("codex", "claude", &claude, true),
+        ("codex", "gemini", &gemini, true),
+    ];
+    for (host, flavor, answer, passed) in cases {
+        let (out, err, code) = exec_as(host, flavor, "PreToolUse", answer, "", 0);
+        assert_eq!(code, 0, "{flavor} under {host}: {out} {err}");
+        assert_eq!(
+            out.to_string().contains(r#""allow""#),
+            passed,
+            "{flavor}'s allow under {host}: {out} {err}"
+        );
+        assert_eq!(
+            err.contains("allow left to"),
+            !passed,
+            "{flavor} under {host}: {err}"
+        );
+    }
+    let behavior = json!({"hookSpecificOutput": {"hookEventName": "PermissionRequest",
+        "decision": {"behavior": "allow"}}});
+    let (out, err, _) = exec_as("claude", "codex", "PermissionRequest", &behavior, "", 0);
+    assert_eq!(
+        out["hookSpecificOutput"]["decision"]["behavior"], "allow",
+        "{out} {err}"
+    );
+}

@@ -2640,6 +2640,8 @@ fn main() -> std::process::ExitCode {
             mcp_tools_under_claude,
             a_route_a_newer_hookx_wrote,
             handlers_that_leave_children_behind,
+            permission_modes_and_a_hooks_answer,
+            a_foreign_allow_does_not_skip_claudes_prompt,
         ],
     )
 }
@@ -4029,4 +4031,139 @@ fn handlers_that_leave_children_behind() {
         kill_left(&world.dump, &["kept.pid", "held.pid", "talk.pid"]);
     }
     c.finish("handlers_that_leave_children_behind", "");
+}
+
+/// Attacks rows 1490-1492 and 1496, ground truth: what a PreToolUse hook's own answer does in
+/// Claude Code 2.1.332's permission modes (`-p`, hookx out of the loop), one Bash call
+/// (`printf once > once.txt`) per run, the project's `permissions` beside the hook. Pinned:
+/// (mode, answer, permissions rule) → the call ran, the hook ran. `acceptEdits` and `auto`
+/// answered as `bypassPermissions`, `--dangerously-skip-permissions` too (run by hand, this
+/// pass). A deny holds in every mode, an ask is refused in every mode (nobody to ask, bypass
+/// included), an allow skips the prompt (not plan mode's refusal) and never a deny or ask rule.
+const CLAUDE_MODES: &[(&str, &str, bool, bool)] = &[
+    ("default", "none", false, true),
+    ("default", "deny", false, true),
+    ("default", "ask", false, true),
+    ("default", "allow", true, true),
+    ("default", "allow+denyrule", false, false),
+    ("default", "allow+askrule", false, true),
+    ("bypassPermissions", "none", true, true),
+    ("bypassPermissions", "deny", false, true),
+    ("bypassPermissions", "ask", false, true),
+    ("bypassPermissions", "allow", true, true),
+    ("bypassPermissions", "allow+denyrule", false, false),
+    ("bypassPermissions", "allow+askrule", false, true),
+    ("dontAsk", "none", false, true),
+    ("dontAsk", "ask", false, true),
+    ("dontAsk", "allow", true, true),
+    ("plan", "none", false, true),
+    ("plan", "deny", false, true),
+    ("plan", "allow", false, true),
+];
+
+/// The PreToolUse guard's stdout for `answer` ("none": nothing), and the project's
+/// `permissions` ("…+denyrule": `deny: [Bash]`, "…+askrule": `ask: [Bash]`).
+fn mode_answer(answer: &str) -> (String, Value) {
+    let (decision, rule) = answer.split_once('+').unwrap_or((answer, ""));
+    let stdout = match decision {
+        "none" => String::new(),
+        d => json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": d, "permissionDecisionReason": format!("R-{d}")}})
+        .to_string(),
+    };
+    let perms = match rule {
+        "denyrule" => json!({"deny": ["Bash"]}),
+        "askrule" => json!({"ask": ["Bash"]}),
+        _ => json!({}),
+    };
+    (stdout, perms)
+}
+
+fn permission_modes_and_a_hooks_answer() {
+    let Some(bin) = client_or_skip("permission_modes_and_a_hooks_answer") else {
+        return;
+    };
+    let mut c = Checks::default();
+    for (mode, answer, ran_expected, hook_expected) in CLAUDE_MODES {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let log = world.dump.join("hook.log");
+        let (stdout, perms) = mode_answer(answer);
+        let guard = format!(
+            "cat >/dev/null; echo ran >> '{}'; printf '%s' '{stdout}'",
+            log.display()
+        );
+        write_json(
+            &world.project.join(".claude/settings.json"),
+            &json!({"permissions": perms, "hooks": {"PreToolUse": [{"matcher": "Bash",
+                "hooks": [{"type": "command", "command": guard}]}]}}),
+        );
+        let flags: &[&str] = match *mode {
+            "default" => &[],
+            m => &["--permission-mode", m],
+        };
+        let run = client::run(
+            &bin,
+            &world,
+            model.port,
+            "SCRIPT:once run one command",
+            flags,
+        );
+        let ran = world.project.join("once.txt").exists();
+        c.check(
+            (ran, log.exists()) == (*ran_expected, *hook_expected),
+            format!(
+                "{mode} {answer}: ran {ran}, the hook ran {}; pinned {ran_expected}, {hook_expected}\n{}",
+                log.exists(),
+                run.describe()
+            ),
+        );
+    }
+    c.finish("permission_modes_and_a_hooks_answer", "");
+}
+
+/// Attacks row 1496: the user's trusted Gemini guard (in `~/.gemini/settings.json`, which
+/// Claude does not read) answers `decision: allow`, which in Gemini CLI 0.61.0 leaves its
+/// approval policy to decide; hookx's Claude route runs it. In `claude -p` (default mode) the
+/// Bash call is one Claude would refuse unasked: it must stay refused, not be approved by a
+/// hook that approved nothing in its own agent. A Copilot guard's allow, which gets past more in
+/// Copilot than in Claude, is still Claude's allow (the control): the call runs.
+fn a_foreign_allow_does_not_skip_claudes_prompt() {
+    let Some(bin) = client_or_skip("a_foreign_allow_does_not_skip_claudes_prompt") else {
+        return;
+    };
+    let mut c = Checks::default();
+    for (who, file, rules, runs) in [
+        (
+            "gemini",
+            ".gemini/settings.json",
+            json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": "cat >/dev/null; echo '{\"decision\":\"allow\"}'"}]}]}}),
+            false,
+        ),
+        (
+            "copilot",
+            ".copilot/hooks/allow.json",
+            json!({"version": 1, "hooks": {"preToolUse": [{"type": "command",
+                "bash": "cat >/dev/null; echo '{\"permissionDecision\":\"allow\"}'"}]}}),
+            true,
+        ),
+    ] {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let path = world.home.join(file);
+        write_json(&path, &rules);
+        hookx_cmd(&world, &["trust", path.to_str().unwrap()]);
+        hookx_cmd(&world, &["install", "--host", "claude", "--scope", "user"]);
+        let run = client::run(&bin, &world, model.port, "SCRIPT:once run one command", &[]);
+        let ran = world.project.join("once.txt").exists();
+        c.check(
+            ran == runs,
+            format!(
+                "{who}'s allow: the Bash call ran: {ran}, expected {runs}\n{}",
+                run.describe()
+            ),
+        );
+    }
+    c.finish("a_foreign_allow_does_not_skip_claudes_prompt", "");
 }

@@ -294,6 +294,13 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             )]),
             Step::Text("substop done"),
         ],
+        "modes" => vec![
+            Step::Tools(vec![(
+                "bash",
+                json!({"command": "printf once > once.txt", "description": "once"}),
+            )]),
+            Step::Text("modes done"),
+        ],
         "sub" => vec![
             Step::Tools(vec![(
                 "bash",
@@ -4681,6 +4688,8 @@ fn main() -> std::process::ExitCode {
             a_wrapper_copy_copilot_runs_from_claudes_file_runs_the_routes_rules,
             a_claude_route_copilot_runs_beside_a_copilot_user_route_that_cannot_answer,
             a_route_a_newer_hookx_wrote,
+            permission_modes_and_a_hooks_answer,
+            a_foreign_allow_does_not_pass_copilots_deny_tool,
             the_vscode_routes_of_both_scopes_copilot_runs_run_each_rule_once,
             the_copilot_project_route_and_the_vscode_user_route_run_each_rule_once,
             a_users_route_copilot_runs_does_not_stand_aside_for_a_repositorys_route,
@@ -5317,4 +5326,128 @@ fn ground_truth_leftovers() {
         "Copilot went on to the tool only once the silent leftover let its pipe go",
     );
     c.done("leftovers");
+}
+
+/// Attacks rows 1494, 1495, ground truth: what a `preToolUse` hook's own answer does under
+/// Copilot CLI 1.0.102's permission options (`-p`, hookx out of the loop), one shell call
+/// (`printf once > once.txt`) per run: (options, answer) → the call ran (the hook ran in each).
+/// A deny holds and an ask is refused under every option; an allow runs the call without
+/// `--allow-all-tools` and past `--deny-tool shell`. (`--allow-tool shell` alone did not run
+/// the call, and `--deny-tool 'shell(printf)'` answered as `--deny-tool shell`: by hand.)
+const COPILOT_MODES: &[(&str, &str, bool)] = &[
+    ("allow-all", "none", true),
+    ("allow-all", "deny", false),
+    ("allow-all", "ask", false),
+    ("allow-all", "allow", true),
+    ("no-allow-all", "none", false),
+    ("no-allow-all", "ask", false),
+    ("no-allow-all", "allow", true),
+    ("deny-tool", "none", false),
+    ("deny-tool", "deny", false),
+    ("deny-tool", "ask", false),
+    ("deny-tool", "allow", true),
+];
+
+/// Copilot's options for a mode of [`COPILOT_MODES`].
+fn copilot_mode(mode: &str) -> Vec<String> {
+    let options: &[&str] = match mode {
+        "allow-all" => &[],
+        "no-allow-all" => &[client::WITHOUT_ALLOW_ALL],
+        "deny-tool" => &["--deny-tool", "shell"],
+        other => panic!("no mode {other}"),
+    };
+    options.iter().map(|o| o.to_string()).collect()
+}
+
+fn permission_modes_and_a_hooks_answer() {
+    let mut c = Checks::default();
+    for (mode, answer, runs) in COPILOT_MODES {
+        let stdout = match *answer {
+            "none" => String::new(),
+            d => json!({"permissionDecision": d, "permissionDecisionReason": format!("R-{d}")})
+                .to_string(),
+        };
+        let Some(l) = live_with(
+            "modes",
+            |sb| {
+                let log = sb.root.join("hook.log");
+                let cmd = format!(
+                    "cat >/dev/null; echo ran >> '{}'; printf '%s' '{stdout}'",
+                    log.display()
+                );
+                sb.write(
+                    "home/.copilot/hooks/g.json",
+                    &json!({"version": 1, "hooks": {"preToolUse": [
+                        {"type": "command", "bash": cmd}]}})
+                    .to_string(),
+                );
+                Vec::new()
+            },
+            |_| copilot_mode(mode),
+        ) else {
+            return;
+        };
+        let ran = l.sb.project.join("once.txt").exists();
+        let hook = l.sb.root.join("hook.log").exists();
+        c.that(
+            ran == *runs && hook,
+            format!("{mode} {answer}: ran {ran} (pinned {runs}), the hook ran {hook}"),
+        );
+    }
+    c.done("modes");
+}
+
+/// Attacks row 1494: the user's trusted guards of other agents answer `allow`, hookx's Copilot
+/// route runs them, and Copilot was started with `--deny-tool shell`: a Gemini guard's
+/// `decision: allow` (which Gemini's approval policy outranks) and a Claude guard's
+/// `permissionDecision: allow` (which Claude's deny rules outrank). The shell call must stay
+/// refused; with `--allow-all-tools` alone it runs (the control: the allow left to Copilot).
+fn a_foreign_allow_does_not_pass_copilots_deny_tool() {
+    let mut c = Checks::default();
+    let gemini = json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+        {"type": "command", "command": "cat >/dev/null; echo '{\"decision\":\"allow\"}'"}]}]}});
+    let claude = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": "cat >/dev/null; echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'"}]}]}});
+    for (who, file, rules, mode, runs) in [
+        (
+            "gemini",
+            "home/.gemini/settings.json",
+            &gemini,
+            "deny-tool",
+            false,
+        ),
+        (
+            "claude",
+            "home/.claude/settings.json",
+            &claude,
+            "deny-tool",
+            false,
+        ),
+        (
+            "gemini",
+            "home/.gemini/settings.json",
+            &gemini,
+            "allow-all",
+            true,
+        ),
+    ] {
+        let Some(l) = live_with(
+            "modes",
+            |sb| {
+                sb.write(file, &rules.to_string());
+                hookx(sb, &["trust", "--yes"]);
+                hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
+                routed_env(sb)
+            },
+            |_| copilot_mode(mode),
+        ) else {
+            return;
+        };
+        let ran = l.sb.project.join("once.txt").exists();
+        c.that(
+            ran == runs,
+            format!("{who}'s allow, {mode}: the call ran {ran}, expected {runs}"),
+        );
+    }
+    c.done("modes");
 }

@@ -292,6 +292,8 @@ mod protocol_rows {
         answer_event_key: None,
         // The seed shows deny only; allow and ask fall back to Bricks' own flow.
         permission_passes: &[],
+        // Bricks follows Claude Code's conventions (documents): taken as Claude's.
+        allow_reach: crate::tables::AllowReach::Prompt,
         ignored_blocks: &[],
         decision_ignored: &[],
         block_withholds_result: &[],

@@ -738,6 +738,8 @@ mod protocol_rows {
         answer_event_key: None,
         permission_values: &[],
         permission_passes: &[],
+        // Cline reads no allow (a cancel or nothing).
+        allow_reach: crate::tables::AllowReach::Nothing,
         ignored_blocks: &[],
         decision_ignored: &[],
         block_withholds_result: &[],

@@ -1174,6 +1174,8 @@ mod protocol_rows {
         permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],
         // The 1 s SessionEnd and Interrupt routes get is their route's limit (`RouteLimit::on`).
+        // Run 0.171.0 (codex-facts): a PreToolUse allow does not skip Codex's own approval.
+        allow_reach: crate::tables::AllowReach::Nothing,
         ignored_blocks: &[],
         // Binary 0.171.0: the output schemas of these events (`session-start.command.output`,
         // `pre-compact.command.output`, …) have no `decision` and allow no other key (attacks

@@ -1135,6 +1135,9 @@ mod protocol_rows {
         answer_event_key: None,
         permission_values: ALL_DECISIONS,
         permission_passes: &[],
+        // Run 1.0.102 (`live_copilot::permission_modes_and_a_hooks_answer`): a `preToolUse` allow
+        // runs the call without `--allow-all-tools` and past `--deny-tool shell` (attacks row 1494).
+        allow_reach: crate::tables::AllowReach::DenyRules,
         ignored_blocks: &[],
         // Binary 1.0.102, its settings' description: preCompact hooks "cannot block it"
         // (attacks row 1571; what a `continue: false` there does was not probed).
@@ -1230,6 +1233,8 @@ mod protocol_rows {
         answer_event_key: Some((HSO, "hookEventName")),
         permission_values: ALL_DECISIONS,
         permission_passes: &[],
+        // As the camelCase form (the same reader: not run apart).
+        allow_reach: crate::tables::AllowReach::DenyRules,
         ignored_blocks: &[],
         // Binary 1.0.102, its settings' description: preCompact hooks "cannot block it"
         // (attacks row 1571; what a `continue: false` there does was not probed).

@@ -509,6 +509,8 @@ mod protocol_rows {
         answer_event_key: None,
         permission_values: ALL_DECISIONS,
         permission_passes: &[],
+        // Cursor's documents: an allow runs the call without asking (no client here).
+        allow_reach: crate::tables::AllowReach::Prompt,
         ignored_blocks: &[],
         decision_ignored: &[],
         block_withholds_result: &[],

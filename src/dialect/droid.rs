@@ -525,6 +525,9 @@ mod protocol_rows {
         // ask with a rewrite runs the rewrite under the same flow (attacks row 1025).
         permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],
+        // Droid reads Claude's fields (binary 0.225.2); whether its allow passes its own autonomy
+        // check was not run: taken as Claude's.
+        allow_reach: crate::tables::AllowReach::Prompt,
         ignored_blocks: &[],
         // Binary 0.225.2: compaction looks at each PreCompact hook's exit code alone (2 or 3
         // blocks it), not at its JSON (attacks row 1571).

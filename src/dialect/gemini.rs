@@ -736,6 +736,9 @@ mod protocol_rows {
         // Bundle 0.61.0: SessionStart's caller reads only `systemMessage` and the context,
         // `firePreCompressEvent` and `fireSessionEndEvent` are awaited and their result
         // dropped, Notification's likewise but for `systemMessage`.
+        // 0.61.0 (bundle `evaluateBeforeToolHook`): an allow is not read; the approval policy
+        // decides (`checkPolicy`), an `ask` only forces a prompt.
+        allow_reach: crate::tables::AllowReach::Nothing,
         ignored_blocks: &[
             EventKind::SessionStart,
             EventKind::SessionEnd,

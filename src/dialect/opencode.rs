@@ -420,6 +420,8 @@ pub(crate) mod protocol_rows {
         answer_event_key: None,
         permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],
+        // hookx's plugin acts on a deny only.
+        allow_reach: crate::tables::AllowReach::Nothing,
         ignored_blocks: &[],
         decision_ignored: &[],
         block_withholds_result: &[],

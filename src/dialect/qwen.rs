@@ -736,6 +736,9 @@ mod protocol_rows {
         // Bundle 0.24.4: `fireSessionStartHook` and the compression's `firePreCompactEvent`
         // read only the context (PreCompact's joins the compaction instructions); the
         // SessionEnd callers drop the result.
+        // 0.24.4 (bundle `_executeToolCallBody`): PreToolUse fires after the approval, and an allow
+        // is not read.
+        allow_reach: crate::tables::AllowReach::Nothing,
         ignored_blocks: &[
             EventKind::SessionStart,
             EventKind::SessionEnd,

@@ -381,6 +381,8 @@ mod protocol_rows {
         // "deny (most restrictive) … ask … allow".
         permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
         permission_passes: &[],
+        // VS Code's documents: an allow auto-approves the tool (no client here).
+        allow_reach: crate::tables::AllowReach::Prompt,
         ignored_blocks: &[],
         // Docs (vscode-facts): PreCompact takes the common output only (`continue`,
         // `stopReason`, `systemMessage`), SessionStart `additionalContext` only (attacks row

@@ -542,6 +542,8 @@ mod protocol_rows {
             answer_event_key: None,
             permission_values: &[Decision::Deny],
             permission_passes: &[],
+            // Windsurf reads no allow (exit 2 or nothing).
+            allow_reach: crate::tables::AllowReach::Nothing,
             ignored_blocks: &[],
             decision_ignored: &[],
             block_withholds_result: &[],

@@ -559,7 +559,7 @@ impl Plan<'_> {
                 }
             };
             let job = &jobs[index];
-            let mut one = job.read(event, &finished);
+            let mut one = job.read(host, event, &finished);
             if let (Some(counts), Some(cap)) = (&mut counts, &job.cap) {
                 one = counts.settle(cap, one, &job.origin, &mut skipped);
             }
@@ -668,7 +668,7 @@ impl Plan<'_> {
 
 /// What one job's process printed and how it ended, read as its own dialect reads it.
 impl Job {
-    fn read(&self, event: &Event, finished: &Finished) -> Outcome {
+    fn read(&self, host: Flavor, event: &Event, finished: &Finished) -> Outcome {
         let mut one = if self.failure_blocks && !matches!(finished.exit, Exit::Code(0 | 2)) {
             let blocking = Finished {
                 exit: Exit::Code(2),
@@ -678,6 +678,12 @@ impl Job {
         } else {
             decode_answer(self.flavor, event, finished)
         };
+        crate::protocol::answer::allow_as_its_agent_reads_it(
+            host,
+            self.flavor,
+            &event.kind,
+            &mut one,
+        );
         for e in &mut one.errors {
             *e = format!("{}: {e}", self.origin);
         }

@@ -357,6 +357,35 @@ fn unapplied_result_blocks<'o>(
     Cow::Owned(blocked)
 }
 
+/// A handler's `allow` on a tool call is no decision where the host's allow gets past more of
+/// its own permission flow than the handler's agent's allow does
+/// ([`crate::tables::ProtocolTables::allow_reach`]): the host's flow decides, as the
+/// handler's agent's would have. A Gemini, Codex or Qwen hook's allow leaves its agent's
+/// approval in place; under Copilot CLI 1.0.102 it ran a call `--deny-tool` refuses, and under
+/// Claude Code one the user would have been asked about (attacks rows 1494, 1496). Not on a
+/// permission request, where an allow is the approval in every agent.
+pub(crate) fn allow_as_its_agent_reads_it(
+    host: Flavor,
+    handler: Flavor,
+    kind: &EventKind,
+    outcome: &mut Outcome,
+) {
+    let p = &host.tables().protocol;
+    if outcome.decision != Some(Decision::Allow)
+        || !p.fails_closed(kind)
+        || p.writes(Slot::Behavior, kind)
+        || p.allow_reach <= handler.tables().protocol.allow_reach
+    {
+        return;
+    }
+    outcome.decision = None;
+    outcome.errors.push(format!(
+        "hook answer's allow left to {}'s own permission flow: an allow gets past more of it there than in {}",
+        host.dialect().def().display,
+        handler.dialect().def().display
+    ));
+}
+
 /// A hook's `ask` on a host that cannot ask on the event denies the call, with the hook's
 /// reason and hookx's (attacks rows 1024, 1160): such a host's own flow would decide without
 /// the hook, and it runs the call where nobody is asked (Codex 0.171.0 runs a handler's own

@@ -122,6 +122,25 @@ pub struct ProtocolTables {
     /// field for is answered there with such a block, so the result the hook withheld never
     /// reaches the model (attacks row 1550); elsewhere it is a note.
     pub block_withholds_result: &'static [EventKind],
+    /// What a hook's `allow` on a tool call gets past in this agent's own permission flow (not
+    /// a permission request's, where an allow is the approval in every agent). As a host, hookx
+    /// passes a handler's allow on only where it gets past no more than in the handler's own
+    /// agent; else the host's flow decides (attacks row 1496: a Gemini hook's allow, which
+    /// Gemini's approval policy outranks, ran a call Copilot CLI's `--deny-tool` refuses).
+    pub allow_reach: AllowReach,
+}
+
+/// See [`ProtocolTables::allow_reach`]; ordered, each reaching past what the one before does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum AllowReach {
+    /// Nothing: the agent's own approval (or policy, sandbox) still decides, or it reads no
+    /// allow at all.
+    Nothing,
+    /// The agent's permission prompt: the call runs unasked where the user would have been
+    /// asked (or refused, with nobody to ask); the user's own deny and ask rules still hold.
+    Prompt,
+    /// The prompt and the user's own deny rules.
+    DenyRules,
 }
 
 /// The canonical fields that name one tool call and one subagent (attacks rows 463, 508), which

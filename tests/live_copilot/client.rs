@@ -83,6 +83,10 @@ pub struct Outcome {
     pub events: Vec<Value>,
 }
 
+/// An option of [`Sandbox::run`] that is not Copilot's: the run goes without
+/// `--allow-all-tools` (its permission modes, attacks rows 1494-1497).
+pub const WITHOUT_ALLOW_ALL: &str = "hookx:without-allow-all-tools";
+
 impl Sandbox {
     pub fn new() -> Sandbox {
         let dir = tempfile::Builder::new()
@@ -165,21 +169,19 @@ impl Sandbox {
         for (k, v) in extra {
             cmd.env(k, v);
         }
-        cmd.args([
-            "-p",
-            prompt,
-            "--allow-all-tools",
-            "--log-level",
-            "debug",
-            "--log-dir",
-        ])
-        .arg(&logs)
-        .args(options)
-        .current_dir(&self.project)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .process_group(0);
+        // Without `--allow-all-tools` when asked to ([`WITHOUT_ALLOW_ALL`]).
+        let allow_all = !options.contains(&WITHOUT_ALLOW_ALL);
+        let options = options.iter().filter(|o| **o != WITHOUT_ALLOW_ALL);
+        cmd.args(["-p", prompt])
+            .args(allow_all.then_some("--allow-all-tools"))
+            .args(["--log-level", "debug", "--log-dir"])
+            .arg(&logs)
+            .args(options)
+            .current_dir(&self.project)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
         let child = spawn::spawn(&mut cmd).expect("spawn copilot");
         let pid = child.id();
         let (tx, rx) = std::sync::mpsc::channel();
