@@ -2395,6 +2395,7 @@ fn main() -> std::process::ExitCode {
             a_wrapper_copy_beside_a_user_route_the_system_settings_turn_off,
             a_wrapped_claude_guard_runs_in_a_project_whose_path_has_a_space,
             its_own_mcp_add_keeps_a_trusted_guard_trusted,
+            its_own_settings_migration_keeps_a_trusted_guard_trusted,
             claude_projects_loop,
             a_session_writes_back_its_settings_without_a_route_installed_meanwhile,
         ],
@@ -3097,4 +3098,90 @@ fn ground_truth_leftovers() {
         "Gemini dropped the deny of a hook whose leftover outlived its timeout",
     );
     c.done("leftovers");
+}
+
+/// Attacks row 1506 (row 1406, left not run by the twenty-fourth pass): Gemini CLI 0.61.0's
+/// `migrateDeprecatedSettings` runs at every settings load and writes a settings file holding
+/// deprecated keys again (bundle `chunk-2YTYPKEZ.js`): `general.disableAutoUpdate` and
+/// `disableUpdateNag` turned round, `tools.approvalMode` moved to `general.defaultApprovalMode`,
+/// `context.fileFiltering.disableFuzzySearch`, `experimental.codebaseInvestigatorSettings`,
+/// `cliHelpAgentSettings` and `plan` moved to `agents.overrides` and `general.plan`. The user's
+/// guard in both of Gemini's files holding them, trusted; then `gemini mcp list` (which loads the
+/// settings and writes nothing else). The guards must keep denying where hookx runs them.
+fn its_own_settings_migration_keeps_a_trusted_guard_trusted() {
+    let Some(bin) = client::binary() else {
+        return;
+    };
+    let mut c = Checks::default();
+    let sb = Sandbox::new();
+    sb.trust_folder();
+    let guard = |reason: &str, deprecated: &str| {
+        format!(
+            "{{\n  // the user's guard\n  \"hooks\": {{\"BeforeTool\": [{{\"matcher\": \"run_shell_command\", \"hooks\": [{{\"type\": \"command\", \"command\": \"echo {reason} >&2; exit 2\"}}]}}]}},\n  {deprecated}\n}}\n"
+        )
+    };
+    let user = common::write(
+        &sb.home,
+        ".gemini/settings.json",
+        &guard(
+            "R1406-USER",
+            r#""general": {"disableAutoUpdate": true, "disableUpdateNag": true}, "tools": {"approvalMode": "default"}"#,
+        ),
+    );
+    let project = common::write(
+        &sb.project,
+        ".gemini/settings.json",
+        &guard(
+            "R1406-PROJECT",
+            r#""context": {"fileFiltering": {"disableFuzzySearch": true}}, "experimental": {"codebaseInvestigatorSettings": {"enabled": true, "maxNumTurns": 5}, "cliHelpAgentSettings": {"enabled": false}, "plan": true}"#,
+        ),
+    );
+    for file in [&user, &project] {
+        common::hookx_at(
+            &sb.project,
+            &sb.home,
+            &["trust", &file.display().to_string()],
+        )
+        .success();
+    }
+    let before = [&user, &project].map(|f| std::fs::read_to_string(f).unwrap());
+    let out = sb.command(&bin, &["mcp", "list"]);
+    c.that(
+        out.status.success(),
+        format!("gemini mcp list: {}", String::from_utf8_lossy(&out.stderr)),
+    );
+    for (file, was) in [&user, &project].into_iter().zip(before) {
+        let now = std::fs::read_to_string(file).unwrap();
+        c.that(
+            now != was && !now.contains("disable") && !now.contains("approvalMode\""),
+            format!("gemini migrated {}: {now}", file.display()),
+        );
+    }
+    let payload = json!({
+        "session_id": "s",
+        "transcript_path": "/dev/null",
+        "cwd": sb.project,
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "ls"},
+    });
+    let out = common::hookx_clean(&sb.project)
+        .env("HOME", &sb.home)
+        .env("CLAUDE_PROJECT_DIR", &sb.project)
+        .args(["run", "--host", "claude", "--event", "PreToolUse", "--home"])
+        .arg(&sb.home)
+        .write_stdin(payload.to_string())
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    for reason in ["R1406-USER", "R1406-PROJECT"] {
+        c.that(
+            stdout.contains(r#""permissionDecision":"deny""#) && stdout.contains(reason),
+            format!("{reason} denies after gemini's own migration: {stdout} {stderr}"),
+        );
+    }
+    c.done("migration");
 }

@@ -731,7 +731,7 @@ fn an_agents_own_settings_writes_keep_a_trusted_guard_while_a_hook_edit_does_not
             "{{\n  \"hooks\": {{\"preToolUse\": [{{\"type\": \"command\", \"bash\": {command_json}, \"matcher\": \"bash\"}}]}}\n}}\n"
         )
     };
-    let cases: [(&str, String, String); 5] = [
+    let cases: [(&str, String, String); 6] = [
         (
             ".gemini/settings.json",
             "{\n  // my settings\n  \"security\": {\"auth\": {\"selectedType\": \"gemini-api-key\"}},\n  \"hooks\": {\n    \"BeforeTool\": [\n      {guard}\n    ]\n  }\n}\n".into(),
@@ -746,6 +746,14 @@ fn an_agents_own_settings_writes_keep_a_trusted_guard_while_a_hook_edit_does_not
             ".codex/config.toml",
             "# my config\nmodel = \"o3\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{ type = \"command\", command = \"{command}\" }]\n".into(),
             "# my config\nmodel = \"o3\"\n\n[[hooks.PreToolUse]]\nmatcher = \"Bash\"\nhooks = [{ type = \"command\", command = \"{command}\" }]\n\n[mcp_servers.myserver]\ncommand = \"echo\"\nargs = [\"hi\"]\n".into(),
+        ),
+        // Gemini CLI 0.61.0's settings migration at start (row 1506, run: `gemini mcp list`):
+        // switches turned round, `tools.approvalMode` and `experimental.plan` moved into
+        // `general`, which it creates, and the tables left empty.
+        (
+            ".gemini/settings.json",
+            "{\"tools\": {\"approvalMode\": \"default\"}, \"hooks\": {\"BeforeTool\": [{guard}]}, \"experimental\": {\"plan\": true}, \"context\": {\"fileFiltering\": {\"disableFuzzySearch\": true}}}".into(),
+            "{\"tools\": {}, \"hooks\": {\"BeforeTool\": [{guard}]}, \"experimental\": {}, \"context\": {\"fileFiltering\": {\"enableFuzzySearch\": false}}, \"general\": {\"defaultApprovalMode\": \"default\", \"plan\": {\"enabled\": true}}, \"agents\": {\"overrides\": {}}}".into(),
         ),
         // As Copilot CLI 1.0.102's `copilot config model gpt-4.1` wrote it (run).
         (

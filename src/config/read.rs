@@ -68,19 +68,32 @@ pub fn sha256_without_agent_keys(src: &SourceFile, dialect: Dialect) -> Option<S
     };
     for key in keys {
         // A dotted key names a table inside another (`hooks.state`).
-        let (parents, last) = match key.rsplit_once('.') {
-            Some((parents, last)) => (parents.split('.').collect::<Vec<_>>(), last),
-            None => (Vec::new(), *key),
-        };
-        let parent = parents
-            .iter()
-            .try_fold(&mut top, |map, k| map.get_mut(*k)?.as_object_mut());
-        if let Some(parent) = parent {
-            parent.shift_remove(last);
-        }
+        let path: Vec<&str> = key.split('.').collect();
+        remove_agent_key(&mut top, &path);
     }
     let text = serde_json::to_string(&Value::Object(top)).ok()?;
     Some(crate::hash::sha256_hex(text.as_bytes()))
+}
+
+/// Removes the key at `path` from `map`, and each table on the way that it leaves empty: an
+/// agent that moves a setting of its own creates the table it moves it into (Gemini CLI's
+/// `general` for `tools.approvalMode`, attacks row 1506), which holds no hooks. `true` when
+/// `map` is left empty by it.
+fn remove_agent_key(map: &mut serde_json::Map<String, Value>, path: &[&str]) -> bool {
+    match path {
+        [] => false,
+        [last] => map.shift_remove(*last).is_some() && map.is_empty(),
+        [first, rest @ ..] => {
+            let emptied = match map.get_mut(*first).and_then(Value::as_object_mut) {
+                Some(inner) => remove_agent_key(inner, rest) || inner.is_empty(),
+                None => false,
+            };
+            if emptied {
+                map.shift_remove(*first);
+            }
+            emptied && map.is_empty()
+        }
+    }
 }
 
 /// What `dialect` accepts in the JSON file `src` beyond strict JSON.

@@ -617,7 +617,32 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // `/theme` and the settings dialog `ui`, `/model` `model.name`, the IDE nudge `ide` (bundle
     // 0.61.0 `setValue`). Hooks depend only on `hooks` and `hooksConfig` (bundle:
     // `enableHooks: settings.hooksConfig.enabled`); `security.folderTrust` is read, not these.
-    agent_keys: &["mcpServers", "security.auth", "ui", "model", "ide"],
+    // At every start (attacks row 1506, run 0.61.0: `gemini mcp list`), `migrateDeprecatedSettings`
+    // writes a file holding deprecated settings again (bundle `chunk-2YTYPKEZ.js`): the
+    // `general` switches turned round, `tools.approvalMode` moved to
+    // `general.defaultApprovalMode`, `context.fileFiltering`'s, and the `experimental` agent
+    // settings moved to `agents.overrides` and `general.plan`; only those keys, not `tools` or
+    // `experimental` whole.
+    agent_keys: &[
+        "mcpServers",
+        "security.auth",
+        "ui",
+        "model",
+        "ide",
+        "agents",
+        "general.disableAutoUpdate",
+        "general.enableAutoUpdate",
+        "general.disableUpdateNag",
+        "general.enableAutoUpdateNotification",
+        "general.defaultApprovalMode",
+        "general.plan",
+        "tools.approvalMode",
+        "context.fileFiltering.disableFuzzySearch",
+        "context.fileFiltering.enableFuzzySearch",
+        "experimental.codebaseInvestigatorSettings",
+        "experimental.cliHelpAgentSettings",
+        "experimental.plan",
+    ],
     // Run 0.61.0 (attacks row 1245, `gemini mcp add --scope user` with a route added after
     // its read): the file written back from the session's copy, the route gone. Qwen Code
     // 0.24.4 under the same kept it; Codex edits its TOML as it is (row 1248).
