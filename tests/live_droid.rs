@@ -763,17 +763,7 @@ fn matchers_fire_as_hookx_reads_them() {
         file: ".factory/settings.json".into(),
         calls: matcher_probe::observed(&dumps, &sb.root),
     };
-    let mut failed = Vec::new();
-    if rec.calls.len() != 4 {
-        failed.push(format!(
-            "4 calls, {}: {}",
-            rec.calls.len(),
-            String::from_utf8_lossy(&out.stderr)
-        ));
-    }
-    failed.extend(matcher_probe::settle(&format!("droid-{VERSION}"), &rec));
-    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
-    failed.extend(matcher_probe::against_hookx(&hookx, &rec));
+    let failed = matcher_probe::differences(&format!("droid-{VERSION}"), &rec, 4);
     assert!(failed.is_empty(), "mxprobe:\n{}", failed.join("\n"));
 }
 

@@ -276,6 +276,19 @@ pub fn hookx_fires(
         .collect()
 }
 
+/// What a client's run `rec` of `calls` calls shows that its recording `tag` (`qwen-0.24.4`) or
+/// hookx's reading does not: every suite's probe checks the same three things.
+pub fn differences(tag: &str, rec: &Recording, calls: usize) -> Vec<String> {
+    let mut differ = Vec::new();
+    if rec.calls.len() != calls {
+        differ.push(format!("{calls} calls, {}", rec.calls.len()));
+    }
+    differ.extend(settle(tag, rec));
+    let hookx = PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    differ.extend(against_hookx(&hookx, rec));
+    differ
+}
+
 /// Each call where hookx's prediction differs from what the client fired.
 pub fn against_hookx(hookx: &Path, rec: &Recording) -> Vec<String> {
     let mut differ = Vec::new();
