@@ -2690,24 +2690,18 @@ fn an_mcp_rule_fires_on_its_call_between_claude_and_copilot() {
     ];
     let mut wrong = Vec::new();
     for (host, guard, event, matcher, payload, sees) in cases {
-        let _ = std::fs::remove_file(&seen);
         let script = match guard {
             "claude" => &claude_guard,
             _ => &copilot_guard,
         };
-        let mut cmd = common::hookx_clean(dir.path());
-        cmd.args([
-            "exec", "--host", host, "--as", guard, "--event", event, "--match", matcher, "--",
+        let (ran, got) = exec_guard(
+            dir.path(),
+            &seen,
+            [host, guard, event, matcher],
             script,
-        ]);
-        let ran = ran(cmd.write_stdin(payload.to_string()));
-        let got: Option<Value> = std::fs::read_to_string(&seen)
-            .ok()
-            .and_then(|s| serde_json::from_str(&s).ok());
-        let name = got
-            .as_ref()
-            .and_then(|g| g.get("tool_name").or(g.get("toolName")))
-            .and_then(Value::as_str);
+            &payload,
+        );
+        let name = got.as_deref();
         let denied = ran.stdout.contains("deny");
         if ran.code != Some(0) || name != sees || denied != sees.is_some() {
             wrong.push(format!(
@@ -2716,6 +2710,33 @@ fn an_mcp_rule_fires_on_its_call_between_claude_and_copilot() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// `hookx exec --host H --as D --event E --match M -- SCRIPT` in `dir` on `payload`, `SCRIPT`
+/// writing the payload it got to `seen`: the run and the tool's name in that payload (`None`
+/// where the guard did not run).
+fn exec_guard(
+    dir: &Path,
+    seen: &Path,
+    [host, dialect, event, matcher]: [&str; 4],
+    script: &str,
+    payload: &Value,
+) -> (Ran, Option<String>) {
+    let _ = std::fs::remove_file(seen);
+    let mut cmd = common::hookx_clean(dir);
+    cmd.args([
+        "exec", "--host", host, "--as", dialect, "--event", event, "--match", matcher, "--", script,
+    ]);
+    let ran = ran(cmd.write_stdin(payload.to_string()));
+    let got: Option<Value> = std::fs::read_to_string(seen)
+        .ok()
+        .and_then(|s| serde_json::from_str(&s).ok());
+    let name = got
+        .as_ref()
+        .and_then(|g| g.get("tool_name").or(g.get("toolName")))
+        .and_then(Value::as_str)
+        .map(String::from);
+    (ran, name)
 }
 
 /// Attacks rows 1591-1592 (rows 1287, 1289 of the twenty-fourth pass): an MCP server name that
@@ -2822,24 +2843,18 @@ fn an_mcp_server_name_holding_the_separator_reaches_its_rules() {
     ];
     let mut wrong = Vec::new();
     for (host, dialect, event, matcher, payload, sees) in cases {
-        let _ = std::fs::remove_file(&seen);
         let script = match dialect {
             "copilot" => &copilot_guard,
             _ => &guard,
         };
-        let mut cmd = common::hookx_clean(dir.path());
-        cmd.args([
-            "exec", "--host", host, "--as", dialect, "--event", event, "--match", matcher, "--",
+        let (ran, got) = exec_guard(
+            dir.path(),
+            &seen,
+            [host, dialect, event, matcher],
             script,
-        ]);
-        let ran = ran(cmd.write_stdin(payload.to_string()));
-        let got: Option<Value> = std::fs::read_to_string(&seen)
-            .ok()
-            .and_then(|s| serde_json::from_str(&s).ok());
-        let name = got
-            .as_ref()
-            .and_then(|g| g.get("tool_name").or(g.get("toolName")))
-            .and_then(Value::as_str);
+            &payload,
+        );
+        let name = got.as_deref();
         let denied = ran.stdout.contains("deny") || ran.code == Some(2);
         if name != sees || denied != sees.is_some() {
             wrong.push(format!(

@@ -2739,25 +2739,7 @@ fn its_own_mcp_add_keeps_a_trusted_guard_trusted() {
     );
     let sb = Sandbox::new();
     sb.trust_folder();
-    let guard = |reason: &str| {
-        format!(
-            "{{\n  // the user's guard\n  \"hooks\": {{\"BeforeTool\": [{{\"matcher\": \"run_shell_command\", \"hooks\": [{{\"type\": \"command\", \"command\": \"echo {reason} >&2; exit 2\"}}]}}]}}\n}}\n"
-        )
-    };
-    let user = common::write(&sb.home, ".gemini/settings.json", &guard("R1241-USER"));
-    let project = common::write(
-        &sb.project,
-        ".gemini/settings.json",
-        &guard("R1241-PROJECT"),
-    );
-    for file in [&user, &project] {
-        common::hookx_at(
-            &sb.project,
-            &sb.home,
-            &["trust", &file.display().to_string()],
-        )
-        .success();
-    }
+    let [user, project] = trusted_guards(&sb, "R1241", ["", ""]);
     let before = [&user, &project].map(|f| std::fs::read_to_string(f).unwrap());
     for scope in [&["--scope", "user"][..], &[]] {
         let args = [&["mcp", "add"][..], scope, &["r1241", "echo", "hi"]].concat();
@@ -2774,19 +2756,51 @@ fn its_own_mcp_add_keeps_a_trusted_guard_trusted() {
             format!("gemini wrote its MCP server into {}: {now}", file.display()),
         );
     }
-    let (stdout, stderr) = bash_under_claude(&sb);
-    for reason in ["R1241-USER", "R1241-PROJECT"] {
-        c.that(
-            stdout.contains(r#""permissionDecision":"deny""#) && stdout.contains(reason),
-            format!("{reason} denies after gemini's own writes: {stdout} {stderr}"),
-        );
-    }
+    guards_deny_under_claude(&mut c, &sb, "R1241");
     c.done("mcp-add");
 }
 
-/// What `hookx run --host claude` answers for a Bash call in `sb`'s project (stdout, stderr):
-/// whether the user's guards still run under Claude after Gemini wrote their files.
-fn bash_under_claude(sb: &Sandbox) -> (String, String) {
+/// The user's guard (`// the user's guard`, a JSONC comment, and `extra` keys beside `hooks`)
+/// in Gemini's user and project settings, denying `run_shell_command` with `ROW-USER` and
+/// `ROW-PROJECT`, each trusted: the two files Gemini itself writes in the tests of its own
+/// writes.
+fn trusted_guards(sb: &Sandbox, row: &str, extra: [&str; 2]) -> [std::path::PathBuf; 2] {
+    let guard = |reason: &str, extra: &str| {
+        let extra = if extra.is_empty() {
+            String::new()
+        } else {
+            format!(",\n  {extra}")
+        };
+        format!(
+            "{{\n  // the user's guard\n  \"hooks\": {{\"BeforeTool\": [{{\"matcher\": \"run_shell_command\", \"hooks\": [{{\"type\": \"command\", \"command\": \"echo {reason} >&2; exit 2\"}}]}}]}}{extra}\n}}\n"
+        )
+    };
+    let files = [
+        common::write(
+            &sb.home,
+            ".gemini/settings.json",
+            &guard(&format!("{row}-USER"), extra[0]),
+        ),
+        common::write(
+            &sb.project,
+            ".gemini/settings.json",
+            &guard(&format!("{row}-PROJECT"), extra[1]),
+        ),
+    ];
+    for file in &files {
+        common::hookx_at(
+            &sb.project,
+            &sb.home,
+            &["trust", &file.display().to_string()],
+        )
+        .success();
+    }
+    files
+}
+
+/// Checks that [`trusted_guards`]' two guards of `row` both deny a Bash call where hookx runs
+/// them under Claude (`hookx run --host claude`), after Gemini wrote their files.
+fn guards_deny_under_claude(c: &mut Checks, sb: &Sandbox, row: &str) {
     let payload = json!({
         "session_id": "s",
         "transcript_path": "/dev/null",
@@ -2803,10 +2817,15 @@ fn bash_under_claude(sb: &Sandbox) -> (String, String) {
         .write_stdin(payload.to_string())
         .output()
         .unwrap();
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for scope in ["USER", "PROJECT"] {
+        let reason = format!("{row}-{scope}");
+        c.that(
+            stdout.contains(r#""permissionDecision":"deny""#) && stdout.contains(&reason),
+            format!("{reason} denies after gemini's own writes: {stdout} {stderr}"),
+        );
+    }
 }
 
 /// Attacks rows 1420-1439, the team's loop under Gemini CLI ([`common::claude_loop`]): a Claude
@@ -3117,35 +3136,14 @@ fn its_own_settings_migration_keeps_a_trusted_guard_trusted() {
     let mut c = Checks::default();
     let sb = Sandbox::new();
     sb.trust_folder();
-    let guard = |reason: &str, deprecated: &str| {
-        format!(
-            "{{\n  // the user's guard\n  \"hooks\": {{\"BeforeTool\": [{{\"matcher\": \"run_shell_command\", \"hooks\": [{{\"type\": \"command\", \"command\": \"echo {reason} >&2; exit 2\"}}]}}]}},\n  {deprecated}\n}}\n"
-        )
-    };
-    let user = common::write(
-        &sb.home,
-        ".gemini/settings.json",
-        &guard(
-            "R1406-USER",
+    let [user, project] = trusted_guards(
+        &sb,
+        "R1406",
+        [
             r#""general": {"disableAutoUpdate": true, "disableUpdateNag": true}, "tools": {"approvalMode": "default"}"#,
-        ),
-    );
-    let project = common::write(
-        &sb.project,
-        ".gemini/settings.json",
-        &guard(
-            "R1406-PROJECT",
             r#""context": {"fileFiltering": {"disableFuzzySearch": true}}, "experimental": {"codebaseInvestigatorSettings": {"enabled": true, "maxNumTurns": 5}, "cliHelpAgentSettings": {"enabled": false}, "plan": true}"#,
-        ),
+        ],
     );
-    for file in [&user, &project] {
-        common::hookx_at(
-            &sb.project,
-            &sb.home,
-            &["trust", &file.display().to_string()],
-        )
-        .success();
-    }
     let before = [&user, &project].map(|f| std::fs::read_to_string(f).unwrap());
     let out = sb.command(&bin, &["mcp", "list"]);
     c.that(
@@ -3159,12 +3157,6 @@ fn its_own_settings_migration_keeps_a_trusted_guard_trusted() {
             format!("gemini migrated {}: {now}", file.display()),
         );
     }
-    let (stdout, stderr) = bash_under_claude(&sb);
-    for reason in ["R1406-USER", "R1406-PROJECT"] {
-        c.that(
-            stdout.contains(r#""permissionDecision":"deny""#) && stdout.contains(reason),
-            format!("{reason} denies after gemini's own migration: {stdout} {stderr}"),
-        );
-    }
+    guards_deny_under_claude(&mut c, &sb, "R1406");
     c.done("migration");
 }
