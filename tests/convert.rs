@@ -221,7 +221,9 @@ fn raw_handlers(src: &SourceFile, dialect: Dialect) -> usize {
 /// stamped on them before converting; timeouts never decide what is converted.
 #[test]
 fn every_missing_handler_has_a_loss_item() {
-    const STAMP: u64 = 7_000_000;
+    // Stamps within what every target's hook timer holds (2147483 s): past it convert writes
+    // the most the timer holds (attacks row 1681), and the stamps would merge.
+    const STAMP: u64 = 1_000_000;
     let tmp = tempfile::tempdir().unwrap();
     let scratch = tmp.path();
     let mut checked = 0;
@@ -1963,4 +1965,48 @@ fn a_copy_for_gemini_holds_no_name_gemini_writes_into_the_line() {
         String::from_utf8(words.stdout).unwrap(),
         "\"$CLAUDE_PROJECT_DIR\"/g.sh $GEMINI_CWD '$GEMINI_PROJECT_DIR' \"$GEMINI_SESSION_ID\" $GEMINI_PLANS_DIR/p \"$GEMINI_PLANS_DIR\""
     );
+}
+
+/// Attacks row 1681: a Claude guard whose timeout (86 400 000 s, a millisecond count written
+/// as seconds; Claude Code 2.1.332 holds it, `tests/fixtures/timers/`) converted to each
+/// agent: where the written milliseconds would be past the target's hook timer (Gemini CLI,
+/// Qwen Code, Augment: Node's 2^31 - 1 ms), the target would end the converted guard at once
+/// and run the call. The copy is written within the timer, the change reported, and
+/// `validate` finds no timeout past it.
+#[test]
+fn a_timeout_past_the_targets_timer_is_written_within_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = common::write(
+        dir.path(),
+        ".claude/settings.json",
+        r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./guard.sh", "timeout": 86400000}]}]}}"#,
+    );
+    for to in ["gemini", "qwen", "augment", "droid", "codex", "copilot"] {
+        let out = dir.path().join(format!("{to}.json"));
+        let (code, stdout, stderr) = run_convert(&[
+            src.to_str().unwrap(),
+            "--to",
+            to,
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        let shown = format!("{stdout}{stderr}");
+        let limited = matches!(to, "gemini" | "qwen" | "augment");
+        assert_eq!(
+            shown.contains("hook timer holds at most 2147483647 ms"),
+            limited,
+            "{to}: exit {code}\n{shown}"
+        );
+        let check = hookx()
+            .args(["validate", "--from", to])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&check.stdout).into_owned();
+        assert!(
+            !said.contains("timer holds"),
+            "{to}: the converted copy's timeout is past the timer:\n{said}\n{}",
+            std::fs::read_to_string(&out).unwrap_or_default()
+        );
+    }
 }

@@ -1317,6 +1317,34 @@ fn team_loop_without_hookx_fails_closed_only_on_the_guards() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// Attacks row 1684: a guard whose `timeout` (milliseconds) is past what a JavaScript timer
+/// holds (2^31 - 1): Auggie gives it to `setTimeout` as written. Whether the project's guard
+/// that takes a second to deny still denies at each is recorded in
+/// `tests/fixtures/timers/augment-0.36.0.json`, which `validate` is checked against.
+fn a_guards_timeout_past_the_timers_reach() {
+    let Some(program) = auggie() else { return };
+    let recorded = common::timer_forms("augment-0.36.0");
+    let guard = r#"sleep 1; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-TIMER-GUARD"}}'"#;
+    let mut wrong = Vec::new();
+    for (timeout, denies) in &recorded.forms {
+        let sb = Sandbox::new("hookx-live-augment-timer");
+        let model = FakeAugment::start(sb.project.display().to_string());
+        common::write(
+            &sb.project,
+            &recorded.file,
+            &recorded.settings(guard, timeout),
+        );
+        run_auggie(&sb, &program, &model, "killed", &[]);
+        let denied = !sb.project.join("ran-killed.txt").exists();
+        if denied != *denies {
+            wrong.push(format!(
+                "timeout {timeout}: denied {denied}, recorded {denies}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("; "));
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -1326,6 +1354,7 @@ fn main() -> std::process::ExitCode {
             format!("auggie-{VERSION}/node_modules/@augmentcode/auggie/augment.mjs"),
         )],
         live_tests![
+            a_guards_timeout_past_the_timers_reach,
             ground_truth_tool_calls_and_answers,
             ground_truth_answer_forms,
             hookx_routes_run_claude_hooks_under_auggie,

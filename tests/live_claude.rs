@@ -2593,6 +2593,36 @@ fn settings_forms_claude_skips_whole() {
     c.finish("settings_forms_claude_skips_whole", "");
 }
 
+/// Attacks row 1680: a guard whose `timeout` is past what a JavaScript timer holds (2^31 - 1
+/// ms). Claude Code multiplies the seconds by 1000 and arms a timer; whether a guard that takes
+/// a second to deny still denies at each timeout is recorded in
+/// `tests/fixtures/timers/claude-2.1.332.json`, which `validate` is checked against.
+fn a_guards_timeout_past_the_timers_reach() {
+    let Some(bin) = client_or_skip("a_guards_timeout_past_the_timers_reach") else {
+        return;
+    };
+    let mut c = Checks::default();
+    let recorded = common::timer_forms("claude-2.1.332");
+    for (timeout, denies) in &recorded.forms {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let guard = "sleep 1; echo R-TIMER-GUARD >&2; exit 2";
+        let file = world.project.join(&recorded.file);
+        std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+        std::fs::write(&file, recorded.settings(guard, timeout)).unwrap();
+        let run = one_call(&bin, &world, &model);
+        let ran = world.project.join("once.txt").exists();
+        c.check(
+            ran != *denies,
+            format!(
+                "timeout {timeout}: the call ran {ran}, recorded: the deny held {denies}\n{}",
+                run.describe()
+            ),
+        );
+    }
+    c.finish("a_guards_timeout_past_the_timers_reach", "");
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -2623,6 +2653,7 @@ fn main() -> std::process::ExitCode {
             a_projects_copy_of_the_user_route_line,
             two_identical_handlers_in_one_file_run_once,
             settings_forms_claude_skips_whole,
+            a_guards_timeout_past_the_timers_reach,
             claude_config_dir_and_the_project_route,
             a_user_route_the_user_runs_once,
             a_route_the_user_shortened,

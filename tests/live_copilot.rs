@@ -4631,6 +4631,34 @@ fn a_claude_file_copilot_drops_runs_once_through_hookx() {
     c.done("story");
 }
 
+/// Attacks row 1683: a guard whose `timeoutSec` is past what a JavaScript timer holds (2^31 - 1
+/// ms). Whether the project's guard that takes a second to deny still denies at each is
+/// recorded in `tests/fixtures/timers/copilot-1.0.102.json`, which `validate` is checked
+/// against.
+fn a_guards_timeout_past_the_timers_reach() {
+    let mut c = Checks::default();
+    let recorded = common::timer_forms("copilot-1.0.102");
+    let guard = r#"sleep 1; echo '{"permissionDecision":"deny","permissionDecisionReason":"R-TIMER-GUARD"}'"#;
+    for (timeout, denies) in &recorded.forms {
+        let Some(l) = live_env("synced", |sb| {
+            sb.write(
+                &format!("project/{}", recorded.file),
+                &recorded.settings(guard, timeout),
+            );
+            routed_env(sb)
+        }) else {
+            return;
+        };
+        let result = l.tool_result("synced", "synced-call");
+        let denied = !result.contains("synced-call\\n");
+        c.that(
+            denied == *denies,
+            format!("timeout {timeout}: denied {denied}, recorded {denies}: {result}"),
+        );
+    }
+    c.done("timer");
+}
+
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_copilot",
@@ -4642,6 +4670,7 @@ fn main() -> std::process::ExitCode {
             ),
         )],
         live_tests![
+            a_guards_timeout_past_the_timers_reach,
             matchers_fire_as_hookx_reads_them,
             claude_projects_loop,
             ground_truth_leftovers,

@@ -2340,6 +2340,34 @@ fn hookx_answer_forms() {
     form_probe::settle("gemini-cli", version, "gemini", hookx_probed(), entries);
 }
 
+/// Attacks row 1681: a guard whose `timeout` (milliseconds) is past what a JavaScript timer
+/// holds (2^31 - 1): Gemini CLI arms `setTimeout(kill, timeout)` with it as written. Whether the
+/// user's guard that takes a second to deny still denies at each is recorded in
+/// `tests/fixtures/timers/gemini-0.61.0.json`, which `validate` is checked against.
+fn a_guards_timeout_past_the_timers_reach() {
+    let mut c = Checks::default();
+    let recorded = common::timer_forms("gemini-0.61.0");
+    for (timeout, denies) in &recorded.forms {
+        let Some(l) = live("team", &["--yolo"], &[], |sb| {
+            let settings: Value = serde_json::from_str(
+                &recorded.settings("sleep 1; echo R-TIMER-GUARD >&2; exit 2", timeout),
+            )
+            .unwrap();
+            sb.user_settings(settings["hooks"].clone());
+            sb.trust_folder();
+        }) else {
+            return;
+        };
+        let result = l.tool_result("team", common::STORY_DENIED);
+        let denied = result.contains("R-TIMER-GUARD");
+        c.that(
+            denied == *denies,
+            format!("timeout {timeout}: denied {denied}, recorded {denies}: {result}"),
+        );
+    }
+    c.done("timer");
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -2353,6 +2381,7 @@ fn main() -> std::process::ExitCode {
         )],
         live_tests![
             matchers_fire_as_hookx_reads_them,
+            a_guards_timeout_past_the_timers_reach,
             a_claude_session_end_rule_keeps_claudes_budget,
             ground_truth_leftovers,
             a_claude_redaction_withholds_the_output_under_gemini,

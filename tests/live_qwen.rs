@@ -1609,6 +1609,35 @@ fn hookx_answer_forms() {
     form_probe::settle("qwen-code", version, "qwen", hookx_probed(), entries);
 }
 
+/// Attacks row 1682: a guard whose `timeout` is past what a JavaScript timer holds (2^31 - 1
+/// ms): Qwen Code reads a command hook's value of 1000 or more as milliseconds and arms
+/// `setTimeout` with it. Whether the user's guard that takes a second to deny still denies at
+/// each is recorded in `tests/fixtures/timers/qwen-0.24.4.json`, which `validate` is checked
+/// against.
+fn a_guards_timeout_past_the_timers_reach() {
+    let mut c = Checks::default();
+    let recorded = common::timer_forms("qwen-0.24.4");
+    for (timeout, denies) in &recorded.forms {
+        let Some(l) = live("story", &["--yolo"], &[], |sb| {
+            let settings: Value = serde_json::from_str(
+                &recorded.settings("sleep 1; echo R-TIMER-GUARD >&2; exit 2", timeout),
+            )
+            .unwrap();
+            sb.user_settings(settings["hooks"].clone());
+            None
+        }) else {
+            return;
+        };
+        let result = l.tool_result("story", common::STORY_DENIED);
+        let denied = result.contains("R-TIMER-GUARD");
+        c.that(
+            denied == *denies,
+            format!("timeout {timeout}: denied {denied}, recorded {denies}: {result}"),
+        );
+    }
+    c.done("timer");
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -1627,6 +1656,7 @@ fn main() -> std::process::ExitCode {
             ),
         ],
         live_tests![
+            a_guards_timeout_past_the_timers_reach,
             a_projects_matcher_that_is_no_string_turns_off_the_users_hooks,
             ground_truth_tools,
             ground_truth_deny,

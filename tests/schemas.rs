@@ -3,6 +3,8 @@
 //! is rejected (by the schema, or already by the JSON / YAML parser), and each schema is itself
 //! a draft-07 document.
 
+mod common;
+
 use hookx::commands::schema::{file_name, schema};
 use hookx::dialect::{bricks, claude, copilot, cursor, gemini, kiro, vscode, windsurf};
 use hookx::tables::Dialect;
@@ -815,4 +817,31 @@ fn validate_and_schema_agree(schema: &Validator, file: &Path, text: &str, taken:
     );
     let errors = errors(schema, &serde_json::from_str(text).unwrap());
     assert_eq!(errors.is_empty(), taken, "the schema, {text}: {errors:?}");
+}
+
+/// Attacks rows 1680-1684: each recorded client's guard at each timeout
+/// (`tests/fixtures/timers/`, named after the dialect): the schema takes the file exactly where
+/// the client's deny held, so an editor never passes a timeout the client's timer ends at once
+/// (Gemini CLI, Qwen Code, Auggie past 2147483647 ms).
+#[test]
+fn a_schema_refuses_a_timeout_past_the_clients_timer() {
+    for name in [
+        "augment-0.36.0",
+        "claude-2.1.332",
+        "copilot-1.0.102",
+        "gemini-0.61.0",
+        "qwen-0.24.4",
+    ] {
+        let r = common::timer_forms(name);
+        let dialect = Dialect::named(name.split('-').next().unwrap()).unwrap();
+        for (timeout, held) in &r.forms {
+            let file: Value = serde_json::from_str(&r.settings("./guard.sh", timeout)).unwrap();
+            assert_eq!(
+                accepts(dialect, file),
+                *held,
+                "{} with timeout {timeout}: the deny held {held}",
+                r.client
+            );
+        }
+    }
 }

@@ -809,3 +809,33 @@ fn another_agents_project_variable_in_a_native_command_is_said() {
         );
     }
 }
+
+/// Attacks rows 1680-1682: each recorded client's guard at each timeout
+/// (`tests/fixtures/timers/`): validate calls the timeout an error where the client's timer
+/// could not hold it and the deny was lost (Gemini CLI 0.61.0, Qwen Code 0.24.4 live), and
+/// says nothing of the kind where the deny held.
+#[test]
+fn a_timeout_past_the_agents_timer_is_an_error_where_the_client_lost_the_deny() {
+    let recorded = common::all_timer_forms();
+    assert!(recorded.len() >= 3, "the timer records");
+    for r in &recorded {
+        for (timeout, held) in &r.forms {
+            let dir = tempfile::tempdir().unwrap();
+            let path = common::write(dir.path(), &r.file, &r.settings("./guard.sh", timeout));
+            let run = validate(&[path.to_str().unwrap()]);
+            let said = run
+                .stdout
+                .lines()
+                .chain(run.stderr.lines())
+                .any(|l| l.contains("error:") && l.contains("timer holds"));
+            assert_eq!(
+                said,
+                !held,
+                "{} with timeout {timeout} (the deny held: {held}):\n{}",
+                r.client,
+                shown(&[path.to_str().unwrap()], &run)
+            );
+            assert_eq!(run.code, if *held { 0 } else { 1 }, "{}", run.stdout);
+        }
+    }
+}

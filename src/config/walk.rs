@@ -908,6 +908,7 @@ impl Reader<'_> {
             {
                 match value.as_f64() {
                     Some(ms) if ms > 0.0 => {
+                        self.past_timer(&at(), &key, ms);
                         let seconds = (ms / 1000.0).ceil();
                         if seconds * 1000.0 != ms {
                             self.warn(
@@ -927,10 +928,12 @@ impl Reader<'_> {
             }
             HandlerField::Timeout => match value.as_u64() {
                 Some(seconds) => {
+                    self.past_timer(&at(), &key, seconds as f64 * 1000.0);
                     *timeout = Some(seconds);
                 }
                 None => match value.as_f64() {
                     Some(seconds) if seconds > 0.0 => {
+                        self.past_timer(&at(), &key, seconds * 1000.0);
                         self.warn(
                             &at(),
                             format!("`{key}` is fractional; hookx rounds it up to whole seconds"),
@@ -955,6 +958,26 @@ impl Reader<'_> {
                     }
                 },
             },
+        }
+    }
+
+    /// A timeout of `ms` milliseconds past what the agent's hook timer holds
+    /// ([`crate::tables::ConfigSpec::timer_limit_ms`]): the agent ends the hook at once and goes
+    /// on with the call, so a guard never denies there (attacks row 1681).
+    fn past_timer(&mut self, at: &str, key: &str, ms: f64) {
+        let Some(limit) = self.dialect.config().timer_limit_ms else {
+            return;
+        };
+        if ms > limit as f64 {
+            let agent = self.dialect.def().display;
+            self.error(
+                at,
+                format!(
+                    "`{key}` is {ms} ms, longer than the {limit} ms {agent}'s timer holds: {agent} \
+                     ends the hook as soon as it starts and goes on with the call (a deny is \
+                     lost); write at most {limit} ms"
+                ),
+            );
         }
     }
 

@@ -245,6 +245,23 @@ impl Converter<'_> {
                 );
             }
         }
+        // Past what the target's hook timer holds, the target ends the hook as soon as it
+        // starts and goes on with the call (attacks row 1681): written as the most it holds.
+        if let (Some(limit), Some(asked)) = (spec.timer_limit_ms, out.timeout)
+            && asked.saturating_mul(1000) > limit
+        {
+            let most = limit / 1000;
+            out.timeout = Some(most);
+            self.lose(
+                src,
+                field_pointer(at, from, HandlerField::Timeout),
+                &format!("timeout of {asked} s on `{event}`"),
+                &format!(
+                    "{target}'s hook timer holds at most {limit} ms, and ends a hook with a \
+                     longer timeout as soon as it starts: written as {most} s"
+                ),
+            );
+        }
     }
 
     /// `statusMessage` and `once`, where the target has no such field: dropped, each a loss.

@@ -347,6 +347,9 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // `timeout: 1500` is cut off after 1.5 s and the call goes on.
     timeout_unit: crate::tables::TimeoutUnit::Millis,
     zero_timeout_is_none: false,
+    // Bundle 0.36.0 (`t.timeout||Sao` into `setTimeout`, attacks row 1683): milliseconds as
+    // written, on Node.
+    timer_limit_ms: Some(crate::tables::NODE_TIMER_LIMIT_MS),
     skips_entry_without_positive_timeout: false,
     skips_entry_without_type: false,
     timeout_numeric_strings: false,

@@ -996,6 +996,9 @@ static CONFIG: ConfigSpec = ConfigSpec {
     extension_switch: None,
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
+    // Run 2.1.332 (`live_claude::a_guards_timeout_past_the_timers_reach`, attacks row 1680): a
+    // guard at 1e10 s still denies (its runtime, Bun, holds the seconds times 1000).
+    timer_limit_ms: None,
     skips_entry_without_positive_timeout: false,
     skips_entry_without_type: false,
     timeout_numeric_strings: false,

@@ -394,6 +394,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     extension_switch: None,
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
+    timer_limit_ms: None,
     skips_entry_without_positive_timeout: false,
     skips_entry_without_type: false,
     timeout_numeric_strings: false,

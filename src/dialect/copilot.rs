@@ -794,6 +794,9 @@ static CONFIG: ConfigSpec = ConfigSpec {
     extension_switch: None,
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
+    // Run 1.0.102 (`live_copilot::a_guards_timeout_past_the_timers_reach`, attacks row 1683):
+    // a guard at `timeoutSec` 1e10 still denies.
+    timer_limit_ms: None,
     // Run 1.0.102 (`live_copilot` `own_file_timeouts`): an entry of its own files whose
     // `timeoutSec` (PascalCase `timeout`) is 0, -1, "5", null or true is not loaded; the
     // rest of the file runs. 0.5, 1.5 and 1e12 load and run.

@@ -367,6 +367,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     matcher_not_string_stops_event: false,
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     zero_timeout_is_none: false,
+    timer_limit_ms: None,
     skips_entry_without_positive_timeout: false,
     skips_entry_without_type: false,
     timeout_numeric_strings: false,

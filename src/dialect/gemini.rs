@@ -599,6 +599,9 @@ static CONFIG: ConfigSpec = ConfigSpec {
     extension_switch: Some(&EXTENSION_SWITCH),
     timeout_unit: crate::tables::TimeoutUnit::Millis,
     zero_timeout_is_none: false,
+    // Run 0.61.0 (`live_gemini::a_guards_timeout_past_the_timers_reach`, attacks row 1681):
+    // `setTimeout(kill, timeout)` as written; at 2147483648 ms a guard is ended at once.
+    timer_limit_ms: Some(crate::tables::NODE_TIMER_LIMIT_MS),
     skips_entry_without_positive_timeout: false,
     skips_entry_without_type: true,
     timeout_numeric_strings: false,

@@ -360,6 +360,7 @@ static CONFIG: ConfigSpec = ConfigSpec {
     timeout_unit: crate::tables::TimeoutUnit::Seconds,
     // "`0` disables" ([v3]): no timeout.
     zero_timeout_is_none: true,
+    timer_limit_ms: None,
     skips_entry_without_positive_timeout: false,
     skips_entry_without_type: false,
     timeout_numeric_strings: false,

@@ -488,6 +488,9 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // `timeout` of 1000 or more is still read as milliseconds, the unit it once was.
     timeout_unit: crate::tables::TimeoutUnit::SecondsBelow(1000),
     zero_timeout_is_none: false,
+    // Bundle 0.24.4 (`readCommandHookTimeout`, attacks row 1682): a value of 1000 or more
+    // is milliseconds, given to `setTimeout` as is (its `MAX_TIMER_DELAY_MS` is unused there).
+    timer_limit_ms: Some(crate::tables::NODE_TIMER_LIMIT_MS),
     skips_entry_without_positive_timeout: false,
     skips_entry_without_type: false,
     timeout_numeric_strings: true,

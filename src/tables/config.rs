@@ -196,6 +196,11 @@ pub struct ConfigSpec {
     /// Whether `timeout: 0` means "no timeout" (Kiro, [v3]), not an instant kill: hookx runs
     /// such a handler without a limit of its own, and converts it so.
     pub zero_timeout_is_none: bool,
+    /// The longest timeout, in milliseconds, the agent's hook timer holds, where it has a
+    /// limit: Node's `setTimeout` fires at once past 2^31 - 1 ms, so the agent ends the hook as
+    /// soon as it starts and goes on with the call (Gemini CLI 0.61.0 live, attacks row 1681).
+    /// validate calls a longer one an error and convert writes it shortened to this.
+    pub timer_limit_ms: Option<u64>,
     /// Whether the agent leaves out an entry of its own files whose timeout (its flavour's
     /// key) is not a number above 0 ([`positive_seconds`]: `0`, `-1`, `"5"`, `null`, `true`)
     /// and loads the rest of the file (Copilot CLI 1.0.102; a Claude file it drops whole for
@@ -825,6 +830,10 @@ pub struct UrlRule {
     pub on: &'static [crate::model::EventKind],
     pub required: bool,
 }
+
+/// The longest delay Node's `setTimeout` holds (2^31 - 1 ms); past it the timer fires at once
+/// ([`ConfigSpec::timer_limit_ms`]).
+pub const NODE_TIMER_LIMIT_MS: u64 = 2_147_483_647;
 
 /// The events on which a host takes a handler type.
 /// The unit a dialect writes a handler's `timeout` in.

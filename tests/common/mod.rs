@@ -1110,3 +1110,64 @@ pub fn loop_ran_once(project: &Path, posts: &[&str], prompts: &[&str]) -> Vec<(b
         ),
     ]
 }
+
+/// What a real client did with a guard whose `timeout` is past a timer's reach (attacks rows
+/// 1680-1684): `tests/fixtures/timers/CLIENT-VERSION.json`, written from the live suites'
+/// `a_guards_timeout_past_the_timers_reach` and read by them and by `validate`'s test.
+pub struct TimerForms {
+    pub client: String,
+    /// The client's own hook file, below the project.
+    pub file: String,
+    /// Its text, `COMMAND` (a JSON string) and `TIMEOUT` (JSON number text) to fill in.
+    pub template: String,
+    /// Each timeout as written (JSON number text) and whether the guard's deny held.
+    pub forms: Vec<(String, bool)>,
+}
+
+impl TimerForms {
+    /// The client's file holding one guard running `command` with `timeout` as written.
+    pub fn settings(&self, command: &str, timeout: &str) -> String {
+        self.template
+            .replace(
+                "COMMAND",
+                &serde_json::Value::String(command.into()).to_string(),
+            )
+            .replace("TIMEOUT", timeout)
+    }
+}
+
+/// Every recorded client ([`TimerForms`]), by file stem.
+pub fn all_timer_forms() -> Vec<TimerForms> {
+    let dir = fixtures_dir().join("timers");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().into_string().unwrap();
+            name.strip_suffix(".json").map(str::to_string)
+        })
+        .collect();
+    names.sort();
+    names.iter().map(|n| timer_forms(n)).collect()
+}
+
+/// The record of `name` (`gemini-0.61.0`).
+pub fn timer_forms(name: &str) -> TimerForms {
+    let path = fixtures_dir().join("timers").join(format!("{name}.json"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let s = |k: &str| v[k].as_str().unwrap().to_string();
+    TimerForms {
+        client: s("client"),
+        file: s("file"),
+        template: s("template"),
+        forms: v["forms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                let t = f["timeout"].as_str().unwrap().to_string();
+                (t, f["deny_held"].as_bool().unwrap())
+            })
+            .collect(),
+    }
+}
