@@ -2243,6 +2243,27 @@ fn hooks_json_forms_codex_refuses_whole() {
             r#"{"hooks": {"PreToolUse": [{"matcher": null, "hooks": [GUARD]}]}}"#,
             false,
         ),
+        // Attacks row 1685: duplicate keys, which JavaScript clients read as the last one.
+        (
+            "hooks twice",
+            r#"{"hooks": {"Stop": [{"hooks": [GUARD]}]}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [GUARD]}]}}"#,
+            true,
+        ),
+        (
+            "an event twice",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Read", "hooks": [GUARD]}], "PreToolUse": [{"matcher": "Bash", "hooks": [GUARD]}]}}"#,
+            true,
+        ),
+        (
+            "a handler's command twice",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo x", "command": "echo y"}, GUARD]}]}}"#,
+            true,
+        ),
+        (
+            "a matcher twice",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Read", "matcher": "Bash", "hooks": [GUARD]}]}}"#,
+            true,
+        ),
         // `config.toml`'s hooks: Codex reports an error and, for `codex exec`, does not start.
         (
             "config.toml: a handler without type",

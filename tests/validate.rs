@@ -475,6 +475,17 @@ fn codex_hook_files_codex_refuses_whole_are_errors() {
             r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo x", "name": "n"}, GUARD]}]}}"#,
             None,
         ),
+        // Attacks row 1685 (live, `hooks_json_forms_codex_refuses_whole`): duplicate keys.
+        (
+            "hooks twice",
+            r#"{"hooks": {"Stop": [{"hooks": [GUARD]}]}, "hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [GUARD]}]}}"#,
+            Some((1, 82)),
+        ),
+        (
+            "a matcher twice",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Read", "matcher": "Bash", "hooks": [GUARD]}]}}"#,
+            Some((1, 47)),
+        ),
     ];
     let toml = |handler: &str| {
         format!(

@@ -77,52 +77,11 @@ pub fn check(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
     }
     // TOML refuses duplicate keys when parsed; frontmatter is checked by its parser.
     if syntax::Format::of(&src.path) == syntax::Format::Json {
-        checker.diagnostics.extend(duplicate_keys(src));
+        checker
+            .diagnostics
+            .extend(crate::config::strict_load::duplicate_keys(src, doc.dialect));
     }
     checker.diagnostics
-}
-
-/// A key written twice in one object: JSON readers (hookx's, the agents') keep only the last
-/// value, so the earlier one, hooks and all, is silently ignored.
-fn duplicate_keys(src: &SourceFile) -> Vec<Diagnostic> {
-    fn walk(src: &SourceFile, value: &jsonc_parser::ast::Value, out: &mut Vec<Diagnostic>) {
-        use jsonc_parser::ast::Value as V;
-        use jsonc_parser::common::Ranged;
-        match value {
-            V::Object(obj) => {
-                for (i, prop) in obj.properties.iter().enumerate() {
-                    let name = prop.name.as_str();
-                    if let Some(first) =
-                        obj.properties[..i].iter().find(|p| p.name.as_str() == name)
-                    {
-                        let (line, col) = src.line_col(first.start());
-                        out.push(
-                            Diagnostic::at_offset(
-                                Severity::Error,
-                                src,
-                                prop.start(),
-                                format!(
-                                    "duplicate key `{name}`: only this one is read; the one at line {line}, column {col} is ignored"
-                                ),
-                            )
-                            .with_help("merge the two into one key"),
-                        );
-                    }
-                    walk(src, &prop.value, out);
-                }
-            }
-            V::Array(arr) => arr.elements.iter().for_each(|e| walk(src, e, out)),
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    if let Ok(parsed) =
-        jsonc_parser::parse_to_ast(&src.text, &Default::default(), &Default::default())
-        && let Some(value) = &parsed.value
-    {
-        walk(src, value, &mut out);
-    }
-    out
 }
 
 struct Checker<'a> {

@@ -262,8 +262,67 @@ fn refusals(src: &SourceFile, doc: &Document, diagnostics: &[Diagnostic]) -> Vec
     apply(src, doc.dialect, &mut all);
     all.extend(wrong_setting_types(src, doc));
     all.extend(refused_handlers(src, doc));
+    all.extend(duplicate_keys(src, doc.dialect));
     all.retain(|d| d.severity == Severity::Error && d.message.ends_with(seen));
     all
+}
+
+/// A key written twice in one object of `src`, a JSON file of `dialect`: JSON readers (hookx's,
+/// the JavaScript agents') keep only the last value, so the earlier one, hooks and all, is
+/// silently ignored; an agent that refuses the whole file for it
+/// ([`crate::tables::StrictLoad::duplicate_keys`]) is said so.
+pub fn duplicate_keys(src: &SourceFile, dialect: Dialect) -> Vec<Diagnostic> {
+    let refused = match dialect.config().strict_load {
+        Some(strict) if strict.duplicate_keys => seen(src, dialect),
+        _ => None,
+    };
+    fn walk(
+        src: &SourceFile,
+        value: &jsonc_parser::ast::Value,
+        refused: Option<&str>,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        use jsonc_parser::ast::Value as V;
+        use jsonc_parser::common::Ranged;
+        match value {
+            V::Object(obj) => {
+                for (i, prop) in obj.properties.iter().enumerate() {
+                    let name = prop.name.as_str();
+                    if let Some(first) =
+                        obj.properties[..i].iter().find(|p| p.name.as_str() == name)
+                    {
+                        let (line, col) = src.line_col(first.start());
+                        let message = match refused {
+                            Some(seen) => format!(
+                                "duplicate key `{name}` (also at line {line}, column {col}); {seen}"
+                            ),
+                            None => format!(
+                                "duplicate key `{name}`: only this one is read; the one at line {line}, column {col} is ignored"
+                            ),
+                        };
+                        out.push(
+                            Diagnostic::at_offset(Severity::Error, src, prop.start(), message)
+                                .with_help("merge the two into one key"),
+                        );
+                    }
+                    walk(src, &prop.value, refused, out);
+                }
+            }
+            V::Array(arr) => arr.elements.iter().for_each(|e| walk(src, e, refused, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    if Format::of(&src.path) != Format::Json {
+        return out;
+    }
+    if let Ok(parsed) =
+        jsonc_parser::parse_to_ast(&src.text, &Default::default(), &Default::default())
+        && let Some(value) = &parsed.value
+    {
+        walk(src, value, refused, &mut out);
+    }
+    out
 }
 
 /// The error for writing `what` (a route, a copy) into the file at `path`, which its agent

@@ -914,6 +914,8 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     null_matcher: true,
     null_event_is_none: true,
     negative_timeout_loads: false,
+    // Row 123: Claude Code reads the last of a duplicate key, as JSON.parse does.
+    duplicate_keys: false,
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {

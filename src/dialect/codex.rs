@@ -559,6 +559,9 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     null_matcher: false,
     null_event_is_none: false,
     negative_timeout_loads: false,
+    // Run 0.171.0 (`live_codex::hooks_json_forms_codex_refuses_whole`, attacks row 1685):
+    // `hooks`, an event, a matcher or a handler's `command` twice each refuse the file.
+    duplicate_keys: true,
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {

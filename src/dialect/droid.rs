@@ -338,6 +338,7 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     null_matcher: true,
     null_event_is_none: false,
     negative_timeout_loads: true,
+    duplicate_keys: false,
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {

@@ -805,6 +805,9 @@ pub struct StrictLoad {
     pub null_event_is_none: bool,
     /// A negative timeout, which hookx's reader calls an error, the agent loads the file with.
     pub negative_timeout_loads: bool,
+    /// A key written twice in one object of its JSON file, where a JavaScript reader keeps the
+    /// last one (Codex reads the file into typed values: "duplicate field").
+    pub duplicate_keys: bool,
 }
 
 /// What to change in a file a host drops ([`FileDrop`]), for each kind of entry it refuses.
