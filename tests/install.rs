@@ -556,7 +556,7 @@ fn copilot_gets_its_own_file_in_its_own_shape() {
     // The team's file is not touched, and discovery reads both.
     assert!(p.read(".github/hooks/team.json").contains("./guard.sh"));
     let list = p.stdout(&["list", "--host", "copilot"]);
-    assert!(list.contains("8 hookx routes (not listed)"), "{list}");
+    assert!(list.contains("9 hookx routes (not listed)"), "{list}");
     assert!(list.contains("./guard.sh"), "{list}");
 }
 

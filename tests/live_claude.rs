@@ -193,7 +193,24 @@ static SCRIPTS: &[(&str, Script)] = &[
     ("faults", faults_script),
     ("once", once_script),
     ("story", story_script),
+    ("failed", failed_script),
 ];
+
+/// Attacks row 1610's turn: a Bash call that exits 3 (Claude fires PostToolUseFailure), one
+/// that succeeds (PostToolUse), then the end.
+fn failed_script(step: usize, _project: &str) -> Vec<Block> {
+    let bash = |cmd: &str| {
+        vec![Block::Tool(
+            "Bash",
+            json!({"command": cmd, "description": "step"}),
+        )]
+    };
+    match step {
+        0 => bash("echo fail-1610; exit 3"),
+        1 => bash("echo ok-1610"),
+        _ => vec![Block::Text("Failed done.".into())],
+    }
+}
 
 const PROMPT: &str = "SCRIPT:tools exercise every tool";
 
@@ -2673,6 +2690,7 @@ fn main() -> std::process::ExitCode {
             handlers_that_leave_children_behind,
             permission_modes_and_a_hooks_answer,
             a_foreign_allow_does_not_skip_claudes_prompt,
+            a_failed_call_runs_each_teams_rule_once_as_its_agent_would,
         ],
     )
 }
@@ -4190,4 +4208,118 @@ fn a_foreign_allow_does_not_skip_claudes_prompt() {
         );
     }
     c.finish("a_foreign_allow_does_not_skip_claudes_prompt", "");
+}
+
+/// Attacks rows 1553, 1610: a team's Gemini AfterTool rule (Gemini CLI fires it after every
+/// call, failed ones too) and Copilot postToolUse and postToolUseFailure rules, trusted, hookx
+/// installed for Claude. Under Claude Code 2.1.332 a command's exit 3 fires PostToolUseFailure:
+/// hookx ran no Gemini rule there (it ran on PostToolUse only). Now each rule runs once per
+/// call as under its own agent: Gemini's on both calls (after the failure with
+/// `tool_response.error`), Copilot's failure rule on the failed call only, its success rule
+/// on the other only.
+fn a_failed_call_runs_each_teams_rule_once_as_its_agent_would() {
+    let Some(bin) = client_or_skip("a_failed_call_runs_each_teams_rule_once_as_its_agent_would")
+    else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    let out = world.dump.join("failed");
+    std::fs::create_dir_all(&out).unwrap();
+    let log = |label: &str| {
+        format!(
+            "f=$(mktemp '{dir}/{label}-XXXXXX'); cat > \"$f\"; echo {label} >> '{dir}/ran.log'",
+            dir = out.display()
+        )
+    };
+    let gemini = world.project.join(".gemini/settings.json");
+    write_json(
+        &gemini,
+        &json!({"hooks": {"AfterTool": [{"matcher": ".*",
+            "hooks": [{"type": "command", "command": log("gemini-after")}]}]}}),
+    );
+    let copilot = world.project.join(".github/hooks/team.json");
+    write_json(
+        &copilot,
+        &json!({"version": 1, "hooks": {
+            "postToolUse": [{"type": "command", "bash": log("copilot-post")}],
+            "postToolUseFailure": [{"type": "command", "bash": log("copilot-fail")}],
+        }}),
+    );
+    for file in [&gemini, &copilot] {
+        hookx_cmd(&world, &["trust", file.to_str().unwrap()]);
+    }
+    hookx_cmd(&world, &["install", "--host", "claude"]);
+    let run = client::run(
+        &bin,
+        &world,
+        model.port,
+        "SCRIPT:failed run two commands",
+        &["--dangerously-skip-permissions"],
+    );
+    let mut c = Checks::default();
+    let got = |label: &str| -> Vec<Value> {
+        let mut all: Vec<Value> = std::fs::read_dir(&out)
+            .unwrap()
+            .flatten()
+            .filter(|e| {
+                e.file_name()
+                    .to_string_lossy()
+                    .starts_with(&format!("{label}-"))
+            })
+            .map(|e| {
+                let text = std::fs::read_to_string(e.path()).unwrap();
+                serde_json::from_str(&text).unwrap_or(Value::String(text))
+            })
+            .collect();
+        all.sort_by_key(|v| v.to_string());
+        all
+    };
+    let command = |v: &Value| {
+        v.pointer("/tool_input/command")
+            .or_else(|| v.pointer("/toolArgs/command"))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let on =
+        |records: &[Value], what: &str| records.len() == 1 && command(&records[0]).contains(what);
+    let (after, posts, fails) = (
+        got("gemini-after"),
+        got("copilot-post"),
+        got("copilot-fail"),
+    );
+    let commands = |r: &[Value]| r.iter().map(command).collect::<Vec<_>>();
+    c.check(
+        after.len() == 2,
+        format!("the Gemini rule ran once per call: {:?}", commands(&after)),
+    );
+    let failed = after.iter().find(|v| command(v).contains("exit 3"));
+    c.check(
+        failed.is_some_and(|v| {
+            v["hook_event_name"] == "AfterTool"
+                && v.pointer("/tool_response/error/message")
+                    .and_then(Value::as_str)
+                    .is_some_and(|m| m.contains('3'))
+        }),
+        format!("the Gemini rule got the failure in Gemini's mark: {failed:?}"),
+    );
+    c.check(
+        on(&fails, "exit 3"),
+        format!(
+            "Copilot's failure rule ran once, on the failed call: {:?}",
+            commands(&fails)
+        ),
+    );
+    c.check(
+        on(&posts, "ok-1610"),
+        format!(
+            "Copilot's success rule ran once, on the other: {:?}",
+            commands(&posts)
+        ),
+    );
+    c.finish(
+        "a_failed_call_runs_each_teams_rule_once_as_its_agent_would",
+        &run.describe(),
+    );
 }

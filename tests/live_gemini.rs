@@ -139,6 +139,17 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             shell("printf 'S%s' ECRET-OUT-1550"),
             Step::Text("redact done"),
         ],
+        // A read of a missing file (Gemini marks it failed), a command that exits 3 (Gemini
+        // does not: only an execution error sets `error`), a command that succeeds.
+        "failed" => vec![
+            Step::Calls(vec![(
+                "read_file",
+                json!({"file_path": format!("{project}/missing-1610.txt")}),
+            )]),
+            shell("echo exit-1610; exit 3"),
+            shell("echo ok-1610"),
+            Step::Text("failed done"),
+        ],
         "teamloop" => vec![
             shell(common::LOOP_SAFE),
             shell(common::LOOP_DENIED),
@@ -2385,6 +2396,7 @@ fn main() -> std::process::ExitCode {
             a_claude_session_end_rule_keeps_claudes_budget,
             ground_truth_leftovers,
             a_claude_redaction_withholds_the_output_under_gemini,
+            a_failed_call_runs_each_claude_rule_once_as_claude_would,
             a_projects_copy_of_the_user_route_line,
             a_route_whose_hookx_moved,
             a_route_a_newer_hookx_wrote,
@@ -3008,6 +3020,84 @@ fn a_claude_redaction_withholds_the_output_under_gemini() {
         .any(|b| b.to_string().contains("SECRET-OUT-1550"));
     c.that(!seen, "the output the hook redacted reached the model");
     c.done("redact");
+}
+
+/// Attacks rows 1552, 1610: a team's Claude PostToolUse and PostToolUseFailure rules, trusted,
+/// hookx installed for Gemini. Gemini CLI 0.61.0 fires AfterTool after every call, a failed one
+/// marked `tool_response.error` (a missing file); hookx ran the PostToolUse rule on it and the
+/// failure rule never. Now each rule runs once per call as under Claude: the failure rule on
+/// the failed read (with `error`), the success rule on each command. A command's exit 3 is no
+/// failure to Gemini (its AfterTool carries no `error`): the success rule runs for it.
+fn a_failed_call_runs_each_claude_rule_once_as_claude_would() {
+    let Some(l) = live("failed", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({}));
+        sb.trust_folder();
+        let log = |label: &str| {
+            format!(
+                "cat > \"$CLAUDE_PROJECT_DIR/{label}-$$.json\"; echo {label} >> \"$CLAUDE_PROJECT_DIR/ran.log\""
+            )
+        };
+        let rules = json!({"hooks": {
+            "PostToolUse": [{"matcher": "", "hooks": [{"type": "command", "command": log("post")}]}],
+            "PostToolUseFailure": [{"matcher": "", "hooks": [{"type": "command", "command": log("fail")}]}],
+        }});
+        sb.write("project/.claude/settings.json", &rules.to_string());
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "gemini"]).success();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let got = |label: &str| -> Vec<Value> {
+        let mut out = Vec::new();
+        for entry in std::fs::read_dir(&l.sb.project).unwrap().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with(&format!("{label}-")) && name.ends_with(".json") {
+                let text = std::fs::read_to_string(entry.path()).unwrap();
+                out.push(serde_json::from_str(&text).unwrap_or(Value::String(text)));
+            }
+        }
+        out
+    };
+    let (fails, posts) = (got("fail"), got("post"));
+    let tool = |v: &Value| v["tool_name"].as_str().unwrap_or_default().to_string();
+    c.that(
+        fails.len() == 1 && tool(&fails[0]) == "Read",
+        format!("the failure rule ran once, on the failed read: {fails:?}"),
+    );
+    c.that(
+        fails.first().is_some_and(|f| {
+            f["hook_event_name"] == "PostToolUseFailure"
+                && f["error"]
+                    .as_str()
+                    .is_some_and(|e| e.contains("missing-1610.txt"))
+        }),
+        format!("the failure rule got Claude's PostToolUseFailure with `error`: {fails:?}"),
+    );
+    let commands: Vec<String> = posts
+        .iter()
+        .map(|p| {
+            p["tool_input"]["command"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        })
+        .collect();
+    c.that(
+        posts.len() == 2 && posts.iter().all(|p| tool(p) == "Bash"),
+        format!("the success rule ran once per command, never on the read: {commands:?}"),
+    );
+    // Ground truth: what Gemini sent after `exit 3` (the success rule's stdin: no `error`).
+    let exit3 = posts.iter().find(|p| {
+        p["tool_input"]["command"]
+            .as_str()
+            .is_some_and(|t| t.contains("exit 3"))
+    });
+    c.that(
+        exit3.is_some_and(|p| p["tool_response"].get("error").is_none()),
+        format!("Gemini 0.61.0 marks no failure on a command's exit 3: {exit3:?}"),
+    );
+    c.done("failed");
 }
 
 /// Attacks row 1245: a Gemini CLI session writes its settings back whole from what it read when

@@ -1543,7 +1543,7 @@ pub fn routed_events(ctx: &Context, host: Dialect, scope: InstallScope) -> Vec<&
         .into_iter()
         .filter(|(kind, _, flavor)| {
             rules.iter().any(|r| {
-                r.event == *kind
+                crate::protocol::failed::can_fire(*flavor, kind, r.flavor, &r.event)
                     && crate::convert::RuleTools::new(r, kind)
                         .in_category(*flavor)
                         .is_none_or(|fire| fire != crate::convert::CategoryFire::Never)

@@ -7,6 +7,7 @@ use super::walk::{self, event_of, key_event};
 use crate::diag::{Diagnostic, Severity};
 use crate::error::Error;
 use crate::model::EventKind;
+use crate::protocol::failed::may_fire;
 use crate::source::SourceFile;
 use crate::tables::Dialect;
 use crate::tables::{Document, Origin, PluginForm, Rule, RuleShape};
@@ -175,7 +176,7 @@ pub fn read_event(src: &SourceFile, dialect: Dialect, event: &EventKind) -> Resu
     if syntax::Format::of(&src.path) == syntax::Format::Frontmatter {
         // Frontmatter is small; read it whole.
         let mut parsed = read(src, dialect)?;
-        parsed.document.rules.retain(|r| r.event == *event);
+        parsed.document.rules.retain(|r| may_fire(event, &r.event));
         return Ok(parsed);
     }
     Ok(read_pruned(src, dialect, prune_event(src, dialect, event)?))
@@ -207,11 +208,11 @@ pub fn prune_event(
         if key != "hooks" && is_known_event(dialect, key) {
             top_level_event.set(true);
         }
-        is_event(key).is_none_or(|kind| kind == *event)
+        is_event(key).is_none_or(|kind| may_fire(event, &kind))
     };
     // Settings among the events (Droid's `hooksDisabled`) stay: a kill switch may be one.
     let keep_hook = |key: &str| match is_event(key) {
-        Some(kind) => kind == *event,
+        Some(kind) => may_fire(event, &kind),
         None => {
             matches!(event, EventKind::Other(name) if name == key)
                 || dialect.config().kept_keys.contains(&key)
@@ -257,7 +258,10 @@ fn prune(value: Value, keep_top: &dyn Fn(&str) -> bool, keep_hook: &dyn Fn(&str)
 /// `null` rules are placeholders for rules left out by [`leave_out_unfired`], and skipped.
 pub fn read_pruned(src: &SourceFile, dialect: Dialect, pruned: PrunedEvent) -> Parsed {
     let mut parsed = read_value(src, dialect, pruned.value, None, pruned.events_at_top, true);
-    parsed.document.rules.retain(|r| r.event == pruned.event);
+    parsed
+        .document
+        .rules
+        .retain(|r| may_fire(&pruned.event, &r.event));
     parsed
 }
 

@@ -295,6 +295,7 @@ mod protocol_rows {
         permission_passes: &[],
         // Bricks follows Claude Code's conventions (documents): taken as Claude's.
         allow_reach: crate::tables::AllowReach::Prompt,
+        failed_call: crate::tables::FailedCall::Unmarked,
         ignored_blocks: &[],
         decision_ignored: &[],
         block_withholds_result: &[],

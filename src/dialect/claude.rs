@@ -1219,6 +1219,8 @@ pub(crate) mod protocol_rows {
         // would refuse unasked, in every mode but plan; `permissions.deny` and `permissions.ask`
         // rules still hold (a `Bash` deny rule refuses the call before the hook runs).
         allow_reach: crate::tables::AllowReach::Prompt,
+        // PostToolUseFailure with `error` after a failed call (run 2.1.332, `tools.20`).
+        failed_call: crate::tables::FailedCall::OwnEvent,
         hook_budget: &[(
             EventKind::SessionEnd,
             1500,

@@ -741,6 +741,13 @@ mod protocol_rows {
         permission_passes: &[],
         // Cline reads no allow (a cancel or nothing).
         allow_reach: crate::tables::AllowReach::Nothing,
+        // `postToolUse.success: false` after a failed call (3.0.65 source; recorded calls
+        // that succeeded carry `true`); the text is the result.
+        failed_call: crate::tables::FailedCall::Marked(crate::tables::FailMark {
+            path: &["success"],
+            is_false: true,
+            message: &["tool_response"],
+        }),
         ignored_blocks: &[],
         decision_ignored: &[],
         block_withholds_result: &[],

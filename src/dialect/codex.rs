@@ -1180,6 +1180,9 @@ mod protocol_rows {
         // The 1 s SessionEnd and Interrupt routes get is their route's limit (`RouteLimit::on`).
         // Run 0.171.0 (codex-facts): a PreToolUse allow does not skip Codex's own approval.
         allow_reach: crate::tables::AllowReach::Nothing,
+        // PostToolUse after a failed command too, its result the output text alone
+        // (codex-facts): nothing tells it apart.
+        failed_call: crate::tables::FailedCall::Unmarked,
         ignored_blocks: &[],
         // Binary 0.171.0: the output schemas of these events (`session-start.command.output`,
         // `pre-compact.command.output`, …) have no `decision` and allow no other key (attacks

@@ -1141,6 +1141,8 @@ mod protocol_rows {
         // Run 1.0.102 (`live_copilot::permission_modes_and_a_hooks_answer`): a `preToolUse` allow
         // runs the call without `--allow-all-tools` and past `--deny-tool shell` (attacks row 1494).
         allow_reach: crate::tables::AllowReach::DenyRules,
+        // postToolUseFailure with `error` after a failed call (run 1.0.102, `tools.30`).
+        failed_call: crate::tables::FailedCall::OwnEvent,
         ignored_blocks: &[],
         // Binary 1.0.102, its settings' description: preCompact hooks "cannot block it"
         // (attacks row 1571; what a `continue: false` there does was not probed).
@@ -1238,6 +1240,8 @@ mod protocol_rows {
         permission_passes: &[],
         // As the camelCase form (the same reader: not run apart).
         allow_reach: crate::tables::AllowReach::DenyRules,
+        // postToolUseFailure with `error` after a failed call (run 1.0.102, `tools.30`).
+        failed_call: crate::tables::FailedCall::OwnEvent,
         ignored_blocks: &[],
         // Binary 1.0.102, its settings' description: preCompact hooks "cannot block it"
         // (attacks row 1571; what a `continue: false` there does was not probed).

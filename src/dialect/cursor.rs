@@ -512,6 +512,8 @@ mod protocol_rows {
         permission_passes: &[],
         // Cursor's documents: an allow runs the call without asking (no client here).
         allow_reach: crate::tables::AllowReach::Prompt,
+        // postToolUseFailure (docs).
+        failed_call: crate::tables::FailedCall::OwnEvent,
         ignored_blocks: &[],
         decision_ignored: &[],
         block_withholds_result: &[],
@@ -524,6 +526,8 @@ mod protocol_rows {
         ProtocolTables {
             tool_args: args,
             answer: &PERMISSION,
+            // Its after event follows every call: it has no failure event of its own.
+            failed_call: crate::tables::FailedCall::Unmarked,
             ..GENERIC
         }
     }

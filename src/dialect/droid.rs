@@ -530,6 +530,9 @@ mod protocol_rows {
         // Droid reads Claude's fields (binary 0.225.2); whether its allow passes its own autonomy
         // check was not run: taken as Claude's.
         allow_reach: crate::tables::AllowReach::Prompt,
+        // PostToolUse after a failed command too, the exit code only inside the output text
+        // ("[Process exited with code N]", run 0.225.2).
+        failed_call: crate::tables::FailedCall::Unmarked,
         ignored_blocks: &[],
         // Binary 0.225.2: compaction looks at each PreCompact hook's exit code alone (2 or 3
         // blocks it), not at its JSON (attacks row 1571).

@@ -457,6 +457,7 @@ mod protocol_rows {
         permission_passes: &[],
         // Kiro reads no allow (exit 2 or nothing).
         allow_reach: crate::tables::AllowReach::Nothing,
+        failed_call: crate::tables::FailedCall::Unmarked,
         ignored_blocks: &[],
         decision_ignored: &[],
         block_withholds_result: &[],

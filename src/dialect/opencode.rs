@@ -423,6 +423,7 @@ pub(crate) mod protocol_rows {
         permission_passes: &[],
         // hookx's plugin acts on a deny only.
         allow_reach: crate::tables::AllowReach::Nothing,
+        failed_call: crate::tables::FailedCall::Unmarked,
         ignored_blocks: &[],
         decision_ignored: &[],
         block_withholds_result: &[],

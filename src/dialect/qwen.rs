@@ -742,6 +742,8 @@ mod protocol_rows {
         // 0.24.4 (bundle `_executeToolCallBody`): PreToolUse fires after the approval, and an allow
         // is not read.
         allow_reach: crate::tables::AllowReach::Nothing,
+        // PostToolUseFailure after a failed call (run 0.24.4, `tools.22`).
+        failed_call: crate::tables::FailedCall::OwnEvent,
         ignored_blocks: &[
             EventKind::SessionStart,
             EventKind::SessionEnd,

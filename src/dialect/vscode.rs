@@ -384,6 +384,8 @@ mod protocol_rows {
         permission_passes: &[],
         // VS Code's documents: an allow auto-approves the tool (no client here).
         allow_reach: crate::tables::AllowReach::Prompt,
+        // One PostToolUse (docs); how a failure shows is not known here.
+        failed_call: crate::tables::FailedCall::Unmarked,
         ignored_blocks: &[],
         // Docs (vscode-facts): PreCompact takes the common output only (`continue`,
         // `stopReason`, `systemMessage`), SessionStart `additionalContext` only (attacks row

@@ -545,6 +545,8 @@ mod protocol_rows {
             permission_passes: &[],
             // Windsurf reads no allow (exit 2 or nothing).
             allow_reach: crate::tables::AllowReach::Nothing,
+            // Its post events' payloads show no failure (docs; no client here).
+            failed_call: crate::tables::FailedCall::Unmarked,
             ignored_blocks: &[],
             decision_ignored: &[],
             block_withholds_result: &[],

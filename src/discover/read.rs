@@ -14,6 +14,7 @@ use crate::context::Context;
 use crate::error::Error;
 use crate::hash::sha256_hex;
 use crate::model::EventKind;
+use crate::protocol::failed::may_fire;
 use crate::source::SourceFile;
 use crate::tables::{Dialect, Location, Scope, ScriptLayout};
 use crate::trust::{Record, TrustState, TrustStore};
@@ -271,7 +272,7 @@ fn read_script(
         None,
     );
     if let Some((_, event, _)) = run {
-        parsed.document.rules.retain(|r| r.event == *event);
+        parsed.document.rules.retain(|r| may_fire(event, &r.event));
         // hookx runs it: from a private copy of the bytes just hashed, not by its path.
         // (A route of hookx's own is never run: it runs no script. One that only wears the
         // route's mark, its body not a route's one line, is run as a script like any other;
@@ -293,7 +294,7 @@ fn read_script(
                 layout,
                 Some(project),
             );
-            parsed.document.rules.retain(|r| r.event == *event);
+            parsed.document.rules.retain(|r| may_fire(event, &r.event));
         }
     }
     source.diagnostics = parsed.diagnostics;
@@ -320,7 +321,7 @@ fn with_parsed(
                 return None;
             }
             if let Some((_, event, _)) = run {
-                parsed.document.rules.retain(|r| r.event == *event);
+                parsed.document.rules.retain(|r| may_fire(event, &r.event));
             }
             source.diagnostics = parsed.diagnostics;
             source.document = Ok(parsed.document);

@@ -669,14 +669,15 @@ impl Plan<'_> {
 /// What one job's process printed and how it ended, read as its own dialect reads it.
 impl Job {
     fn read(&self, host: Flavor, event: &Event, finished: &Finished) -> Outcome {
+        let seen = crate::protocol::failed::seen_as(event, &self.seen);
         let mut one = if self.failure_blocks && !matches!(finished.exit, Exit::Code(0 | 2)) {
             let blocking = Finished {
                 exit: Exit::Code(2),
                 ..finished.clone()
             };
-            decode_answer(self.flavor, event, &blocking)
+            decode_answer(self.flavor, &seen, &blocking)
         } else {
-            decode_answer(self.flavor, event, finished)
+            decode_answer(self.flavor, &seen, finished)
         };
         crate::protocol::answer::allow_as_its_agent_reads_it(
             host,
@@ -693,6 +694,9 @@ impl Job {
 
 struct Job {
     flavor: Flavor,
+    /// The event its handler was shown, as its own agent names it ([`prepare`]): its answer
+    /// is read as its agent reads one to that event.
+    seen: crate::model::EventKind,
     /// The cap its agent keeps on its follow-ups, and their count.
     cap: Option<super::follow_ups::Cap>,
     /// A failure counts as exit 2 (Claude `onFailure: "block"`).
@@ -734,6 +738,10 @@ fn prepare<S: RuleSource>(
     project_dir: &Path,
 ) -> Result<(Job, Spawn), String> {
     let flavor = selected.rule.flavor;
+    // Under the name of the rule's own event: the other post event where the host fired one
+    // for a call whose failure the rule's agent tells apart (attacks rows 1552, 1553).
+    let seen = crate::protocol::failed::seen_as(event, &selected.rule.event);
+    let event: &Event = &seen;
     let handler: &Handler = selected.handler;
     let command = match &handler.kind {
         HandlerKind::Command(command) => command,
@@ -835,6 +843,7 @@ fn prepare<S: RuleSource>(
     };
     let job = Job {
         flavor,
+        seen: selected.rule.event.clone(),
         cap,
         failure_blocks,
         origin,

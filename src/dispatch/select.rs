@@ -67,14 +67,17 @@ impl MatchVerdict {
 
 /// The handlers of `rules` that `event` fires, in rule order, identical handlers (same
 /// dialect, same command or prompt) once. Only the matchers of this event's rules are compiled;
-/// a matcher that is invalid or cannot be evaluated skips its rule, with the verdict.
+/// a matcher that is invalid or cannot be evaluated skips its rule, with the verdict. A rule
+/// after a tool call fires as its own agent fires it after that call, failed or not
+/// ([`crate::protocol::failed::fires`]): a Claude PostToolUseFailure rule on Gemini CLI's
+/// AfterTool that marks a failure, a Gemini AfterTool rule on Claude's PostToolUseFailure.
 pub fn select<'a, S>(
     rules: impl IntoIterator<Item = (&'a Rule, &'a S)>,
     event: &Event,
 ) -> (Vec<Selected<'a, S>>, Vec<Skipped<'a>>) {
     let rules: Vec<(&'a Rule, &'a S)> = rules
         .into_iter()
-        .filter(|(rule, _)| rule.event == event.kind)
+        .filter(|(rule, _)| crate::protocol::failed::fires(rule.flavor, &rule.event, event))
         .collect();
     let verdicts = rules_match(rules.iter().map(|(rule, _)| *rule), event);
     let mut selected: Vec<Selected<'a, S>> = Vec::new();

@@ -653,7 +653,10 @@ fn encode_effects(host: Flavor, outcome: &Outcome, w: &mut Writer, notes: &mut V
         ));
     }
     if let Some(result) = &outcome.modified_result
-        && !w.set(Slot::ToolResult, encode_tool_result(host.tables(), result))
+        && !w.set(
+            Slot::ToolResult,
+            encode_tool_result(host.tables(), result, false),
+        )
     {
         notes.push(format!(
             "hookx: modified tool result dropped: {} cannot replace the result on {}: {result}",

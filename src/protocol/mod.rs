@@ -6,6 +6,7 @@
 //! dialect it serves.
 
 pub mod answer;
+pub mod failed;
 pub mod payload;
 
 pub use answer::{HostAnswer, decode_answer, encode_answer};

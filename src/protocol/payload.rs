@@ -23,6 +23,9 @@ const TIMESTAMP: &str = "timestamp";
 /// Canonical envelope keys of a tool result (Copilot's `toolResult`).
 const RESULT_TYPE: &str = "result_type";
 const RESULT_TEXT: &str = "text_result_for_llm";
+/// The result type of a failed call (Copilot CLI's `resultType`: success, failure, rejected,
+/// denied).
+const RESULT_FAILURE: &str = "failure";
 const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// Keys written before the tool call, so that payloads read in the usual order.
 const COMMON_KEYS: &[&str] = &["session_id", "transcript_path", "cwd", "permission_mode"];
@@ -102,6 +105,7 @@ pub fn decode_event_as(
     }
     let tool = payload_tool(flavor, tool_name, tool_input, &mut fields);
     implied_continuation(flavor, &kind, &mut fields);
+    super::failed::decode_mark(t, &kind, &mut fields);
     Ok((
         Event {
             kind,
@@ -510,6 +514,8 @@ pub fn rules_out(obj: &Map<String, Value>, d: Dialect) -> bool {
 
 /// The stdin a handler of `flavor` expects for `event`.
 pub fn encode_event(event: &Event, flavor: Flavor) -> Value {
+    let event = &*super::failed::shown_to(event, flavor);
+    let failed = super::failed::failed(event);
     let t = flavor.tables();
     let p = &t.protocol;
     let mut out = Map::new();
@@ -548,7 +554,7 @@ pub fn encode_event(event: &Event, flavor: Flavor) -> Value {
             continue;
         }
         let value = if key == TOOL_RESPONSE {
-            encode_tool_result(t, value)
+            encode_tool_result(t, value, failed)
         } else {
             value.clone()
         };
@@ -863,8 +869,10 @@ pub(crate) fn decode_tool_result(t: &Tables, value: Value) -> Value {
 }
 
 /// The tool result in a flavour's envelope. A raw tool response (from a flavour without an
-/// envelope) is wrapped as a success whose text is the response (JSON-encoded unless a string).
-pub(crate) fn encode_tool_result(t: &Tables, value: &Value) -> Value {
+/// envelope) is wrapped as a success whose text is the response (JSON-encoded unless a string),
+/// or as a failure after a call that `failed` (attacks row 1552: Gemini's failed call reached
+/// a Copilot hook as `resultType: "success"`).
+pub(crate) fn encode_tool_result(t: &Tables, value: &Value, failed: bool) -> Value {
     let Some((type_key, text_key)) = t.protocol.tool_result_keys else {
         return value.clone();
     };
@@ -887,7 +895,8 @@ pub(crate) fn encode_tool_result(t: &Tables, value: &Value) -> Value {
                 v => v.to_string(),
             };
             let mut map = Map::new();
-            map.insert(type_key.to_string(), "success".into());
+            let kind = if failed { RESULT_FAILURE } else { "success" };
+            map.insert(type_key.to_string(), kind.into());
             map.insert(text_key.to_string(), text.into());
             Value::Object(map)
         }

@@ -128,6 +128,36 @@ pub struct ProtocolTables {
     /// agent; else the host's flow decides (attacks row 1496: a Gemini hook's allow, which
     /// Gemini's approval policy outranks, ran a call Copilot CLI's `--deny-tool` refuses).
     pub allow_reach: AllowReach,
+    /// How a tool call that failed shows in this flavour's payloads, read by selection and by
+    /// the payload encoder ([`crate::protocol::failed`]; attacks rows 1552, 1553, 1610).
+    pub failed_call: FailedCall,
+}
+
+/// See [`ProtocolTables::failed_call`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailedCall {
+    /// A failed call fires an event of its own, PostToolUseFailure with the canonical `error`
+    /// text; PostToolUse follows a call that succeeded only (Claude, Qwen, Copilot, Cursor).
+    OwnEvent,
+    /// PostToolUse follows every call, a failed one marked in its payload (Gemini CLI's
+    /// `tool_response.error`, Cline's `success: false`, Auggie's `tool_error`).
+    Marked(FailMark),
+    /// PostToolUse follows every call, and its payload does not tell a failed one apart (Codex's
+    /// and Droid's result is the command's output text), or no client here showed how.
+    Unmarked,
+}
+
+/// Where a flavour's post event marks a failed call, in canonical keys (after its reshape).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FailMark {
+    /// The value that marks it: a failed call when it is there and not null (or `false`, when
+    /// [`FailMark::is_false`]).
+    pub path: &'static [&'static str],
+    /// Whether the mark is the value `false` (Cline's `success`), rather than any value.
+    pub is_false: bool,
+    /// Where the failure's text is (the same as `path` where the mark is the text). Written
+    /// with the text for a handler of this flavour when another host's failure is shown to it.
+    pub message: &'static [&'static str],
 }
 
 /// See [`ProtocolTables::allow_reach`]; ordered, each reaching past what the one before does.

@@ -1,0 +1,202 @@
+//! Attacks rows 1552, 1553 and 1610-1615: a tool call that failed, under hosts that give it an
+//! event of its own (Claude Code 2.1.332's PostToolUseFailure) and hosts whose one post event
+//! marks it (Gemini CLI 0.61.0's AfterTool with `tool_response.error`, Cline 3.0.65's
+//! `success: false`, Auggie 0.36.0's `tool_error`). Each agent's rule runs as its own agent
+//! runs it after that call, once: a failure rule after a failed call only, a success rule of an
+//! agent with a failure event after a call that succeeded only, a post rule of an agent with one
+//! post event after both. Over the payloads the clients sent (`tests/fixtures/recorded/`).
+
+mod common;
+
+use serde_json::{Value, json};
+use std::path::Path;
+
+/// A project with a Claude PostToolUse and PostToolUseFailure rule, a Gemini AfterTool rule
+/// and a Copilot postToolUse and postToolUseFailure rule, each logging its label and keeping
+/// the stdin it got; all trusted.
+fn project(root: &Path) {
+    let log = |label: &str| format!("cat > \"{label}.json\"; echo {label} >> log");
+    let claude = json!({"hooks": {
+        "PostToolUse": [{"matcher": "", "hooks": [{"type": "command", "command": log("claude-post")}]}],
+        "PostToolUseFailure": [{"matcher": "", "hooks": [{"type": "command", "command": log("claude-fail")}]}],
+    }});
+    let gemini = json!({"hooks": {
+        "AfterTool": [{"matcher": ".*", "hooks": [{"type": "command", "command": log("gemini-after")}]}],
+    }});
+    let copilot = json!({"version": 1, "hooks": {
+        "postToolUse": [{"type": "command", "bash": log("copilot-post")}],
+        "postToolUseFailure": [{"type": "command", "bash": log("copilot-fail")}],
+    }});
+    let project = root.join("p");
+    common::write(&project, ".claude/settings.json", &claude.to_string());
+    common::write(&project, ".gemini/settings.json", &gemini.to_string());
+    common::write(&project, ".github/hooks/team.json", &copilot.to_string());
+    std::fs::create_dir_all(root.join("h")).unwrap();
+    let files = [
+        ".claude/settings.json",
+        ".gemini/settings.json",
+        ".github/hooks/team.json",
+    ]
+    .map(|f| project.join(f).display().to_string());
+    let mut args = vec!["trust"];
+    args.extend(files.iter().map(String::as_str));
+    common::hookx_at(&project, &root.join("h"), &args).success();
+}
+
+/// The payload `fixture` (`CLIENT-VERSION/NAME.json`) recorded, its placeholders filled, with
+/// `change` applied to it.
+fn payload(root: &Path, fixture: &str, change: impl Fn(&mut Value)) -> String {
+    let path = common::fixtures_dir().join("recorded").join(fixture);
+    let text = std::fs::read_to_string(path).unwrap();
+    let text = text
+        .replace("<project>", &root.join("p").display().to_string())
+        .replace("<home>", &root.join("h").display().to_string());
+    let mut stdin = serde_json::from_str::<Value>(&text).unwrap()["stdin"].clone();
+    change(&mut stdin);
+    stdin.to_string()
+}
+
+/// `hookx run --host HOST` over `stdin` in the project: the labels of the rules that ran, in
+/// the order they ran, and what each got.
+fn run(root: &Path, host: &str, stdin: &str) -> (Vec<String>, Value) {
+    let project = root.join("p");
+    let _ = std::fs::remove_file(project.join("log"));
+    let out = common::hookx()
+        .args(["run", "--host", host, "--home"])
+        .arg(root.join("h"))
+        .current_dir(&project)
+        .env("HOME", root.join("h"))
+        .env_remove("HOOKX_HOST")
+        .write_stdin(stdin.to_string())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{host}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let log = std::fs::read_to_string(project.join("log")).unwrap_or_default();
+    let mut ran: Vec<String> = log.lines().map(str::to_string).collect();
+    ran.sort();
+    let mut got = serde_json::Map::new();
+    for label in &ran {
+        let text = std::fs::read_to_string(project.join(format!("{label}.json"))).unwrap();
+        got.insert(label.clone(), serde_json::from_str(&text).unwrap());
+    }
+    (ran, Value::Object(got))
+}
+
+/// A host, a recorded payload, a change made to it, and the labels of the rules that run.
+type Case<'a> = (&'a str, &'a str, &'a dyn Fn(&mut Value), &'a [&'a str]);
+
+#[test]
+fn each_agents_rule_runs_once_as_its_agent_runs_it_after_a_failed_or_good_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    project(root);
+    let same = |_: &mut Value| {};
+    let failed_auggie = |p: &mut Value| p["tool_error"] = json!("R-AUGGIE-FAILED");
+    let failed_cline = |p: &mut Value| p["postToolUse"]["success"] = json!(false);
+    // (host, fixture, change, the rules that run: Claude's and Copilot's, Gemini's)
+    let cases: [Case; 8] = [
+        // Gemini's failed `read_file` (a missing file).
+        (
+            "gemini",
+            "gemini-0.61.0/tools.32.AfterTool.json",
+            &same,
+            &["claude-fail", "copilot-fail"],
+        ),
+        // Gemini's `run_shell_command` that succeeded.
+        (
+            "gemini",
+            "gemini-0.61.0/tools.8.AfterTool.json",
+            &same,
+            &["claude-post", "copilot-post"],
+        ),
+        // Claude's `exit 3`, and a Bash call that succeeded.
+        (
+            "claude",
+            "claude-2.1.332/tools.20.PostToolUseFailure.json",
+            &same,
+            &["copilot-fail", "gemini-after"],
+        ),
+        (
+            "claude",
+            "claude-2.1.332/tools.05.PostToolUse.json",
+            &same,
+            &["copilot-post", "gemini-after"],
+        ),
+        // Auggie's and Cline's marks, on a recorded call that succeeded.
+        (
+            "augment",
+            "augment-0.36.0/tools.04.PostToolUse.json",
+            &failed_auggie,
+            &["claude-fail", "copilot-fail", "gemini-after"],
+        ),
+        (
+            "augment",
+            "augment-0.36.0/tools.04.PostToolUse.json",
+            &same,
+            &["claude-post", "copilot-post", "gemini-after"],
+        ),
+        (
+            "cline",
+            "cline-3.0.65/tools.03.PostToolUse.json",
+            &failed_cline,
+            &["claude-fail", "copilot-fail", "gemini-after"],
+        ),
+        // Codex tells no failure apart: its PostToolUse is a success to every rule.
+        (
+            "codex",
+            "codex-0.171.0/tools.6.PostToolUse.json",
+            &same,
+            &["claude-post", "copilot-post", "gemini-after"],
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (host, fixture, change, expected) in cases {
+        let (ran, got) = run(root, host, &payload(root, fixture, change));
+        if ran != *expected {
+            wrong.push(format!(
+                "{host} {fixture}: ran {ran:?}, expected {expected:?}"
+            ));
+            continue;
+        }
+        // Each failure rule is told the failure as its agent tells it; Gemini's in its mark.
+        for label in ["claude-fail", "copilot-fail"] {
+            if ran.iter().any(|r| r == label) && !got[label]["error"].is_string() {
+                wrong.push(format!(
+                    "{host} {fixture}: {label} got no `error`: {}",
+                    got[label]
+                ));
+            }
+        }
+        let gemini_failed = &got["gemini-after"]["tool_response"]["error"]["message"];
+        if host == "claude" && fixture.contains("Failure") && gemini_failed != "Exit code 3" {
+            wrong.push(format!(
+                "{host} {fixture}: gemini-after got no `tool_response.error`: {}",
+                got["gemini-after"]
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Attacks row 1552: a Copilot hook given another host's failed call reads
+/// `toolResult.resultType` as it: a failure, never a success.
+#[test]
+fn a_copilot_hook_reads_a_failed_calls_result_as_a_failure() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    project(root);
+    let stdin = payload(root, "gemini-0.61.0/tools.32.AfterTool.json", |_| {});
+    let (_, got) = run(root, "gemini", &stdin);
+    let got = &got["copilot-fail"];
+    assert_eq!(got["toolResult"]["resultType"], "failure", "{got}");
+    assert!(
+        got["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("File not found: ")),
+        "{got}"
+    );
+}
