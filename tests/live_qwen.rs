@@ -157,6 +157,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             ]
         }
         "system" => vec![Step::Text("system done")],
+        "carry" => vec![
+            one(shell("echo carry-one")),
+            one(shell("echo carry-two")),
+            Step::Text("carry done"),
+        ],
         "story" => vec![
             one(shell("echo story-ok")),
             one(shell(common::STORY_DENIED)),
@@ -1674,6 +1679,7 @@ fn main() -> std::process::ExitCode {
             a_trusted_settings_file_stays_trusted_after_qwen_starts,
             a_projects_env_reaches_the_users_hooks,
             both_scopes_get_one_event,
+            a_claude_pretooluse_context_reaches_qwens_model_once,
         ],
     )
 }
@@ -1717,4 +1723,71 @@ fn both_scopes_get_one_event() {
         ],
     );
     c.done("both_scopes_get_one_event");
+}
+
+/// Attacks rows 1650-1652 (row 1383's design): Qwen Code 0.24.4 drops a PreToolUse hook's
+/// `additionalContext` and delivers a PostToolUse one, appended to the tool's result. A
+/// Claude PreToolUse rule, trusted, routed by `hookx install --host qwen`, gives context on
+/// the first of two shell calls: hookx carries it to that call's PostToolUse (the same
+/// `tool_use_id` in both payloads, recorded here by Qwen's own hooks), so the model reads it
+/// once, with that call's result, as under Claude; never with the second call's.
+fn a_claude_pretooluse_context_reaches_qwens_model_once() {
+    const CTX: &str = "CARRY-1650-CTX";
+    let Some(l) = live("carry", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({
+            "PreToolUse": [group(sb, None, "ids-PreToolUse")],
+            "PostToolUse": [group(sb, None, "ids-PostToolUse")],
+        }));
+        let answer = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "additionalContext": CTX}});
+        let rule =
+            format!("input=$(cat); case \"$input\" in *carry-one*) printf '%s' '{answer}';; esac");
+        let rules = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": rule}]}]}});
+        sb.write("project/.claude/settings.json", &rules.to_string());
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "qwen"]).success();
+        None
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    // The probe: one call id on both events (Qwen's own hooks, beside hookx's routes).
+    let id = |label: &str| {
+        l.dump(label, "carry-one")
+            .map(|d| d.stdin["tool_use_id"].clone())
+            .unwrap_or(Value::Null)
+    };
+    let (pre, post) = (id("ids-PreToolUse"), id("ids-PostToolUse"));
+    eprintln!("tool_use_id: PreToolUse {pre}, PostToolUse {post}");
+    c.that(
+        pre.is_string() && pre == post,
+        format!("one tool_use_id on both events: {pre} {post}"),
+    );
+    let first = l.tool_result("carry", "carry-one");
+    c.that(
+        first.matches(CTX).count() == 1,
+        format!("the context with the first call's result, once: {first:?}"),
+    );
+    let second = l.tool_result("carry", "carry-two");
+    c.that(
+        !second.contains(CTX),
+        format!("not with the second call's: {second:?}"),
+    );
+    let last = l
+        .model
+        .requests_of("carry")
+        .last()
+        .cloned()
+        .unwrap_or_default();
+    let seen = last["messages"].to_string().matches(CTX).count();
+    c.that(
+        seen == 1,
+        format!("the model's last request holds the context {seen} times"),
+    );
+    c.done("carry");
 }

@@ -1539,17 +1539,29 @@ pub fn routed_events(ctx: &Context, host: Dialect, scope: InstallScope) -> Vec<&
         })
         .map(|(_, r)| r)
         .collect();
-    host.own_events()
-        .into_iter()
-        .filter(|(kind, _, flavor)| {
-            rules.iter().any(|r| {
-                crate::protocol::failed::can_fire(*flavor, kind, r.flavor, &r.event)
-                    && crate::convert::RuleTools::new(r, kind)
-                        .in_category(*flavor)
-                        .is_none_or(|fire| fire != crate::convert::CategoryFire::Never)
-            })
+    let own = host.own_events();
+    let fires = |kind: &crate::model::EventKind, flavor: crate::tables::Flavor| {
+        rules.iter().any(|r| {
+            crate::protocol::failed::can_fire(flavor, kind, r.flavor, &r.event)
+                && crate::convert::RuleTools::new(r, kind)
+                    .in_category(flavor)
+                    .is_none_or(|fire| fire != crate::convert::CategoryFire::Never)
         })
-        .map(|(_, name, _)| name)
+    };
+    // A context the host drops on a routed event is carried to the same call's later events,
+    // which need a route to deliver it (`crate::dispatch::carry`, attacks row 1650).
+    let carried_to: Vec<&crate::model::EventKind> = own
+        .iter()
+        .filter(|(kind, _, flavor)| fires(kind, *flavor))
+        .filter_map(|(kind, _, flavor)| {
+            let carried = flavor.tables().protocol.carried_context.as_ref()?;
+            (carried.from == *kind).then_some(carried.to)
+        })
+        .flatten()
+        .collect();
+    own.iter()
+        .filter(|(kind, _, flavor)| fires(kind, *flavor) || carried_to.contains(&kind))
+        .map(|(_, name, _)| *name)
         .collect()
 }
 

@@ -721,6 +721,8 @@ mod protocol_rows {
         ignored_blocks: &[],
         decision_ignored: &[],
         block_withholds_result: &[],
+        // 0.36.0: PreToolUse and PostToolUse payloads name no call (attacks row 1382).
+        carried_context: None,
         hook_budget: &[],
     };
 }

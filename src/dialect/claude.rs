@@ -1215,6 +1215,7 @@ pub(crate) mod protocol_rows {
         ignored_blocks: &[EventKind::SessionStart],
         decision_ignored: &[],
         block_withholds_result: &[],
+        carried_context: None,
         // Run 2.1.332 (`live_claude::permission_modes_and_a_hooks_answer`): an allow runs a call `-p`
         // would refuse unasked, in every mode but plan; `permissions.deny` and `permissions.ask`
         // rules still hold (a `Bash` deny rule refuses the call before the hook runs).

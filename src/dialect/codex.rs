@@ -1195,6 +1195,7 @@ mod protocol_rows {
         ],
         // PostToolUse `decision: block` replaces the tool's output with the reason (run).
         block_withholds_result: &[EventKind::PostToolUse],
+        carried_context: None,
         hook_budget: &[],
     };
 }

@@ -1149,6 +1149,7 @@ mod protocol_rows {
         decision_ignored: &[EventKind::PreCompact],
         // postToolUse `decision: block`: "Tool result blocked: REASON" instead (run, both casings).
         block_withholds_result: &[EventKind::PostToolUse],
+        carried_context: None,
         hook_budget: &[],
     };
 
@@ -1248,6 +1249,7 @@ mod protocol_rows {
         decision_ignored: &[EventKind::PreCompact],
         // postToolUse `decision: block`: "Tool result blocked: REASON" instead (run, both casings).
         block_withholds_result: &[EventKind::PostToolUse],
+        carried_context: None,
         hook_budget: &[],
     };
 }

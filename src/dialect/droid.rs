@@ -538,6 +538,8 @@ mod protocol_rows {
         // blocks it), not at its JSON (attacks row 1571).
         decision_ignored: &[EventKind::PreCompact],
         block_withholds_result: &[],
+        // 0.225.2: PreToolUse and PostToolUse payloads name no call (attacks row 1382).
+        carried_context: None,
         hook_budget: &[],
     };
 }

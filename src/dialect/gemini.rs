@@ -784,6 +784,8 @@ mod protocol_rows {
         decision_ignored: &[],
         // AfterTool `decision: block`: the model gets `{"error": REASON}` instead (run).
         block_withholds_result: &[EventKind::PostToolUse],
+        // 0.61.0: BeforeTool and AfterTool payloads name no call (attacks row 1382).
+        carried_context: None,
         hook_budget: &[],
     };
 }

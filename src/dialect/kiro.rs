@@ -461,6 +461,7 @@ mod protocol_rows {
         ignored_blocks: &[],
         decision_ignored: &[],
         block_withholds_result: &[],
+        carried_context: None,
         hook_budget: &[],
     };
 }

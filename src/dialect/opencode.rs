@@ -427,6 +427,7 @@ pub(crate) mod protocol_rows {
         ignored_blocks: &[],
         decision_ignored: &[],
         block_withholds_result: &[],
+        carried_context: None,
         hook_budget: &[],
     };
 }

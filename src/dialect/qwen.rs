@@ -607,8 +607,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, AnswerText, ArgsForm, EnvValue, Exit2, ExitCodes, ProtocolTables, Slot,
-        Writes,
+        AnswerField as F, AnswerText, ArgsForm, CarriedContext, EnvValue, Exit2, ExitCodes,
+        ProtocolTables, Slot, Writes,
     };
 
     const HSO: &str = "hookSpecificOutput";
@@ -751,6 +751,16 @@ mod protocol_rows {
         ],
         decision_ignored: &[],
         block_withholds_result: &[],
+        // Run 0.24.4 (live_qwen `a_claude_pretooluse_context_reaches_qwens_model_once`; bundle
+        // `firePreToolUseHook` returns it and nothing reads it): a PreToolUse context never
+        // reaches the model, a PostToolUse or PostToolUseFailure one does (CONTEXT), and all
+        // three payloads of one call hold the same `tool_use_id` (`generateToolUseId`, one per
+        // call, recorded `tools.05`/`tools.06`).
+        carried_context: Some(CarriedContext {
+            from: EventKind::PreToolUse,
+            to: &[EventKind::PostToolUse, EventKind::PostToolUseFailure],
+            call_key: crate::model::event::TOOL_USE_ID,
+        }),
         hook_budget: &[],
     };
 }

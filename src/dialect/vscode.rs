@@ -392,6 +392,7 @@ mod protocol_rows {
         // 1571).
         decision_ignored: &[EventKind::SessionStart, EventKind::PreCompact],
         block_withholds_result: &[],
+        carried_context: None,
         hook_budget: &[],
     };
 }

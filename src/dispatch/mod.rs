@@ -2,6 +2,7 @@
 //! handlers, running them, the failure policy, and simulate's events and reports.
 //! [`crate::pipeline`] puts them in order.
 
+pub mod carry;
 pub mod condition;
 pub mod failure;
 pub mod follow_ups;

@@ -36,6 +36,7 @@ mod guard;
 use crate::claim;
 use crate::context::{Places, Vars};
 use crate::discover::{self, Context, EffectiveRule, Source};
+use crate::dispatch::carry::Carry;
 use crate::dispatch::run::{Dispatch, Limit};
 use crate::dispatch::simulate::{self, Verdict};
 use crate::dispatch::{self, failure, host};
@@ -559,7 +560,18 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         },
         false => None,
     };
-    Ok(answer_in_time(plan, known, &hosted, claimed.as_ref()))
+    // A context the host drops, carried to the same call's event where it delivers one (attacks
+    // row 1650): by the route that answers with its own rules, in one host's form.
+    let carry = match hosted.read_as.is_none() && hosted.also.is_empty() {
+        true => Carry::for_event(&ctx.home, hosted.host, &hosted.event),
+        false => Carry::none(),
+    };
+    Ok(answer_in_time(
+        plan,
+        known,
+        (&hosted, &carry),
+        claimed.as_ref(),
+    ))
 }
 
 /// The plan of the rules in the project files of `places`' project, a folder above the
@@ -666,7 +678,7 @@ fn blocking_answer(dispatch: &Dispatch, hosted: &host::HostEvent) -> Option<clai
         answer,
         cut_short: false,
     };
-    let answer = host_answer(&only, hosted);
+    let answer = host_answer(&only, hosted, &Carry::none());
     let (stdout, stderr) = host::rendered(&answer, &[]);
     Some(claim::Answer {
         stdout: stdout.as_bytes().to_vec(),
@@ -684,7 +696,7 @@ fn blocking_answer(dispatch: &Dispatch, hosted: &host::HostEvent) -> Option<clai
 fn answer_in_time(
     plan: dispatch::run::Plan<'_>,
     known: &failure::Context,
-    hosted: &host::HostEvent,
+    (hosted, carry): (&host::HostEvent, &Carry),
     claimed: Option<&Claim<'_>>,
 ) -> i32 {
     // An answer cut short by the budget is none to repeat: the matcher runs the rules itself
@@ -731,7 +743,7 @@ fn answer_in_time(
                 let mut answerer = Some(answerer);
                 let mut hand_over = |dispatch: &Dispatch| {
                     finish(dispatch);
-                    let (stdout, stderr, code) = rendered(dispatch, hosted);
+                    let (stdout, stderr, code) = rendered(dispatch, hosted, carry);
                     if let Some(answerer) = answerer.take() {
                         answerer.answer(&Answer {
                             stdout,
@@ -748,7 +760,7 @@ fn answer_in_time(
     }
     let dispatch = plan.run(None);
     finish(&dispatch);
-    answer(&dispatch, hosted)
+    answer(&dispatch, hosted, carry)
 }
 
 /// The most the host's process waits past the worker's due time for its answer: the worker
@@ -845,27 +857,30 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
         false => plan,
     };
     // 5. answer
-    Ok(answer(&plan.run(None), &hosted))
+    Ok(answer(&plan.run(None), &hosted, &Carry::none()))
 }
 
 /// Step 5 for `run` and `exec`: the host answer (one every agent the payload may be from
 /// reads, [`host::answer_all`], else the failure policy's for no agent).
-fn host_answer(dispatch: &Dispatch, hosted: &host::HostEvent) -> HostAnswer {
-    let answer = match hosted.read_as {
-        Some(flavor) => {
-            crate::protocol::answer::encode_answer(flavor, &hosted.event, &dispatch.outcome)
+fn host_answer(dispatch: &Dispatch, hosted: &host::HostEvent, carry: &Carry) -> HostAnswer {
+    let carried = carry.answer(&dispatch.outcome);
+    let outcome = carried.as_ref().unwrap_or(&dispatch.outcome);
+    let answer = match (hosted.read_as, &carried) {
+        (Some(flavor), _) => crate::protocol::answer::encode_answer(flavor, &hosted.event, outcome),
+        (None, Some(_)) => {
+            crate::protocol::answer::encode_answer(hosted.host, &hosted.event, outcome)
         }
-        None => dispatch.answer.clone(),
+        (None, None) => dispatch.answer.clone(),
     };
-    match host::answer_all(hosted, &dispatch.outcome, answer) {
+    match host::answer_all(hosted, outcome, answer) {
         Ok(answer) => answer,
         Err(why) => failure::answer(None, Some(&hosted.event.kind), &why),
     }
 }
 
 /// Prints [`host_answer`] and everything worth knowing on stderr; returns the exit code.
-fn answer(dispatch: &Dispatch, hosted: &host::HostEvent) -> i32 {
-    let answer = host_answer(dispatch, hosted);
+fn answer(dispatch: &Dispatch, hosted: &host::HostEvent, carry: &Carry) -> i32 {
+    let answer = host_answer(dispatch, hosted, carry);
     host::print(&answer, notes(dispatch, &answer))
 }
 
@@ -882,8 +897,12 @@ fn notes<'d>(dispatch: &'d Dispatch, answer: &HostAnswer) -> &'d [String] {
 
 /// What [`answer`] prints, as bytes: stdout, stderr and the exit code.
 #[cfg(unix)]
-fn rendered(dispatch: &Dispatch, hosted: &host::HostEvent) -> (Vec<u8>, Vec<u8>, i32) {
-    let answer = host_answer(dispatch, hosted);
+fn rendered(
+    dispatch: &Dispatch,
+    hosted: &host::HostEvent,
+    carry: &Carry,
+) -> (Vec<u8>, Vec<u8>, i32) {
+    let answer = host_answer(dispatch, hosted, carry);
     let (stdout, stderr) = host::rendered(&answer, notes(dispatch, &answer));
     (
         stdout.as_bytes().to_vec(),

@@ -131,6 +131,11 @@ pub struct ProtocolTables {
     /// How a tool call that failed shows in this flavour's payloads, read by selection and by
     /// the payload encoder ([`crate::protocol::failed`]; attacks rows 1552, 1553, 1610).
     pub failed_call: FailedCall,
+    /// A context the host drops on one event of a tool call and delivers on a later one of the
+    /// same call, both naming the call: `hookx run` carries it there
+    /// ([`crate::dispatch::carry`], attacks rows 1383, 1650). `None`: the host delivers it where
+    /// it comes, or its payloads name no call, and a carried context could reach another call.
+    pub carried_context: Option<CarriedContext>,
 }
 
 /// See [`ProtocolTables::failed_call`].
@@ -158,6 +163,17 @@ pub struct FailMark {
     /// Where the failure's text is (the same as `path` where the mark is the text). Written
     /// with the text for a handler of this flavour when another host's failure is shown to it.
     pub message: &'static [&'static str],
+}
+
+/// See [`ProtocolTables::carried_context`].
+#[derive(Debug)]
+pub struct CarriedContext {
+    /// The event whose context the host drops.
+    pub from: EventKind,
+    /// The later events of the same call whose context reaches the model.
+    pub to: &'static [EventKind],
+    /// The decoded field that names the call in both events' payloads, the same value on both.
+    pub call_key: &'static str,
 }
 
 /// See [`ProtocolTables::allow_reach`]; ordered, each reaching past what the one before does.
