@@ -2864,3 +2864,94 @@ fn an_mcp_server_name_holding_the_separator_reaches_its_rules() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// Attacks rows 1650-1653: a Claude PreToolUse context under Qwen Code, which drops it there
+/// and delivers a post event's (run 0.24.4). Through `hookx run --host qwen` as installed: the
+/// PreToolUse answer carries no context, the same call's PostToolUseFailure (the same
+/// `tool_use_id`) answers it, once; another call's post event never; a deny's context is not
+/// kept. `install` routes the post events beside the PreToolUse one.
+#[test]
+fn a_pretooluse_context_qwen_drops_reaches_the_same_calls_post_event_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, home) = (dir.path().join("project"), dir.path().join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let answer = |extra: &str| {
+        format!(
+            r#"{{"hookSpecificOutput":{{"hookEventName":"PreToolUse","additionalContext":"C1650"{extra}}}}}"#
+        )
+    };
+    let rule = format!(
+        "input=$(cat); case \"$input\" in *denied*) printf '%s' '{}';; *rewritten*) printf '%s' '{}';; *) printf '%s' '{}';; esac",
+        answer(r#","permissionDecision":"deny","permissionDecisionReason":"no""#),
+        answer(r#","updatedInput":{"command":"echo safe"}"#),
+        answer("")
+    );
+    let rules = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+        "hooks": [{"type": "command", "command": rule}]}]}});
+    write(&project, ".claude/settings.json", &rules.to_string());
+    let hookx = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(args).env("HOME", &home);
+        cmd
+    };
+    for args in [&["trust", "--yes"][..], &["install", "--host", "qwen"]] {
+        let done = ran(&mut hookx(args));
+        assert_eq!(done.code, Some(0), "{done:?}");
+    }
+    let settings: Value = serde_json::from_str(
+        &std::fs::read_to_string(project.join(".qwen/settings.json")).unwrap(),
+    )
+    .unwrap();
+    for event in ["PreToolUse", "PostToolUse", "PostToolUseFailure"] {
+        assert!(
+            settings["hooks"][event].is_array(),
+            "{event} routed: {settings:#}"
+        );
+    }
+    let event = |name: &str, call: &str, command: &str| {
+        let payload = json!({
+            "session_id": "s1650", "transcript_path": "/dev/null", "cwd": project,
+            "hook_event_name": name, "permission_mode": "yolo", "tool_name": "run_shell_command",
+            "tool_input": {"command": command}, "tool_use_id": call,
+            "tool_call_id": "call_run_shell_command_0", "error": "failed", "is_interrupt": false,
+        });
+        let done = ran(hookx(&["run", "--host", "qwen", "--event", name])
+            .arg("--home")
+            .arg(&home)
+            .write_stdin(payload.to_string()));
+        assert_eq!(done.code, Some(0), "{name} {call}: {done:?}");
+        let context = serde_json::from_str::<Value>(&done.stdout)
+            .map(|v| v["hookSpecificOutput"]["additionalContext"].clone())
+            .unwrap_or(Value::Null);
+        (context, done.stderr)
+    };
+    let (pre, said) = event("PreToolUse", "toolu_1", "echo one");
+    assert_eq!(pre, Value::Null, "{said}");
+    assert!(said.contains("carried to the call's PostToolUse"), "{said}");
+    let (other, _) = event("PostToolUse", "toolu_2", "echo one");
+    assert_eq!(
+        other,
+        Value::Null,
+        "another call's post event got the context"
+    );
+    let (post, said) = event("PostToolUseFailure", "toolu_1", "echo one");
+    assert_eq!(post, json!("C1650"), "the call's post event: {said}");
+    let (again, _) = event("PostToolUse", "toolu_1", "echo one");
+    assert_eq!(again, Value::Null, "delivered twice");
+    let (_, said) = event("PreToolUse", "toolu_3", "echo denied");
+    assert!(
+        !said.contains("carried to the call's"),
+        "a deny's context kept: {said}"
+    );
+    let (denied, _) = event("PostToolUse", "toolu_3", "echo denied");
+    assert_eq!(denied, Value::Null, "a deny's context delivered");
+    // A rewrite Qwen cannot apply is a deny (row 1020): its context is not kept either.
+    let (_, said) = event("PreToolUse", "toolu_4", "echo rewritten");
+    assert!(!said.contains("carried to the call's"), "{said}");
+    let (rewritten, _) = event("PostToolUse", "toolu_4", "echo rewritten");
+    assert_eq!(
+        rewritten,
+        Value::Null,
+        "a denied rewrite's context delivered"
+    );
+}

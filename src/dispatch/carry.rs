@@ -17,7 +17,8 @@
 //! [`ProtocolTables::carried_context`]: crate::tables::ProtocolTables::carried_context
 
 use crate::model::event::SESSION_ID;
-use crate::model::{Decision, Event, Outcome};
+use crate::model::{Decision, Event, EventKind, Outcome};
+use crate::protocol::answer::as_the_host_takes_it;
 use crate::tables::{CarriedContext, Flavor, Slot};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -57,6 +58,8 @@ enum Role {
         file: PathBuf,
         call: String,
         to: String,
+        host: Flavor,
+        kind: EventKind,
     },
     /// A later event of the call: what it took.
     Took(Vec<String>),
@@ -94,7 +97,13 @@ impl Carry {
                 .collect::<Vec<_>>()
                 .join(" or ");
             return Carry {
-                role: Role::Keep { file, call, to },
+                role: Role::Keep {
+                    file,
+                    call,
+                    to,
+                    host,
+                    kind: event.kind.clone(),
+                },
             };
         }
         if spec.to.contains(&event.kind) {
@@ -121,13 +130,16 @@ impl Carry {
                     .collect();
                 Some(out)
             }
-            Role::Keep { .. }
+            // A deny's call never runs, nor one whose answer the host takes as a deny (a
+            // rewrite it cannot apply: attacks row 1653).
+            Role::Keep { host, kind, .. }
                 if outcome.additional_context.is_empty()
-                    || outcome.decision == Some(Decision::Deny) =>
+                    || as_the_host_takes_it(*host, kind, outcome).decision
+                        == Some(Decision::Deny) =>
             {
                 None
             }
-            Role::Keep { file, call, to } => {
+            Role::Keep { file, call, to, .. } => {
                 let mut out = outcome.clone();
                 match keep(file, call, &outcome.additional_context) {
                     Ok(()) => {
@@ -259,7 +271,6 @@ fn sweep(dir: &Path) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::EventKind;
     use serde_json::Value;
 
     fn event(kind: EventKind, call: &str) -> Event {

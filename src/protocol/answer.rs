@@ -601,6 +601,24 @@ fn encode_context(
     } else if p.plain_stdout_context.contains(kind) {
         // No JSON field for it, but plain stdout is read (Claude's PreCompact instructions).
         return Some(context);
+    } else if let Some(carried) = p
+        .carried_context
+        .as_ref()
+        .filter(|c| c.from == *kind && outcome.decision != Some(Decision::Deny))
+    {
+        // `hookx run` keeps it for the call's later event (`crate::dispatch::carry`), and
+        // answers this one without it; this is what `simulate` and a failed keep say.
+        let to: Vec<String> = carried
+            .to
+            .iter()
+            .map(|k| event_name(host.tables(), k))
+            .collect();
+        notes.push(format!(
+            "hookx: additional context not given on {}, where {} takes none: `hookx run` carries it to the same call's {}: {context}",
+            w.event_name,
+            host.name(),
+            to.join(" or ")
+        ));
     } else {
         notes.push(format!(
             "hookx: additional context dropped: {} takes none on {}: {context}",
