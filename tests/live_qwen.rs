@@ -1733,61 +1733,81 @@ fn both_scopes_get_one_event() {
 /// once, with that call's result, as under Claude; never with the second call's.
 fn a_claude_pretooluse_context_reaches_qwens_model_once() {
     const CTX: &str = "CARRY-1650-CTX";
-    let Some(l) = live("carry", &["--yolo"], &[], |sb| {
-        sb.user_settings(json!({
-            "PreToolUse": [group(sb, None, "ids-PreToolUse")],
-            "PostToolUse": [group(sb, None, "ids-PostToolUse")],
-        }));
-        let answer = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-            "additionalContext": CTX}});
-        let rule =
-            format!("input=$(cat); case \"$input\" in *carry-one*) printf '%s' '{answer}';; esac");
-        let rules = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
-            "hooks": [{"type": "command", "command": rule}]}]}});
-        sb.write("project/.claude/settings.json", &rules.to_string());
-        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
-        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "qwen"]).success();
-        None
-    }) else {
-        return;
-    };
     let mut c = Checks::default();
-    c.that(
-        l.out.status == Some(0),
-        format!("exit {:?}: {}", l.out.status, l.out.stderr),
-    );
-    // The probe: one call id on both events (Qwen's own hooks, beside hookx's routes).
-    let id = |label: &str| {
-        l.dump(label, "carry-one")
-            .map(|d| d.stdin["tool_use_id"].clone())
-            .unwrap_or(Value::Null)
-    };
-    let (pre, post) = (id("ids-PreToolUse"), id("ids-PostToolUse"));
-    eprintln!("tool_use_id: PreToolUse {pre}, PostToolUse {post}");
-    c.that(
-        pre.is_string() && pre == post,
-        format!("one tool_use_id on both events: {pre} {post}"),
-    );
-    let first = l.tool_result("carry", "carry-one");
-    c.that(
-        first.matches(CTX).count() == 1,
-        format!("the context with the first call's result, once: {first:?}"),
-    );
-    let second = l.tool_result("carry", "carry-two");
-    c.that(
-        !second.contains(CTX),
-        format!("not with the second call's: {second:?}"),
-    );
-    let last = l
-        .model
-        .requests_of("carry")
-        .last()
-        .cloned()
-        .unwrap_or_default();
-    let seen = last["messages"].to_string().matches(CTX).count();
-    c.that(
-        seen == 1,
-        format!("the model's last request holds the context {seen} times"),
-    );
+    // Routed from the project's file alone; then from both scopes (a user rule of its own on
+    // PreToolUse routes the user's file too), where Qwen runs both routes and one claims.
+    for both in [false, true] {
+        let Some(l) = live("carry", &["--yolo"], &[], |sb| {
+            sb.user_settings(json!({
+                "PreToolUse": [group(sb, None, "ids-PreToolUse")],
+                "PostToolUse": [group(sb, None, "ids-PostToolUse")],
+            }));
+            let answer = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                "additionalContext": CTX}});
+            let rule = format!(
+                "input=$(cat); case \"$input\" in *carry-one*) printf '%s' '{answer}';; esac"
+            );
+            let rules = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+                "hooks": [{"type": "command", "command": rule}]}]}});
+            sb.write("project/.claude/settings.json", &rules.to_string());
+            let mut installs = vec![vec!["install", "--host", "qwen"]];
+            if both {
+                let quiet = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+                    "hooks": [{"type": "command", "command": "cat >/dev/null"}]}]}});
+                sb.write("home/.claude/settings.json", &quiet.to_string());
+                installs.push(vec!["install", "--host", "qwen", "--scope", "user"]);
+            }
+            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+            for install in installs {
+                common::hookx_at(&sb.project, &sb.home, &install).success();
+            }
+            None
+        }) else {
+            return;
+        };
+        let scopes = if both { "both scopes" } else { "project" };
+        c.that(
+            l.out.status == Some(0),
+            format!("{scopes}: exit {:?}: {}", l.out.status, l.out.stderr),
+        );
+        // The probe: one call id on both events (Qwen's own hooks, beside hookx's routes).
+        let id = |label: &str| {
+            l.dump(label, "carry-one")
+                .map(|d| d.stdin["tool_use_id"].clone())
+                .unwrap_or(Value::Null)
+        };
+        let (pre, post) = (id("ids-PreToolUse"), id("ids-PostToolUse"));
+        eprintln!("{scopes}: tool_use_id: PreToolUse {pre}, PostToolUse {post}");
+        c.that(
+            pre.is_string() && pre == post,
+            format!("{scopes}: one tool_use_id on both events: {pre} {post}"),
+        );
+        let first = l.tool_result("carry", "carry-one");
+        c.that(
+            first.matches(CTX).count() == 1,
+            format!("{scopes}: the context with the first call's result, once: {first:?}"),
+        );
+        let second = l.tool_result("carry", "carry-two");
+        c.that(
+            !second.contains(CTX),
+            format!("{scopes}: not with the second call's: {second:?}"),
+        );
+        let last = l
+            .model
+            .requests_of("carry")
+            .last()
+            .cloned()
+            .unwrap_or_default();
+        let seen = last["messages"].to_string().matches(CTX).count();
+        c.that(
+            seen == 1,
+            format!("{scopes}: the model's last request holds the context {seen} times"),
+        );
+        let left = std::fs::read_dir(l.sb.home.join(".hookx/carried")).map_or(0, |d| d.count());
+        c.that(
+            left == 0,
+            format!("{scopes}: {left} files left in ~/.hookx/carried"),
+        );
+    }
     c.done("carry");
 }
