@@ -614,7 +614,7 @@ fn encode_context(
             .map(|k| event_name(host.tables(), k))
             .collect();
         notes.push(format!(
-            "hookx: additional context not given on {}, where {} takes none: `hookx run` carries it to the same call's {}: {context}",
+            "hookx: additional context not given on {}, where {} takes none: a rule `hookx run` routes has it carried to the same call's {}: {context}",
             w.event_name,
             host.name(),
             to.join(" or ")
