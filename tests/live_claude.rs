@@ -2640,6 +2640,49 @@ fn a_guards_timeout_past_the_timers_reach() {
     c.finish("a_guards_timeout_past_the_timers_reach", "");
 }
 
+/// Attacks row 1686: the guard's event written beside `hooks` in `.claude/settings.json` (the
+/// wrapper left out, as a plugin's `hooks.json` may leave it out): Claude Code runs none of it,
+/// and `validate` must say so (it said nothing, exit 0).
+fn an_event_beside_hooks_runs_nothing() {
+    let Some(bin) = client_or_skip("an_event_beside_hooks_runs_nothing") else {
+        return;
+    };
+    let mut c = Checks::default();
+    for (form, beside) in [("in hooks", false), ("beside hooks", true)] {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let log = world.dump.join("guard.log");
+        let guard = json!([{"matcher": "Bash", "hooks": [{"type": "command", "command":
+            format!("echo ran >> '{}'; echo NO >&2; exit 2", log.display())}]}]);
+        let settings = match beside {
+            true => json!({"PreToolUse": guard}),
+            false => json!({"hooks": {"PreToolUse": guard}}),
+        };
+        let file = world.project.join(".claude/settings.json");
+        write_json(&file, &settings);
+        let run = one_call(&bin, &world, &model);
+        let ran = world.project.join("once.txt").exists();
+        c.check(
+            ran == beside && log.exists() != beside,
+            format!(
+                "{form}: the call ran {ran}, the guard ran {}\n{}",
+                log.exists(),
+                run.describe()
+            ),
+        );
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+            .arg("validate")
+            .arg(&file)
+            .env("HOME", &world.home)
+            .output()
+            .unwrap();
+        let v = String::from_utf8_lossy(&out.stdout);
+        let said = v.contains("error:") && v.contains("sits beside `hooks`");
+        c.check(said == beside, format!("{form}: hookx validate:\n{v}"));
+    }
+    c.finish("an_event_beside_hooks_runs_nothing", "");
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -2671,6 +2714,7 @@ fn main() -> std::process::ExitCode {
             two_identical_handlers_in_one_file_run_once,
             settings_forms_claude_skips_whole,
             a_guards_timeout_past_the_timers_reach,
+            an_event_beside_hooks_runs_nothing,
             claude_config_dir_and_the_project_route,
             a_user_route_the_user_runs_once,
             a_route_the_user_shortened,

@@ -850,3 +850,65 @@ fn a_timeout_past_the_agents_timer_is_an_error_where_the_client_lost_the_deny() 
         }
     }
 }
+
+/// Attacks row 1686: an event written beside `hooks` in a settings file (the wrapper left out):
+/// Claude Code 2.1.332 runs none of it (live, `live_claude::an_event_beside_hooks_runs_nothing`),
+/// and hookx reads no rule of it, yet validate said nothing, exit 0. Now a located error; the
+/// same event under `hooks`, and a Claude plugin's `hooks.json` without the wrapper (which
+/// Claude reads), are not.
+#[test]
+fn an_event_beside_hooks_in_a_settings_file_is_an_error() {
+    let group = |m: &str| {
+        format!(
+            r#"[{{"matcher": "{m}", "hooks": [{{"type": "command", "command": "./guard.sh"}}]}}]"#
+        )
+    };
+    let forms = [
+        (
+            ".claude/settings.json",
+            format!(r#"{{"PreToolUse": {}}}"#, group("Bash")),
+            true,
+        ),
+        (
+            ".claude/settings.json",
+            format!(r#"{{"hooks": {{"PreToolUse": {}}}}}"#, group("Bash")),
+            false,
+        ),
+        (
+            ".gemini/settings.json",
+            format!(r#"{{"BeforeTool": {}}}"#, group("run_shell_command")),
+            true,
+        ),
+        (
+            ".qwen/settings.json",
+            format!(r#"{{"PreToolUse": {}}}"#, group("run_shell_command")),
+            true,
+        ),
+        (
+            ".factory/settings.json",
+            format!(r#"{{"PreToolUse": {}}}"#, group("Execute")),
+            true,
+        ),
+        (
+            "plugin/hooks/hooks.json",
+            format!(r#"{{"PreToolUse": {}}}"#, group("Bash")),
+            false,
+        ),
+    ];
+    for (name, text, beside) in forms {
+        let dir = tempfile::tempdir().unwrap();
+        let path = common::write(dir.path(), name, &text);
+        let r = validate(&[path.to_str().unwrap()]);
+        let prefix = format!("{}:1:", path.display());
+        let said = r.stdout.lines().chain(r.stderr.lines()).any(|l| {
+            l.starts_with(&prefix) && l.contains("error: `") && l.contains("sits beside `hooks`")
+        });
+        assert_eq!(
+            said,
+            beside,
+            "{name}: {text}\n{}",
+            shown(&[path.to_str().unwrap()], &r)
+        );
+        assert_eq!(r.code, i32::from(beside), "{name}: {}", r.stdout);
+    }
+}

@@ -72,6 +72,7 @@ pub fn check(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
     checker
         .diagnostics
         .extend(crate::config::strict_load::refused_handlers(src, doc));
+    checker.diagnostics.extend(events_outside_hooks(src, doc));
     for rule in &doc.rules {
         checker.rule(doc, rule);
     }
@@ -82,6 +83,37 @@ pub fn check(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
             .extend(crate::config::strict_load::duplicate_keys(src, doc.dialect));
     }
     checker.diagnostics
+}
+
+/// An event of the file's agent written beside `hooks` in a settings file, which holds other
+/// keys too: its agent reads hooks under `hooks` only, so none of it runs, and hookx reads none
+/// either (attacks row 1686). A file holding nothing but hooks says its other keys itself
+/// (`unknown top-level key`).
+fn events_outside_hooks(src: &SourceFile, doc: &Document) -> Vec<Diagnostic> {
+    if doc.kind.wrapper_optional || doc.kind.wrapper_ignored || doc.kind.top_keys.is_some() {
+        return Vec::new();
+    }
+    let agent = doc.dialect.def().display;
+    doc.extra
+        .keys()
+        .filter(|key| {
+            doc.dialect
+                .flavors()
+                .any(|f| f.tables().event_kind(key).is_some())
+        })
+        .map(|key| {
+            let pointer = format!("/{}", crate::positions::escape(key));
+            let message = format!(
+                "`{key}` is an event, but it sits beside `hooks`, not in it: {agent} runs none of its hooks"
+            );
+            let mut diag = match syntax::locate(src, &pointer) {
+                Some(o) => Diagnostic::at_offset(Severity::Error, src, o, message),
+                None => Diagnostic::at_line_col(Severity::Error, src, 1, 1, message),
+            };
+            diag.pointer = Some(pointer);
+            diag.with_help(format!("move `{key}` into `hooks`"))
+        })
+        .collect()
 }
 
 struct Checker<'a> {
