@@ -4659,6 +4659,88 @@ fn a_guards_timeout_past_the_timers_reach() {
     c.done("timer");
 }
 
+/// Attacks row 1687: a Copilot handler holding two command keys (`bash` and `command`;
+/// `command` and `linux`): which one Copilot CLI runs on Linux, against the one hookx reads
+/// (`list`, which doctor and the run path share; for a Windows line only, `validate`'s warning).
+fn two_command_keys_run_as_hookx_reads_them() {
+    let mut c = Checks::default();
+    // (form, the handler, with @A@, @B@ for two recorders)
+    let forms = [
+        (
+            "camelCase bash and command",
+            "preToolUse",
+            r#"{"type": "command", "bash": @A@, "command": @B@}"#,
+        ),
+        (
+            "camelCase command and bash",
+            "preToolUse",
+            r#"{"type": "command", "command": @B@, "bash": @A@}"#,
+        ),
+        (
+            "camelCase command and linux",
+            "preToolUse",
+            r#"{"type": "command", "command": @B@, "linux": @A@}"#,
+        ),
+        (
+            "PascalCase command and linux",
+            "PreToolUse",
+            r#"{"type": "command", "command": @B@, "linux": @A@}"#,
+        ),
+        (
+            "PascalCase bash and command",
+            "PreToolUse",
+            r#"{"type": "command", "bash": @A@, "command": @B@}"#,
+        ),
+        (
+            "camelCase powershell only",
+            "preToolUse",
+            r#"{"type": "command", "powershell": @B@}"#,
+        ),
+    ];
+    for (form, event, handler) in forms {
+        let (mut listed, mut validated) = (String::new(), String::new());
+        let Some(l) = live_env("synced", |sb| {
+            let text = handler
+                .replace("@A@", &Value::String(sb.dumper("a")).to_string())
+                .replace("@B@", &Value::String(sb.dumper("b")).to_string());
+            sb.write(
+                "project/.github/hooks/probe.json",
+                &format!(r#"{{"version": 1, "hooks": {{"{event}": [{text}]}}}}"#),
+            );
+            let out = common::hookx_at(&sb.project, &sb.home, &["list", "--host", "copilot"]);
+            listed = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+            let file = sb.project.join(".github/hooks/probe.json");
+            let out =
+                common::hookx_at(&sb.project, &sb.home, &["validate", file.to_str().unwrap()]);
+            validated = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+            routed_env(sb)
+        }) else {
+            return;
+        };
+        let ran: Vec<String> = l.dumps.iter().map(|d| d.label.clone()).collect();
+        // A handler validate says runs on Windows only is one that runs nothing here.
+        let windows_only = validated.contains("has a Windows command only");
+        let hookx_reads = ["a", "b"]
+            .into_iter()
+            .filter(|_| !windows_only)
+            .filter(|label| {
+                listed.lines().any(|line| {
+                    line.contains("copilot") && line.contains(&format!("dump.sh {label}"))
+                })
+            })
+            .map(str::to_string)
+            .collect::<Vec<_>>();
+        println!("{form}: copilot ran {ran:?}, hookx reads {hookx_reads:?}");
+        let mut ran_once = ran.clone();
+        ran_once.dedup();
+        c.that(
+            ran_once == hookx_reads,
+            format!("{form}: Copilot ran {ran:?}, hookx reads {hookx_reads:?}:\n{listed}"),
+        );
+    }
+    c.done("two keys");
+}
+
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_copilot",
@@ -4670,6 +4752,7 @@ fn main() -> std::process::ExitCode {
             ),
         )],
         live_tests![
+            two_command_keys_run_as_hookx_reads_them,
             a_guards_timeout_past_the_timers_reach,
             matchers_fire_as_hookx_reads_them,
             claude_projects_loop,

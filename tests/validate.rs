@@ -912,3 +912,45 @@ fn an_event_beside_hooks_in_a_settings_file_is_an_error() {
         assert_eq!(r.code, i32::from(beside), "{name}: {}", r.stdout);
     }
 }
+
+/// Attacks row 1687: a Copilot handler with a Windows command only (`powershell`, or a
+/// PascalCase `windows`): Copilot CLI 1.0.102 runs nothing of it on Linux (live,
+/// `live_copilot::two_command_keys_run_as_hookx_reads_them`), and validate said nothing. Now a
+/// located warning; a handler with `bash` beside it is not one.
+#[test]
+fn a_copilot_handler_with_a_windows_command_only_is_said() {
+    let forms = [
+        (
+            r#"{"preToolUse": [{"type": "command", "powershell": "./g.ps1"}]}"#,
+            true,
+        ),
+        (
+            r#"{"PreToolUse": [{"type": "command", "windows": "./g.ps1"}]}"#,
+            true,
+        ),
+        (
+            r#"{"preToolUse": [{"type": "command", "bash": "./g.sh", "powershell": "./g.ps1"}]}"#,
+            false,
+        ),
+        (
+            r#"{"PreToolUse": [{"type": "command", "command": "./g.sh", "windows": "./g.ps1"}]}"#,
+            false,
+        ),
+    ];
+    for (hooks, said) in forms {
+        let dir = tempfile::tempdir().unwrap();
+        let text = format!(r#"{{"version": 1, "hooks": {hooks}}}"#);
+        let path = common::write(dir.path(), ".github/hooks/g.json", &text);
+        let r = validate(&[path.to_str().unwrap()]);
+        let prefix = format!("{}:1:", path.display());
+        let warned = r.stdout.lines().chain(r.stderr.lines()).any(|l| {
+            l.starts_with(&prefix) && l.contains("warning: this handler has a Windows command only")
+        });
+        assert_eq!(
+            warned,
+            said,
+            "{text}\n{}",
+            shown(&[path.to_str().unwrap()], &r)
+        );
+    }
+}

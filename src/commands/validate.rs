@@ -267,6 +267,21 @@ impl Checker<'_> {
     fn handler(&mut self, doc: &Document, rule: &Rule, handler: &Handler, at: &str) {
         let tables = rule.flavor.tables();
         let dialect = rule.flavor.dialect();
+        // Only a Windows line (Copilot's `powershell`, `windows`): Copilot CLI 1.0.102 runs
+        // nothing of it on Linux (live, attacks row 1687), and neither does hookx.
+        if let HandlerKind::Command(c) = &handler.kind
+            && c.unix_line().is_none()
+            && c.windows_line().is_some()
+        {
+            self.push(
+                Severity::Warning,
+                at,
+                format!(
+                    "this handler has a Windows command only: on Linux and macOS {dialect} runs nothing of it (nor does hookx)"
+                ),
+                Some("add `bash` (or `command`) for Linux and macOS".into()),
+            );
+        }
         let type_name = match &handler.kind {
             HandlerKind::Command(_) => "command",
             HandlerKind::Prompt(_) => "prompt",
