@@ -1030,7 +1030,7 @@ fn copilot_cwd_and_env_become_safe_shell_prefixes() {
     assert_eq!(
         line,
         // Copilot passes env values literally (run 1.0.102): single quotes keep them so.
-        r#"export GOOD_1='$HOME/x "q" `no` $(no)'; cd 'dir with '\''quotes'\''' && ./check.sh"#
+        r#"export GOOD_1='$HOME/x "q" `no` $(no)'; cd 'dir with '\''quotes'\''' || exit 1; ./check.sh"#
     );
     // Run the prefix (with the command replaced) to see what it does.
     let dir = tempfile::tempdir().unwrap();
@@ -1049,6 +1049,21 @@ fn copilot_cwd_and_env_become_safe_shell_prefixes() {
     assert_eq!(
         String::from_utf8(output.stdout).unwrap(),
         "$HOME/x \"q\" `no` $(no)|dir with 'quotes'"
+    );
+    // Where the folder is not there (another machine's path) the handler could not start: exit
+    // 1, as `hookx run` reads a handler that cannot start, never the exit 2 of dash's failed
+    // `cd`, which every agent reads as a block (attacks row 1760).
+    let elsewhere = tempfile::tempdir().unwrap();
+    let output = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(&probe)
+        .current_dir(elsewhere.path())
+        .output()
+        .unwrap();
+    assert_eq!(
+        (output.status.code(), output.stdout.is_empty()),
+        (Some(1), true),
+        "{output:?}"
     );
     assert!(!dir.path().join("pwned").exists());
 }

@@ -13,6 +13,8 @@ mod checks;
 #[path = "live_claude/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/converted.rs"]
+mod converted;
 #[path = "live_common/faults.rs"]
 mod faults;
 #[path = "live_claude/fixtures.rs"]
@@ -2697,6 +2699,7 @@ fn main() -> std::process::ExitCode {
         live_tests![
             native_ground_truth,
             matchers_fire_as_hookx_reads_them,
+            converted_corpus_configs,
             ground_truth_answer_forms,
             hookx_routed_in,
             converted_configs,
@@ -4365,5 +4368,138 @@ fn a_failed_call_runs_each_teams_rule_once_as_its_agent_would() {
     c.finish(
         "a_failed_call_runs_each_teams_rule_once_as_its_agent_would",
         &run.describe(),
+    );
+}
+
+/// Attacks rows 1760-1779, live under Claude Code 2.1.332: real configs of other agents
+/// (`converted::SAMPLE`), each handler a recorder, written into `.claude/settings.json` by
+/// `convert --write`, run through the matcher probe's session (a Bash call, a write, a read, an
+/// edit, the end). Each rule runs as often, on the same events and tools, with a payload of the
+/// same keys as hookx's own reading of the source files under Claude (`converted::expected`).
+/// Then the teammate without hookx: the same conversion with `--hookx hookx`, hookx off `PATH`:
+/// the run ends, no tool call a converted guard watches runs, and no rule ran.
+fn converted_corpus_configs() {
+    let Some(bin) = client_or_skip("converted_corpus_configs") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let mut c = Checks::default();
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    let target = ".claude/settings.json";
+    let prepare = |world: &World, hookx: &str, c: &mut Checks| {
+        let mut stamped = Vec::new();
+        let (mut labels, mut unstartable) = (Vec::new(), Vec::new());
+        for (i, s) in converted::sample("claude").iter().enumerate() {
+            let mut one = converted::stamp(s, &converted::tag(i, s), &|label| {
+                world.dumper_command(label, "x")
+            });
+            let at = world.dump.join(format!("source-{i}.json"));
+            write_json(&at, &one.value);
+            let out = converted::convert_write(
+                &world.project,
+                &world.home,
+                &at,
+                &s.from,
+                "claude",
+                hookx,
+            );
+            c.check(
+                out.status.success(),
+                format!(
+                    "convert {}: {}",
+                    s.file.display(),
+                    String::from_utf8_lossy(&out.stderr)
+                ),
+            );
+            stamped.push((s.place.clone(), one.value));
+            labels.append(&mut one.labels);
+            unstartable.append(&mut one.unstartable);
+        }
+        (stamped, labels, unstartable)
+    };
+    let world = World::new();
+    let (stamped, labels, unstartable) = prepare(&world, hookx, &mut c);
+    converted::add_catch_all(&world.project.join(target), &|event| {
+        world.dumper_command("all", event)
+    });
+    let prompt = "SCRIPT:matchers call the tools";
+    let run = client::run(
+        &bin,
+        &world,
+        model.port,
+        prompt,
+        &["--dangerously-skip-permissions"],
+    );
+    let sent: Vec<(String, Value)> = world
+        .records("all")
+        .into_iter()
+        .map(|r| (r.event, r.stdin))
+        .collect();
+    let mut observed: Vec<converted::Ran> = labels
+        .iter()
+        .flat_map(|l| {
+            world
+                .records(l)
+                .into_iter()
+                .map(move |r| converted::Ran::of(l, &r.stdin))
+        })
+        .collect();
+    observed.sort();
+    // Nothing the converted rules answer stops the session: a rule whose folder is not on this
+    // machine cannot start, which no agent reads as a block (row 1760).
+    c.check(
+        world.project.join("notes.txt").exists(),
+        "the session's write ran (no converted rule blocked the prompt or the call)",
+    );
+    let denied = run
+        .stream
+        .iter()
+        .find(|e| e["type"] == "result")
+        .map(|e| e["permission_denials"].clone());
+    c.check(
+        denied == Some(json!([])),
+        format!("no call denied: {denied:?}"),
+    );
+    let expected = converted::expected(
+        &world.project,
+        &world.home,
+        "claude",
+        &world.project.join(target),
+        &stamped,
+        &sent,
+    );
+    c.check(!expected.is_empty(), "hookx's reading runs some rule");
+    for d in converted::differences(&expected, &observed, &unstartable) {
+        c.check(false, d);
+    }
+
+    // The teammate without hookx.
+    let world = World::new();
+    let (_, labels, _) = prepare(&world, "hookx", &mut c);
+    let bare = client::run_env(
+        &bin,
+        &world,
+        model.port,
+        prompt,
+        &["--dangerously-skip-permissions"],
+        &[("PATH", "/usr/local/bin:/usr/bin:/bin")],
+    );
+    c.check(
+        bare.status == Some(0),
+        format!("without hookx: exit {:?}", bare.status),
+    );
+    c.check(
+        !world.project.join("notes.txt").exists(),
+        "without hookx: the write a converted guard watches did not run",
+    );
+    for l in &labels {
+        c.check(
+            world.records(l).is_empty(),
+            format!("without hookx: {l} ran"),
+        );
+    }
+    c.finish(
+        "converted_corpus_configs",
+        &format!("{}\n{}", run.describe(), bare.describe()),
     );
 }

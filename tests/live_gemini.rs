@@ -11,6 +11,8 @@ mod answers;
 #[path = "live_gemini/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/converted.rs"]
+mod converted;
 #[path = "live_common/form_probe.rs"]
 mod form_probe;
 #[path = "live_common/json_syntax.rs"]
@@ -2392,6 +2394,7 @@ fn main() -> std::process::ExitCode {
         )],
         live_tests![
             matchers_fire_as_hookx_reads_them,
+            converted_corpus_configs,
             a_guards_timeout_past_the_timers_reach,
             a_claude_session_end_rule_keeps_claudes_budget,
             ground_truth_leftovers,
@@ -3278,4 +3281,111 @@ fn its_own_settings_migration_keeps_a_trusted_guard_trusted() {
     }
     guards_deny_under_claude(&mut c, &sb, "R1406");
     c.done("migration");
+}
+
+/// Attacks rows 1760-1779, live under Gemini CLI 0.61.0: real configs of other agents
+/// (`converted::SAMPLE`), each handler a recorder, written into the project's
+/// `.gemini/settings.json` by `convert --write` (the folder trusted), run through the matcher
+/// probe's session (a shell call, a write, a replace, a read, a glob, the end). Each rule runs
+/// as often, on the same events and tools, with a payload of the same keys as hookx's own
+/// reading of the source files under Gemini. Then the teammate without hookx: the same
+/// conversion with `--hookx hookx`, hookx off `PATH`: the run ends and no rule ran.
+fn converted_corpus_configs() {
+    let Some(bin) = client::binary() else {
+        return;
+    };
+    let mut c = Checks::default();
+    let prepare = |sb: &Sandbox, hookx: &str, c: &mut Checks| {
+        sb.trust_folder();
+        sb.user_settings(json!({}));
+        let mut stamped = Vec::new();
+        let (mut labels, mut unstartable) = (Vec::new(), Vec::new());
+        for (i, s) in converted::sample("gemini").iter().enumerate() {
+            let mut one = converted::stamp(s, &converted::tag(i, s), &|label| sb.dumper(label));
+            let at = sb.root.join(format!("source-{i}.json"));
+            std::fs::write(&at, one.value.to_string()).unwrap();
+            let out =
+                converted::convert_write(&sb.project, &sb.home, &at, &s.from, "gemini", hookx);
+            c.that(
+                out.status.success(),
+                format!(
+                    "convert {}: {}",
+                    s.file.display(),
+                    String::from_utf8_lossy(&out.stderr)
+                ),
+            );
+            stamped.push((s.place.clone(), one.value));
+            labels.append(&mut one.labels);
+            unstartable.append(&mut one.unstartable);
+        }
+        (stamped, labels, unstartable)
+    };
+    let sb = Sandbox::new();
+    let (stamped, _, unstartable) = prepare(&sb, env!("CARGO_BIN_EXE_hookx"), &mut c);
+    let target = sb.project.join(".gemini/settings.json");
+    converted::add_catch_all(&target, &|event| sb.dumper(&format!("all-{event}")));
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let out = sb.run(
+        &bin,
+        model.port,
+        "SCENARIO:matchers do the work",
+        &["--yolo"],
+        &[],
+    );
+    let dumps = sb.dumps();
+    let sent: Vec<(String, Value)> = dumps
+        .iter()
+        .filter_map(|d| Some((d.label.strip_prefix("all-")?.to_string(), d.stdin.clone())))
+        .collect();
+    let mut observed: Vec<converted::Ran> = dumps
+        .iter()
+        .filter(|d| converted::label_in(&d.label).is_some())
+        .map(|d| converted::Ran::of(&d.label, &d.stdin))
+        .collect();
+    observed.sort();
+    // Nothing the converted rules answer stops the session: a rule whose folder is not on this
+    // machine cannot start, which no agent reads as a block (row 1760).
+    c.that(
+        sb.project.join("notes.txt").exists() && out.said().contains("matchers done"),
+        format!(
+            "the session's write ran and it ended (no converted rule blocked the prompt or a call): {}",
+            out.said()
+        ),
+    );
+    let expected = converted::expected(&sb.project, &sb.home, "gemini", &target, &stamped, &sent);
+    c.that(!expected.is_empty(), "hookx's reading runs some rule");
+    for d in converted::differences(&expected, &observed, &unstartable) {
+        c.that(false, d);
+    }
+    if std::env::var_os("HOOKX_LIVE_KEEP").is_some() {
+        let _ = std::fs::write(
+            sb.root.join("run.out"),
+            format!("{}\n{}", out.stdout, out.stderr),
+        );
+        eprintln!("kept {}", sb.root.display());
+        std::mem::forget(sb);
+    }
+
+    // The teammate without hookx.
+    let sb = Sandbox::new();
+    let (_, labels, _) = prepare(&sb, "hookx", &mut c);
+    let path = converted::path_without_hookx();
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let bare = sb.run(
+        &bin,
+        model.port,
+        "SCENARIO:matchers do the work",
+        &["--yolo"],
+        &[("PATH", &path)],
+    );
+    c.that(
+        bare.status == Some(0),
+        format!("without hookx: exit {:?}: {}", bare.status, bare.stderr),
+    );
+    let ran: Vec<String> = sb.dumps().into_iter().map(|d| d.label).collect();
+    c.that(
+        !labels.iter().any(|l| ran.contains(l)),
+        format!("without hookx: rules ran: {ran:?}"),
+    );
+    c.done("converted_corpus_configs");
 }

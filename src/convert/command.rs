@@ -104,7 +104,10 @@ impl Converter<'_> {
     }
 
     /// `cwd` and `env` where the target has no key for them: `cd` and `export` before the
-    /// line.
+    /// line. A folder that is not there (another machine's absolute path, a real Windsurf
+    /// file's `/Users/…`) is a handler that could not start, as `hookx run` reads it: exit 1,
+    /// which no agent reads as a block. `cd DIR && …` exited 2 under dash, a block of every
+    /// tool call and prompt the rule saw (attacks row 1760).
     fn with_cwd_env<'l>(
         &mut self,
         src: &SourceFile,
@@ -117,7 +120,7 @@ impl Converter<'_> {
         if let Some(cwd) = &command.cwd
             && spec.key(HandlerField::Cwd).is_none()
         {
-            line = format!("cd {} && {line}", shell_quote(cwd)).into();
+            line = format!("cd {} || exit 1; {line}", shell_quote(cwd)).into();
         }
         if let Some(env) = &command.env
             && spec.key(HandlerField::Env).is_none()

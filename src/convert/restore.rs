@@ -735,20 +735,23 @@ fn double_quoted(value: &str) -> String {
     out
 }
 
-/// `line` without the `cd DIR &&` a conversion put before it, and the folder.
+/// `line` without the `cd DIR || exit 1;` a conversion put before it (`cd DIR &&` before
+/// 2026-12-07), and the folder.
 fn without_cd(line: &str) -> (String, Option<String>) {
     let found = line.strip_prefix("cd ").and_then(|after| {
-        let mut from = 0;
-        while let Some(end) = after[from..].find(" && ") {
-            let quoted = &after[..from + end];
-            if let Some(dir) = super::wrap::unwrapped_word(quoted)
-                && shell_quote(&dir) == quoted
-            {
-                return Some((after[from + end + 4..].to_string(), dir));
+        [" || exit 1; ", " && "].into_iter().find_map(|sep| {
+            let mut from = 0;
+            while let Some(end) = after[from..].find(sep) {
+                let quoted = &after[..from + end];
+                if let Some(dir) = super::wrap::unwrapped_word(quoted)
+                    && shell_quote(&dir) == quoted
+                {
+                    return Some((after[from + end + sep.len()..].to_string(), dir));
+                }
+                from += end + sep.len();
             }
-            from += end + 4;
-        }
-        None
+            None
+        })
     });
     match found {
         Some((tail, dir)) => (tail, Some(dir)),
@@ -772,6 +775,10 @@ mod tests {
             without_cd(&line),
             ("run it".to_string(), Some("my dir".to_string()))
         );
+        assert_eq!(
+            without_cd("cd 'my dir' || exit 1; run it && more"),
+            ("run it && more".to_string(), Some("my dir".to_string()))
+        );
         // An older hookx quoted values in double quotes.
         let (line, env) = without_exports("export A=\"two words\"; run");
         assert_eq!(
@@ -783,6 +790,7 @@ mod tests {
             "export 1A=x; run",
             "exported",
             "cd $D && x",
+            "cd $D || exit 1; x",
         ] {
             assert_eq!(without_exports(line).0, line);
             assert_eq!(without_cd(line).0, line);
