@@ -85,6 +85,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .chain([Step::Text("mcp done")])
             .collect(),
         "subfolder" => vec![shell("echo sub-call"), Step::Text("subfolder done")],
+        "modes" => CODEX_MODE_CALLS
+            .iter()
+            .map(|n| shell(&format!("printf 'ran-%s\\n' {n}")))
+            .chain([Step::Text("modes done")])
+            .collect(),
         "twice" => vec![
             shell("echo twice-call"),
             shell("echo twice-call"),
@@ -2669,6 +2674,8 @@ fn main() -> std::process::ExitCode {
             ),
         )],
         live_tests![
+            approval_modes_and_a_guards_deny,
+            a_droid_prompt_hooks_exit_3_blocks_the_prompt_under_codex,
             claude_projects_loop,
             ground_truth_tools,
             ground_truth_compact,
@@ -3448,6 +3455,125 @@ fn a_route_whose_hookx_moved() {
         );
     }
     c.done("subfolder");
+}
+
+/// The calls of [`approval_modes_and_a_guards_deny`], in order; each prints `ran-NAME` only
+/// when it runs.
+const CODEX_MODE_CALLS: &[&str] = &["c-ok", "c-deny", "c-ask", "c-own-deny", "c-own-ask"];
+
+/// Attacks row 1720 (row 1500 of the twenty-fifth pass): Codex CLI 0.171.0's modes, `exec` with
+/// no option, `-s workspace-write`, `--approve-for-me`,
+/// `--dangerously-bypass-approvals-and-sandbox` and each `approval_policy` given with `-c` that
+/// it accepts (`untrusted`: "no longer supported", exit 1; `exec` has no `--full-auto`), a
+/// trusted Claude guard that denies one call and asks on another through hookx's project
+/// route, and Codex's own user hook that denies one and asks on another (ground truth, hookx
+/// out of the loop). Every mode: the guard's deny and ask stop their calls, Codex's own deny
+/// stops its call and its own ask runs it (why hookx denies for an ask), the control runs.
+fn approval_modes_and_a_guards_deny() {
+    let mut c = Checks::default();
+    let modes: &[&[&str]] = &[
+        &[],
+        &["-s", "workspace-write"],
+        &["--approve-for-me"],
+        &["--dangerously-bypass-approvals-and-sandbox"],
+        &["-c", "approval_policy=\"on-request\""],
+        &["-c", "approval_policy=\"on-failure\""],
+        &["-c", "approval_policy=\"never\""],
+    ];
+    for mode in modes {
+        let Some(l) = live("modes", mode, |sb| {
+            sb.trust_project();
+            let own = json!({"PreToolUse": [group(sb, None, "codex-own")]});
+            sb.trusted_hooks(HookFile::UserJson, &own);
+            sb.answer("codex-own", "a", "c-own-deny",
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-OWN-DENY"}}"#, "", 0);
+            sb.answer("codex-own", "b", "c-own-ask",
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"R-OWN-ASK"}}"#, "", 0);
+            let guard = json!([{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": sb.dumper("claude-guard")}]}]);
+            sb.write(
+                "project/.claude/settings.json",
+                &client::pretty(&json!({"hooks": {"PreToolUse": guard}})),
+            );
+            sb.answer("claude-guard", "a", "c-deny",
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-MODE-DENY"}}"#, "", 0);
+            sb.answer("claude-guard", "b", "' c-ask",
+                r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"R-MODE-ASK"}}"#, "", 0);
+            common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+            common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
+        }) else {
+            return;
+        };
+        let ran = |name: &str| {
+            l.tool_result("modes", &format!("' {name}"))
+                .contains(&format!("ran-{name}"))
+        };
+        let results: Vec<_> = CODEX_MODE_CALLS
+            .iter()
+            .map(|n| (*n, l.tool_result("modes", &format!("' {n}"))))
+            .collect();
+        l.keep(&format!("modes{}", mode.join("")));
+        eprintln!("codex {mode:?}: exit {:?}\n  {results:?}", l.out.status);
+        if l.out.status != Some(0) {
+            eprintln!("{}", l.out.stderr);
+        }
+        c.that(
+            ran("c-ok"),
+            format!("{mode:?}: the control did not run: {results:?}"),
+        );
+        for name in ["c-deny", "c-ask", "c-own-deny"] {
+            c.that(!ran(name), format!("{mode:?}: {name} ran"));
+        }
+        c.that(
+            ran("c-own-ask"),
+            format!("{mode:?}: Codex's own ask: {results:?}"),
+        );
+    }
+    c.done("modes");
+}
+
+/// Attacks row 1724: a trusted Droid `UserPromptSubmit` hook in the project's
+/// `.factory/settings.json` that exits 3 (Droid 0.225.2 blocks the prompt, as at exit 2:
+/// "User prompt submission aborted by hook", binary), run by hookx's Codex project route. The
+/// prompt never reaches the model: Codex's block ends the run before any model request (and
+/// before it, hookx's stop alone was a note Codex cannot take, and the call ran).
+fn a_droid_prompt_hooks_exit_3_blocks_the_prompt_under_codex() {
+    let Some(l) = live("subfolder", &["-s", "workspace-write"], |sb| {
+        sb.trust_project();
+        let hook = json!([{"hooks": [{"type": "command", "command": sb.dumper("droid-prompt")}]}]);
+        sb.write(
+            "project/.factory/settings.json",
+            &client::pretty(&json!({"hooks": {"UserPromptSubmit": hook}})),
+        );
+        sb.answer(
+            "droid-prompt",
+            "a",
+            "SCENARIO:subfolder",
+            "",
+            "R-PROMPT-ABORT",
+            3,
+        );
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.count("droid-prompt") == 1,
+        format!("the Droid hook ran once: {:?}", l.labels()),
+    );
+    let requests = run::Run::requests(&l, "subfolder");
+    c.that(
+        requests.is_empty(),
+        format!(
+            "the prompt reached the model {} time(s); the call's result: {}; stderr: {}",
+            requests.len(),
+            l.tool_result("subfolder", "sub-call"),
+            l.out.stderr
+        ),
+    );
+    c.done("droid-prompt");
 }
 
 /// Attacks row 1534 under Codex CLI 0.171.0: hookx's routes installed in both scopes with

@@ -57,8 +57,35 @@ fn execute(command: &str) -> Step {
     )])
 }
 
+/// An Execute call the model says is of `risk` (`low`, `medium`, `high`), which Droid's
+/// autonomy level weighs.
+fn execute_at(command: &str, risk: &str) -> Step {
+    Step::Tools(vec![(
+        "Execute",
+        json!({"summary": "Run one shell command", "command": command,
+            "riskLevel": risk, "riskLevelReason": "prints text"}),
+    )])
+}
+
+/// The calls of [`autonomy_levels_and_a_guards_deny`], in order: (name, risk). Each prints
+/// `ran-NAME` only when it runs.
+const MODE_CALLS: &[(&str, &str)] = &[
+    ("m-ok", "low"),
+    ("m-deny", "low"),
+    ("m-ask", "low"),
+    ("m-after-allow", "low"),
+    ("m-after-ask", "low"),
+    ("m-allowed-high", "high"),
+    ("m-high", "high"),
+];
+
 fn scripts(name: &str, project: &str) -> Vec<Step> {
     match name {
+        "modes" => MODE_CALLS
+            .iter()
+            .map(|(n, risk)| execute_at(&format!("printf 'ran-%s\\n' {n}"), risk))
+            .chain([Step::Text("modes done")])
+            .collect(),
         "tools" => vec![
             execute("echo hello-droid"),
             execute("echo deny-json"),
@@ -1614,6 +1641,172 @@ fn team_loop_without_hookx_fails_closed_only_on_the_guards() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// Attacks row 1724: Droid 0.225.2's reading of exit 3 at the turn's edges, hookx out of the
+/// loop: a `Stop` hook exiting 3 (stderr `E-STOP3`) and, for contrast, exiting 2 (which goes
+/// on with the reason as a user message); a recorder on `UserPromptSubmit` that would exit 3.
+/// Exit 3 ends the turn (one model request), exit 2 asks the model again; UserPromptSubmit does
+/// not fire in `droid exec` (its exit 3 is read in the binary: the prompt blocked, as at exit
+/// 2; hookx's reading is `tests/protocol.rs`).
+fn a_droid_stop_hooks_exit_3_ends_the_turn() {
+    let Some(bin) = droid() else { return };
+    let mut wrong = Vec::new();
+    for (code, requests_expected) in [(3, 1), (2, 2)] {
+        let sb = Sandbox::new("hookx-live-droid-stop3");
+        let model = FakeModel::start(scripts, sb.project.display().to_string());
+        let hooks = json!({
+            "Stop": [{"hooks": [{"type": "command", "command": sb.dumper("stop")}]}],
+            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": sb.dumper("prompt")}]}],
+        });
+        user_settings(&sb, &model, Some(hooks));
+        sb.answer(
+            "stop",
+            "a",
+            r#""stop_hook_active":false"#,
+            ("", "E-STOP3", code),
+        );
+        sb.answer("prompt", "a", "SCENARIO", ("", "E-PROMPT3", 3));
+        let out = run_droid(&sb, &bin, "text");
+        keep(&sb, &model, &out, &format!("droid-stop{code}"));
+        let requests = model.requests_of("text").len();
+        let dumps = sb.dumps();
+        let count = |label: &str| dumps.iter().filter(|d| d.label == label).count();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        eprintln!(
+            "stop exit {code}: {requests} requests, stop ran {}, prompt ran {}, exit {:?}: {said}",
+            count("stop"),
+            count("prompt"),
+            out.status.code()
+        );
+        if requests != requests_expected || count("stop") < 1 || count("prompt") != 0 {
+            wrong.push(format!(
+                "stop exit {code}: {requests} model requests (expected {requests_expected}), \
+                 the Stop hook ran {} times, the prompt hook {}: {said}",
+                count("stop"),
+                count("prompt")
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Attacks rows 1720-1722: Droid's autonomy levels (`droid exec` with none, `--auto low`,
+/// `medium`, `high`, and `--skip-permissions-unsafe`) and a trusted Claude guard's deny and ask
+/// through hookx's project route; beside it Droid's own user hook (run first) allows or asks
+/// on the calls the guard denies, and allows one call of high risk; a trusted Gemini guard
+/// allows another. Each call prints `ran-NAME` only if it ran: returns the calls that ran and
+/// each call's result.
+fn autonomy_run(bin: &std::path::Path, level: &[&str]) -> (Vec<String>, Vec<(String, String)>) {
+    let sb = Sandbox::new("hookx-live-droid-modes");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let own = json!({"PreToolUse": [{"hooks": [
+        {"type": "command", "command": sb.dumper("droid-own")}]}]});
+    user_settings(&sb, &model, Some(own));
+    let allow =
+        r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}"#;
+    let ask = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"R-OWN-ASK"}}"#;
+    sb.answer("droid-own", "a", "m-after-allow", (allow, "", 0));
+    sb.answer("droid-own", "b", "m-allowed-high", (allow, "", 0));
+    sb.answer("droid-own", "c", "m-after-ask", (ask, "", 0));
+    common::write(
+        &sb.project,
+        ".claude/settings.json",
+        &json!({"hooks": grouped(&sb, "PreToolUse", "Bash", "claude-guard")}).to_string(),
+    );
+    let deny = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R-MODE-DENY"}}"#;
+    let guard_ask = r#"{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"R-MODE-ASK"}}"#;
+    for (i, name) in ["m-deny", "m-after-allow", "m-after-ask"]
+        .iter()
+        .enumerate()
+    {
+        sb.answer("claude-guard", &format!("{i}"), name, (deny, "", 0));
+    }
+    sb.answer("claude-guard", "z", "' m-ask\"", (guard_ask, "", 0));
+    // A Gemini guard's allow, which Gemini's own approval outranks: no more than Droid's flow.
+    common::write(
+        &sb.project,
+        ".gemini/settings.json",
+        &json!({"hooks": grouped(&sb, "BeforeTool", "run_shell_command", "gemini-allow")})
+            .to_string(),
+    );
+    sb.answer(
+        "gemini-allow",
+        "a",
+        "m-high",
+        (r#"{"decision":"allow"}"#, "", 0),
+    );
+    faults::hookx(&sb.project, &sb.home, &["install", "--host", "droid"]);
+    faults::hookx(&sb.project, &sb.home, &["trust", "--yes"]);
+    let mut cmd = sb.command(bin);
+    cmd.env("FACTORY_API_KEY", "dummy")
+        .args(["exec", "-m", "custom:fake-0"])
+        .args(level)
+        .args(["-o", "json", "SCENARIO:modes do the work"]);
+    let out = sb.run(cmd);
+    keep(&sb, &model, &out, &format!("droid-modes{}", level.join("")));
+    let requests = model.requests_of("modes");
+    let mut ran = Vec::new();
+    let mut results = Vec::new();
+    for (name, _) in MODE_CALLS {
+        let asked = requests
+            .iter()
+            .any(|r| r.to_string().contains(&format!("' {name}")));
+        let result = match asked {
+            true => minimal::tool_result(&requests, &format!("' {name}")),
+            false => "<never called>".to_string(),
+        };
+        if result.contains(&format!("ran-{name}")) {
+            ran.push(name.to_string());
+        }
+        results.push((name.to_string(), result));
+    }
+    (ran, results)
+}
+
+/// See [`autonomy_run`]: in every level the guard's deny and ask stop their calls, also where
+/// Droid's own hook, run before hookx's route, allowed or asked on the same call. Without
+/// `--auto high` the run ends at the call of high risk that no hook of Droid's allowed
+/// ("Exec ended early: insufficient permission to proceed"), so it is the last.
+fn autonomy_levels_and_a_guards_deny() {
+    let Some(bin) = droid() else { return };
+    let mut wrong = Vec::new();
+    for level in [
+        &[][..],
+        &["--auto", "low"],
+        &["--auto", "medium"],
+        &["--auto", "high"],
+        &["--skip-permissions-unsafe"],
+    ] {
+        let (ran, results) = autonomy_run(&bin, level);
+        eprintln!("droid {level:?}: ran {ran:?}\n  {results:?}");
+        for name in ["m-deny", "m-ask", "m-after-allow", "m-after-ask"] {
+            if ran.iter().any(|r| r == name) {
+                wrong.push(format!("droid {level:?}: {name} ran"));
+            }
+        }
+        // Droid's own allow gets past its autonomy level (`allow-bypass` in the binary):
+        // `allow_reach: Prompt`. A call of high risk runs only from `--auto high` on, and a
+        // Gemini guard's allow through hookx does not change that.
+        let high = matches!(
+            level.last(),
+            Some(&"high") | Some(&"--skip-permissions-unsafe")
+        );
+        let expected = [("m-ok", true), ("m-allowed-high", true), ("m-high", high)];
+        for (name, runs) in expected {
+            if ran.iter().any(|r| r == name) != runs {
+                wrong.push(format!(
+                    "droid {level:?}: {name} ran {}, expected {runs}: {results:?}",
+                    !runs
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 /// Attacks row 1577: a Droid `PreToolUse` hook that exits 3 (stderr `E-ABORT3`) on the first of
 /// two Execute calls, hookx out of the loop; then the same hook in a Claude-form file of
@@ -1654,6 +1847,8 @@ fn main() -> std::process::ExitCode {
             format!("factory-{VERSION}/node_modules/@factory/cli-linux-x64/bin/droid"),
         )],
         live_tests![
+            autonomy_levels_and_a_guards_deny,
+            a_droid_stop_hooks_exit_3_ends_the_turn,
             a_droid_hooks_exit_3_aborts_the_agent,
             matchers_fire_as_hookx_reads_them,
             a_projects_settings_and_the_users_hooks,

@@ -1088,3 +1088,41 @@ fn a_droid_hooks_exit_3_aborts_and_its_call_never_runs() {
     let read = decode_answer(droid, &pre, &finished(Exit::Code(1), b"", "oops"));
     assert!(read.decision.is_none() && !read.stop, "{read:?}");
 }
+
+/// Attacks row 1724: Droid 0.225.2 reads a `UserPromptSubmit` hook's exit 3 as it reads its exit
+/// 2 there, the prompt blocked ("User prompt submission aborted by hook", `blocked: true`), and
+/// a `PreCompact` hook's exit 3 as its exit 2, the compaction blocked (binary). hookx read it as
+/// a stop alone, which Codex cannot take: under Codex the prompt went to the model (a note,
+/// "codex cannot be told to stop"), and a compaction ran under Claude Code. Now it is a block
+/// there too, and on Stop still a stop and no block (a Stop block would make the agent go on).
+#[test]
+fn a_droid_hooks_exit_3_blocks_a_prompt_and_a_compaction_as_its_exit_2_does() {
+    let droid = Flavor::named("droid").unwrap();
+    let codex = Flavor::named("codex").unwrap();
+    let claude = claude::DIALECT.default_flavor();
+    for kind in [EventKind::UserPromptSubmit, EventKind::PreCompact] {
+        let event = Event::bare(kind.clone());
+        let read = decode_answer(droid, &event, &finished(Exit::Code(3), b"", "ABORT"));
+        let two = decode_answer(droid, &event, &finished(Exit::Code(2), b"", "ABORT"));
+        assert!(two.block, "{kind:?}: exit 2 blocks: {two:?}");
+        assert!(
+            read.block && read.stop && read.reasons == ["ABORT"],
+            "{kind:?}: exit 3 blocks as exit 2 does: {read:?}"
+        );
+    }
+    let prompt = Event::bare(EventKind::UserPromptSubmit);
+    let read = decode_answer(droid, &prompt, &finished(Exit::Code(3), b"", "ABORT"));
+    let answer = encode_answer(codex, &prompt, &read);
+    assert!(
+        answer.stdout.contains("\"block\"") && answer.stdout.contains("ABORT"),
+        "codex UserPromptSubmit: {answer:?}"
+    );
+    let compact = Event::bare(EventKind::PreCompact);
+    let read = decode_answer(droid, &compact, &finished(Exit::Code(3), b"", "ABORT"));
+    let answer = encode_answer(claude, &compact, &read);
+    let text = format!("{} {} {}", answer.stdout, answer.stderr, answer.exit_code);
+    assert!(
+        text.contains("\"block\"") || answer.exit_code == 2,
+        "claude PreCompact: {answer:?}"
+    );
+}

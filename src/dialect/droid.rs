@@ -427,8 +427,8 @@ static CONFIG: ConfigSpec = ConfigSpec {
 mod protocol_rows {
     use crate::model::{Decision, EventKind};
     use crate::tables::{
-        AnswerField as F, AnswerText, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, Exit2, ExitCodes,
-        ProtocolTables, Slot, Writes,
+        AbortExit, AnswerField as F, AnswerText, ArgsForm, CANONICAL_CALL_KEYS, EnvValue, Exit2,
+        ExitCodes, ProtocolTables, Slot, Writes,
     };
 
     const HSO: &str = "hookSpecificOutput";
@@ -489,9 +489,13 @@ mod protocol_rows {
             (EventKind::PreCompact, Exit2::Block),
         ],
         signal_exit: None,
-        // Binary 0.225.2: exit 3 aborts the agent (PreToolUse, Stop: `AgentAbortError`) and
-        // blocks a prompt or a compaction (attacks row 1577).
-        abort_exit: Some(3),
+        // Binary 0.225.2: exit 3 aborts the agent (PreToolUse, PostToolUse, Stop:
+        // `AgentAbortError`, attacks row 1577) and blocks a prompt ("User prompt submission
+        // aborted by hook") or a compaction, as exit 2 does there (attacks row 1724).
+        abort_exit: Some(AbortExit {
+            code: 3,
+            blocks: &[EventKind::UserPromptSubmit, EventKind::PreCompact],
+        }),
         answer_text: AnswerText::STDOUT,
         failure_denies: &[],
         // Binary 0.225.2: a hook that fails lets the tool run; hookx's own policy for a guard

@@ -108,17 +108,22 @@ pub(crate) fn read_answer(flavor: Flavor, event: &Event, finished: &Finished) ->
         read_stdout(flavor, event, finished, &mut out);
     }
     // The agent aborts itself: a stop, and the call it guards never runs.
-    if let (Some(code), Exit::Code(c)) = (p.abort_exit, exit)
-        && *c == code
+    if let (Some(abort), Exit::Code(c)) = (p.abort_exit, exit)
+        && *c == abort.code
     {
         let reason = reason_or(
             &stderr,
-            &format!("hook exited with code {code}: the agent aborts"),
+            &format!("hook exited with code {}: the agent aborts", abort.code),
         );
         if p.fails_closed(kind) {
             out.updated_input = None;
             out.reasons.clear();
             deny(&mut out, reason.clone());
+        } else if abort.blocks.contains(kind) {
+            out.decision = None;
+            out.updated_input = None;
+            out.reasons = vec![reason.clone()];
+            out.block = true;
         }
         out.stop = true;
         out.stop_reason.get_or_insert(reason);

@@ -58,11 +58,11 @@ pub struct ProtocolTables {
     /// handler failed.
     pub signal_exit: Option<i32>,
     /// The exit code by which a handler makes the agent abort itself (Droid 0.225.2: 3, "Agent
-    /// aborted by PreToolUse hook", "… by Stop hook"; on UserPromptSubmit and PreCompact a
-    /// block): read as a stop, and as a deny on the events that guard a call and a block where
-    /// exit 2 blocks, so that what the agent would not have run does not run elsewhere (attacks
-    /// row 1577). `None`: no such code.
-    pub abort_exit: Option<i32>,
+    /// aborted by PreToolUse hook", "… by Stop hook"): read as a stop, as a deny on the events
+    /// that guard a call, and as a block on [`AbortExit::blocks`], so that what the agent
+    /// would not have run does not run elsewhere (attacks rows 1577, 1724). `None`: no such
+    /// code.
+    pub abort_exit: Option<AbortExit>,
     /// Where in a handler's output its answer is, beside its whole stdout (read under
     /// `ExitCodes::ByCode` and `ExitCodes::ByCodeAndJson`).
     pub answer_text: AnswerText,
@@ -163,6 +163,18 @@ pub struct FailMark {
     /// Where the failure's text is (the same as `path` where the mark is the text). Written
     /// with the text for a handler of this flavour when another host's failure is shown to it.
     pub message: &'static [&'static str],
+}
+
+/// See [`ProtocolTables::abort_exit`].
+#[derive(Clone, Copy, Debug)]
+pub struct AbortExit {
+    pub code: i32,
+    /// Events on which the code blocks what the hook was asked about, as a block does (Droid
+    /// 0.225.2: the prompt on UserPromptSubmit, the compaction on PreCompact, as its exit 2
+    /// there): a block too, beside the stop, for a host that acts on only one of them (Codex
+    /// takes no stop on UserPromptSubmit; Claude Code no stop on PreCompact). Not where a
+    /// block makes the agent go on (Stop).
+    pub blocks: &'static [EventKind],
 }
 
 /// See [`ProtocolTables::carried_context`].
