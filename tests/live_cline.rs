@@ -628,7 +628,9 @@ fn a_guard_reading_a_key_cline_does_not_send_never_cancels() {
 /// through the scripts `hookx convert --to cline` writes (one per handler, which Cline runs one
 /// after another and whose answers it merges). A cancel ends Cline's run and its reason
 /// reaches no model, so each fault has a run of its own and the check is that the command
-/// never ran; a run of the control alone shows that commands do run.
+/// never ran; a run of the control alone shows that commands do run. The odd paths (hookx in a
+/// folder [`faults::SHELL_READS`], attacks rows 1534, 1726) also check that no part of the
+/// folder's name ran.
 fn faulty_handlers_beside_a_deny() {
     let Some(bin) = cline() else { return };
     let mut wrong = Vec::new();
@@ -651,6 +653,13 @@ fn faulty_handlers_beside_a_deny() {
             let keep = format!("faults-{via:?}-{scenario}");
             run_client_with(&bin, &sb, &model, &scenario, &keep, &limit);
             std::fs::write(sb.root.join("release"), "").unwrap();
+            // A route or copy naming the folder `faults::SHELL_READS` runs none of its name.
+            let made = faults::made_by_a_folders_name(&sb.root);
+            if !made.is_empty() {
+                wrong.push(format!(
+                    "cline {via:?}, {scenario}: the folder's name ran: {made:?}"
+                ));
+            }
             let ran = |name: &str| sb.project.join(format!("ran-{name}")).exists();
             match scenario.strip_prefix("fault-") {
                 Some(fault) if ran(fault) => {

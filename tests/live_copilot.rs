@@ -487,22 +487,35 @@ fn live_with(
 /// edit and a view: what Copilot fires (recorded in `tests/fixtures/matchers/`) against what
 /// hookx reads the same file as (`simulate`, on each call's own payload).
 fn matchers_fire_as_hookx_reads_them() {
+    matcher_probe_on("preToolUse", "copilot");
+}
+
+/// Attacks row 1728 (row 1462 of the twenty-fifth pass): [`matchers_fire_as_hookx_reads_them`]
+/// with the entries under the PascalCase `PreToolUse` (VS Code's form, `command`), which
+/// Copilot fires with Claude's tool names (recorded as `copilot-pascal-VERSION`).
+fn pascal_matchers_fire_as_hookx_reads_them() {
+    matcher_probe_on("PreToolUse", "copilot-pascal");
+}
+
+/// The matcher probe on Copilot's `event`, recorded under `tag`-VERSION.
+fn matcher_probe_on(event: &str, tag: &str) {
     let Some(l) = live(
         "mxprobe",
         |sb| {
+            let key = matcher_probe::copilot_command_key(event);
             let entries: Vec<Value> = matcher_probe::MATCHERS
                 .iter()
                 .enumerate()
                 .map(|(i, m)| {
                     let mut e =
-                        json!({"type": "command", "bash": sb.dumper(&matcher_probe::label(i))});
+                        json!({"type": "command", key: sb.dumper(&matcher_probe::label(i))});
                     if let Some(m) = m {
                         e["matcher"] = json!(m);
                     }
                     e
                 })
                 .collect();
-            let hooks = json!({"version": 1, "hooks": {"preToolUse": entries}});
+            let hooks = json!({"version": 1, "hooks": {event: entries}});
             sb.write("home/.copilot/hooks/probe.json", &hooks.to_string());
         },
         &[],
@@ -518,12 +531,12 @@ fn matchers_fire_as_hookx_reads_them() {
         client: "copilot".into(),
         version: client::VERSION.into(),
         host: "copilot".into(),
-        event: "preToolUse".into(),
+        event: event.into(),
         file: ".copilot/hooks/probe.json".into(),
         calls: matcher_probe::observed(&dumps, &l.sb.root),
     };
     let mut c = Checks::default();
-    let tag = format!("copilot-{}", client::VERSION);
+    let tag = format!("{tag}-{}", client::VERSION);
     for d in matcher_probe::differences(&tag, &rec, 4) {
         c.that(false, d);
     }
@@ -4755,6 +4768,7 @@ fn main() -> std::process::ExitCode {
             two_command_keys_run_as_hookx_reads_them,
             a_guards_timeout_past_the_timers_reach,
             matchers_fire_as_hookx_reads_them,
+            pascal_matchers_fire_as_hookx_reads_them,
             claude_projects_loop,
             ground_truth_leftovers,
             ground_truth_tools,

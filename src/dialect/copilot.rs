@@ -93,7 +93,11 @@ pub static TABLES: Tables = Tables {
         (EventKind::SubagentStart, MatchOn::Field("agent_type")),
         (EventKind::PreCompact, MatchOn::Field("trigger")),
     ],
-    matcher_style: MatcherStyle::AnchoredRegex { star_is_all: false },
+    // Run 1.0.102 (attacks row 1728): not trimmed, `" "` fires on nothing.
+    matcher_style: MatcherStyle::AnchoredRegex {
+        star_is_all: false,
+        trims: false,
+    },
     exact_field_matchers: false,
     // A subagent's end fires `agentStop` (with its `agentId`) before `subagentStop` (recorded
     // 1.0.102, `tools.45`, `tools.47`): a Copilot Stop rule is written for both.
@@ -334,8 +338,12 @@ pub static PASCAL_TABLES: Tables = Tables {
     tool_args: TABLES.tool_args,
     matcher_targets: TABLES.matcher_targets,
     // Run 1.0.102 (dialects.md §4): anchored regexes, no comma lists, `*` = all, an empty
-    // matcher drops the entry; tried against the Claude and the Copilot tool name.
-    matcher_style: MatcherStyle::AnchoredRegex { star_is_all: true },
+    // matcher drops the entry; tried against the Claude and the Copilot tool name. Trimmed,
+    // white space alone all (the matcher probe, attacks row 1728).
+    matcher_style: MatcherStyle::AnchoredRegex {
+        star_is_all: true,
+        trims: true,
+    },
     exact_field_matchers: false,
     // `Stop` too (recorded `tools.46`, with `agent_id`).
     stop_fires_for_subagents: true,

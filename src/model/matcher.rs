@@ -24,8 +24,11 @@ pub enum MatcherStyle {
         separators: &'static str,
     },
     /// Absent = all; anything else an ECMAScript regex anchored at both ends (so an empty
-    /// matcher matches nothing), except `*` where `star_is_all`.
-    AnchoredRegex { star_is_all: bool },
+    /// matcher matches nothing), except `*` where `star_is_all`. `trims`: a matcher that is not
+    /// empty is trimmed first, and white space alone is all (Copilot CLI 1.0.102's PascalCase
+    /// events, run: `" Bash"`, `"Bash "` fire on Bash, `" "` and `"\t"` on every tool, `""`
+    /// drops its entry; its camelCase events trim nothing: attacks row 1728).
+    AnchoredRegex { star_is_all: bool, trims: bool },
     /// Empty / absent = all, `*` too where `star_is_all`; anything else an ECMAScript regex
     /// tested unanchored, with no exact-list reading (Gemini CLI: `shell` matches
     /// `run_shell_command`). Where `*` is not all it is an invalid regex (Auggie). `trims`:
@@ -165,7 +168,12 @@ impl MatcherStyle {
                 }
                 Reading::Regex(text, false)
             }
-            MatcherStyle::AnchoredRegex { star_is_all } => {
+            MatcherStyle::AnchoredRegex { star_is_all, trims } => {
+                let text = match trims && !text.is_empty() {
+                    true if text.trim().is_empty() => return Reading::All,
+                    true => text.trim(),
+                    false => text,
+                };
                 if star_is_all && text == "*" {
                     return Reading::All;
                 }
@@ -413,15 +421,46 @@ mod tests {
     #[test]
     fn copilot_regex_is_anchored() {
         assert!(!matches(
-            MatcherStyle::AnchoredRegex { star_is_all: false },
+            MatcherStyle::AnchoredRegex {
+                star_is_all: false,
+                trims: false,
+            },
             "edit",
             "multi_edit"
         ));
         assert!(matches(
-            MatcherStyle::AnchoredRegex { star_is_all: false },
+            MatcherStyle::AnchoredRegex {
+                star_is_all: false,
+                trims: false,
+            },
             "edit|create",
             "create"
         ));
+    }
+
+    /// Attacks row 1728: Copilot's PascalCase matchers are trimmed, white space alone is all;
+    /// an empty one matches nothing (Copilot drops its entry). Its camelCase ones are not.
+    #[test]
+    fn copilot_pascal_matchers_are_trimmed() {
+        let pascal = MatcherStyle::AnchoredRegex {
+            star_is_all: true,
+            trims: true,
+        };
+        for text in [" Bash", "Bash ", "\tBash", " bash"] {
+            assert!(matches(pascal, text, "Bash") || matches(pascal, text, "bash"));
+        }
+        for text in [" ", "\t", "  ", " .*"] {
+            assert!(matches(pascal, text, "Write"), "{text:?}");
+        }
+        assert!(!matches(pascal, "", "Write"));
+        assert!(!matches(pascal, "Edit | Write", "Write"));
+        let camel = MatcherStyle::AnchoredRegex {
+            star_is_all: false,
+            trims: false,
+        };
+        for text in [" bash", " ", "bash "] {
+            assert!(!matches(camel, text, "bash"), "{text:?}");
+        }
     }
 
     #[test]

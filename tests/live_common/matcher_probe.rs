@@ -184,7 +184,8 @@ pub fn settle(client: &str, now: &Recording) -> Vec<String> {
 }
 
 /// The hook file of `host` holding one rule per matcher on `event`, each rule's command
-/// `true mxNN`: the layout of the client's own file.
+/// `true mxNN`: the layout of the client's own file (Copilot's: flat entries, the command under
+/// `bash` on camelCase events and `command` on PascalCase ones, as VS Code writes them).
 pub fn hook_file(host: &str, event: &str) -> Value {
     let rules: Vec<Value> = MATCHERS
         .iter()
@@ -192,7 +193,7 @@ pub fn hook_file(host: &str, event: &str) -> Value {
         .map(|(i, m)| {
             let command = format!("true {}", label(i));
             let mut rule = if host == "copilot" {
-                json!({"type": "command", "bash": command})
+                json!({"type": "command", copilot_command_key(event): command})
             } else {
                 json!({"hooks": [{"type": "command", "command": command}]})
             };
@@ -207,6 +208,15 @@ pub fn hook_file(host: &str, event: &str) -> Value {
         body["version"] = json!(1);
     }
     body
+}
+
+/// The key of a flat Copilot entry's command on `event`: `bash` on camelCase events, `command`
+/// on PascalCase ones.
+pub fn copilot_command_key(event: &str) -> &'static str {
+    match event.starts_with(char::is_lowercase) {
+        true => "bash",
+        false => "command",
+    }
 }
 
 /// The matchers hookx says the client fires on `payload`, for the rules of [`hook_file`] at
