@@ -531,8 +531,9 @@ mod protocol_rows {
         // ask with a rewrite runs the rewrite under the same flow (attacks row 1025).
         permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],
-        // Droid reads Claude's fields (binary 0.225.2); whether its allow passes its own autonomy
-        // check was not run: taken as Claude's.
+        // Run 0.225.2 (attacks row 1723): its own allow runs a call of high risk below `--auto
+        // high` (binary: `allow-bypass` skips the level's confirmation); its command blocklist
+        // is checked before hooks run.
         allow_reach: crate::tables::AllowReach::Prompt,
         // PostToolUse after a failed command too, the exit code only inside the output text
         // ("[Process exited with code N]", run 0.225.2).
