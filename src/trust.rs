@@ -89,6 +89,12 @@ pub trait Subject {
     fn without_agent_keys(&self) -> Option<&str> {
         None
     }
+    /// The real path of the same file in another worktree of its repository, whose trust it
+    /// follows when it has none of its own (`crate::discover`'s worktree check, which found
+    /// the bytes and every file they name the same there).
+    fn followed(&self) -> Option<&Path> {
+        None
+    }
 }
 
 impl<T: Subject + ?Sized> Subject for &T {
@@ -102,6 +108,10 @@ impl<T: Subject + ?Sized> Subject for &T {
 
     fn without_agent_keys(&self) -> Option<&str> {
         (**self).without_agent_keys()
+    }
+
+    fn followed(&self) -> Option<&Path> {
+        (**self).followed()
     }
 }
 
@@ -403,12 +413,35 @@ impl TrustStore {
         }
     }
 
-    /// The standing of a discovered source, judged on the bytes discovery hashed.
+    /// The standing of a discovered source, judged on the bytes discovery hashed: as found,
+    /// else, with no record of its own, as the file it follows in another worktree
+    /// ([`Subject::followed`]).
     pub fn state(&self, source: &impl Subject) -> TrustState {
-        match source.identity() {
-            Some(id) => self.state_with(id, source.sha256(), source.without_agent_keys()),
-            None => TrustState::Untrusted,
+        let Some(id) = source.identity() else {
+            return TrustState::Untrusted;
+        };
+        let own = self.state_with(id, source.sha256(), source.without_agent_keys());
+        let there = |canonical| Identity {
+            canonical,
+            location: id.location,
+        };
+        match source.followed() {
+            Some(twin) if own == TrustState::Untrusted => {
+                match self.state_of(there(twin), source.sha256()) {
+                    TrustState::Trusted => TrustState::Trusted,
+                    _ => own,
+                }
+            }
+            _ => own,
         }
+    }
+
+    /// The records at a location id, in no particular order.
+    pub fn records_at(&self, location: &str) -> impl Iterator<Item = &Record> {
+        self.trusted
+            .iter()
+            .filter(move |(l, _)| *l == location)
+            .flat_map(|(_, records)| records.values())
     }
 
     /// Records an identity as trusted with this content (its bytes' hash, and the hash of what

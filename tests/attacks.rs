@@ -2955,3 +2955,103 @@ fn a_pretooluse_context_qwen_drops_reaches_the_same_calls_post_event_once() {
         "a denied rewrite's context delivered"
     );
 }
+
+/// Attacks rows 1660-1666: a team's Gemini guard trusted in the checkout, run under Claude in
+/// other worktrees of the repository (`git worktree add`, as Claude Code's `--worktree` makes
+/// them). Where the bytes are the same and so is every file the guard's command names (and
+/// the files beside it), it denies, as in the checkout; before, it was skipped as untrusted at
+/// its new path and the call went through. Where the guard's script differs (a branch that
+/// changed it), where a folder's `.git` only names the repository (git's record in it does not
+/// name that folder back), and in a copy (`cp -r`, another repository), nothing runs.
+#[test]
+fn a_guard_trusted_in_the_checkout_denies_in_its_worktrees_with_the_same_scripts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let git = |dir: &Path, args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .current_dir(dir)
+            .env("HOME", &home)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    std::fs::create_dir_all(&project).unwrap();
+    git(&project, &["init", "-q"]);
+    write(
+        &project,
+        ".gemini/settings.json",
+        r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": "sh .gemini/hooks/guard.sh"}]}]}}"#,
+    );
+    let guard = "#!/bin/sh\ncat > /dev/null\necho WORKTREE-GUARD-SAYS-NO >&2\nexit 2\n";
+    write(&project, ".gemini/hooks/guard.sh", guard);
+    write(&project, ".gemini/hooks/lib.sh", "exit 2\n");
+    let trusted = common::hookx_at(&project, &home, &["trust", "--yes"]);
+    trusted.success();
+    git(&project, &["add", "-A"]);
+    git(&project, &["commit", "-qm", "team hooks"]);
+    let run = |dir: &Path| {
+        let payload = json!({
+            "session_id": "s", "transcript_path": "/dev/null", "cwd": dir,
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": "ls"}, "permission_mode": "default",
+        });
+        let mut cmd = common::hookx_clean(dir);
+        cmd.args(["run", "--host", "claude", "--event", "PreToolUse", "--home"])
+            .arg(&home)
+            .env("HOME", &home)
+            .env("CLAUDE_PROJECT_DIR", dir)
+            .write_stdin(payload.to_string());
+        let ran = ran(&mut cmd);
+        assert_eq!(ran.code, Some(0), "{ran:?}");
+        ran
+    };
+    let denies = |ran: &Ran| ran.stdout.contains("WORKTREE-GUARD-SAYS-NO");
+    assert!(denies(&run(&project)), "the checkout itself");
+    // Worktrees beside the checkout and inside it (Claude Code's `.claude/worktrees/NAME`).
+    for (name, branch) in [("../same", "same"), (".claude/worktrees/probe", "probe")] {
+        git(&project, &["worktree", "add", "-q", name, "-b", branch]);
+        let ran = run(&project.join(name));
+        assert!(denies(&ran), "the same guard in worktree {name}: {ran:?}");
+    }
+    // A branch whose guard (or the helper beside it) lets everything through.
+    for (branch, file) in [("changed", "guard.sh"), ("helper", "lib.sh")] {
+        let tree = root.join(branch);
+        git(
+            &project,
+            &[
+                "worktree",
+                "add",
+                "-q",
+                tree.to_str().unwrap(),
+                "-b",
+                branch,
+            ],
+        );
+        write(&tree, &format!(".gemini/hooks/{file}"), "exit 0\n");
+        let ran = run(&tree);
+        assert!(
+            !denies(&ran)
+                && ran
+                    .stderr
+                    .contains("`.gemini/hooks/guard.sh`, which it runs"),
+            "a worktree whose {file} differs: {ran:?}"
+        );
+    }
+    // A folder that only claims to be the worktree `same`, and a copy of the checkout.
+    let fake = root.join("fake");
+    common::copy_tree(&root.join("same"), &fake);
+    let ran = run(&fake);
+    assert!(
+        !denies(&ran),
+        "a folder naming the worktree's record: {ran:?}"
+    );
+    let copy = root.join("copy");
+    common::copy_tree(&project, &copy);
+    let ran = run(&copy);
+    assert!(!denies(&ran), "a copy of the checkout: {ran:?}");
+}

@@ -2738,6 +2738,7 @@ fn main() -> std::process::ExitCode {
             permission_modes_and_a_hooks_answer,
             a_foreign_allow_does_not_skip_claudes_prompt,
             a_failed_call_runs_each_teams_rule_once_as_its_agent_would,
+            a_trusted_guard_denies_in_a_claude_worktree,
         ],
     )
 }
@@ -4501,5 +4502,71 @@ fn converted_corpus_configs() {
     c.finish(
         "converted_corpus_configs",
         &format!("{}\n{}", run.describe(), bare.describe()),
+    );
+}
+
+/// Attacks rows 1660-1662: Claude Code 2.1.332's `--worktree NAME` starts the session in a git
+/// worktree it makes at `<project>/.claude/worktrees/NAME`, where the committed hook files are
+/// the reviewed bytes at a new path. The team's Gemini guard, trusted in the checkout and
+/// committed with hookx's project route for Claude, must deny there too; a native hook of
+/// Claude's records the payload (`cwd`) Claude gives in the worktree.
+fn a_trusted_guard_denies_in_a_claude_worktree() {
+    let Some(bin) = client_or_skip("a_trusted_guard_denies_in_a_claude_worktree") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .current_dir(&world.project)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    git(&["init", "-q"]);
+    let log = world.dump.join("guard.log");
+    trusted_gemini_guard(&world, &world.project.join(".gemini/settings.json"), &log);
+    hookx_cmd(
+        &world,
+        &["install", "--host", "claude", "--scope", "project"],
+    );
+    // A native hook beside hookx's route: what Claude hands a hook in the worktree.
+    let settings = world.project.join(".claude/settings.json");
+    let mut claude: Value = serde_json::from_slice(&std::fs::read(&settings).unwrap()).unwrap();
+    let payloads = world.dump.join("payloads.log");
+    claude["hooks"]["PreToolUse"].as_array_mut().unwrap().push(
+        json!({"matcher": "Bash", "hooks": [{"type": "command", "command":
+            format!("cat >> '{0}'; echo >> '{0}'", payloads.display())}]}),
+    );
+    write_json(&settings, &claude);
+    hookx_cmd(&world, &["trust", "--yes"]);
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "team hooks"]);
+    let run = client::run(
+        &bin,
+        &world,
+        model.port,
+        "SCRIPT:once run one command",
+        &["--dangerously-skip-permissions", "--worktree", "probe"],
+    );
+    let tree = world.project.join(".claude/worktrees/probe");
+    let payload = std::fs::read_to_string(&payloads).unwrap_or_default();
+    eprintln!(
+        "worktree there: {}; payloads: {payload}",
+        tree.join(".git").exists()
+    );
+    let denied = Seen::new(&model).any("USER-GUARD-SAYS-NO");
+    let ran_call = tree.join("once.txt").exists() || world.project.join("once.txt").exists();
+    assert!(
+        payload.contains("/.claude/worktrees/probe"),
+        "Claude's payload in the worktree: {payload}\n{}",
+        run.describe()
+    );
+    assert!(
+        denied && !ran_call,
+        "the trusted guard's deny in the worktree: denied {denied}, the call ran {ran_call}\n{}",
+        run.describe()
     );
 }

@@ -543,7 +543,15 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         store.save()?;
     }
     done.extend(already.iter().map(|s| Trusted {
-        shown: s.display.clone(),
+        // Trusted as the same file in another worktree of the repository: said, as where.
+        shown: match s.twin.as_ref().filter(|t| t.differs.is_none()) {
+            Some(twin) => format!(
+                "{} (as {}, in another worktree of this repository)",
+                s.display,
+                twin.path.display()
+            ),
+            None => s.display.clone(),
+        },
         sha256: s.sha256.clone().unwrap_or_default(),
         new: false,
     }));

@@ -38,6 +38,7 @@ mod switches;
 mod unreadable;
 mod walk;
 mod who_runs;
+mod worktree;
 
 pub use crate::context::{Context, MANAGED_ROOT_VAR, location, locations};
 pub use copies::leave as leave_private_copies;
@@ -48,7 +49,7 @@ pub use hook_switch::{
 };
 pub use policy_file::{OthersCouldWrite, Owners};
 pub use rules::{EffectiveRule, dispatch_rules, effective_rules, host_rules};
-pub use source::{Dropped, Source};
+pub use source::{Dropped, Source, Twin};
 pub use switches::{
     PolicyStop, hooks_disabled, hooks_disabled_by_agent, host_switched_off, managed_only,
     stopped_by_policy, switched_off,

@@ -6,8 +6,9 @@
 
 use super::listing::Found;
 use super::policy_file::{OthersCouldWrite, Owners};
-use super::source::Source;
+use super::source::{Source, Twin};
 use super::who_runs::{Runner, location_runner};
+use super::worktree;
 use crate::cache::{self, FileId};
 use crate::config::{self, syntax};
 use crate::context::Context;
@@ -33,7 +34,6 @@ pub(super) fn load(
     store: &TrustStore,
 ) -> Option<Source> {
     let mut source = unread(ctx, found, location, run);
-    let markdown = source.display.ends_with(".md");
     // A policy file its agent would skip is no policy: not read at all.
     if let Some(why) = skipped_policy(location, &source.path) {
         source.document = Err(Error::Io {
@@ -56,14 +56,122 @@ pub(super) fn load(
     // content trusted for it as found.
     let gated = run.is_some_and(|(host, _, _)| location_runner(host, location) == Runner::Hookx)
         && location.scope != Scope::Managed;
+    // A file with no record of its own may follow the same file's in another worktree of the
+    // repository: read then as that record's bytes, and checked once parsed (`follow`).
+    let mut twin = None;
     let record = if gated {
         match trusted_record(&source, store) {
             Ok(record) => Some(record),
-            Err(state) => return Some(withhold(source, state, None)),
+            Err(state) => match (state == TrustState::Untrusted)
+                .then(|| elsewhere(ctx, &source, store, None))
+                .flatten()
+            {
+                Some((record, there)) => {
+                    twin = Some(there);
+                    Some(record)
+                }
+                None => return Some(withhold(source, state, None)),
+            },
         }
     } else {
         None
     };
+    let read = read_as(ctx, found, location, run, store, source, record, gated)?;
+    Some(follow(ctx, store, read, twin, gated))
+}
+
+/// The record of `source` in another worktree of the project's repository
+/// ([`worktree::trusted_elsewhere`]) with that worktree's real root; `sha256` when its bytes
+/// were hashed already, else they are read and hashed here, only where such a record is.
+fn elsewhere<'s>(
+    ctx: &Context,
+    source: &Source,
+    store: &'s TrustStore,
+    sha256: Option<&str>,
+) -> Option<(&'s Record, std::path::PathBuf)> {
+    let hash = || match sha256 {
+        Some(sha) => Some(sha.to_string()),
+        None => crate::read::bytes(&source.path, crate::read::MAX_FILE_BYTES)
+            .ok()
+            .map(|b| sha256_hex(&b)),
+    };
+    worktree::trusted_elsewhere(source, &hash, &ctx.project, store)
+}
+
+/// `source` read, checked against the file it follows in another worktree (`there`, its
+/// root; found here for a command's discovery, where nothing was gated): the file read again
+/// whole, still the bytes trusted there, and every file its commands name the same bytes in
+/// both ([`worktree::named_file_differs`]). A file that fails is withheld on the run path, and
+/// keeps its own standing elsewhere; either way the [`Twin`] says why.
+fn follow(
+    ctx: &Context,
+    store: &TrustStore,
+    mut source: Source,
+    there: Option<std::path::PathBuf>,
+    gated: bool,
+) -> Source {
+    // Withheld (its bytes changed while read) or unreadable: nothing of it runs anyway.
+    if source.withheld.is_some() || source.document.is_err() {
+        return source;
+    }
+    let there = match there {
+        Some(there) => there,
+        None if gated => return source,
+        // Only a file with no record at all: one trusted here with other bytes is changed.
+        None if store.state(&source) != TrustState::Untrusted => return source,
+        None => match elsewhere(ctx, &source, store, source.sha256.as_deref()) {
+            Some((_, there)) => there,
+            None => return source,
+        },
+    };
+    let (Ok(here), Some(canonical)) = (
+        std::fs::canonicalize(&ctx.project),
+        source.canonical.clone(),
+    ) else {
+        return source;
+    };
+    let Some(path) = canonical
+        .strip_prefix(&here)
+        .ok()
+        .map(|rel| there.join(rel))
+    else {
+        return source;
+    };
+    let src = SourceFile::read(&source.path).ok();
+    if src.as_ref().map(|s| sha256_hex(s.text.as_bytes())) != source.sha256 {
+        let sha = source.sha256.take();
+        return withhold(source, TrustState::Changed, sha);
+    }
+    let differs = match source.location.dialect.config().scripts {
+        // The script is the file: its bytes are all it runs of the checkout's.
+        Some(_) => None,
+        None => src
+            .and_then(|src| config::read(&src, source.location.dialect).ok())
+            .and_then(|parsed| worktree::named_file_differs(&parsed.document, &here, &there)),
+    };
+    let refused = differs.is_some();
+    source.twin = Some(Twin { path, differs });
+    if refused && gated {
+        let (twin, sha) = (source.twin.take(), source.sha256.take());
+        source = withhold(source, TrustState::Untrusted, sha);
+        source.twin = twin;
+    }
+    source
+}
+
+/// [`load`] once trust is settled: `record` the one the bytes must match where `gated`.
+#[allow(clippy::too_many_arguments)]
+fn read_as(
+    ctx: &Context,
+    found: &Found,
+    location: &'static Location,
+    run: Run,
+    store: &TrustStore,
+    mut source: Source,
+    record: Option<&Record>,
+    gated: bool,
+) -> Option<Source> {
+    let markdown = source.display.ends_with(".md");
     let accept = |sha: &str| record.is_none_or(|r| r.sha256 == sha);
     // Bytes other than the trusted ones, where the record keeps what hookx reads of them:
     // the same read of those bytes, the agent's own keys left out (its hash, when it is the
@@ -180,6 +288,7 @@ fn unread(ctx: &Context, found: &Found, location: &'static Location, run: Run) -
         diagnostics: Vec::new(),
         dropped: Vec::new(),
         unparsed_keys: Vec::new(),
+        twin: None,
     }
 }
 

@@ -55,6 +55,19 @@ pub struct Source {
     /// For a host's switch file hookx could not parse: every key it may hold
     /// ([`super::hook_switch::keys_in_unparsed`]).
     pub unparsed_keys: Vec<String>,
+    /// A project file with no trust of its own, trusted as the same file in another worktree
+    /// of its repository, and whether it follows that trust.
+    pub twin: Option<Twin>,
+}
+
+/// A project file with no record of its own, and the same file trusted in another worktree of
+/// its repository (`super::worktree`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Twin {
+    /// The trusted file's real path, in the other worktree.
+    pub path: PathBuf,
+    /// Why it is not followed, when it is not: a file its commands name differs there.
+    pub differs: Option<String>,
 }
 
 impl Source {
@@ -159,6 +172,11 @@ impl trust::Subject for Source {
 
     fn without_agent_keys(&self) -> Option<&str> {
         self.without_agent_keys.as_deref()
+    }
+
+    fn followed(&self) -> Option<&Path> {
+        let twin = self.twin.as_ref().filter(|t| t.differs.is_none())?;
+        Some(&twin.path)
     }
 }
 

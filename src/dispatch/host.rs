@@ -538,8 +538,20 @@ pub fn untrusted<'a>(
 
 /// The warning about a source not run because of its standing.
 pub fn untrusted_warning(source: &Source, state: TrustState) -> String {
+    // The same bytes trusted in another worktree, not followed: what differs there.
+    let elsewhere = match source.twin.as_ref() {
+        Some(crate::discover::Twin {
+            path,
+            differs: Some(word),
+        }) => format!(
+            "; the same file is trusted at {}, but `{word}`, which it runs, or a file beside \
+             it, is not the same there",
+            path.display()
+        ),
+        _ => String::new(),
+    };
     format!(
-        "skipped {} ({}): review it, then run `hookx trust {}`",
+        "skipped {} ({}{elsewhere}): review it, then run `hookx trust {}`",
         source.display,
         state.why_not(),
         crate::shell::shell_quote(&source.path.display().to_string())
