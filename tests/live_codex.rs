@@ -2269,6 +2269,48 @@ fn hooks_json_forms_codex_refuses_whole() {
             r#"{"hooks": {"PreToolUse": [{"matcher": "Read", "matcher": "Bash", "hooks": [GUARD]}]}}"#,
             true,
         ),
+        // Attacks row 1689: values of the wrong type, which hookx's reader leaves out alone, and
+        // two it calls errors that Codex loads the file with.
+        (
+            "a timeout that is a string",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo x", "timeout": "5"}, GUARD]}]}}"#,
+            true,
+        ),
+        (
+            "a command that is a number",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": 5}, GUARD]}]}}"#,
+            true,
+        ),
+        (
+            "async a string",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo x", "async": "yes"}, GUARD]}]}}"#,
+            true,
+        ),
+        (
+            "a matcher that is a number",
+            r#"{"hooks": {"PreToolUse": [{"matcher": 5, "hooks": [{"type": "command", "command": "echo x"}]}, {"matcher": "Bash", "hooks": [GUARD]}]}}"#,
+            true,
+        ),
+        (
+            "a timeout of null",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo x", "timeout": null}, GUARD]}]}}"#,
+            false,
+        ),
+        (
+            "a timeout of 0",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo x", "timeout": 0}, GUARD]}]}}"#,
+            false,
+        ),
+        (
+            "a prompt handler",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "prompt", "prompt": "p"}, GUARD]}]}}"#,
+            false,
+        ),
+        (
+            "an event that is null",
+            r#"{"hooks": {"Stop": null, "PreToolUse": [{"matcher": "Bash", "hooks": [GUARD]}]}}"#,
+            true,
+        ),
         // `config.toml`'s hooks: Codex reports an error and, for `codex exec`, does not start.
         (
             "config.toml: a handler without type",
@@ -2324,8 +2366,11 @@ fn hooks_json_forms_codex_refuses_whole() {
         let errors = String::from_utf8_lossy(&out.stderr).into_owned()
             + &String::from_utf8_lossy(&out.stdout);
         let says = errors.contains("error:") && errors.contains("refuses the whole");
+        // Entries hookx calls errors of their own (its reader is stricter there): the file is
+        // not said refused, and validate still fails.
+        let entry_error = matches!(*form, "a timeout of null" | "a prompt handler");
         c.that(
-            says == codex_refused && out.status.success() != codex_refused,
+            says == codex_refused && (out.status.success() != codex_refused || entry_error),
             format!(
                 "{form}: Codex refused {codex_refused}, hookx validate (exit {:?}):\n{errors}",
                 out.status.code()

@@ -486,6 +486,17 @@ fn codex_hook_files_codex_refuses_whole_are_errors() {
             r#"{"hooks": {"PreToolUse": [{"matcher": "Read", "matcher": "Bash", "hooks": [GUARD]}]}}"#,
             Some((1, 47)),
         ),
+        // Attacks row 1689 (live, the same test): values of the wrong type.
+        (
+            "a timeout that is a string",
+            r#"{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo x", "timeout": "5"}, GUARD]}]}}"#,
+            Some((1, 109)),
+        ),
+        (
+            "a matcher that is a number",
+            r#"{"hooks": {"PreToolUse": [{"matcher": 5, "hooks": [GUARD]}]}}"#,
+            Some((1, 39)),
+        ),
     ];
     let toml = |handler: &str| {
         format!(

@@ -234,7 +234,10 @@ pub fn agent_refuses(dialect: Dialect, d: &Diagnostic) -> bool {
     let negative = d
         .message
         .contains("must be a positive number of seconds, found -");
-    !(strict.null_event_is_none && null_event || strict.negative_timeout_loads && negative)
+    let loaded = strict.loads_despite.iter().any(|m| d.message.contains(m));
+    !(strict.null_event_is_none && null_event
+        || strict.negative_timeout_loads && negative
+        || loaded)
 }
 
 /// The first form in `src` (read as `doc`, with the reader's `diagnostics`) for which its

@@ -916,6 +916,7 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     negative_timeout_loads: false,
     // Row 123: Claude Code reads the last of a duplicate key, as JSON.parse does.
     duplicate_keys: false,
+    loads_despite: &[],
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {

@@ -550,7 +550,11 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     needs_type: true,
     whole_seconds: true,
     known_top_keys: true,
-    reader_errors: false,
+    // Run 0.171.0 (`live_codex::hooks_json_forms_codex_refuses_whole`, attacks row 1689): a
+    // value of the wrong type (a string timeout, a number as command or matcher, a string
+    // `async`, an event that is `null`) refuses the file too; a `null` timeout and a `prompt`
+    // handler it loads the file with.
+    reader_errors: true,
     setting_types: &[],
     whole_file_on: None,
     zero_timeout: false,
@@ -562,6 +566,10 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     // Run 0.171.0 (`live_codex::hooks_json_forms_codex_refuses_whole`, attacks row 1685):
     // `hooks`, an event, a matcher or a handler's `command` twice each refuse the file.
     duplicate_keys: true,
+    loads_despite: &[
+        "must be a positive number of seconds, found null",
+        "has no `prompt` handlers",
+    ],
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {

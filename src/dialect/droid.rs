@@ -339,6 +339,7 @@ const STRICT_LOAD: crate::tables::StrictLoad = crate::tables::StrictLoad {
     null_event_is_none: false,
     negative_timeout_loads: true,
     duplicate_keys: false,
+    loads_despite: &[],
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {

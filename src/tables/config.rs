@@ -808,6 +808,9 @@ pub struct StrictLoad {
     /// A key written twice in one object of its JSON file, where a JavaScript reader keeps the
     /// last one (Codex reads the file into typed values: "duplicate field").
     pub duplicate_keys: bool,
+    /// Reader errors (words of their message) the agent loads the file with all the same,
+    /// where [`StrictLoad::reader_errors`] says the rest refuse it.
+    pub loads_despite: &'static [&'static str],
 }
 
 /// What to change in a file a host drops ([`FileDrop`]), for each kind of entry it refuses.
