@@ -158,6 +158,16 @@ impl Plan {
             .unwrap_or(false)
     }
 
+    /// Where the host runs `source`'s handler at `index` of `rule` itself: the copy it runs
+    /// it from (its file, resolved, and rule pointer, [`copy_rule_id`]).
+    pub fn host_copy(&self, source: &Source, rule: &Rule, index: usize) -> Option<(&Path, &str)> {
+        let at = self
+            .keys
+            .get(&(source.path.clone(), copy_rule_id(rule), index))?;
+        let (file, pointer, _) = self.host_runs_from.get(at)?;
+        Some((file.as_path(), pointer.as_str()))
+    }
+
     /// Whether the plan takes `source`'s handler at `index` of `rule` and one in the file
     /// `other` (as people read it) for one rule: one runs it, the other is skipped.
     pub fn one_rule_with(&self, source: &Source, rule: &Rule, index: usize, other: &str) -> bool {
@@ -264,7 +274,7 @@ impl<'a> Record<'a> {
 }
 
 /// A rule's pointer in its file, or a hook script's file name (as `convert` records it).
-fn copy_rule_id(rule: &Rule) -> String {
+pub(crate) fn copy_rule_id(rule: &Rule) -> String {
     match rule.origin.pointer.is_empty() {
         true => Path::new(&rule.origin.file)
             .file_name()
@@ -280,7 +290,7 @@ fn real(path: &Path) -> PathBuf {
 }
 
 /// A source's file, resolved through symlinks where discovery could.
-fn source_file(source: &Source) -> PathBuf {
+pub(crate) fn source_file(source: &Source) -> PathBuf {
     source
         .canonical
         .clone()

@@ -200,3 +200,58 @@ fn a_copilot_hook_reads_a_failed_calls_result_as_a_failure() {
         "{got}"
     );
 }
+
+/// Attacks row 1613: a Gemini AfterTool rule `convert` copied into Claude's file (`--write`:
+/// PostToolUse, through `hookx exec --as gemini`), both files trusted, `install --host claude`.
+/// Claude runs the copy on PostToolUse; on PostToolUseFailure nobody ran the rule (the plan
+/// took the copy for Claude's run of it on every event, and no route was installed). Now
+/// install routes PostToolUseFailure, and `run` runs the original there once; on PostToolUse
+/// it leaves the rule to Claude's copy.
+#[test]
+fn a_rule_copied_onto_claudes_post_event_still_runs_after_a_failed_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let project = root.join("p");
+    let home = root.join("h");
+    std::fs::create_dir_all(&home).unwrap();
+    let gemini = json!({"hooks": {"AfterTool": [{"matcher": ".*", "hooks": [{"type": "command",
+        "command": "cat > gemini-after.json; echo gemini-after >> log"}]}]}});
+    common::write(&project, ".gemini/settings.json", &gemini.to_string());
+    common::hookx()
+        .args([
+            "convert",
+            ".gemini/settings.json",
+            "--to",
+            "claude",
+            "--write",
+        ])
+        .current_dir(&project)
+        .env("HOME", &home)
+        .assert()
+        .success();
+    let files = [".claude/settings.json", ".gemini/settings.json"]
+        .map(|f| project.join(f).display().to_string());
+    let mut trust = vec!["trust"];
+    trust.extend(files.iter().map(String::as_str));
+    common::hookx_at(&project, &home, &trust).success();
+    common::hookx_at(&project, &home, &["install", "--host", "claude"]).success();
+    let settings = std::fs::read_to_string(project.join(".claude/settings.json")).unwrap();
+    assert!(
+        settings.contains("--event PostToolUseFailure"),
+        "no route for Claude's failure event: {settings}"
+    );
+    let failed = payload(
+        root,
+        "claude-2.1.332/tools.20.PostToolUseFailure.json",
+        |_| {},
+    );
+    let (ran, got) = run(root, "claude", &failed);
+    assert_eq!(ran, ["gemini-after"], "after the failed call");
+    assert_eq!(
+        got["gemini-after"]["tool_response"]["error"]["message"],
+        "Exit code 3"
+    );
+    let good = payload(root, "claude-2.1.332/tools.05.PostToolUse.json", |_| {});
+    let (ran, _) = run(root, "claude", &good);
+    assert!(ran.is_empty(), "Claude runs its copy there: {ran:?}");
+}

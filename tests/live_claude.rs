@@ -2738,6 +2738,7 @@ fn main() -> std::process::ExitCode {
             permission_modes_and_a_hooks_answer,
             a_foreign_allow_does_not_skip_claudes_prompt,
             a_failed_call_runs_each_teams_rule_once_as_its_agent_would,
+            a_gemini_rule_copied_into_claudes_file_runs_once_per_call,
             a_trusted_guard_denies_in_a_claude_worktree,
         ],
     )
@@ -4568,5 +4569,73 @@ fn a_trusted_guard_denies_in_a_claude_worktree() {
         denied && !ran_call,
         "the trusted guard's deny in the worktree: denied {denied}, the call ran {ran_call}\n{}",
         run.describe()
+    );
+}
+
+/// Attacks row 1613: the team's Gemini AfterTool rule copied into Claude's file by `convert
+/// --write` (a PostToolUse copy, `hookx exec --as gemini`), both files trusted, hookx installed
+/// for Claude. Claude Code 2.1.332 runs the copy after the command that succeeds; after the
+/// one that exits 3 (PostToolUseFailure) nobody ran the rule. Now hookx's route runs the
+/// original there: the rule runs once per call.
+fn a_gemini_rule_copied_into_claudes_file_runs_once_per_call() {
+    let Some(bin) = client_or_skip("a_gemini_rule_copied_into_claudes_file_runs_once_per_call")
+    else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    let log = world.dump.join("copied.log");
+    let rule = format!(
+        "jq -r '\"\\(.hook_event_name) \\(.tool_input.command) \\(.tool_response.error.message // \"-\")\"' >> '{}'",
+        log.display()
+    );
+    let gemini = world.project.join(".gemini/settings.json");
+    write_json(
+        &gemini,
+        &json!({"hooks": {"AfterTool": [{"matcher": ".*",
+            "hooks": [{"type": "command", "command": rule}]}]}}),
+    );
+    let (_, loss) = convert(
+        &world,
+        &[".gemini/settings.json", "--to", "claude", "--write"],
+    );
+    eprintln!("{loss}");
+    let claude = world.project.join(".claude/settings.json");
+    hookx_cmd(&world, &["install", "--host", "claude"]);
+    for file in [&gemini, &claude] {
+        hookx_cmd(&world, &["trust", file.to_str().unwrap()]);
+    }
+    let run = client::run(
+        &bin,
+        &world,
+        model.port,
+        "SCRIPT:failed run two commands",
+        &["--dangerously-skip-permissions"],
+    );
+    let mut c = Checks::default();
+    // One line per run (Claude's `error` has the command's output on lines of its own).
+    let lines: Vec<String> = std::fs::read_to_string(&log)
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| l.starts_with("AfterTool "))
+        .map(str::to_string)
+        .collect();
+    c.check(
+        lines.len() == 2,
+        format!("the rule ran once per call: {lines:?}"),
+    );
+    c.check(
+        lines
+            .iter()
+            .any(|l| l.starts_with("AfterTool echo fail-1610; exit 3 ") && l.contains('3')),
+        format!("after the failed call, with Gemini's mark: {lines:?}"),
+    );
+    c.check(
+        lines.iter().any(|l| l == "AfterTool echo ok-1610 -"),
+        format!("after the other, as Gemini shows it: {lines:?}"),
+    );
+    c.finish(
+        "a_gemini_rule_copied_into_claudes_file_runs_once_per_call",
+        &run.describe(),
     );
 }

@@ -1526,11 +1526,14 @@ pub fn routed_events(ctx: &Context, host: Dialect, scope: InstallScope) -> Vec<&
     // copy the host runs itself, so that the routes need as few skips as possible.
     let sources = crate::plan::sources_under(ctx, host);
     let plan = crate::plan::plan_once_trusted(ctx, &sources, host);
-    let rules: Vec<&crate::tables::Rule> = sources
-        .iter()
-        .filter(|s| s.location.root == root)
-        .filter_map(|s| Some((s, s.document()?)))
-        .flat_map(|(s, d)| d.rules.iter().map(move |r| (s, r)))
+    let in_scope = || {
+        sources
+            .iter()
+            .filter(|s| s.location.root == root)
+            .filter_map(|s| Some((s, s.document()?)))
+            .flat_map(|(s, d)| d.rules.iter().map(move |r| (s, r)))
+    };
+    let rules: Vec<&crate::tables::Rule> = in_scope()
         .filter(|(s, r)| {
             r.handlers
                 .iter()
@@ -1539,10 +1542,30 @@ pub fn routed_events(ctx: &Context, host: Dialect, scope: InstallScope) -> Vec<&
         })
         .map(|(_, r)| r)
         .collect();
+    // Rules the host runs from a copy on another event than one that fires them too (a Gemini
+    // AfterTool rule copied onto Claude's PostToolUse, which Claude's PostToolUseFailure fires
+    // too): hookx runs them there (attacks row 1613). Each with the event its copy is on.
+    let copy_event = |file: &Path, pointer: &str| {
+        sources
+            .iter()
+            .filter(|o| crate::plan::source_file(o) == file)
+            .filter_map(|o| o.document())
+            .flat_map(|d| &d.rules)
+            .find(|c| crate::plan::copy_rule_id(c) == pointer)
+            .map(|c| c.event.clone())
+    };
+    let copied: Vec<(&crate::tables::Rule, crate::model::EventKind)> = in_scope()
+        .filter_map(|(s, r)| {
+            let (file, pointer) = (0..r.handlers.len()).find_map(|i| plan.host_copy(s, r, i))?;
+            Some((r, copy_event(file, pointer)?))
+        })
+        .collect();
     let own = host.own_events();
     let fires = |kind: &crate::model::EventKind, flavor: crate::tables::Flavor| {
-        rules.iter().any(|r| {
+        let off_its_copy = copied.iter().filter(|(_, on)| on != kind).map(|(r, _)| *r);
+        rules.iter().copied().chain(off_its_copy).any(|r| {
             crate::protocol::failed::can_fire(flavor, kind, r.flavor, &r.event)
+                && (r.event != *kind || rules.contains(&r))
                 && crate::convert::RuleTools::new(r, kind)
                     .in_category(flavor)
                     .is_none_or(|fire| fire != crate::convert::CategoryFire::Never)

@@ -380,8 +380,12 @@ fn read_script(
         layout,
         None,
     );
-    if let Some((_, event, _)) = run {
-        parsed.document.rules.retain(|r| may_fire(event, &r.event));
+    if let Some((host, event, _)) = run {
+        let dialect = source.location.dialect;
+        parsed
+            .document
+            .rules
+            .retain(|r| event_rule(host, dialect, event, r));
         // hookx runs it: from a private copy of the bytes just hashed, not by its path.
         // (A route of hookx's own is never run: it runs no script. One that only wears the
         // route's mark, its body not a route's one line, is run as a script like any other;
@@ -403,12 +407,32 @@ fn read_script(
                 layout,
                 Some(project),
             );
-            parsed.document.rules.retain(|r| may_fire(event, &r.event));
+            parsed
+                .document
+                .rules
+                .retain(|r| event_rule(host, dialect, event, r));
         }
     }
     source.diagnostics = parsed.diagnostics;
     source.document = Ok(parsed.document);
     source
+}
+
+/// Whether `hookx run`'s reading of a file of `dialect` for the host's `event` keeps `rule`:
+/// another agent's rule that the event may fire ([`may_fire`]: the other post event's too);
+/// in the host's own files, the event's own rules only, as the host fires them: its copy of
+/// another agent's rule on its PostToolUse does not run on its PostToolUseFailure, and must
+/// not stand for that rule there (attacks row 1613).
+fn event_rule(
+    host: Dialect,
+    dialect: Dialect,
+    event: &EventKind,
+    rule: &crate::tables::Rule,
+) -> bool {
+    match dialect == host {
+        true => rule.event == *event,
+        false => may_fire(event, &rule.event),
+    }
 }
 
 /// `source` with what parsing it gave (for `run`, only the event's rules); `None` for markdown
@@ -429,8 +453,12 @@ fn with_parsed(
             if hookless && parsed.diagnostics.is_empty() {
                 return None;
             }
-            if let Some((_, event, _)) = run {
-                parsed.document.rules.retain(|r| may_fire(event, &r.event));
+            if let Some((host, event, _)) = run {
+                let dialect = source.location.dialect;
+                parsed
+                    .document
+                    .rules
+                    .retain(|r| event_rule(host, dialect, event, r));
             }
             source.diagnostics = parsed.diagnostics;
             source.document = Ok(parsed.document);
