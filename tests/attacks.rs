@@ -3055,3 +3055,44 @@ fn a_guard_trusted_in_the_checkout_denies_in_its_worktrees_with_the_same_scripts
     let ran = run(&copy);
     assert!(!denies(&ran), "a copy of the checkout: {ran:?}");
 }
+
+/// Attacks row 1729: Auggie 0.36.0 fires a `" "` matcher on no tool (run: the matcher probe,
+/// `launch-process`, `save-file`, `str-replace-editor`; its source: `.*` or empty is every
+/// tool, else `new RegExp(m)`), and `"Bash "` on no `Bash`. hookx read Auggie's matchers
+/// trimmed, so such a rule ran on every call under `simulate` and every other host.
+#[test]
+fn an_auggie_matcher_of_white_space_fires_on_no_tool() {
+    let dir = tempfile::tempdir().unwrap();
+    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let hooks = json!({"hooks": {"PreToolUse": [
+        {"matcher": " ", "hooks": [{"type": "command", "command": "true blank"}]},
+        {"matcher": ".*", "hooks": [{"type": "command", "command": "true all"}]},
+    ]}});
+    write(&home, ".augment/settings.json", &hooks.to_string());
+    let mut cmd = common::hookx_clean(&project);
+    cmd.env("HOME", &home).args([
+        "simulate",
+        "--host",
+        "augment",
+        "--event",
+        "PreToolUse",
+        "--tool",
+        "launch-process",
+        "--input",
+        "{}",
+        "--project",
+    ]);
+    cmd.arg(&project).arg("--home").arg(&home);
+    cmd.args(["--dry-run", "--format", "json"]);
+    let ran = ran(&mut cmd);
+    let report: Value =
+        serde_json::from_str(&ran.stdout).unwrap_or_else(|e| panic!("{e}: {ran:?}"));
+    let commands: Vec<&str> = report["native"]["would_run"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|w| w["command"].as_str())
+        .collect();
+    assert_eq!(commands, ["true all"], "{report:#}");
+}

@@ -78,10 +78,11 @@ pub static TABLES: Tables = Tables {
     // Source 0.36.0 (`f7n`/`aao`): `.*`, empty or absent = every tool, else
     // `new RegExp(m).test(tool_name)`, unanchored and case-sensitive, never on an MCP tool
     // (`mcp_names.matchers`); an invalid regex is refused at load. So `*` is no "all" but an
-    // invalid regex (run 0.36.0: a converted `*` guard never fired, attacks row 1200).
+    // invalid regex (run 0.36.0: a converted `*` guard never fired, attacks row 1200). Not
+    // trimmed: `" "` fires on no tool (run 0.36.0, the matcher probe: attacks row 1729).
     matcher_style: MatcherStyle::UnanchoredRegex {
         star_is_all: false,
-        trims: true,
+        trims: false,
     },
     exact_field_matchers: false,
     stop_fires_for_subagents: false,
