@@ -192,6 +192,150 @@ struct SavedFile {
     legacy: BTreeMap<String, LegacyRecord>,
 }
 
+/// The record's text as `run` reads it: the place of each record, by its path as written,
+/// found by a scan for the `"path"` key that opens it; a record is parsed only when its path
+/// is looked up. Every record stays in the file (a guard on a volume not mounted at the moment
+/// must not come back untrusted); one of a file that is gone costs the scan only.
+///
+/// Only the form hookx writes is indexed ([`Index::of`]): version 2 first, the list of
+/// records last (version 1 entries come after it where there are any), every `"path"` key
+/// the first of its object, no `\` anywhere (no escape another writer might write
+/// otherwise). Anything else is parsed whole, as before, and so is a text that does not end
+/// as a whole record ends: a record cut short fails closed ([`Refused::Unreadable`]) as it
+/// did. A record spoiled in its middle reads as no record for that file only (untrusted),
+/// where a whole parse refused the whole record.
+#[derive(Clone, Debug)]
+struct Index {
+    text: String,
+    entries: Vec<Entry>,
+}
+
+/// One record's place in [`Index::text`].
+#[derive(Clone, Debug)]
+struct Entry {
+    /// Its path as written (JSON-escaped, without the quotes).
+    path: std::ops::Range<usize>,
+    /// Where its object starts.
+    object: usize,
+    /// The record, once looked up (`None`: it does not read as one).
+    record: std::cell::OnceCell<Option<Box<Record>>>,
+}
+
+impl Index {
+    /// Indexes `text`, or gives it back where it is not in the form indexed.
+    fn of(text: String) -> Result<Index, String> {
+        match Self::entries(&text) {
+            Some(entries) => Ok(Index { text, entries }),
+            None => Err(text),
+        }
+    }
+
+    fn entries(text: &str) -> Option<Vec<Entry>> {
+        let bytes = text.as_bytes();
+        let head = text.trim_start().strip_prefix('{')?.trim_start();
+        let version = head
+            .strip_prefix("\"version\"")?
+            .trim_start()
+            .strip_prefix(':')?;
+        let rest = version
+            .trim_start()
+            .strip_prefix(&STORE_VERSION.to_string())?;
+        // The list of records last, whole (`legacy` comes after it where there is one), and
+        // no escape at all: a path whose writing another writer might escape otherwise is
+        // rare enough to be parsed whole.
+        let tail = text.trim_end().strip_suffix('}')?.trim_end();
+        let list = ws(rest).strip_prefix(',').map(ws);
+        if !list.is_some_and(|l| l.starts_with("\"trusted\""))
+            || !tail.ends_with(']')
+            || memchr::memchr(b'\\', bytes).is_some()
+        {
+            return None;
+        }
+        let mut entries = Vec::new();
+        for key in memchr::memmem::find_iter(bytes, b"\"path\"") {
+            // `{`, whitespace, then the key: the first of its object, as hookx writes it.
+            let object = ws_back(&bytes[..key])?.checked_sub(1)?;
+            if bytes[object] != b'{' {
+                return None;
+            }
+            let value = ws(ws(&text[key + 6..]).strip_prefix(':')?).strip_prefix('"')?;
+            let start = text.len() - value.len();
+            let end = start + closing_quote(&bytes[start..])?;
+            entries.push(Entry {
+                path: start..end,
+                object,
+                record: std::cell::OnceCell::new(),
+            });
+        }
+        Some(entries)
+    }
+
+    /// The record at `location` for the real path `canonical` (the last, as a whole parse
+    /// keeps the last).
+    fn get(&self, location: &str, canonical: &Path) -> Option<&Record> {
+        let written = serde_json::to_string(canonical.to_str()?).ok()?;
+        let written = written.as_bytes().get(1..written.len() - 1)?;
+        self.entries
+            .iter()
+            .rev()
+            .filter(|e| e.path.len() == written.len())
+            .filter(|e| &self.text.as_bytes()[e.path.clone()] == written)
+            .filter_map(|e| self.record(e))
+            .find(|r| r.location == location)
+    }
+
+    /// The record of `entry`, parsed the first time it is asked for.
+    fn record<'a>(&'a self, entry: &'a Entry) -> Option<&'a Record> {
+        entry
+            .record
+            .get_or_init(|| {
+                let mut de = serde_json::Deserializer::from_str(&self.text[entry.object..]);
+                Record::deserialize(&mut de)
+                    .ok()
+                    .filter(|r| context::location(&r.location).is_some())
+                    .map(Box::new)
+            })
+            .as_deref()
+    }
+
+    /// Every record, parsed.
+    fn records(&self) -> impl Iterator<Item = &Record> {
+        self.entries.iter().filter_map(|e| self.record(e))
+    }
+}
+
+/// `s` without the JSON whitespace it starts with.
+fn ws(s: &str) -> &str {
+    s.trim_start_matches([' ', '\n', '\r', '\t'])
+}
+
+/// The length of `bytes` without the JSON whitespace it ends with.
+fn ws_back(bytes: &[u8]) -> Option<usize> {
+    Some(
+        bytes
+            .iter()
+            .rposition(|b| !matches!(b, b' ' | b'\n' | b'\r' | b'\t'))?
+            + 1,
+    )
+}
+
+/// Where the JSON string whose text starts `bytes` ends: its first quote not escaped.
+fn closing_quote(bytes: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    loop {
+        at += memchr::memchr(b'"', &bytes[at..])?;
+        let escapes = bytes[..at]
+            .iter()
+            .rev()
+            .take_while(|&&b| b == b'\\')
+            .count();
+        if escapes % 2 == 0 {
+            return Some(at);
+        }
+        at += 1;
+    }
+}
+
 /// The largest file of which the store keeps a copy of the trusted bytes (`<home>/.hookx/
 /// trusted/<sha256>`), for `hookx trust` to show a later change to it as a diff. A larger file
 /// is trusted all the same, without a copy: its review shows its rules, not a diff.
@@ -212,6 +356,9 @@ pub struct TrustStore {
     /// bytes: hashing a `Path` goes component by component): a lookup builds no key, and a
     /// file at a location nothing is trusted at costs no hashing at all.
     trusted: Vec<(&'static str, HashMap<OsString, Record>)>,
+    /// For `run`: the record's text, indexed by path and parsed one record at a time as a
+    /// file is looked up ([`Index`]), in place of `trusted`; `None` once parsed whole.
+    index: Option<Index>,
     legacy: BTreeMap<String, LegacyRecord>,
     /// `run` refused the record of this home ([`Refused`]): nothing of the home is used,
     /// its parse cache included (the cache may be the project's as much as the record).
@@ -247,25 +394,33 @@ impl TrustStore {
     /// overwrites what it cannot read).
     pub fn load(ctx: &Context) -> Result<TrustStore, Error> {
         let path = Self::path_for(ctx);
-        let text = match crate::read::text(&path, crate::read::MAX_FILE_BYTES) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(TrustStore {
-                    path,
-                    ..TrustStore::default()
-                });
-            }
-            Err(e) => {
-                return Err(Error::Io {
-                    path: path.display().to_string(),
-                    message: format!(
-                        "{e}; move it away to start afresh, then `hookx trust` again what you \
-                         reviewed"
-                    ),
-                });
-            }
-        };
-        let file: StoreFile = serde_json::from_str(&text).map_err(|e| Error::Io {
+        match Self::text(&path)? {
+            Some(text) => Self::parsed(path, &text),
+            None => Ok(TrustStore {
+                path,
+                ..TrustStore::default()
+            }),
+        }
+    }
+
+    /// The record's text; `None` when there is no record.
+    fn text(path: &Path) -> Result<Option<String>, Error> {
+        match crate::read::text(path, crate::read::MAX_FILE_BYTES) {
+            Ok(text) => Ok(Some(text)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(Error::Io {
+                path: path.display().to_string(),
+                message: format!(
+                    "{e}; move it away to start afresh, then `hookx trust` again what you \
+                     reviewed"
+                ),
+            }),
+        }
+    }
+
+    /// The record `text`, parsed whole.
+    fn parsed(path: PathBuf, text: &str) -> Result<TrustStore, Error> {
+        let file: StoreFile = serde_json::from_str(text).map_err(|e| Error::Io {
             path: path.display().to_string(),
             message: format!("is not a hookx trust record ({e}); move it away to start afresh"),
         })?;
@@ -280,11 +435,8 @@ impl TrustStore {
         }
         let mut store = TrustStore {
             path,
-            revoked: Vec::new(),
-            changed: HashSet::new(),
-            trusted: Vec::new(),
             legacy: file.legacy,
-            refused: false,
+            ..TrustStore::default()
         };
         for r in file.trusted {
             if let Some(location) = context::location(&r.location) {
@@ -292,6 +444,43 @@ impl TrustStore {
             }
         }
         Ok(store)
+    }
+
+    /// [`TrustStore::load`] for the commands that only look files up (`run`, `doctor`): a
+    /// record in the form hookx writes is indexed, not parsed ([`Index`]), so that an event's
+    /// cost does not grow with the records of files it never looks up (a month of trusted
+    /// worktrees since removed: attacks row 1514). Any other form is parsed whole.
+    fn load_indexed(ctx: &Context) -> Result<TrustStore, Error> {
+        let path = Self::path_for(ctx);
+        match Self::text(&path)? {
+            Some(text) => Self::indexed(path, text),
+            None => Ok(TrustStore {
+                path,
+                ..TrustStore::default()
+            }),
+        }
+    }
+
+    /// The record `text`, indexed where it is in the form hookx writes, else parsed whole.
+    fn indexed(path: PathBuf, text: String) -> Result<TrustStore, Error> {
+        match Index::of(text) {
+            Ok(index) => Ok(TrustStore {
+                path,
+                index: Some(index),
+                ..TrustStore::default()
+            }),
+            Err(text) => Self::parsed(path, &text),
+        }
+    }
+
+    /// Parses an indexed record whole, before it is changed (never where it already is).
+    fn parse_whole(&mut self) {
+        if let Some(index) = self.index.take()
+            && let Ok(whole) = Self::parsed(self.path.clone(), &index.text)
+        {
+            self.trusted = whole.trusted;
+            self.legacy = whole.legacy;
+        }
     }
 
     /// The records of one location, made if missing.
@@ -327,7 +516,7 @@ impl TrustStore {
                 },
                 Some(refused),
             ),
-            None => match Self::load(ctx) {
+            None => match Self::load_indexed(ctx) {
                 Ok(store) => (store, None),
                 // A record that does not read (cut short, a newer hookx's format, a FIFO)
                 // trusts nothing, which must not pass for "nothing is trusted".
@@ -353,6 +542,11 @@ impl TrustStore {
 
     /// The record of an identity.
     pub fn get(&self, id: Identity<'_>) -> Option<&Record> {
+        if let Some(index) = &self.index {
+            return index
+                .get(id.location.id, id.canonical)
+                .filter(|r| r.dialect == id.location.dialect.name());
+        }
         self.trusted
             .iter()
             .find(|(l, _)| *l == id.location.id)?
@@ -452,6 +646,7 @@ impl TrustStore {
         sha256: &str,
         without_agent_keys: Option<&str>,
     ) -> bool {
+        self.parse_whole();
         if self.state_of(id, Some(sha256)) == TrustState::Trusted {
             return false;
         }
@@ -485,6 +680,7 @@ impl TrustStore {
         (before, after): (&str, &str),
         without_agent_keys: [&dyn Fn(crate::tables::Dialect) -> Option<String>; 2],
     ) -> bool {
+        self.parse_whole();
         let mut changed = false;
         for (location, records) in &mut self.trusted {
             let dialect = context::location(location).map(|l| l.dialect);
@@ -511,6 +707,7 @@ impl TrustStore {
         self.trusted
             .iter()
             .flat_map(|(_, records)| records.values())
+            .chain(self.index.iter().flat_map(Index::records))
     }
 
     /// The version 1 entries not trusted again since (real path, record).
@@ -521,6 +718,7 @@ impl TrustStore {
     /// Takes back the trust of the file at the real path `canonical`: its record at every
     /// location, and a version 1 entry. Returns how many records went.
     pub fn revoke(&mut self, canonical: &Path) -> usize {
+        self.parse_whole();
         let mut gone = 0;
         for (_, records) in &mut self.trusted {
             gone += usize::from(records.remove(canonical.as_os_str()).is_some());
@@ -814,5 +1012,177 @@ impl std::fmt::Display for Refused {
             ),
             Refused::Unreadable(why) => write!(f, "{why}"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A record as hookx writes it: `real` (path, location id), then `gone` records of files
+    /// that are gone.
+    fn written(real: &[(&str, &str)], gone: usize) -> String {
+        let record = |path: &str, location: &str, n: usize| Record {
+            path: path.to_string(),
+            location: location.to_string(),
+            dialect: context::location(location).unwrap().dialect.to_string(),
+            sha256: format!("{n:064x}"),
+            without_agent_keys: None,
+            trusted_at: "2026-11-07T10:00:00Z".to_string(),
+        };
+        let mut trusted: Vec<_> = real
+            .iter()
+            .enumerate()
+            .map(|(n, (path, location))| record(path, location, n))
+            .collect();
+        trusted.extend((0..gone).map(|n| {
+            let path = format!("/gone/worktree-{n:05}/.gemini/settings.json");
+            record(&path, "gemini-project", n)
+        }));
+        let file = StoreFile {
+            version: STORE_VERSION,
+            trusted,
+            legacy: BTreeMap::new(),
+        };
+        serde_json::to_string_pretty(&file).unwrap() + "\n"
+    }
+
+    fn id(canonical: &str, location: &str) -> (PathBuf, &'static Location) {
+        (
+            PathBuf::from(canonical),
+            context::location(location).unwrap(),
+        )
+    }
+
+    /// How many records the store has parsed so far.
+    fn parsed(store: &TrustStore) -> usize {
+        let whole: usize = store.trusted.iter().map(|(_, r)| r.len()).sum();
+        let indexed = store.index.as_ref().map_or(0, |i| {
+            i.entries
+                .iter()
+                .filter(|e| e.record.get().is_some())
+                .count()
+        });
+        whole + indexed
+    }
+
+    /// Attacks row 1514: `run` parsed the whole record on every event, 152 M instructions at
+    /// 3 021 records (debug) against 5 M at 21. It parses the records it looks up.
+    #[test]
+    fn a_record_run_reads_parses_only_the_records_it_looks_up() {
+        let guard = "/p/.gemini/settings.json";
+        let text = written(&[(guard, "gemini-project")], 3000);
+        let store = TrustStore::indexed(PathBuf::from("/h/.hookx/trust.json"), text).unwrap();
+        let (path, location) = id(guard, "gemini-project");
+        let found = store.get(Identity {
+            canonical: &path,
+            location,
+        });
+        assert_eq!(found.map(|r| r.path.as_str()), Some(guard));
+        let (other, location) = id("/p/.claude/settings.json", "claude-project");
+        let other = Identity {
+            canonical: &other,
+            location,
+        };
+        assert_eq!(store.state_of(other, Some("x")), TrustState::Untrusted);
+        assert_eq!(parsed(&store), 1, "the records parsed for two lookups");
+        // Every record is still there for `hookx trust --list`.
+        assert_eq!(store.records().count(), 3001);
+    }
+
+    /// Every lookup answers as a whole parse does, on the records it indexes and on those it
+    /// leaves to the whole parse.
+    #[test]
+    fn an_indexed_record_answers_as_the_whole_one() {
+        let odd = "/p/a \"quoted\" \\ back\tslash ünï/.gemini/settings.json";
+        let real = [
+            ("/p/.gemini/settings.json", "gemini-project"),
+            ("/p/.gemini/settings.json", "gemini-user"),
+            ("/p/ünï/.gemini/settings.json", "gemini-project"),
+            ("/p/.claude/settings.json", "claude-project"),
+            ("/p/.claude/settings.json", "claude-project"),
+        ];
+        let plain = written(&real, 3);
+        let escaped = written(&[real[0], (odd, "gemini-project")], 3);
+        let mut value: serde_json::Value = serde_json::from_str(&plain).unwrap();
+        value["trusted"][0]["of_tomorrow"] =
+            serde_json::json!({"path": "/p/.claude/settings.json"});
+        let tomorrow = serde_json::to_string_pretty(&value).unwrap();
+        value["trusted"][0]["of_tomorrow"] = serde_json::json!({"at": 1, "path": "/x"});
+        let nested = serde_json::to_string_pretty(&value).unwrap();
+        let legacy = plain.replacen(
+            "\"trusted\": [",
+            "\"legacy\": {\"/p/.codex/hooks.json\": {\"sha256\": \"a\", \"trusted_at\": \"b\"}},\n  \"trusted\": [",
+            1,
+        );
+        let mut file: StoreFile = serde_json::from_str(&plain).unwrap();
+        file.legacy.insert(
+            "/p/.codex/hooks.json".into(),
+            LegacyRecord {
+                sha256: "a".into(),
+                trusted_at: "b".into(),
+            },
+        );
+        let legacy_after = serde_json::to_string_pretty(&file).unwrap();
+        let compact = serde_json::from_str::<serde_json::Value>(&plain)
+            .unwrap()
+            .to_string();
+        let reordered = plain.replace(
+            "\"path\": \"/p/.claude/settings.json\",\n      \"location\": \"claude-project\",",
+            "\"location\": \"claude-project\",\n      \"path\": \"/p/.claude/settings.json\",",
+        );
+        let slashed = plain.replace("/p/.gemini", "\\/p\\/.gemini");
+        let lookups = [
+            (odd, "gemini-project"),
+            real[0],
+            real[1],
+            real[2],
+            real[3],
+            ("/p/.gemini/settings.json", "claude-project"),
+            ("/p/.codex/hooks.json", "codex-project"),
+            (
+                "/gone/worktree-00001/.gemini/settings.json",
+                "gemini-project",
+            ),
+            ("/p", "gemini-project"),
+        ];
+        for (name, text, indexed) in [
+            ("as written", &plain, true),
+            ("a newer field naming a path", &tomorrow, true),
+            (
+                "a newer field whose object names a path second",
+                &nested,
+                false,
+            ),
+            ("version 1 entries", &legacy, false),
+            ("version 1 entries after the list", &legacy_after, false),
+            ("written compact", &compact, true),
+            ("a path key second", &reordered, false),
+            ("an escaped slash", &slashed, false),
+            ("a path written with escapes", &escaped, false),
+        ] {
+            let whole = TrustStore::parsed(PathBuf::new(), text).unwrap();
+            let store = TrustStore::indexed(PathBuf::new(), text.clone()).unwrap();
+            assert_eq!(store.index.is_some(), indexed, "{name}");
+            for (canonical, location) in lookups {
+                let (path, location) = id(canonical, location);
+                let id = Identity {
+                    canonical: &path,
+                    location,
+                };
+                for sha in ["0".repeat(64), format!("{:064x}", 1), format!("{:064x}", 4)] {
+                    assert_eq!(
+                        store.state_of(id, Some(&sha)),
+                        whole.state_of(id, Some(&sha)),
+                        "{name}: {canonical} at {}",
+                        location.id
+                    );
+                }
+                assert_eq!(store.get(id), whole.get(id), "{name}: {canonical}");
+            }
+        }
+        assert!(TrustStore::indexed(PathBuf::new(), plain[..plain.len() / 2].into()).is_err());
+        let newer = plain.replacen("\"version\": 2", "\"version\": 3", 1);
+        assert!(TrustStore::indexed(PathBuf::new(), newer).is_err());
     }
 }

@@ -346,6 +346,35 @@ fn trust_list_and_revoke() {
     assert_eq!(w.run(&["trust", "--list", "x.json"]).code, 2);
 }
 
+/// Attacks row 1514: hookx never drops the record of a file that is gone (it may be on a
+/// volume not mounted now), and a month of trusted worktrees since removed leaves thousands.
+/// `trust --list` counts them and names the way to take them back; `--revoke` takes one by its
+/// path though the file is gone.
+#[test]
+fn trust_list_names_the_records_of_files_that_are_gone() {
+    let w = routed();
+    assert_eq!(w.run(&["trust", "--yes"]).code, 0);
+    let gone = w.project.join(".github/hooks/guard.json");
+    std::fs::remove_file(&gone).unwrap();
+    let listed = w.run(&["trust", "--list"]);
+    assert_eq!(listed.code, 0, "{listed:?}");
+    assert!(
+        listed
+            .stdout
+            .contains("1 record of files not found now: kept, in case they come back")
+            && listed.stdout.contains("`hookx trust --revoke FILE…`"),
+        "{listed:?}"
+    );
+    let revoked = w.run(&["trust", "--revoke", gone.to_str().unwrap()]);
+    assert_eq!(revoked.code, 0, "{revoked:?}");
+    let listed = w.run(&["trust", "--list"]);
+    assert!(!listed.stdout.contains("not found now"), "{listed:?}");
+    assert!(
+        listed.stdout.contains(".claude/settings.json"),
+        "{listed:?}"
+    );
+}
+
 #[test]
 fn validate_calls_an_event_no_agent_has_an_error() {
     let w = World::new();

@@ -663,6 +663,7 @@ fn list(ctx: &Context) -> Result<i32, Error> {
     let mut records: Vec<_> = store.records().collect();
     records.sort_by(|a, b| (&a.path, &a.location).cmp(&(&b.path, &b.location)));
     let shown = |path: &str| ctx.display(std::path::Path::new(path));
+    let mut missing = 0;
     for r in &records {
         let now =
             match crate::read::bytes(std::path::Path::new(&r.path), crate::read::MAX_FILE_BYTES) {
@@ -671,6 +672,7 @@ fn list(ctx: &Context) -> Result<i32, Error> {
                 Err(e) if e.kind() == std::io::ErrorKind::NotFound => "missing",
                 Err(_) => "unreadable",
             };
+        missing += usize::from(now == "missing");
         outln!(
             "{now:<10} {} ({}, {}, trusted {}, sha256 {})",
             shown(&r.path),
@@ -678,6 +680,15 @@ fn list(ctx: &Context) -> Result<i32, Error> {
             r.dialect,
             r.trusted_at,
             &r.sha256[..r.sha256.len().min(12)]
+        );
+    }
+    // Never dropped by hookx itself: a file on a volume not mounted now would come back
+    // untrusted, its guard's deny lost (attacks row 1514).
+    if missing > 0 {
+        outln!(
+            "{missing} record{} of files not found now: kept, in case they come back (a volume \
+             not mounted); `hookx trust --revoke FILE…` takes back those no longer used",
+            plural(missing)
         );
     }
     let legacy: Vec<_> = store.legacy_records().collect();
