@@ -234,7 +234,7 @@ pub fn store(
     };
     let file = entry_path(home, &key);
     if let Some(dir) = file.parent()
-        && std::fs::create_dir_all(dir).is_ok()
+        && crate::config::update::private_dir(dir).is_ok()
         && write_entry(dir, &file, &text).is_ok()
     {
         evict(dir);
@@ -300,7 +300,7 @@ pub fn remember<T: Serialize>(home: &Path, what: &str, path: &Path, before: &Met
         return;
     };
     if let Some(dir) = file.parent()
-        && std::fs::create_dir_all(dir).is_ok()
+        && crate::config::update::private_dir(dir).is_ok()
         && write_entry(dir, &file, &text).is_ok()
     {
         evict(dir);

@@ -148,7 +148,7 @@ impl Held {
     fn claim_answered(&self, event: &str, bytes: &[u8]) -> std::io::Result<()> {
         let store = self.run.parent().and_then(Path::parent);
         let dir = folder(store.unwrap_or(Path::new(".")), event);
-        std::fs::create_dir_all(&dir)?;
+        crate::config::update::private_dir(&dir)?;
         let mut record = open_record(&dir.join(event))?;
         let mut lines = live_lines(&mut record)?;
         let (deadline, run, _) = new_run_file(&dir, event, &self.route, self.deadline)?;
@@ -262,7 +262,7 @@ fn write_lines(file: &mut File, lines: &[Line]) -> std::io::Result<()> {
 
 fn decide(home: &Path, event: &str, route: &str, budget: Duration) -> std::io::Result<Decided> {
     let dir = store(home, event);
-    std::fs::create_dir_all(&dir)?;
+    crate::config::update::private_dir(&dir)?;
     let mut file = open_record(&dir.join(event))?;
     let mut lines = live_lines(&mut file)?;
     let now = now_ms();
@@ -308,6 +308,12 @@ fn decide(home: &Path, event: &str, route: &str, budget: Duration) -> std::io::R
     drop(file);
     if matches!(decided, Decided::Claimed(_)) {
         collect(&dir);
+        // The files an older build left at the store's top (before its 16 folders: attacks
+        // row 1511), past their time, by one claim in 16 (the folder `0`'s), which lists the
+        // top's 16 folders and its files, if any.
+        if let Some(top) = dir.parent().filter(|_| dir.ends_with("0")) {
+            collect(top);
+        }
     }
     Ok(decided)
 }
@@ -420,7 +426,7 @@ fn read_answer(run: &Path) -> Option<Answer> {
 }
 
 /// Removes the files of the store's folder `dir` past their time, and the oldest past
-/// [`MAX_FILES`].
+/// [`MAX_FILES`]; regular files only (the store's top holds its folders).
 fn collect(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
@@ -428,6 +434,7 @@ fn collect(dir: &Path) {
     let keep = Duration::from_secs(3600);
     let mut files: Vec<(SystemTime, PathBuf)> = entries
         .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
         .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
         .collect();
     let now = SystemTime::now();
@@ -643,6 +650,53 @@ mod tests {
             largest <= 64 + 3,
             "a claim read a folder of {largest} files"
         );
+    }
+
+    /// Left by row 1511: the files an older build left at the store's top (before the 16
+    /// folders) stayed for ever. Those past their hour go with a claim of the folder `0`; a
+    /// newer one stays (its build may still wait on it), and so do the folders. The folders a
+    /// claim makes are the user's alone (they were 0755).
+    #[test]
+    fn an_older_builds_files_at_the_stores_top_go_once_past_their_time() {
+        let home = tempfile::tempdir().unwrap();
+        let top = home.path().join(".hookx").join("claims");
+        let budget = Duration::from_secs(60);
+        let claim = |event: &str| {
+            let Entry::Claimed(held) = enter(home.path(), event, "a", budget, far()) else {
+                panic!("not claimed");
+            };
+            held.finish(None, None);
+        };
+        claim("1e");
+        let old = SystemTime::now() - Duration::from_secs(2 * 3600);
+        for n in 0..40 {
+            let file = top.join(format!("{n:064x}"));
+            File::create(&file).unwrap().set_modified(old).unwrap();
+        }
+        File::create(top.join("fresh")).unwrap();
+        let files = || {
+            let mut names: Vec<String> = std::fs::read_dir(&top)
+                .unwrap()
+                .flatten()
+                .filter(|e| e.file_type().unwrap().is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names
+        };
+        claim("fe");
+        assert_eq!(files().len(), 41, "a claim of another folder lists the top");
+        claim("0e");
+        assert_eq!(files(), ["fresh"], "an older build's files left at the top");
+        for folder in ["0", "1", "f"] {
+            assert!(top.join(folder).is_dir(), "{folder}");
+        }
+        #[cfg(unix)]
+        for dir in [home.path().join(".hookx"), top.clone(), top.join("1")] {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, 0o700, "{}", dir.display());
+        }
     }
 
     #[test]

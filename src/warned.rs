@@ -326,7 +326,7 @@ impl Warned {
             return false;
         };
         self.path.parent().is_some_and(|dir| {
-            std::fs::create_dir_all(dir).is_ok()
+            crate::config::update::private_dir(dir).is_ok()
                 && crate::cache::write_entry(dir, &self.path, &text).is_ok()
         })
     }

@@ -145,6 +145,21 @@ fn the_entry_is_what_is_read() {
     assert!(commands[0].contains("EDITED"), "{:?}", &commands[..2]);
 }
 
+/// Left by the twenty-fifth pass: `~/.hookx` and its `cache/`, where `run` made them first,
+/// were 0755: the cache holds what the user's hook files say, for every account to read.
+#[cfg(unix)]
+#[test]
+fn the_cache_and_the_folders_it_makes_are_the_users_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let setup = settled_project(&big_settings(900, "v1"));
+    read(&setup.ctx, &EventKind::Stop);
+    assert_eq!(entries(&setup.ctx.home).len(), 1);
+    for dir in [".hookx", ".hookx/cache"] {
+        let meta = std::fs::metadata(setup.ctx.home.join(dir)).unwrap();
+        assert_eq!(meta.permissions().mode() & 0o777, 0o700, "{dir}");
+    }
+}
+
 #[test]
 fn a_changed_file_is_read_again_even_at_the_same_size() {
     let setup = settled_project(&big_settings(900, "v1"));

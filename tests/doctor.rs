@@ -3342,3 +3342,94 @@ fn a_rule_on_a_claude_tool_no_probe_run_offered_is_not_called_never_firing() {
     }
     assert_eq!(code, 0);
 }
+
+/// Attacks row 1461: Claude Code 2.1.332 takes a tool's old name in a hook's matcher for the
+/// tool it became (its binary's map: `KillShell` and `KillBash` → `TaskStop`, `ListPeers` →
+/// `ListAgents`, `Brief` → `SendUserMessage`, …); doctor called such a rule one that never
+/// fires (an error, exit 5).
+#[test]
+fn a_claude_rule_on_a_tools_old_name_is_not_called_never_firing() {
+    let w = World::new();
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[
+            ("PreToolUse", Some("KillShell"), command("./stop.sh")),
+            ("PostToolUse", Some("KillBash|Brief"), command("./brief.sh")),
+            (
+                "PostToolUseFailure",
+                Some("ListPeers"),
+                command("./peers.sh"),
+            ),
+        ]),
+    );
+    let (code, report) = w.doctor(Some("claude"));
+    for event in ["PreToolUse", "PostToolUse", "PostToolUseFailure"] {
+        let v = verdict(&report, ".claude/settings.json", event, "claude");
+        assert_eq!(v["status"], "fires", "{event}: {:?}", findings(v));
+    }
+    assert_eq!(code, 0);
+}
+
+/// Left by attacks row 1532: a route line an older `install --hookx '~/bin/hookx'` wrote names
+/// its hookx with the `~` quoted, which the shell never expands: the host finds no such program
+/// (exit 127), yet `route_can_run` expanded it and doctor said nothing. A `~` the shell expands
+/// (unquoted) is the home, as before.
+#[test]
+fn a_route_whose_hookx_is_a_quoted_tilde_is_said_not_to_run() {
+    let w = World::new();
+    w.write_json(
+        "home/.gemini/settings.json",
+        json!({"hooks": {"BeforeTool": [{"matcher": "run_shell_command",
+            "hooks": [command("./guard.sh")]}]}}),
+    );
+    let guard = w.home().join(".gemini/settings.json");
+    assert!(
+        w.hookx(&["trust", guard.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let hookx = w.home().join("bin/hookx");
+    std::fs::create_dir_all(hookx.parent().unwrap()).unwrap();
+    std::fs::copy(env!("CARGO_BIN_EXE_hookx"), &hookx).unwrap();
+    let install = w.hookx(&[
+        "install",
+        "--host",
+        "claude",
+        "--scope",
+        "user",
+        "--hookx",
+        hookx.to_str().unwrap(),
+    ]);
+    assert!(install.status.success(), "{install:?}");
+    let settings = w.home().join(".claude/settings.json");
+    let mut value: Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    let home = w.home();
+    for (program, runs) in [("'~/bin/hookx'", false), ("~/bin/hookx", true)] {
+        let line = format!(
+            "{program} run --host claude --event PreToolUse --home {}",
+            home.display()
+        );
+        let route = value["hooks"]["PreToolUse"]
+            .as_array_mut()
+            .unwrap()
+            .iter_mut()
+            .flat_map(|group| group["hooks"].as_array_mut().unwrap())
+            .find(|h| {
+                h["command"]
+                    .as_str()
+                    .unwrap()
+                    .contains(" run --host claude")
+            })
+            .unwrap();
+        route["command"] = json!(line);
+        std::fs::write(&settings, value.to_string()).unwrap();
+        let out = w.hookx(&["doctor", "--host", "claude"]);
+        let said = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(
+            !said.contains("Claude's hookx route for `PreToolUse` cannot run"),
+            runs,
+            "{line}: {said}"
+        );
+    }
+}

@@ -149,16 +149,23 @@ fn make_private_folder(path: &Path) -> Result<(), Error> {
         .parent()
         .filter(|d| !d.as_os_str().is_empty() && !d.exists())
     {
-        let mut builder = std::fs::DirBuilder::new();
-        builder.recursive(true);
-        #[cfg(unix)]
-        std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
-        builder.create(dir).map_err(|e| Error::Io {
+        private_dir(dir).map_err(|e| Error::Io {
             path: dir.display().to_string(),
             message: e.to_string(),
         })?;
     }
     Ok(())
+}
+
+/// Makes `dir`, and each folder above it that is missing, 0700 (one already there is left as
+/// it is): hookx's own state (`~/.hookx` and its `cache/`, `claims/`) holds what the user's
+/// hook files say and when they ran, for no other account to read.
+pub fn private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
 }
 
 /// [`update_private`] for state `hookx run` keeps: the folder's lock is waited for at most

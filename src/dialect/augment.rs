@@ -128,6 +128,7 @@ pub static TABLES: Tables = Tables {
     invalid_matcher_effect: Some("Auggie refuses the file's hooks for this event"),
     tool_scope: crate::tables::ToolScope::Any,
     other_tools: &[],
+    renamed_tools: &[],
     tool_codecs: &[
         ToolCodec {
             name: STR_REPLACE_EDITOR,

@@ -82,6 +82,7 @@ pub static TABLES: Tables = Tables {
     payload_object_keys: &[],
     payload_keys: &[],
     other_tools: &[],
+    renamed_tools: &[],
     tool_codecs: &[],
 };
 

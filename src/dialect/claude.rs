@@ -618,6 +618,18 @@ pub static TABLES: Tables = Tables {
         "TaskUpdate",
         "WaitForMcpServers",
     ],
+    // The 2.1.332 binary's map of old tool names (`jKo`, beside `Task: "Agent"`): a hook's
+    // matcher naming one fires on the tool it became.
+    renamed_tools: &[
+        ("KillShell", "TaskStop"),
+        ("KillBash", "TaskStop"),
+        ("ListPeers", "ListAgents"),
+        ("Brief", "SendUserMessage"),
+        ("ListMcpResources", "ListMcpResourcesTool"),
+        ("ReadMcpResource", "ReadMcpResourceTool"),
+        ("ReadMcpResourceDir", "ReadMcpResourceDirTool"),
+        ("ProposeGoal", "SetGoal"),
+    ],
     tool_codecs: &[],
 };
 

@@ -86,6 +86,7 @@ pub static TABLES: Tables = Tables {
     invalid_matcher_effect: None,
     tool_scope: crate::tables::ToolScope::Any,
     other_tools: &[],
+    renamed_tools: &[],
     tool_codecs: &[
         ToolCodec {
             name: RUN_COMMANDS,

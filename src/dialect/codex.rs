@@ -315,6 +315,7 @@ pub static TABLES: Tables = Tables {
         ),
     ],
     other_tools: &[],
+    renamed_tools: &[],
     tool_codecs: &[PATCH_CODEC],
 };
 

@@ -309,6 +309,7 @@ pub static TABLES: Tables = Tables {
         ),
     ],
     other_tools: &[],
+    renamed_tools: &[],
     tool_codecs: &[],
 };
 
@@ -548,6 +549,7 @@ pub static PASCAL_TABLES: Tables = Tables {
         ),
     ],
     other_tools: &[],
+    renamed_tools: &[],
     tool_codecs: &[],
 };
 

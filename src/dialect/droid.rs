@@ -97,6 +97,7 @@ pub static TABLES: Tables = Tables {
     handler_key_overrides: &[],
     invalid_matcher_effect: Some("Factory Droid never fires this hook"),
     other_tools: &[],
+    renamed_tools: &[],
     tool_codecs: &[],
     // Recorded by tests/live_droid.rs (0.225.2); tests/doctor.rs checks them.
     payload_object_keys: &[],

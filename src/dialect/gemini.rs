@@ -119,6 +119,7 @@ pub static TABLES: Tables = Tables {
     // Source: an invalid regex is compared as an exact string.
     invalid_matcher_effect: Some("Gemini CLI compares it with the tool name as plain text"),
     other_tools: &[],
+    renamed_tools: &[],
     tool_codecs: &[],
     // The top-level keys of every recorded payload (tests/fixtures/recorded/gemini-0.61.0/).
     payload_object_keys: &[],

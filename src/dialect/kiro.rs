@@ -114,6 +114,7 @@ pub static TABLES: Tables = Tables {
     invalid_matcher_effect: None,
     tool_scope: ToolScope::Any,
     other_tools: &[],
+    renamed_tools: &[],
     tool_codecs: &[],
     // No runnable client: no payload was ever recorded.
     payload_object_keys: &[],

@@ -195,6 +195,7 @@ pub(crate) const fn engine_tables(me: &Engine, dialect: Dialect) -> Tables {
         invalid_matcher_effect: None,
         tool_scope: ToolScope::Any,
         other_tools: &[],
+        renamed_tools: &[],
         tool_codecs: &[],
         payload_object_keys: &[],
         payload_keys: PAYLOAD_KEYS,

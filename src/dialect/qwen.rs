@@ -115,6 +115,7 @@ pub static TABLES: Tables = Tables {
     handler_key_overrides: &[],
     invalid_matcher_effect: Some("Qwen Code never fires this hook"),
     other_tools: &[],
+    renamed_tools: &[],
     tool_codecs: &[],
     // Recorded by tests/live_qwen.rs (0.24.4); tests/doctor.rs checks them.
     payload_object_keys: &[],

@@ -101,6 +101,7 @@ macro_rules! windsurf_tables {
             invalid_matcher_effect: None,
             tool_scope: $scope,
             other_tools: &[],
+            renamed_tools: &[],
             tool_codecs: $codecs,
             // No runnable client: no payload was ever recorded.
             payload_object_keys: &[],

@@ -387,7 +387,7 @@ pub fn route_key(home: &Path) -> Result<String, crate::error::Error> {
         .map_err(io)?;
     let mut key: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(io)?;
+        crate::config::update::private_dir(dir).map_err(io)?;
     }
     // Decided under the writer's lock: of two installs that found no key, the second takes the
     // first's, so that every route line carries the key the file holds (attacks row 903).
@@ -490,20 +490,22 @@ pub fn route_is_projects(command: &str) -> bool {
 /// shell looks it up. A route whose hookx is gone exits 127: nothing it guards runs, and the host
 /// reads it as any failed hook, a non-blocking error or, where its `failure_denies` holds the
 /// event (Copilot's preToolUse), a deny of every call (attacks rows 604, 641).
+///
+/// A `~` the shell expands (unquoted, at the start of the word) is `HOME`; a quoted one is a
+/// folder named `~` (`install` once wrote `--hookx '~/bin/hookx'` so: attacks row 1532).
 pub fn route_can_run(command: &str) -> bool {
-    route_parts(command).is_some_and(|(program, _)| program_can_run(&program))
+    let home = std::env::var("HOME").ok();
+    shell_words_in(command, home.as_deref()).is_some_and(|words| {
+        words
+            .split(|w| w.is_none())
+            .find_map(|simple| route_of(simple.iter().flatten().map(String::as_str)))
+            .is_some_and(|(program, _)| program_can_run(&program))
+    })
 }
 
 fn program_can_run(program: &str) -> bool {
     if program.contains('/') {
-        let path = match program.strip_prefix("~/") {
-            Some(rest) => match std::env::var_os("HOME") {
-                Some(home) => Path::new(&home).join(rest),
-                None => return false,
-            },
-            None => Path::new(program).to_path_buf(),
-        };
-        return executable_file(&path);
+        return executable_file(Path::new(program));
     }
     let Some(path) = std::env::var_os("PATH") else {
         return false;
@@ -697,6 +699,12 @@ pub fn hookx_handler_can_run(handler: &Handler) -> bool {
 /// The words of a POSIX shell command line, unquoted, with `None` for each control operator
 /// (`;`, `&`, `&&`, `|`, `||`, a newline, a parenthesis). `None` when a quote is left open.
 fn shell_words(line: &str) -> Option<Vec<Option<String>>> {
+    shell_words_in(line, None)
+}
+
+/// [`shell_words`], with `home` (where given) for a `~` the shell expands: unquoted, the
+/// first character of a word, before a `/` or the word's end.
+fn shell_words_in(line: &str, home: Option<&str>) -> Option<Vec<Option<String>>> {
     let mut words = Vec::new();
     let mut word: Option<String> = None;
     let mut chars = line.chars().peekable();
@@ -737,6 +745,14 @@ fn shell_words(line: &str) -> Option<Vec<Option<String>>> {
                 if let Some(c) = chars.next() {
                     w.push(c);
                 }
+            }
+            '~' if word.is_none()
+                && home.is_some()
+                && chars
+                    .peek()
+                    .is_none_or(|&n| n == '/' || n.is_whitespace() || ";&|()".contains(n)) =>
+            {
+                word = home.map(str::to_string);
             }
             c => word.get_or_insert_with(String::new).push(c),
         }

@@ -263,6 +263,12 @@ pub struct Tables {
     /// them (Claude's `Skill`): a tool matcher naming one fires there. Where a name is in no
     /// table, doctor says its matcher matches no tool (attacks row 1182).
     pub other_tools: &'static [&'static str],
+    /// Names a tool had before the agent renamed it, which the agent's own matcher still
+    /// takes for the tool (old name, name sent): Claude's `KillShell` fires on `TaskStop`
+    /// (attacks row 1461). Read by doctor's matcher check, for a rule in the agent's own
+    /// spelling; a renamed tool with a canonical id keeps its old name in `tools` instead
+    /// (`Task`).
+    pub renamed_tools: &'static [(&'static str, &'static str)],
     /// Tools whose call is no renaming of a canonical one (Codex's `apply_patch`: every edit,
     /// its paths inside a patch text), with the functions that translate them.
     pub tool_codecs: &'static [ToolCodec],

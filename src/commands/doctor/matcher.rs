@@ -24,6 +24,14 @@ pub(super) fn matcher_finding(rule: &Rule, flavor: Flavor, host: Dialect) -> Opt
             .iter()
             .map(|(id, _)| *id)
             .chain(sent.other_tools.iter().copied())
+            // An old name the host's own matcher takes for the tool it became, for a rule
+            // in the host's own spelling.
+            .chain(
+                sent.renamed_tools
+                    .iter()
+                    .map(|(old, _)| *old)
+                    .filter(|_| tables.name == sent.name),
+            )
             .map(|name| Event::tool_call(rule.event.clone(), name, json!({})))
             .collect(),
         MatchOn::Field(name) => sent
