@@ -1028,6 +1028,8 @@ fn a_json_block_its_own_agent_does_not_read_there_is_not_passed_on() {
         (named("droid"), &compact, &block),
         (copilot::FLAVOR, &compact, &block),
         (copilot::PASCAL, &compact, &block),
+        (copilot::FLAVOR, &start, &block),
+        (copilot::PASCAL, &start, &block),
         (named("vscode"), &compact, &block),
         (named("vscode"), &start, &block),
     ];

@@ -1155,8 +1155,10 @@ mod protocol_rows {
         failed_call: crate::tables::FailedCall::OwnEvent,
         ignored_blocks: &[],
         // Binary 1.0.102, its settings' description: preCompact hooks "cannot block it"
-        // (attacks row 1571; what a `continue: false` there does was not probed).
-        decision_ignored: &[EventKind::PreCompact],
+        // (attacks row 1571; what a `continue: false` there does was not probed). Its
+        // package's `SessionStartHookOutput` is `{additionalContext, modifiedConfig}`, read
+        // not run (attacks row 1743).
+        decision_ignored: &[EventKind::PreCompact, EventKind::SessionStart],
         // postToolUse `decision: block`: "Tool result blocked: REASON" instead (run, both casings).
         block_withholds_result: &[EventKind::PostToolUse],
         carried_context: None,
@@ -1255,8 +1257,10 @@ mod protocol_rows {
         failed_call: crate::tables::FailedCall::OwnEvent,
         ignored_blocks: &[],
         // Binary 1.0.102, its settings' description: preCompact hooks "cannot block it"
-        // (attacks row 1571; what a `continue: false` there does was not probed).
-        decision_ignored: &[EventKind::PreCompact],
+        // (attacks row 1571; what a `continue: false` there does was not probed). Its
+        // package's `SessionStartHookOutput` is `{additionalContext, modifiedConfig}`, read
+        // not run (attacks row 1743).
+        decision_ignored: &[EventKind::PreCompact, EventKind::SessionStart],
         // postToolUse `decision: block`: "Tool result blocked: REASON" instead (run, both casings).
         block_withholds_result: &[EventKind::PostToolUse],
         carried_context: None,
