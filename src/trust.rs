@@ -298,6 +298,14 @@ impl Index {
             .as_deref()
     }
 
+    /// The records whose paths as written end with `written`.
+    fn ending(&self, written: String) -> impl Iterator<Item = &Record> {
+        self.entries
+            .iter()
+            .filter(move |e| self.text.as_bytes()[e.path.clone()].ends_with(written.as_bytes()))
+            .filter_map(|e| self.record(e))
+    }
+
     /// Every record, parsed.
     fn records(&self) -> impl Iterator<Item = &Record> {
         self.entries.iter().filter_map(|e| self.record(e))
@@ -630,12 +638,24 @@ impl TrustStore {
         }
     }
 
-    /// The records at a location id, in no particular order.
-    pub fn records_at(&self, location: &str) -> impl Iterator<Item = &Record> {
+    /// The records at a location id whose paths end with `rel` (whole components), in no
+    /// particular order. An indexed record ([`Index`]) is parsed only where its path as
+    /// written ends so.
+    pub fn records_at(&self, location: &str, rel: &Path) -> Vec<&Record> {
+        let written = rel.to_str().and_then(|r| serde_json::to_string(r).ok());
+        let written = written.and_then(|w| w.get(1..w.len() - 1).map(str::to_string));
+        let indexed = self
+            .index
+            .iter()
+            .zip(written)
+            .flat_map(|(index, w)| index.ending(w));
         self.trusted
             .iter()
-            .filter(move |(l, _)| *l == location)
+            .filter(|(l, _)| *l == location)
             .flat_map(|(_, records)| records.values())
+            .chain(indexed)
+            .filter(|r| r.location == location && Path::new(&r.path).ends_with(rel))
+            .collect()
     }
 
     /// Records an identity as trusted with this content (its bytes' hash, and the hash of what

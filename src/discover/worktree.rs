@@ -77,8 +77,9 @@ pub fn trusted_elsewhere<'s>(
     let size = |p: &Path| std::fs::metadata(p).ok().map(|m| m.len());
     let here_size = size(&source.path);
     let mut candidates = store
-        .records_at(source.location.id)
-        .filter(|r| Path::new(&r.path).ends_with(rel) && size(Path::new(&r.path)) == here_size)
+        .records_at(source.location.id, rel)
+        .into_iter()
+        .filter(|r| size(Path::new(&r.path)) == here_size)
         .peekable();
     candidates.peek()?;
     let sha256 = sha256()?;
