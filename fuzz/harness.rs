@@ -376,6 +376,7 @@ fn trust_world(files: &[&[u8]]) -> Vec<(Vec<String>, Vec<String>)> {
             other_ids: Vec::new(),
         }),
         fields: Default::default(),
+        result: None,
     };
     let fires = |rules: &[hookx::tables::Rule]| can_fire(rules, &event);
     Dialect::all()

@@ -22,6 +22,7 @@ fn event(kind: EventKind, tool: Option<(&str, Value)>) -> Event {
             .as_object()
             .unwrap()
             .clone(),
+        result: None,
     }
 }
 

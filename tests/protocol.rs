@@ -284,6 +284,7 @@ fn handler_env_per_flavour() {
         timestamp: None,
         tool: None,
         fields: json!({"session_id": "s-9"}).as_object().unwrap().clone(),
+        result: None,
     };
     let env = |f| handler_env(&event, f, "/p", None);
     let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
@@ -401,6 +402,7 @@ fn event_for(flavor: Flavor) -> impl Strategy<Value = Event> {
                     other_ids: Vec::new(),
                 }),
                 fields,
+                result: None,
             }
         })
 }
@@ -415,11 +417,20 @@ fn round_trip(event: &Event, flavor: Flavor) -> Result<(), TestCaseError> {
     let (back, detected) = decode_event_as(&bytes, flavor.dialect(), Some(&name))
         .map_err(|e| TestCaseError::fail(e.to_string()))?;
     prop_assert_eq!(detected, flavor);
+    // The result read into its parts is new here; the payload's own keys are compared.
+    let back = Event {
+        result: None,
+        ..back
+    };
     prop_assert_eq!(&back, event);
     if flavor.tables().protocol.event_key_only.is_none() {
         // Flavours that name every event need no help.
         let (back, _) = decode_event(&bytes, flavor.dialect())
             .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let back = Event {
+            result: None,
+            ..back
+        };
         prop_assert_eq!(&back, event);
     }
     Ok(())
@@ -472,6 +483,7 @@ fn event(kind: EventKind, tool: Option<(&str, Value)>) -> Event {
             .as_object()
             .unwrap()
             .clone(),
+        result: None,
     }
 }
 
@@ -1127,4 +1139,144 @@ fn a_droid_hooks_exit_3_blocks_a_prompt_and_a_compaction_as_its_exit_2_does() {
         text.contains("\"block\"") || answer.exit_code == 2,
         "claude PreCompact: {answer:?}"
     );
+}
+
+// ---------------------------------------------------------------------------------------------
+// A tool's result in the shape each handler was written for (attacks rows 1630-1649).
+
+/// Every post-call payload a real client sent for a shell call (`tests/fixtures/recorded/`),
+/// as (file, host, event name, stdin).
+fn recorded_shell_results() -> Vec<(String, Dialect, String, Vec<u8>)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/recorded");
+    let mut out = Vec::new();
+    for dir in std::fs::read_dir(&root).unwrap().flatten() {
+        for file in std::fs::read_dir(dir.path()).unwrap().flatten() {
+            let path = file.path();
+            if !path.is_file() {
+                continue;
+            }
+            let v: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            let (Some(host), Some(event)) = (
+                v["host"].as_str().and_then(Dialect::named),
+                v["event"].as_str(),
+            ) else {
+                continue;
+            };
+            let stdin = match &v["stdin"] {
+                Value::String(s) => s.clone().into_bytes(),
+                other => other.to_string().into_bytes(),
+            };
+            let Ok((decoded, _)) = decode_event_as(&stdin, host, Some(event)) else {
+                continue;
+            };
+            let shell = decoded.tool.as_ref().is_some_and(|t| t.name == "shell");
+            if decoded.kind == EventKind::PostToolUse
+                && shell
+                && decoded.fields.contains_key("tool_response")
+            {
+                let name = path.strip_prefix(&root).unwrap().display().to_string();
+                out.push((name, host, event.to_string(), stdin));
+            }
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+/// What a shell call printed, as its command says (the recorded calls `echo WORD`, `seq 1 N`,
+/// or print nothing to stdout).
+fn printed(command: &str) -> String {
+    if let Some(word) = command.strip_prefix("echo ") {
+        return word.to_string();
+    }
+    if let Some(n) = command.strip_prefix("seq 1 ") {
+        let n: u32 = n.trim().parse().unwrap();
+        return (1..=n)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join("\n");
+    }
+    String::new()
+}
+
+/// Rows 1554, 1555: each recorded shell result, under each host with a client, reaches a
+/// handler of every other agent in that agent's own shape: a Claude scanner reads what the
+/// command printed at `.tool_response.stdout`, a Copilot one at `toolResult.textResultForLlm`
+/// (its text starting so), and each agent's own reading of the payload finds the output
+/// there too. A handler of the host's own agent gets the host's result as it was sent.
+#[test]
+fn every_recorded_shell_result_reaches_each_agent_in_its_own_shape() {
+    let targets = [
+        "claude",
+        "gemini",
+        "qwen",
+        "copilot",
+        "copilot-pascal",
+        "codex",
+        "droid",
+        "augment",
+        "cline",
+    ];
+    let mut hosts = std::collections::BTreeSet::new();
+    let mut wrong = Vec::new();
+    for (file, host, event, stdin) in recorded_shell_results() {
+        hosts.insert(host.name());
+        let (decoded, from) = decode_event_as(&stdin, host, Some(&event)).unwrap();
+        let input = &decoded.tool.as_ref().unwrap().input;
+        if input["mode"] == "async" {
+            // Copilot's call moved to the background: its result says so, not the output.
+            continue;
+        }
+        let command = input["command"].as_str().unwrap_or_default().to_string();
+        let want = printed(&command);
+        for target in targets {
+            let flavor = Flavor::named(target).unwrap();
+            let out = encode_event(&decoded, flavor);
+            if flavor.dialect() == from.dialect() {
+                let own = encode_event(&decoded, from);
+                if out.get("tool_response").is_some()
+                    && own.get("tool_response") != out.get("tool_response")
+                {
+                    wrong.push(format!("{file} → {target}: the host's own result changed"));
+                }
+                continue;
+            }
+            // What a handler of `target` reads where its agent puts the output.
+            let read = match target {
+                "claude" => out["tool_response"]["stdout"].as_str().map(str::to_string),
+                "copilot" => out["toolResult"]["textResultForLlm"]
+                    .as_str()
+                    .filter(|t| t.starts_with(&want))
+                    .map(|_| want.clone()),
+                _ => None,
+            };
+            if matches!(target, "claude" | "copilot")
+                && read.as_deref().map(str::trim) != Some(&want)
+            {
+                wrong.push(format!(
+                    "{file} → {target}: read {read:?}, printed {want:?}: {out}"
+                ));
+            }
+            // The target's own reading of what it was given.
+            let name = flavor
+                .tables()
+                .event_name(&decoded.kind)
+                .unwrap_or("PostToolUse");
+            let bytes = serde_json::to_vec(&out).unwrap();
+            let (again, _) = decode_event_as(&bytes, flavor.dialect(), Some(name)).unwrap();
+            let parts = again.result.unwrap();
+            if parts.stdout.trim() != want {
+                wrong.push(format!(
+                    "{file} → {target}: its own reading is {:?}, printed {want:?}: {out}",
+                    parts.stdout
+                ));
+            }
+        }
+    }
+    for host in [
+        "claude", "gemini", "qwen", "copilot", "codex", "droid", "augment", "cline",
+    ] {
+        assert!(hosts.contains(host), "no recorded shell result of {host}");
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

@@ -138,6 +138,7 @@ fn sample_events(kind: &EventKind) -> Vec<Event> {
                     other_ids: Vec::new(),
                 }),
                 fields,
+                result: None,
             });
         }
     }

@@ -10,6 +10,7 @@
 
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
+use crate::tables::ResultForm;
 use crate::tables::{
     BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, ManagedSpec, MatchOn,
     McpMatchers, McpNames, RouteSpec, Schema, Tables, TimestampForm, ToolCodec,
@@ -725,9 +726,24 @@ mod protocol_rows {
         block_withholds_result: &[],
         // 0.36.0: PreToolUse and PostToolUse payloads name no call (attacks row 1382).
         carried_context: None,
+        result_forms: super::RESULT_FORMS,
         hook_budget: &[],
     };
 }
+
+/// Auggie 0.36.0's tool results, `tool_output` strings (recorded: `tools.04` launch-process,
+/// `tools.08` save-file).
+const RESULT_FORMS: &[ResultForm] = &[
+    ResultForm::of(
+        ids::SHELL,
+        r#""Here are the results from executing the command.\n<return-code>\n${exit_code}\n</return-code>\n<output>\n${output}\n</output>""#,
+    ),
+    ResultForm::of(
+        ids::WRITE,
+        r#""File saved.  Saved file {${input.file_path}}""#,
+    ),
+    ResultForm::of(ids::SHELL, r#""${output}""#),
+];
 
 #[cfg(test)]
 mod tests {

@@ -2,6 +2,7 @@
 
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
+use crate::tables::ResultForm;
 use crate::tables::{ConfigSpec, DocumentKind, Documents, HandlerField, RunKeys};
 use crate::tables::{
     DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, MatchOn, RouteSpec, Schema, Tables,
@@ -301,7 +302,15 @@ mod protocol_rows {
         decision_ignored: &[],
         block_withholds_result: &[],
         carried_context: None,
+        result_forms: super::RESULT_FORMS,
         hook_budget: &[],
         permission_values: &[Decision::Deny],
     };
 }
+
+/// Bricks' shell result, as its seed's PostToolUse payload gives it
+/// (`tests/fixtures/payloads/bricks/PostToolUse.json`).
+const RESULT_FORMS: &[ResultForm] = &[ResultForm::of(
+    ids::SHELL,
+    r#"{"stdout": "${stdout}", "exit_code": "${exit_code}"}"#,
+)];

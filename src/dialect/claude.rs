@@ -1,6 +1,8 @@
 //! Claude Code: `settings.json` hooks blocks, plugin `hooks/hooks.json`, skill and agent
 //! frontmatter.
 
+use crate::model::tool::ids;
+use crate::tables::ResultForm;
 use crate::tables::{
     BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, KillSwitch,
     ManagedSpec, RouteSpec, Schema, Tables, TimestampForm,
@@ -1229,6 +1231,7 @@ pub(crate) mod protocol_rows {
         decision_ignored: &[],
         block_withholds_result: &[],
         carried_context: None,
+        result_forms: super::RESULT_FORMS,
         // Run 2.1.332 (`live_claude::permission_modes_and_a_hooks_answer`): an allow runs a call `-p`
         // would refuse unasked, in every mode but plan; `permissions.deny` and `permissions.ask`
         // rules still hold (a `Bash` deny rule refuses the call before the hook runs).
@@ -1242,3 +1245,25 @@ pub(crate) mod protocol_rows {
         )],
     };
 }
+
+/// Claude Code 2.1.332's tool results (recorded: `tools.05` Bash, `tools.09` Write, `tools.16`
+/// Edit, `pty.58` an MCP tool's content).
+pub(crate) const RESULT_FORMS: &[ResultForm] = &[
+    ResultForm::of(
+        ids::SHELL,
+        r#"{"stdout": "${stdout}", "stderr": "${stderr}", "interrupted": false,
+            "isImage": false, "noOutputExpected": false}"#,
+    ),
+    ResultForm::of(
+        ids::WRITE,
+        r#"{"type": "create", "filePath": "${input.file_path}", "content": "${input.content}",
+            "structuredPatch": [], "originalFile": null, "userModified": false}"#,
+    ),
+    ResultForm::of(
+        ids::EDIT,
+        r#"{"filePath": "${input.file_path}", "oldString": "${input.old_string}",
+            "newString": "${input.new_string}", "structuredPatch": [], "userModified": false,
+            "replaceAll": false}"#,
+    ),
+    ResultForm::mcp(r#"[{"type": "text", "text": "${output}"}]"#),
+];

@@ -7,6 +7,7 @@
 
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
+use crate::tables::ResultForm;
 use crate::tables::{ConfigSpec, DocumentKind, Documents, RunKeys, ScriptLayout};
 use crate::tables::{
     DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, RouteSpec, Schema, Tables,
@@ -753,6 +754,14 @@ mod protocol_rows {
         decision_ignored: &[],
         block_withholds_result: &[],
         carried_context: None,
+        result_forms: super::RESULT_FORMS,
         hook_budget: &[],
     };
 }
+
+/// Cline 3.0.65's `run_commands` result, one record per command (recorded `tools.03`); a call
+/// of several commands is read whole as the output.
+const RESULT_FORMS: &[ResultForm] = &[ResultForm::of(
+    ids::SHELL,
+    r#"[{"query": "${input.command}", "result": "${output}", "success": true}]"#,
+)];

@@ -5,6 +5,7 @@
 
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
+use crate::tables::ResultForm;
 use crate::tables::{
     BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase,
     ManagedSpec, MatchOn, RouteSpec, RouteTrust, Schema, Tables, TimestampForm, ToolCodec,
@@ -1205,6 +1206,7 @@ mod protocol_rows {
         // PostToolUse `decision: block` replaces the tool's output with the reason (run).
         block_withholds_result: &[EventKind::PostToolUse],
         carried_context: None,
+        result_forms: super::RESULT_FORMS,
         hook_budget: &[],
     };
 }
@@ -1212,3 +1214,6 @@ mod protocol_rows {
 #[cfg(test)]
 #[path = "codex_tests.rs"]
 mod tests;
+
+/// Codex CLI 0.171.0's shell result: its output, a string (recorded `tools.6`).
+const RESULT_FORMS: &[ResultForm] = &[ResultForm::of(ids::SHELL, r#""${output}""#)];

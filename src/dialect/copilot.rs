@@ -1,6 +1,7 @@
 //! GitHub Copilot CLI: `.github/hooks/*.json`, `{"version": 1, "hooks": …}`, in two flavours
 //! chosen per event by the casing of its name.
 
+use crate::tables::ResultForm;
 use crate::tables::{
     BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, FolderTrust, HostSpec, KeyCase,
     KillSwitch, ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm, TrustRecord,
@@ -1162,6 +1163,7 @@ mod protocol_rows {
         // postToolUse `decision: block`: "Tool result blocked: REASON" instead (run, both casings).
         block_withholds_result: &[EventKind::PostToolUse],
         carried_context: None,
+        result_forms: super::RESULT_FORMS,
         hook_budget: &[],
     };
 
@@ -1264,6 +1266,35 @@ mod protocol_rows {
         // postToolUse `decision: block`: "Tool result blocked: REASON" instead (run, both casings).
         block_withholds_result: &[EventKind::PostToolUse],
         carried_context: None,
+        result_forms: super::RESULT_FORMS,
         hook_budget: &[],
     };
 }
+
+/// Copilot CLI 1.0.102's tool results, in the envelope's canonical keys (both casings;
+/// recorded: `tools.10` a shell call, `tools.16` a create, `tools.22` an edit, `mcp.11` an
+/// MCP tool).
+const RESULT_FORMS: &[ResultForm] = &[
+    ResultForm::of(
+        ids::SHELL,
+        r#"{"result_type": "success",
+            "text_result_for_llm": "${output}\n<shellId: ${_} completed with exit code ${exit_code}>"}"#,
+    ),
+    ResultForm::of(
+        ids::SHELL,
+        r#"{"result_type": "success",
+            "text_result_for_llm": "${output}\n<shellId: 0 completed with exit code ${exit_code}>"}"#,
+    ),
+    ResultForm::of(
+        ids::WRITE,
+        r#"{"result_type": "success", "text_result_for_llm": "Created file ${input.file_path}"}"#,
+    ),
+    ResultForm::of(
+        ids::EDIT,
+        r#"{"result_type": "success",
+            "text_result_for_llm": "File ${input.file_path} updated with changes."}"#,
+    ),
+    ResultForm::mcp(r#"{"result_type": "success", "text_result_for_llm": "${output}"}"#),
+    // Any other text (a call moved to the background): all of it.
+    ResultForm::of(ids::SHELL, r#"{"text_result_for_llm": "${output}"}"#),
+];

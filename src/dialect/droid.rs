@@ -5,6 +5,7 @@
 
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
+use crate::tables::ResultForm;
 use crate::tables::{ConfigSpec, DocumentKind, Documents, HandlerField, PluginForm, RunKeys};
 use crate::tables::{
     DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, KillSwitch, MatchOn, RouteSpec,
@@ -547,6 +548,27 @@ mod protocol_rows {
         block_withholds_result: &[],
         // 0.225.2: PreToolUse and PostToolUse payloads name no call (attacks row 1382).
         carried_context: None,
+        result_forms: super::RESULT_FORMS,
         hook_budget: &[],
     };
 }
+
+/// Factory Droid 0.225.2's tool results, strings (recorded: `tools.03` Execute, `tools.08`
+/// Create, `tools.10` Edit, whose are JSON-encoded).
+const RESULT_FORMS: &[ResultForm] = &[
+    ResultForm::of(
+        ids::SHELL,
+        r#""${output}\n\n[Process exited with code ${exit_code}]""#,
+    ),
+    ResultForm::of(
+        ids::WRITE,
+        r#"{"success": true, "file_path": "${input.file_path}"}"#,
+    )
+    .encoded(),
+    ResultForm::of(
+        ids::EDIT,
+        r#"{"success": true, "file_path": "${input.file_path}"}"#,
+    )
+    .encoded(),
+    ResultForm::of(ids::SHELL, r#""${output}""#),
+];

@@ -4,6 +4,7 @@
 
 use crate::model::tool::ids;
 use crate::model::{EventKind, MatcherStyle};
+use crate::tables::ResultForm;
 use crate::tables::{
     BrokenPolicy, DetectSpec, Dialect, DialectDef, DisabledHandlers, Flavor, FolderTrust, HostSpec,
     KeyCase, KillSwitch, ManagedSpec, MatchOn, McpNames, RouteSpec, Schema, Tables, TimestampForm,
@@ -787,6 +788,53 @@ mod protocol_rows {
         block_withholds_result: &[EventKind::PostToolUse],
         // 0.61.0: BeforeTool and AfterTool payloads name no call (attacks row 1382).
         carried_context: None,
+        result_forms: super::RESULT_FORMS,
         hook_budget: &[],
     };
 }
+
+/// Gemini CLI 0.61.0's tool results (recorded: `tools.8` a shell call, `tools.14` a write,
+/// `tools.20` a replace, `tools.64` an MCP tool). A shell call's `llmContent` is its sections
+/// (bundle: `Output:` (`(empty)` for none), then `Error:`, `Exit Code:` (not 0), `Signal:`,
+/// `Background PIDs:`, `Process Group PGID:` where there are), in `<untrusted_context>`; a
+/// text in another form (a cancelled call, a signal) is read whole as the output.
+const RESULT_FORMS: &[ResultForm] = &[
+    ResultForm::of(
+        ids::SHELL,
+        r#"{"llmContent": "<untrusted_context>\nOutput: (empty)\nProcess Group PGID: ${_}\n</untrusted_context>"}"#,
+    ),
+    ResultForm::of(
+        ids::SHELL,
+        r#"{"llmContent": "<untrusted_context>\nOutput: ${output}\nError: ${_}\nExit Code: ${exit_code}\nProcess Group PGID: ${_}\n</untrusted_context>"}"#,
+    ),
+    ResultForm::of(
+        ids::SHELL,
+        r#"{"llmContent": "<untrusted_context>\nOutput: ${output}\nExit Code: ${exit_code}\nProcess Group PGID: ${_}\n</untrusted_context>"}"#,
+    ),
+    ResultForm::of(
+        ids::SHELL,
+        r#"{"llmContent": "<untrusted_context>\nOutput: ${output}\nProcess Group PGID: ${_}\n</untrusted_context>"}"#,
+    ),
+    ResultForm::of(
+        ids::SHELL,
+        r#"{"llmContent": "<untrusted_context>\nOutput: ${output}\n</untrusted_context>",
+            "returnDisplay": "${shown}"}"#,
+    ),
+    ResultForm::of(
+        ids::WRITE,
+        r#"{"llmContent": "Successfully created and wrote to new file: ${input.file_path}.",
+            "returnDisplay": {"filePath": "${input.file_path}", "newContent": "${input.content}",
+            "isNewFile": true}}"#,
+    ),
+    ResultForm::of(
+        ids::EDIT,
+        r#"{"llmContent": "Successfully modified file: ${input.file_path} (1 replacements).",
+            "returnDisplay": {"filePath": "${input.file_path}", "isNewFile": false}}"#,
+    ),
+    ResultForm::mcp(
+        r#"{"llmContent": [{"text": "<untrusted_context>\n${output}\n</untrusted_context>"}],
+            "returnDisplay": "${shown}"}"#,
+    ),
+    // Any other text (a cancelled call, one moved to the background): all of it.
+    ResultForm::of(ids::SHELL, r#"{"llmContent": "${output}"}"#),
+];

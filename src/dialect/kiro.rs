@@ -463,6 +463,7 @@ mod protocol_rows {
         decision_ignored: &[],
         block_withholds_result: &[],
         carried_context: None,
+        result_forms: &[],
         hook_budget: &[],
     };
 }

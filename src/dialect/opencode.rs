@@ -429,6 +429,7 @@ pub(crate) mod protocol_rows {
         decision_ignored: &[],
         block_withholds_result: &[],
         carried_context: None,
+        result_forms: &[],
         hook_budget: &[],
     };
 }

@@ -3,6 +3,7 @@
 //! names) and an ISO timestamp. Facts: conformance/qwen-facts.md (run: qwen-code 0.24.4,
 //! `tests/live_qwen.rs`).
 
+use crate::tables::ResultForm;
 use crate::tables::{
     BrokenPolicy, DetectSpec, Dialect, DialectDef, Flavor, HostSpec, KeyCase, KillSwitch,
     ManagedSpec, MatchOn, RouteSpec, Schema, Tables, TimestampForm,
@@ -762,6 +763,44 @@ mod protocol_rows {
             to: &[EventKind::PostToolUse, EventKind::PostToolUseFailure],
             call_key: crate::model::event::TOOL_USE_ID,
         }),
+        result_forms: super::RESULT_FORMS,
         hook_budget: &[],
     };
 }
+
+/// Qwen Code 0.24.4's tool results (recorded: `tools.06` a shell call, `tools.10` a write,
+/// `tools.14` an edit). A shell call's `llmContent` is its sections (bundle
+/// `chunk-DPEB6S2R.js`: `Command:` (not in code mode), `Directory:`, `Output:` (`(empty)` for
+/// none), `Error:`, `Exit Code:`, `Signal:`, `Process Group PGID:`); a text in another form (a
+/// timeout, a cancel) is read whole as the output.
+const RESULT_FORMS: &[ResultForm] = &[
+    ResultForm::of(
+        ids::SHELL,
+        r#"{"llmContent": "Command: ${input.command}\nDirectory: ${_}\nOutput: (empty)\nError: ${_}\nExit Code: ${exit_code}\nSignal: ${_}\nProcess Group PGID: ${_}"}"#,
+    ),
+    ResultForm::of(
+        ids::SHELL,
+        r#"{"llmContent": "Command: ${input.command}\nDirectory: ${_}\nOutput: ${output}\nError: ${_}\nExit Code: ${exit_code}\nSignal: ${_}\nProcess Group PGID: ${_}"}"#,
+    ),
+    ResultForm::of(
+        ids::SHELL,
+        r#"{"llmContent": "Directory: ${_}\nOutput: ${output}\nError: ${_}\nExit Code: ${exit_code}\nSignal: ${_}\nProcess Group PGID: ${_}"}"#,
+    ),
+    ResultForm::of(
+        ids::SHELL,
+        r#"{"llmContent": "Command: ${input.command}\nDirectory: (root)\nOutput: ${output}\nError: (none)\nExit Code: ${exit_code}\nSignal: (none)\nProcess Group PGID: (none)",
+            "returnDisplay": "${shown}"}"#,
+    ),
+    ResultForm::of(
+        ids::WRITE,
+        r#"{"llmContent": "Successfully created and wrote to new file: ${input.file_path}.",
+            "returnDisplay": {"filePath": "${input.file_path}", "newContent": "${input.content}"}}"#,
+    ),
+    ResultForm::of(
+        ids::EDIT,
+        r#"{"llmContent": "The file: ${input.file_path} has been updated.",
+            "returnDisplay": {"filePath": "${input.file_path}"}}"#,
+    ),
+    // Any other text (a timeout, a cancel): all of it.
+    ResultForm::of(ids::SHELL, r#"{"llmContent": "${output}"}"#),
+];

@@ -394,6 +394,7 @@ mod protocol_rows {
         decision_ignored: &[EventKind::SessionStart, EventKind::PreCompact],
         block_withholds_result: &[],
         carried_context: None,
+        result_forms: &[],
         hook_budget: &[],
     };
 }

@@ -552,6 +552,7 @@ mod protocol_rows {
             decision_ignored: &[],
             block_withholds_result: &[],
             carried_context: None,
+            result_forms: &[],
             hook_budget: &[],
         }
     }

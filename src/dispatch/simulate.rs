@@ -146,6 +146,7 @@ pub fn synthetic_event(
         timestamp: Some(chrono::Utc::now()),
         tool,
         fields: map,
+        result: None,
     })
 }
 

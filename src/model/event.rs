@@ -16,6 +16,27 @@ pub struct Event {
     pub tool: Option<ToolCall>,
     /// Every other field (`session_id`, `cwd`, `prompt`, `source`, …, and unknown ones).
     pub fields: Map<String, Value>,
+    /// The tool's result (`fields["tool_response"]`, in the host's shape) read into its
+    /// parts, where the host's tables say how: a handler of another agent gets it in its own
+    /// agent's shape (attacks rows 1554, 1555). `None`: passed on as the host sent it.
+    #[serde(skip)]
+    pub result: Option<ToolResult>,
+}
+
+/// A tool's result in parts, whatever agent's shape it came in: a shell call's output and
+/// exit code, an MCP call's text. What the parts mean per tool is each dialect's table.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ToolResult {
+    /// The dialect whose shape the event's `tool_response` is in: a handler of its own gets
+    /// that as it is.
+    pub shape_of: &'static str,
+    /// What the tool printed on stdout (a shell), or its text (an MCP tool); where the host
+    /// gives one text of both streams, that text.
+    pub stdout: String,
+    /// What the tool printed on stderr, where the host gives it apart.
+    pub stderr: String,
+    /// The shell's exit code, where the host says it.
+    pub exit_code: Option<i64>,
 }
 
 /// The canonical name of the field that names an MCP call's server, `{"name": SERVER}`
@@ -54,6 +75,7 @@ impl Event {
             timestamp: None,
             tool: None,
             fields: Map::new(),
+            result: None,
         }
     }
 

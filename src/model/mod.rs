@@ -9,7 +9,7 @@ pub mod matcher;
 pub mod outcome;
 pub mod tool;
 
-pub use event::{Event, ToolCall};
+pub use event::{Event, ToolCall, ToolResult};
 pub use event_kind::EventKind;
 pub use handler::{Command, Handler, HandlerKind, PromptSpec, ServiceSpec};
 pub use matcher::{CompiledMatcher, MatcherForm, MatcherStyle};

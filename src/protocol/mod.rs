@@ -8,6 +8,7 @@
 pub mod answer;
 pub mod failed;
 pub mod payload;
+pub mod result;
 
 pub use answer::{HostAnswer, decode_answer, encode_answer};
 pub use payload::{decode_event, decode_event_as, detect_host, encode_event, handler_env};

@@ -106,12 +106,17 @@ pub fn decode_event_as(
     let tool = payload_tool(flavor, tool_name, tool_input, &mut fields);
     implied_continuation(flavor, &kind, &mut fields);
     super::failed::decode_mark(t, &kind, &mut fields);
+    let result = match (&tool, fields.get(TOOL_RESPONSE)) {
+        (Some(tool), Some(value)) => Some(crate::protocol::result::read(flavor, tool, value)),
+        _ => None,
+    };
     Ok((
         Event {
             kind,
             timestamp,
             tool,
             fields,
+            result,
         },
         flavor,
     ))
@@ -554,7 +559,11 @@ pub fn encode_event(event: &Event, flavor: Flavor) -> Value {
             continue;
         }
         let value = if key == TOOL_RESPONSE {
-            encode_tool_result(t, value, failed)
+            encode_tool_result(
+                t,
+                &crate::protocol::result::write(event, flavor, value),
+                failed,
+            )
         } else {
             value.clone()
         };

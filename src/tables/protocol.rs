@@ -122,6 +122,12 @@ pub struct ProtocolTables {
     /// field for is answered there with such a block, so the result the hook withheld never
     /// reaches the model (attacks row 1550); elsewhere it is a note.
     pub block_withholds_result: &'static [EventKind],
+    /// How the agent's payloads give a tool's result, per kind of tool: what a handler of
+    /// this flavour is given when another agent's result is read into its parts (attacks rows
+    /// 1554, 1555: a Claude scanner on `.tool_response.stdout` read null under every other
+    /// host). Each form of a tool is tried in order when reading; the first holding no `${_}`
+    /// is written. A tool with no form here gets the host's result as the host sent it.
+    pub result_forms: &'static [ResultForm],
     /// What a hook's `allow` on a tool call gets past in this agent's own permission flow (not
     /// a permission request's, where an allow is the approval in every agent). As a host, hookx
     /// passes a handler's allow on only where it gets past no more than in the handler's own
@@ -186,6 +192,54 @@ pub struct CarriedContext {
     pub to: &'static [EventKind],
     /// The decoded field that names the call in both events' payloads, the same value on both.
     pub call_key: &'static str,
+}
+
+/// One shape of a tool's result in an agent's payloads ([`ProtocolTables::result_forms`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ResultForm {
+    /// The tool (a canonical id), or `None` for every MCP tool.
+    pub tool: Option<&'static str>,
+    /// The result as JSON text (the canonical envelope keys of
+    /// [`ProtocolTables::tool_result_keys`] where the flavour has one), its strings holding
+    /// parts: `${stdout}`, `${stderr}`, `${output}` (stdout, then stderr on a line of its own
+    /// if any: the one text of both streams most agents give), `${exit_code}`, `${_}`
+    /// (anything on one line, read and dropped: a form holding one is never written),
+    /// `${shown}` (the output where the agent shows it the user) and `${input.KEY}` (the
+    /// call's canonical argument): these two are written, never read. A string that is
+    /// `${exit_code}` alone is a number. A string read matches when its texts
+    /// around the parts do; a part that ends a string before the closing text takes the most
+    /// it can, so output holding the closing text stays output.
+    pub json: &'static str,
+    /// The value is sent JSON-encoded, as a string (Droid's file results).
+    pub encoded: bool,
+}
+
+impl ResultForm {
+    /// A form of `tool`'s result.
+    pub const fn of(tool: &'static str, json: &'static str) -> ResultForm {
+        ResultForm {
+            tool: Some(tool),
+            json,
+            encoded: false,
+        }
+    }
+
+    /// A form of every MCP tool's result.
+    pub const fn mcp(json: &'static str) -> ResultForm {
+        ResultForm {
+            tool: None,
+            json,
+            encoded: false,
+        }
+    }
+
+    /// This form, sent JSON-encoded.
+    pub const fn encoded(self) -> ResultForm {
+        ResultForm {
+            encoded: true,
+            ..self
+        }
+    }
 }
 
 /// See [`ProtocolTables::allow_reach`]; ordered, each reaching past what the one before does.
