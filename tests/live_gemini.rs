@@ -141,6 +141,10 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             shell("printf 'S%s' ECRET-OUT-1550"),
             Step::Text("redact done"),
         ],
+        "scan" => vec![
+            shell("printf 'S%s' ECRET-SCAN-1630"),
+            Step::Text("scan done"),
+        ],
         // A read of a missing file (Gemini marks it failed), a command that exits 3 (Gemini
         // does not: only an execution error sets `error`), a command that succeeds.
         "failed" => vec![
@@ -2399,6 +2403,7 @@ fn main() -> std::process::ExitCode {
             a_claude_session_end_rule_keeps_claudes_budget,
             ground_truth_leftovers,
             a_claude_redaction_withholds_the_output_under_gemini,
+            a_claude_scanner_reads_the_output_under_gemini,
             a_failed_call_runs_each_claude_rule_once_as_claude_would,
             a_projects_copy_of_the_user_route_line,
             a_route_whose_hookx_moved,
@@ -3101,6 +3106,50 @@ fn a_failed_call_runs_each_claude_rule_once_as_claude_would() {
         format!("Gemini 0.61.0 marks no failure on a command's exit 3: {exit3:?}"),
     );
     c.done("failed");
+}
+
+/// Attacks row 1630: a team's Claude secret scanner, trusted, reads the shell call's output
+/// where Claude puts it (`.tool_response.stdout`) and blocks on a secret, run by hookx under
+/// Gemini CLI 0.61.0 (`install --host gemini`). Gemini's result is `{llmContent,
+/// returnDisplay}`, which gave the scanner null there: the secret reached the model. Now it
+/// reads the output and blocks, and Gemini's AfterTool block takes the result's place.
+fn a_claude_scanner_reads_the_output_under_gemini() {
+    let Some(l) = live("scan", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({}));
+        sb.trust_folder();
+        let read = sb.root.join("scanned");
+        let rule = format!(
+            "out=$(jq -r '.tool_response.stdout // \"(none)\"'); printf '%s' \"$out\" > '{}'; \
+             case \"$out\" in *ECRET-SCAN-1630*) \
+             printf '%s' '{{\"decision\": \"block\", \"reason\": \"scan-1630 found a secret\"}}';; esac",
+            read.display()
+        );
+        let rules = json!({"hooks": {"PostToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": rule}]}]}});
+        sb.write("project/.claude/settings.json", &rules.to_string());
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "gemini"]).success();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let scanned = std::fs::read_to_string(l.sb.root.join("scanned")).unwrap_or_default();
+    c.that(
+        scanned.contains("SECRET-SCAN-1630"),
+        format!("the scanner read the output at .tool_response.stdout: {scanned:?}"),
+    );
+    let result = l.tool_result("scan", "ECRET-SCAN-1630");
+    c.that(
+        result.contains("scan-1630 found a secret"),
+        format!("the model got the scanner's reason in the result's place: {result}"),
+    );
+    let seen = l
+        .model
+        .turns_of("scan")
+        .iter()
+        .any(|b| b.to_string().contains("SECRET-SCAN-1630"));
+    c.that(!seen, "the secret the scanner blocks reached the model");
+    c.done("scan");
 }
 
 /// Attacks row 1245: a Gemini CLI session writes its settings back whole from what it read when
