@@ -4389,35 +4389,18 @@ fn converted_corpus_configs() {
     let hookx = env!("CARGO_BIN_EXE_hookx");
     let target = ".claude/settings.json";
     let prepare = |world: &World, hookx: &str, c: &mut Checks| {
-        let mut stamped = Vec::new();
-        let (mut labels, mut unstartable) = (Vec::new(), Vec::new());
-        for (i, s) in converted::sample("claude").iter().enumerate() {
-            let mut one = converted::stamp(s, &converted::tag(i, s), &|label| {
-                world.dumper_command(label, "x")
-            });
-            let at = world.dump.join(format!("source-{i}.json"));
-            write_json(&at, &one.value);
-            let out = converted::convert_write(
-                &world.project,
-                &world.home,
-                &at,
-                &s.from,
-                "claude",
-                hookx,
-            );
-            c.check(
-                out.status.success(),
-                format!(
-                    "convert {}: {}",
-                    s.file.display(),
-                    String::from_utf8_lossy(&out.stderr)
-                ),
-            );
-            stamped.push((s.place.clone(), one.value));
-            labels.append(&mut one.labels);
-            unstartable.append(&mut one.unstartable);
+        let done = converted::convert_sample(
+            "claude",
+            &world.project,
+            &world.home,
+            &world.dump,
+            hookx,
+            &|label| world.dumper_command(label, "x"),
+        );
+        for f in &done.failures {
+            c.check(false, f);
         }
-        (stamped, labels, unstartable)
+        (done.stamped, done.labels, done.unstartable)
     };
     let world = World::new();
     let (stamped, labels, unstartable) = prepare(&world, hookx, &mut c);

@@ -3347,27 +3347,14 @@ fn converted_corpus_configs() {
     let prepare = |sb: &Sandbox, hookx: &str, c: &mut Checks| {
         sb.trust_folder();
         sb.user_settings(json!({}));
-        let mut stamped = Vec::new();
-        let (mut labels, mut unstartable) = (Vec::new(), Vec::new());
-        for (i, s) in converted::sample("gemini").iter().enumerate() {
-            let mut one = converted::stamp(s, &converted::tag(i, s), &|label| sb.dumper(label));
-            let at = sb.root.join(format!("source-{i}.json"));
-            std::fs::write(&at, one.value.to_string()).unwrap();
-            let out =
-                converted::convert_write(&sb.project, &sb.home, &at, &s.from, "gemini", hookx);
-            c.that(
-                out.status.success(),
-                format!(
-                    "convert {}: {}",
-                    s.file.display(),
-                    String::from_utf8_lossy(&out.stderr)
-                ),
-            );
-            stamped.push((s.place.clone(), one.value));
-            labels.append(&mut one.labels);
-            unstartable.append(&mut one.unstartable);
+        let done =
+            converted::convert_sample("gemini", &sb.project, &sb.home, &sb.root, hookx, &|label| {
+                sb.dumper(label)
+            });
+        for f in &done.failures {
+            c.that(false, f);
         }
-        (stamped, labels, unstartable)
+        (done.stamped, done.labels, done.unstartable)
     };
     let sb = Sandbox::new();
     let (stamped, _, unstartable) = prepare(&sb, env!("CARGO_BIN_EXE_hookx"), &mut c);

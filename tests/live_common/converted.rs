@@ -188,6 +188,50 @@ pub fn convert_write(
         .unwrap()
 }
 
+/// The sample for `to`, each source stamped (`stamp`, recorders by `recorder`), saved under
+/// `scratch` and written into `project` by `convert --write --hookx HOOKX`.
+pub struct Converted {
+    /// Each source's place and its stamped value, as `expected` takes them.
+    pub stamped: Vec<(String, Value)>,
+    pub labels: Vec<String>,
+    pub unstartable: Vec<String>,
+    /// A line for each `convert` that failed.
+    pub failures: Vec<String>,
+}
+
+pub fn convert_sample(
+    to: &str,
+    project: &Path,
+    home: &Path,
+    scratch: &Path,
+    hookx: &str,
+    recorder: &dyn Fn(&str) -> String,
+) -> Converted {
+    let mut out = Converted {
+        stamped: Vec::new(),
+        labels: Vec::new(),
+        unstartable: Vec::new(),
+        failures: Vec::new(),
+    };
+    for (i, s) in sample(to).iter().enumerate() {
+        let mut one = stamp(s, &tag(i, s), recorder);
+        let at = scratch.join(format!("source-{i}.json"));
+        std::fs::write(&at, one.value.to_string()).unwrap();
+        let done = convert_write(project, home, &at, &s.from, to, hookx);
+        if !done.status.success() {
+            out.failures.push(format!(
+                "convert {}: {}",
+                s.file.display(),
+                String::from_utf8_lossy(&done.stderr)
+            ));
+        }
+        out.stamped.push((s.place.clone(), one.value));
+        out.labels.append(&mut one.labels);
+        out.unstartable.append(&mut one.unstartable);
+    }
+    out
+}
+
 /// Adds to the grouped hook file at `path` (Claude's `{"hooks": [...]}` groups under each
 /// event) a rule with no matcher on every event it holds, its command `recorder(event)`.
 pub fn add_catch_all(path: &Path, recorder: &dyn Fn(&str) -> String) -> Vec<String> {
