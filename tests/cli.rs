@@ -646,7 +646,7 @@ fn wrap_keeps_copilot_cwd_and_env_inside_the_wrapped_command() {
             "--event",
             "PreToolUse",
             "--",
-            "export VAR=value; cd optional/working/directory && your-bash-command"
+            "export VAR=value; cd optional/working/directory || exit 1; your-bash-command"
         ]
     );
 }

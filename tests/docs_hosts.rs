@@ -1607,7 +1607,16 @@ fn augment_host_gives_claude_handlers_a_complete_payload_and_reads_their_answers
     assert_eq!(got["tool_name"], "Write");
     assert_eq!(got["tool_input"]["file_path"], "notes.txt", "{got}");
     assert_eq!(got["tool_input"]["content"], "hello\n", "{got}");
-    assert_eq!(got["tool_response"], "File saved.  Saved file {notes.txt}");
+    // Auggie's text result ("File saved.  Saved file {notes.txt}") in Claude's Write shape
+    // (attacks row 1632).
+    assert_eq!(
+        (
+            &got["tool_response"]["type"],
+            &got["tool_response"]["filePath"]
+        ),
+        (&json!("create"), &json!("notes.txt")),
+        "{got}"
+    );
     assert_eq!(
         (&got["session_id"], &got["cwd"]),
         (&json!(conversation), &json!(project))

@@ -74,10 +74,15 @@ pub fn trusted_elsewhere<'s>(
     let rel = source.canonical.as_deref()?.strip_prefix(&here).ok()?;
     // Records of the same place below another folder, whose file there is this one's size,
     // before this file is even read: a repository's untrusted files are read no more for it.
+    // (This file is not even looked at where no such record is: an untrusted file costs one
+    // stat, `trust_first::an_unchanged_untrusted_file_costs_one_stat`.)
+    let records = store.records_at(source.location.id, rel);
+    if records.is_empty() {
+        return None;
+    }
     let size = |p: &Path| std::fs::metadata(p).ok().map(|m| m.len());
     let here_size = size(&source.path);
-    let mut candidates = store
-        .records_at(source.location.id, rel)
+    let mut candidates = records
         .into_iter()
         .filter(|r| size(Path::new(&r.path)) == here_size)
         .peekable();
