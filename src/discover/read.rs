@@ -380,12 +380,9 @@ fn read_script(
         layout,
         None,
     );
-    if let Some((host, event, _)) = run {
+    if run.is_some() {
         let dialect = source.location.dialect;
-        parsed
-            .document
-            .rules
-            .retain(|r| event_rule(host, dialect, event, r));
+        keep_event_rules(&mut parsed, run, dialect);
         // hookx runs it: from a private copy of the bytes just hashed, not by its path.
         // (A route of hookx's own is never run: it runs no script. One that only wears the
         // route's mark, its body not a route's one line, is run as a script like any other;
@@ -407,15 +404,23 @@ fn read_script(
                 layout,
                 Some(project),
             );
-            parsed
-                .document
-                .rules
-                .retain(|r| event_rule(host, dialect, event, r));
+            keep_event_rules(&mut parsed, run, dialect);
         }
     }
     source.diagnostics = parsed.diagnostics;
     source.document = Ok(parsed.document);
     source
+}
+
+/// On the run path, keeps only the rules of a file of `dialect` the run's event may fire
+/// ([`event_rule`]).
+fn keep_event_rules(parsed: &mut config::Parsed, run: Run, dialect: Dialect) {
+    if let Some((host, event, _)) = run {
+        parsed
+            .document
+            .rules
+            .retain(|r| event_rule(host, dialect, event, r));
+    }
 }
 
 /// Whether `hookx run`'s reading of a file of `dialect` for the host's `event` keeps `rule`:
@@ -453,13 +458,7 @@ fn with_parsed(
             if hookless && parsed.diagnostics.is_empty() {
                 return None;
             }
-            if let Some((host, event, _)) = run {
-                let dialect = source.location.dialect;
-                parsed
-                    .document
-                    .rules
-                    .retain(|r| event_rule(host, dialect, event, r));
-            }
+            keep_event_rules(&mut parsed, run, source.location.dialect);
             source.diagnostics = parsed.diagnostics;
             source.document = Ok(parsed.document);
         }
