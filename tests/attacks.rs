@@ -3096,3 +3096,71 @@ fn an_auggie_matcher_of_white_space_fires_on_no_tool() {
         .collect();
     assert_eq!(commands, ["true all"], "{report:#}");
 }
+
+/// Attacks row 1920: a folder of anyone's (an archive unpacked, a repository cloned) that
+/// claims to be a worktree of the user's trusted checkout with git records of its own: its
+/// `.git` file names an admin folder inside itself, whose `gitdir` names the folder's `.git`
+/// back and whose `commondir` names the user's repository. Git's records in the user's
+/// repository name no such worktree, so nothing of it runs: before, hookx read the claim from
+/// the folder's own records and ran its copy of the reviewed file as trusted.
+#[test]
+fn a_folder_whose_own_git_records_claim_the_users_repository_is_not_followed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    let git = |dir: &Path, args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .current_dir(dir)
+            .env("HOME", &home)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    git(&project, &["init", "-q"]);
+    let settings = r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": "sh .gemini/hooks/guard.sh"}]}]}}"#;
+    // The guard says which folder it ran in, and denies.
+    let guard = "#!/bin/sh\ncat > /dev/null\necho \"GUARD-RAN-IN $(pwd)\" >&2\nexit 2\n";
+    for dir in [&project, &root.join("evil")] {
+        write(dir, ".gemini/settings.json", settings);
+        write(dir, ".gemini/hooks/guard.sh", guard);
+    }
+    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
+    git(&project, &["add", "-A"]);
+    git(&project, &["commit", "-qm", "team hooks"]);
+    let evil = root.join("evil");
+    // The folder's own records, naming the user's repository as their common folder; a
+    // relative `commondir` reaches it from wherever the folder is unpacked beside it.
+    write(&evil, ".git", "gitdir: .admin/worktrees/w\n");
+    write(&evil, ".admin/worktrees/w/gitdir", "../../../.git\n");
+    write(
+        &evil,
+        ".admin/worktrees/w/commondir",
+        "../../../../project/.git\n",
+    );
+    let run = |dir: &Path| {
+        let payload = json!({
+            "session_id": "s", "transcript_path": "/dev/null", "cwd": dir,
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": "ls"}, "permission_mode": "default",
+        });
+        let mut cmd = common::hookx_clean(dir);
+        cmd.args(["run", "--host", "claude", "--event", "PreToolUse", "--home"])
+            .arg(&home)
+            .env("HOME", &home)
+            .env("CLAUDE_PROJECT_DIR", dir)
+            .write_stdin(payload.to_string());
+        ran(&mut cmd)
+    };
+    let checkout = run(&project);
+    assert!(checkout.stdout.contains("GUARD-RAN-IN"), "{checkout:?}");
+    let ran = run(&evil);
+    assert!(
+        !ran.stdout.contains("GUARD-RAN-IN") && ran.stderr.contains("not trusted"),
+        "the folder's own copy ran as the checkout's trusted file: {ran:?}"
+    );
+}

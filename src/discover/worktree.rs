@@ -28,6 +28,8 @@ const DOT_GIT: &str = ".git";
 /// `.git` file is, and where the repository's common folder is.
 const BACK: &str = "gitdir";
 const COMMON: &str = "commondir";
+/// The repository's folder that holds its linked worktrees' records.
+const WORKTREES: &str = "worktrees";
 /// At most this many words of a file's commands are looked up; a file with more is not
 /// followed.
 const MAX_WORDS: usize = 512;
@@ -35,8 +37,9 @@ const MAX_WORDS: usize = 512;
 /// The real path of the repository (its common git folder) that the checkout at `root` is a
 /// worktree of, when git's records say so both ways: `root/.git` is the repository's folder
 /// itself (the main worktree), or a file naming `worktrees/NAME` whose own `gitdir` names
-/// `root/.git` back. A submodule, or a `.git` file of anyone's naming the user's repository,
-/// is none.
+/// `root/.git` back, and that folder is in the repository's `worktrees/`. A submodule, a
+/// `.git` file of anyone's naming the user's repository, or records of the folder's own
+/// naming it as their common folder, is none.
 pub fn repository(root: &Path) -> Option<PathBuf> {
     let dot = root.join(DOT_GIT);
     let meta = std::fs::symlink_metadata(&dot).ok()?;
@@ -55,7 +58,10 @@ pub fn repository(root: &Path) -> Option<PathBuf> {
         return None;
     }
     let common = small(&gitdir.join(COMMON)).map_or(gitdir.clone(), |c| gitdir.join(c.trim()));
-    std::fs::canonicalize(common).ok()
+    let common = std::fs::canonicalize(common).ok()?;
+    // The records read so far may all be the folder's own (attacks row 1920): git keeps a
+    // worktree's in its repository's `worktrees/NAME`, so only records there speak for it.
+    (gitdir.parent() == Some(common.join(WORKTREES).as_path())).then_some(common)
 }
 
 /// The record of `source` found in another worktree of the project's repository, with the
