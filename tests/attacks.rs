@@ -3164,3 +3164,69 @@ fn a_folder_whose_own_git_records_claim_the_users_repository_is_not_followed() {
         "the folder's own copy ran as the checkout's trusted file: {ran:?}"
     );
 }
+
+/// Attacks row 1923: a guard whose command `cd`s into a folder above its script's and names
+/// the script from there (`cd .gemini && sh hooks/guard.sh`). In a worktree of a branch whose
+/// `.gemini/hooks/guard.sh` lets everything through, the reviewed file was followed and the
+/// branch's script ran (`hooks/guard.sh` is no file below the top, and `.gemini` was compared
+/// one level, its folders left out). Now each folder a word names is a place the later words
+/// are looked up below: the script is compared, the worktree skipped; a worktree with the same
+/// scripts still denies.
+#[test]
+fn a_guard_reached_through_a_cd_is_compared_in_a_worktree() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&project).unwrap();
+    let git = |dir: &Path, args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .current_dir(dir)
+            .env("HOME", &home)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    git(&project, &["init", "-q"]);
+    write(
+        &project,
+        ".gemini/settings.json",
+        r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
+            {"type": "command", "command": "cd .gemini && sh hooks/guard.sh"}]}]}}"#,
+    );
+    let guard = "#!/bin/sh\ncat > /dev/null\necho CD-GUARD-SAYS-NO >&2\nexit 2\n";
+    write(&project, ".gemini/hooks/guard.sh", guard);
+    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
+    git(&project, &["add", "-A"]);
+    git(&project, &["commit", "-qm", "team hooks"]);
+    let run = |dir: &Path| {
+        let payload = json!({
+            "session_id": "s", "transcript_path": "/dev/null", "cwd": dir,
+            "hook_event_name": "PreToolUse", "tool_name": "Bash",
+            "tool_input": {"command": "ls"}, "permission_mode": "default",
+        });
+        let mut cmd = common::hookx_clean(dir);
+        cmd.args(["run", "--host", "claude", "--event", "PreToolUse", "--home"])
+            .arg(&home)
+            .env("HOME", &home)
+            .env("CLAUDE_PROJECT_DIR", dir)
+            .write_stdin(payload.to_string());
+        ran(&mut cmd)
+    };
+    let denies = |ran: &Ran| ran.stdout.contains("CD-GUARD-SAYS-NO");
+    for branch in ["same", "changed"] {
+        let tree = root.join(branch);
+        let at = tree.to_str().unwrap();
+        git(&project, &["worktree", "add", "-q", at, "-b", branch]);
+    }
+    let same = run(&root.join("same"));
+    assert!(denies(&same), "the same scripts: {same:?}");
+    write(&root.join("changed"), ".gemini/hooks/guard.sh", "exit 0\n");
+    let changed = run(&root.join("changed"));
+    assert!(
+        !denies(&changed) && changed.stderr.contains("which it runs"),
+        "the branch's guard ran as the reviewed one: {changed:?}"
+    );
+}

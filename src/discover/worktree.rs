@@ -131,28 +131,70 @@ pub fn named_file_differs(doc: &Document, here: &Path, there: &Path) -> Option<S
             continue;
         };
         let lines = [&c.command, &c.bash, &c.linux, &c.osx];
-        let base = c.cwd.as_deref().filter(|d| !d.starts_with('/'));
-        for word in lines.into_iter().flatten().flat_map(|l| words(l)) {
-            // The checkout's top and what is above it are no file of the hook's.
-            let Some(rel) = below_project(&word, &vars, here).filter(|r| strictly_below(r)) else {
-                continue;
-            };
-            looked += 1;
-            if looked > MAX_WORDS {
-                return Some(format!("more than {MAX_WORDS} words of its commands"));
-            }
-            let rel = base.map_or(PathBuf::from(&rel), |b| Path::new(b).join(&rel));
-            // The file, and the folder that holds it (what a script sources beside itself,
-            // what `cd .gemini/hooks && sh guard.sh` runs), unless that is the checkout's top.
-            let folder = rel.parent().filter(|p| !p.as_os_str().is_empty());
-            if !same_file(&here.join(&rel), &there.join(&rel))
-                || folder.is_some_and(|f| !same_folder(&here.join(f), &there.join(f)))
-            {
-                return Some(word);
+        let cwd = c.cwd.as_deref().filter(|d| !d.starts_with('/'));
+        for line in lines.into_iter().flatten() {
+            // The folders a relative word may be below: the handler's own, and each folder a
+            // word before it names (`cd .gemini && sh hooks/guard.sh`, `git -C tools …`: attacks
+            // row 1923), each as one more place to look the later words up.
+            let mut bases = vec![cwd.map_or(PathBuf::new(), PathBuf::from)];
+            for word in words(line) {
+                let Some(named) = below_project(&word, &vars, here) else {
+                    continue;
+                };
+                let relative = !word.starts_with(['$', '/']);
+                let places: Vec<PathBuf> = match relative {
+                    true => bases
+                        .iter()
+                        .filter_map(|b| below(&b.join(&named)))
+                        .collect(),
+                    false => below(Path::new(&named)).into_iter().collect(),
+                };
+                for rel in places {
+                    looked += 1;
+                    if looked > MAX_WORDS {
+                        return Some(format!("more than {MAX_WORDS} words of its commands"));
+                    }
+                    // The file, and the folder that holds it (what a script sources beside
+                    // itself, what `cd .gemini/hooks && sh guard.sh` runs), unless that is the
+                    // checkout's top.
+                    let folder = rel.parent().filter(|p| !p.as_os_str().is_empty());
+                    if !same_file(&here.join(&rel), &there.join(&rel))
+                        || folder.is_some_and(|f| !same_folder(&here.join(f), &there.join(f)))
+                    {
+                        return Some(word);
+                    }
+                    let folder_named = here.join(&rel).is_dir() || there.join(&rel).is_dir();
+                    if folder_named && bases.len() < MAX_BASES && !bases.contains(&rel) {
+                        bases.push(rel);
+                    }
+                }
             }
         }
     }
     None
+}
+
+/// At most this many folders a line's words name are places its later words are looked up.
+const MAX_BASES: usize = 16;
+
+/// `rel` with its `.` and `..` taken out, when it names something strictly below the
+/// checkout's top (neither the top itself nor anything above it).
+fn below(rel: &Path) -> Option<PathBuf> {
+    use std::path::Component::{CurDir, Normal, ParentDir};
+    let mut out = PathBuf::new();
+    for part in rel.components() {
+        match part {
+            CurDir => {}
+            ParentDir => {
+                if !out.pop() {
+                    return None;
+                }
+            }
+            Normal(name) => out.push(name),
+            _ => return None,
+        }
+    }
+    (!out.as_os_str().is_empty()).then_some(out)
 }
 
 /// The words of a command line, split where a shell could split them, quotes taken out.
@@ -183,14 +225,6 @@ fn below_project(word: &str, vars: &[&str], here: &Path) -> Option<String> {
         return Some(rest.to_string_lossy().into_owned());
     }
     (!word.starts_with(['-', '~'])).then(|| word.to_string())
-}
-
-/// Whether a relative path names something below the checkout's top: neither the top itself
-/// (`.`) nor anything reached through `..`, which are no file of the hook's.
-fn strictly_below(rel: &str) -> bool {
-    use std::path::Component::{CurDir, ParentDir};
-    let mut parts = Path::new(rel).components();
-    !parts.clone().any(|c| c == ParentDir) && parts.any(|c| c != CurDir)
 }
 
 /// Whether two files are the same bytes, two folders hold the same files ([`same_folder`]),
@@ -252,7 +286,8 @@ mod tests {
         let line = r#"cd .gemini/hooks && sh guard.sh; "$CLAUDE_PROJECT_DIR"/.claude/x.py --f=a/b ${GEMINI_PROJECT_DIR}/y /w/p/z /etc/passwd $HOME/k ../up . ~/t -v"#;
         let named: Vec<String> = words(line)
             .filter_map(|w| below_project(&w, &vars, here))
-            .filter(|r| strictly_below(r))
+            .filter_map(|r| below(Path::new(&r)))
+            .map(|r| r.display().to_string())
             .collect();
         assert_eq!(
             named,
