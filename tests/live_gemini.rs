@@ -2439,6 +2439,7 @@ fn main() -> std::process::ExitCode {
             an_extension_turned_off_for_the_folder_runs_no_hook,
             a_wrapper_copy_beside_a_user_route_the_system_settings_turn_off,
             a_wrapped_claude_guard_runs_in_a_project_whose_path_has_a_space,
+            a_trusted_guard_denies_when_gemini_starts_in_a_worktree,
             its_own_mcp_add_keeps_a_trusted_guard_trusted,
             its_own_settings_migration_keeps_a_trusted_guard_trusted,
             claude_projects_loop,
@@ -2760,6 +2761,101 @@ fn a_wrapped_claude_guard_runs_in_a_project_whose_path_has_a_space() {
         format!("the guard's deny is the call's result: {result}"),
     );
     c.done("space");
+}
+
+/// Attacks row 1678: Gemini CLI 0.61.0 started in a git worktree of a checkout whose team
+/// files are a Claude Bash guard, trusted there, and hookx's project route for Gemini,
+/// committed. Gemini's own folder trust speaks first: with only the checkout in
+/// `trustedFolders.json`, it refuses to start in the worktree (exit 55, nothing run); with
+/// the worktree trusted as the user trusts a folder, the route runs hookx there, which follows
+/// the checkout's record (rows 1660-1661): the guard's deny is the call's result.
+fn a_trusted_guard_denies_when_gemini_starts_in_a_worktree() {
+    let Some(bin) = client::binary() else {
+        return;
+    };
+    let sb = Sandbox::new();
+    sb.user_settings(json!({}));
+    let checkout = sb.root.join("checkout");
+    std::fs::create_dir_all(&checkout).unwrap();
+    let git = |dir: &std::path::Path, args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .current_dir(dir)
+            .env("HOME", &sb.home)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    git(&checkout, &["init", "-q"]);
+    common::write(
+        &checkout,
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+            "command": "cat > /dev/null; echo R1678-GUARD >&2; exit 2"}]}]}})
+        .to_string(),
+    );
+    common::hookx_at(&checkout, &sb.home, &["install", "--host", "gemini"]).success();
+    common::hookx_at(&checkout, &sb.home, &["trust", "--yes"]).success();
+    git(&checkout, &["add", "-A"]);
+    git(&checkout, &["commit", "-qm", "team hooks"]);
+    // The worktree takes the sandbox's project folder, where Gemini is started.
+    std::fs::remove_dir_all(&sb.project).unwrap();
+    let tree = sb.project.display().to_string();
+    git(&checkout, &["worktree", "add", "-q", &tree, "-b", "wt"]);
+    let trust = |folders: &[&std::path::Path]| {
+        let entries: serde_json::Map<String, Value> = folders
+            .iter()
+            .map(|f| (f.display().to_string(), json!("TRUST_FOLDER")))
+            .collect();
+        sb.write(
+            "home/.gemini/trustedFolders.json",
+            &serde_json::to_string_pretty(&Value::Object(entries)).unwrap(),
+        );
+    };
+    let mut c = Checks::default();
+    trust(&[&checkout]);
+    let model = FakeModel::start(scripts, tree.clone());
+    let out = sb.run(
+        &bin,
+        model.port,
+        "SCENARIO:team do the work",
+        &["--yolo"],
+        &[],
+    );
+    c.that(
+        out.status == Some(55) && model.requests().is_empty(),
+        format!(
+            "only the checkout trusted: Gemini refuses the worktree: exit {:?}: {}",
+            out.status, out.stderr
+        ),
+    );
+    trust(&[&checkout, &sb.project]);
+    let model = FakeModel::start(scripts, tree);
+    let out = sb.run(
+        &bin,
+        model.port,
+        "SCENARIO:team do the work",
+        &["--yolo"],
+        &[],
+    );
+    let dumps = sb.dumps();
+    let l = Live {
+        sb,
+        model,
+        out,
+        dumps,
+    };
+    l.keep("worktree");
+    let result = l.tool_result("team", common::STORY_DENIED);
+    c.that(
+        l.out.status == Some(0) && result.contains("R1678-GUARD"),
+        format!(
+            "the worktree trusted: the guard's deny is the call's result: exit {:?}: {result}\n{}",
+            l.out.status, l.out.stderr
+        ),
+    );
+    c.done("worktree");
 }
 
 /// Attacks row 1241: the user's guard in `~/.gemini/settings.json` (and one in the project's
