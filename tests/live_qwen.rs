@@ -1643,6 +1643,70 @@ fn a_guards_timeout_past_the_timers_reach() {
     c.done("timer");
 }
 
+/// Attacks row 1678: Qwen Code 0.24.4 started in a git worktree of a checkout whose team files
+/// are a Claude Bash guard, trusted there, and hookx's project route for Qwen, committed. Qwen
+/// reads the worktree's project settings (no folder trust by default) and runs the route,
+/// which follows the checkout's record (rows 1660-1661): the guard's deny is the call's result.
+fn a_trusted_guard_denies_when_qwen_starts_in_a_worktree() {
+    let Some(l) = live("story", &["--yolo"], &[], |sb| {
+        let checkout = sb.root.join("checkout");
+        std::fs::create_dir_all(&checkout).unwrap();
+        let git = |args: &[&str]| {
+            let out = std::process::Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+                .args(args)
+                .current_dir(&checkout)
+                .env("HOME", &sb.home)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "git {args:?}: {out:?}");
+        };
+        git(&["init", "-q"]);
+        let guard = format!(
+            "input=$(cat); case \"$input\" in *'{}'*) echo R1678-QWEN >&2; exit 2;; esac",
+            common::STORY_DENIED
+        );
+        common::write(
+            &checkout,
+            ".claude/settings.json",
+            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": guard}]}]}})
+            .to_string(),
+        );
+        common::hookx_at(&checkout, &sb.home, &["install", "--host", "qwen"]).success();
+        common::hookx_at(&checkout, &sb.home, &["trust", "--yes"]).success();
+        git(&["add", "-A"]);
+        git(&["commit", "-qm", "team hooks"]);
+        std::fs::remove_dir_all(&sb.project).unwrap();
+        git(&[
+            "worktree",
+            "add",
+            "-q",
+            sb.project.to_str().unwrap(),
+            "-b",
+            "wt",
+        ]);
+        None
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let result = l.tool_result("story", common::STORY_DENIED);
+    c.that(
+        l.out.status == Some(0) && result.contains("R1678-QWEN"),
+        format!(
+            "the guard's deny in the worktree is the call's result: exit {:?}: {result}\n{}",
+            l.out.status, l.out.stderr
+        ),
+    );
+    let ok = l.tool_result("story", "echo story-ok");
+    c.that(
+        !ok.contains("R1678-QWEN"),
+        format!("the other call ran: {ok}"),
+    );
+    c.done("worktree");
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -1662,6 +1726,7 @@ fn main() -> std::process::ExitCode {
         ],
         live_tests![
             a_guards_timeout_past_the_timers_reach,
+            a_trusted_guard_denies_when_qwen_starts_in_a_worktree,
             a_projects_matcher_that_is_no_string_turns_off_the_users_hooks,
             ground_truth_tools,
             ground_truth_deny,
