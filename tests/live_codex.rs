@@ -2492,6 +2492,72 @@ fn migration_story_runs_each_rule_once() {
     c.done("story");
 }
 
+/// Attacks row 1678: Codex 0.171.0 started in a git worktree of a checkout whose team file is
+/// a Claude Bash guard, trusted there in hookx, hookx installed for Codex in the user's scope,
+/// only the checkout trusted in Codex's `config.toml`. hookx's route runs in the worktree and
+/// follows the checkout's record (rows 1660-1661): the guard's deny is the call's result.
+fn a_trusted_guard_denies_when_codex_starts_in_a_worktree() {
+    let Some(l) = live("team", WRITE, |sb| {
+        let checkout = sb.root.join("checkout");
+        std::fs::create_dir_all(&checkout).unwrap();
+        let git = |args: &[&str]| {
+            let out = std::process::Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+                .args(args)
+                .current_dir(&checkout)
+                .env("HOME", &sb.home)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "git {args:?}: {out:?}");
+        };
+        git(&["init", "-q"]);
+        let guard = format!(
+            "input=$(cat); case \"$input\" in *'{}'*) echo R1678-CODEX >&2; exit 2;; esac",
+            common::STORY_DENIED
+        );
+        common::write(
+            &checkout,
+            ".claude/settings.json",
+            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": guard}]}]}})
+            .to_string(),
+        );
+        common::hookx_at(&checkout, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&checkout, &sb.home, &["install", "--host", "codex"]).success();
+        git(&["add", "-A"]);
+        git(&["commit", "-qm", "team hooks"]);
+        std::fs::remove_dir_all(&sb.project).unwrap();
+        git(&[
+            "worktree",
+            "add",
+            "-q",
+            sb.project.to_str().unwrap(),
+            "-b",
+            "wt",
+        ]);
+        sb.user_config(&format!(
+            "[projects.{}]\ntrust_level = \"trusted\"\n\n",
+            json!(checkout.display().to_string())
+        ));
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    // Which file Codex loads in the worktree, and whether its review of the checkout's entry
+    // counts there.
+    let listed = client::binary().map(|bin| l.sb.hook_inventory(&bin));
+    eprintln!("hooks/list in the worktree: {listed:#?}");
+    let result = l.tool_result("team", common::STORY_DENIED);
+    c.that(
+        l.out.status == Some(0) && result.contains("R1678-CODEX"),
+        format!(
+            "the guard's deny in the worktree is the call's result: exit {:?}: {result}\n{}",
+            l.out.status, l.out.stderr
+        ),
+    );
+    c.done("worktree");
+}
+
 /// The team loop under Codex CLI (attacks row 620, [`common::team_loop`]): a Claude guard and
 /// a Codex guard, each its file's first `PreToolUse` rule, converted each into the other's
 /// file, hookx installed for Codex in both scopes, trusted in hookx, the project trusted in
@@ -2720,6 +2786,7 @@ fn main() -> std::process::ExitCode {
         )],
         live_tests![
             approval_modes_and_a_guards_deny,
+            a_trusted_guard_denies_when_codex_starts_in_a_worktree,
             a_droid_prompt_hooks_exit_3_blocks_the_prompt_under_codex,
             claude_projects_loop,
             ground_truth_tools,
