@@ -2168,6 +2168,61 @@ fn team_loop_under_copilot(install: bool) {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// Attacks row 1678: Copilot CLI 1.0.102 started in a git worktree of a checkout whose team
+/// file is a Claude Bash guard, trusted there in hookx, and hookx's project route for Copilot
+/// (`.github/hooks/`), committed; repository hooks on. Copilot runs the worktree's route, and
+/// hookx follows the checkout's record (rows 1660-1661): the guard's deny is the call's result.
+fn a_trusted_guard_denies_when_copilot_starts_in_a_worktree() {
+    let Some(l) = live_env("team", |sb| {
+        let checkout = sb.root.join("checkout");
+        std::fs::create_dir_all(&checkout).unwrap();
+        let git = |args: &[&str]| {
+            let out = std::process::Command::new("git")
+                .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+                .args(args)
+                .current_dir(&checkout)
+                .env("HOME", &sb.home)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "git {args:?}: {out:?}");
+        };
+        git(&["init", "-q"]);
+        let guard = format!(
+            "input=$(cat); case \"$input\" in *'{}'*) echo R1678-COPILOT >&2; exit 2;; esac",
+            common::STORY_DENIED
+        );
+        common::write(
+            &checkout,
+            ".claude/settings.json",
+            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+                {"type": "command", "command": guard}]}]}})
+            .to_string(),
+        );
+        common::hookx_at(&checkout, &sb.home, &["install", "--host", "copilot"]).success();
+        common::hookx_at(&checkout, &sb.home, &["trust", "--yes"]).success();
+        git(&["add", "-A"]);
+        git(&["commit", "-qm", "team hooks"]);
+        std::fs::remove_dir_all(&sb.project).unwrap();
+        git(&[
+            "worktree",
+            "add",
+            "-q",
+            sb.project.to_str().unwrap(),
+            "-b",
+            "wt",
+        ]);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let denied = l.tool_result("team", common::STORY_DENIED);
+    assert!(
+        denied.contains("R1678-COPILOT"),
+        "the guard's deny in the worktree is the call's result: {denied}\n{}",
+        l.out.stderr
+    );
+}
+
 /// Recorders of Copilot's own in the user's hook folder, counting the team loop's events:
 /// `event-shell` (bash calls), `event-prompt`, `event-stop`.
 fn team_recorders(sb: &Sandbox) {
@@ -4766,6 +4821,7 @@ fn main() -> std::process::ExitCode {
         )],
         live_tests![
             two_command_keys_run_as_hookx_reads_them,
+            a_trusted_guard_denies_when_copilot_starts_in_a_worktree,
             a_guards_timeout_past_the_timers_reach,
             matchers_fire_as_hookx_reads_them,
             pascal_matchers_fire_as_hookx_reads_them,
