@@ -1096,3 +1096,69 @@ fn root_and_package(tag: &str, route_in_package: bool) -> RootAndPackage {
         home,
     }
 }
+
+/// Attacks row 1901: a hook's `continue: false` stops the agent (Gemini CLI 0.61.0 and Droid
+/// 0.225.2 run no call beside it, Claude Code 2.1.332 ends the run after it: books
+/// `hxprestop`, `prehalt`); simulate said only `decision: allow`, exit 0.
+#[test]
+fn a_hooks_stop_of_the_agent_is_said_and_stops_the_action() {
+    let dir = tempfile::tempdir().unwrap();
+    common::write(
+        dir.path(),
+        ".gemini/settings.json",
+        r#"{"hooks":{"BeforeTool":[{"hooks":[{"type":"command","command":"echo '{\"continue\":false,\"stopReason\":\"R-HALT\"}'"}]}]}}"#,
+    );
+    let args = [
+        "--host",
+        "gemini",
+        "--event",
+        "BeforeTool",
+        "--tool",
+        "run_shell_command",
+        "--input",
+        r#"{"command":"ls"}"#,
+    ];
+    let out = simulate(dir.path(), &args);
+    let said = text(&out.stdout);
+    assert!(
+        said.contains("the agent stops after this answer (continue: false): R-HALT"),
+        "{said}"
+    );
+    assert_eq!(out.status.code(), Some(4), "{said}");
+    let out = simulate(dir.path(), &[&args[..], &["--format", "json"]].concat());
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["stop"], "R-HALT", "{report}");
+}
+
+/// Attacks row 1900: a Codex or Droid hook's own `ask`, which its client runs like no
+/// decision (books `nativeask`, `askrw`), is no deny in simulate's decision: hookx's own
+/// answer denies such an ask, the client's own handler does not.
+#[test]
+fn a_hosts_own_ask_it_cannot_put_is_not_called_a_deny() {
+    let dir = tempfile::tempdir().unwrap();
+    common::write(
+        dir.path(),
+        ".factory/settings.json",
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Execute","hooks":[{"type":"command","command":"echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"ask\",\"permissionDecisionReason\":\"R-ASK\",\"updatedInput\":{\"command\":\"echo rw\"}}}'"}]}]}}"#,
+    );
+    let out = simulate(
+        dir.path(),
+        &[
+            "--host",
+            "droid",
+            "--event",
+            "PreToolUse",
+            "--tool",
+            "Execute",
+            "--input",
+            r#"{"command":"ls"}"#,
+            "--format",
+            "json",
+        ],
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["native"]["matched"], 1, "{report}");
+    assert_eq!(report["decision"], "allow", "{report}");
+    assert!(report["taken"].get("updated_input").is_none(), "{report}");
+    assert_eq!(out.status.code(), Some(0), "{report}");
+}

@@ -27,6 +27,8 @@ pub(super) fn command(args: SimulateArgs) -> Result<i32, Error> {
         through_hookx: dispatch,
         native,
         verdict,
+        stop,
+        taken,
     } = pipeline::simulate(&request)?;
     let host_dialect = args.host.dialect();
     match args.format {
@@ -62,18 +64,30 @@ pub(super) fn command(args: SimulateArgs) -> Result<i32, Error> {
                     .as_str()
                     .unwrap_or_default()
             );
+            if let Some(reason) = &stop {
+                outln!(
+                    "the agent stops after this answer (continue: false){}",
+                    match reason.is_empty() {
+                        true => String::new(),
+                        false => format!(": {}", crate::diag::visible(reason)),
+                    }
+                );
+            }
         }
         Format::Json => {
             let mut report = simulate::report_json(&dispatch);
             report["native"] = simulate::report_json(&native);
             report["decision"] = serde_json::to_value(verdict).unwrap_or_default();
+            report["stop"] = serde_json::json!(stop);
+            report["taken"] = serde_json::to_value(&taken).unwrap_or_default();
             outln!(
                 "{}",
                 serde_json::to_string_pretty(&report).unwrap_or_default()
             )
         }
     }
-    let stopped = verdict != simulate::Verdict::Allow;
+    // A stop of the agent stops the action too (attacks row 1901).
+    let stopped = verdict != simulate::Verdict::Allow || stop.is_some();
     Ok(match args.expect {
         Some(expected) if expected == verdict => 0,
         Some(expected) => {

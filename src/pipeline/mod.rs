@@ -110,6 +110,10 @@ pub struct Simulation {
     pub through_hookx: Dispatch,
     pub native: Dispatch,
     pub verdict: Verdict,
+    /// The agent stops after this answer (`continue: false`), with the reason (or empty).
+    pub stop: Option<String>,
+    /// Both outcomes merged as the host takes them, whose verdict is `verdict`.
+    pub taken: crate::model::Outcome,
 }
 
 /// `hookx run`: the host's event on stdin, answered in the host's protocol. Returns the exit
@@ -370,17 +374,32 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
     through_hookx.native = simulate::native_runs(&ctx, request.host, &event, &sources);
     let native = run_natively(&ctx, &all, request.host, &event, &project, request.dry_run);
     discover::remove_private_copies();
-    let mut outcome = native.outcome.clone();
-    outcome.merge(through_hookx.outcome.clone());
+    // As the host takes each answer: hookx's, where an ask it cannot put and a rewrite it
+    // cannot apply deny; its own handlers', which it runs by its own flow (attacks row 1900).
+    let (host, kind) = (request.host, &event.kind);
+    let mut outcome =
+        crate::protocol::answer::as_the_host_takes_its_own(host, kind, &native.outcome)
+            .into_owned();
+    let hookx = &through_hookx.outcome;
+    outcome.merge(crate::protocol::answer::as_the_host_takes_it(host, kind, hookx).into_owned());
+    // The agent stops where its own handler says so, or hookx's answer can tell it to.
+    let stop = (native.outcome.stop
+        || hookx.stop && host.tables().protocol.can_stop_the_agent(kind))
+    .then(|| outcome.stop_reason.clone().unwrap_or_default());
+    // A permission request no answer decides goes on to the host's own prompt (attacks row
+    // 1902): the user is asked, as without the hooks.
+    if *kind == crate::model::EventKind::PermissionRequest
+        && outcome.decision.is_none()
+        && !outcome.block
+    {
+        outcome.decision = Some(crate::model::Decision::Ask);
+    }
     Ok(Simulation {
         through_hookx,
         native,
-        // As the host takes the answer: an ask it cannot put, a rewrite it cannot apply, deny.
-        verdict: simulate::verdict(&crate::protocol::answer::as_the_host_takes_it(
-            request.host,
-            &event.kind,
-            &outcome,
-        )),
+        verdict: simulate::verdict(&outcome),
+        stop,
+        taken: outcome,
     })
 }
 

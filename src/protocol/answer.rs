@@ -334,6 +334,35 @@ pub(crate) fn as_the_host_takes_it<'o>(
     }
 }
 
+/// The merged outcome of the host's own handlers as the host takes it (`simulate`'s
+/// prediction of what it runs itself), where hookx's answer would take it otherwise
+/// ([`as_the_host_takes_it`]): an `ask` the host cannot put is no decision there, and an
+/// updated input the host does not apply beside the decision is dropped: the host's own flow
+/// runs the original call (Codex CLI 0.171.0 and Droid 0.225.2 ran their own handler's `ask`,
+/// and beside a rewrite the original: books `nativeask`, `askrw`; attacks row 1900).
+pub(crate) fn as_the_host_takes_its_own<'o>(
+    host: Flavor,
+    kind: &EventKind,
+    outcome: &'o Outcome,
+) -> Cow<'o, Outcome> {
+    let p = &host.tables().protocol;
+    let unaskable = outcome.decision == Some(Decision::Ask)
+        && !outcome.block
+        && p.fails_closed(kind)
+        && !p.can_ask(kind);
+    let unapplied = outcome.updated_input.is_some() && !p.applies_rewrite(kind, outcome.decision);
+    if !unaskable && !unapplied {
+        return Cow::Borrowed(outcome);
+    }
+    let mut own = outcome.clone();
+    if unaskable {
+        own.decision = None;
+        own.reasons.clear();
+    }
+    own.updated_input = None;
+    Cow::Owned(own)
+}
+
 /// A replacement of the tool's result (a redaction: Claude's `updatedToolOutput`, Copilot's
 /// `modifiedResult`) that the host has no field for becomes a block where the host's block
 /// takes the result's place ([`ProtocolTables::block_withholds_result`]): dropped with a note,
