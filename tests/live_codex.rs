@@ -19,6 +19,8 @@ mod form_probe;
 mod json_syntax;
 #[path = "live_common/matcher_probe.rs"]
 mod matcher_probe;
+#[path = "live_common/merge_probe.rs"]
+mod merge_probe;
 #[path = "live_common/recorded.rs"]
 mod recorded;
 #[path = "live_common/run.rs"]
@@ -77,6 +79,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .map(|c| shell(c))
             .chain([Step::Text(done)])
             .collect();
+    }
+    if name == "merge" {
+        let calls = merge_probe::claude_cases("c").into_iter();
+        let calls = calls.map(|c| shell(&format!("printf x > o-{}.txt", c.name)));
+        return calls.chain([Step::Text("merge done")]).collect();
     }
     match name {
         "mcp" => mcp_calls()
@@ -2773,6 +2780,53 @@ fn hookx_answer_forms() {
     form_probe::settle("codex-cli", version, "codex", hookx_probed(), entries);
 }
 
+/// Attacks rows 1900-1919: two PreToolUse hooks of the user's (reviewed) answering each call
+/// their own way (`merge_probe::claude_cases`): what Codex CLI made of each pair (recorded in
+/// `tests/fixtures/merged/`) against what `simulate --host codex` says of the same file.
+fn several_hooks_answers_merge_as_simulate_says() {
+    let cases = merge_probe::claude_cases("c");
+    let Some(l) = live("merge", WRITE, |sb| {
+        let hooks = json!({"PreToolUse": [group(sb, None, "ma"), group(sb, None, "mb")]});
+        sb.trusted_hooks(HookFile::UserJson, &hooks);
+        for c in &cases {
+            let when = format!("o-{}.txt", c.name);
+            for (label, a) in [("ma", &c.a), ("mb", &c.b)] {
+                sb.answer(label, &c.name, &when, &a.stdout, &a.stderr, a.exit);
+            }
+        }
+    }) else {
+        return;
+    };
+    let rec = merge_probe::Recording {
+        client: "codex-cli".into(),
+        version: client::VERSION.into(),
+        host: "codex".into(),
+        event: "PreToolUse".into(),
+        tool: "Bash".into(),
+        input: json!({}),
+        cases: cases
+            .iter()
+            .map(|c| {
+                let result = l.tool_result("merge", &format!("o-{}.txt", c.name));
+                eprintln!("{}: {result}", c.name);
+                merge_probe::Recorded {
+                    case: c.clone(),
+                    became: merge_probe::became(c, &l.sb.project, &result),
+                }
+            })
+            .collect(),
+    };
+    let mut c = Checks::default();
+    for d in merge_probe::settle(&format!("codex-{}", client::VERSION), &rec) {
+        c.that(false, d);
+    }
+    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    for d in merge_probe::against_hookx(&hookx, &rec) {
+        c.that(false, d);
+    }
+    c.done("merge");
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -2785,6 +2839,7 @@ fn main() -> std::process::ExitCode {
             ),
         )],
         live_tests![
+            several_hooks_answers_merge_as_simulate_says,
             approval_modes_and_a_guards_deny,
             a_trusted_guard_denies_when_codex_starts_in_a_worktree,
             a_droid_prompt_hooks_exit_3_blocks_the_prompt_under_codex,

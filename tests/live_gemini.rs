@@ -19,6 +19,8 @@ mod form_probe;
 mod json_syntax;
 #[path = "live_common/matcher_probe.rs"]
 mod matcher_probe;
+#[path = "live_common/merge_probe.rs"]
+mod merge_probe;
 #[path = "live_common/recorded.rs"]
 mod recorded;
 #[path = "live_gemini/routed.rs"]
@@ -68,6 +70,15 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .map(|c| shell(c))
             .chain([Step::Text(done)])
             .collect();
+    }
+    if name == "merge" {
+        let calls = merge_probe::gemini_cases().into_iter().map(|c| {
+            Step::Calls(vec![(
+                "run_shell_command",
+                json!({"command": format!("printf x > o-{}.txt", c.name), "description": "d"}),
+            )])
+        });
+        return calls.chain([Step::Text("merge done")]).collect();
     }
     match name {
         "tools" => vec![
@@ -546,6 +557,53 @@ fn matchers_fire_as_hookx_reads_them() {
         c.that(false, d);
     }
     c.done("matchers");
+}
+
+/// Attacks rows 1900-1919: two BeforeTool hooks of the user's answering each call their own
+/// way (`merge_probe::gemini_cases`): what Gemini CLI made of each pair (recorded in
+/// `tests/fixtures/merged/`) against what `simulate --host gemini` says of the same file.
+fn several_hooks_answers_merge_as_simulate_says() {
+    let cases = merge_probe::gemini_cases();
+    let Some(l) = live("merge", &["--yolo"], &[], |sb| {
+        sb.trust_folder();
+        sb.user_settings(json!({"BeforeTool": [group(sb, None, "ma"), group(sb, None, "mb")]}));
+        for c in &cases {
+            let when = format!("o-{}.txt", c.name);
+            for (label, a) in [("ma", &c.a), ("mb", &c.b)] {
+                sb.answer(label, &c.name, &when, &a.stdout, &a.stderr, a.exit);
+            }
+        }
+    }) else {
+        return;
+    };
+    let rec = merge_probe::Recording {
+        client: "gemini-cli".into(),
+        version: client::VERSION.into(),
+        host: "gemini".into(),
+        event: "BeforeTool".into(),
+        tool: "run_shell_command".into(),
+        input: json!({"description": "d"}),
+        cases: cases
+            .iter()
+            .map(|c| {
+                let result = l.tool_result("merge", &format!("o-{}.txt", c.name));
+                eprintln!("{}: {result}", c.name);
+                merge_probe::Recorded {
+                    case: c.clone(),
+                    became: merge_probe::became(c, &l.sb.project, &result),
+                }
+            })
+            .collect(),
+    };
+    let mut c = Checks::default();
+    for d in merge_probe::settle(&format!("gemini-{}", client::VERSION), &rec) {
+        c.that(false, d);
+    }
+    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    for d in merge_probe::against_hookx(&hookx, &rec) {
+        c.that(false, d);
+    }
+    c.done("merge");
 }
 
 /// Ground truth, no hookx: every event's payload from user, project and extension hooks, the
@@ -2397,6 +2455,7 @@ fn main() -> std::process::ExitCode {
             ),
         )],
         live_tests![
+            several_hooks_answers_merge_as_simulate_says,
             matchers_fire_as_hookx_reads_them,
             converted_corpus_configs,
             a_guards_timeout_past_the_timers_reach,

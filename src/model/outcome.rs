@@ -86,6 +86,18 @@ impl Outcome {
         }
         self.errors.extend(other.errors);
     }
+
+    /// Folds another of a host's own handlers' answers in as the host does: as [`Self::merge`],
+    /// but a later rewrite takes the place of an earlier one. No agent denies a call two of
+    /// its hooks rewrote differently (that is hookx's answer, attacks row 1022): Gemini CLI
+    /// 0.61.0 and Codex CLI 0.171.0 ran the second hook's rewrite (attacks row 1906).
+    pub fn merge_as_a_host(&mut self, mut other: Outcome) {
+        let theirs = other.updated_input.take();
+        self.merge(other);
+        if theirs.is_some() {
+            self.updated_input = theirs;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1256,6 +1256,15 @@ fn run_natively(
         true => plan.preview(),
         false => plan.run(None),
     };
+    // The host folds its own handlers' answers itself (attacks row 1906).
+    if !dispatch.runs.is_empty() {
+        let mut outcome = crate::model::Outcome::default();
+        for run in &dispatch.runs {
+            outcome.merge_as_a_host(run.outcome.clone());
+        }
+        dispatch.answer = crate::protocol::encode_answer(host, event, &outcome);
+        dispatch.outcome = outcome;
+    }
     dispatch.skipped.extend(held);
     dispatch
 }

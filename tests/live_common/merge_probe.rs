@@ -1,0 +1,435 @@
+//! The merge probe (attacks rows 1900-1919): two hooks on one tool call, each answering its
+//! own way (a deny beside an allow, in either order; two denies; two rewrites; a rewrite of
+//! one argument beside another's; an exit code beside JSON), run by the real client, against
+//! what `hookx simulate --host CLIENT` predicts of the same two answers: whether the call ran,
+//! and as whose rewrite, and which hook's texts reached the model in the call's result. The
+//! client's outcomes are kept as `tests/fixtures/merged/CLIENT-VERSION.json` (written under
+//! `HOOKX_RECORD_MERGED=1`, else a live run is checked against it), which
+//! `tests/merged_recorded.rs` checks simulate against without the client. Included with
+//! `#[path]`.
+
+#![allow(dead_code)]
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::path::{Path, PathBuf};
+
+/// One hook's answer.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Answer {
+    pub stdout: String,
+    pub stderr: String,
+    pub exit: i32,
+}
+
+/// Two hooks' answers on the call `printf x > o-NAME.txt`, in the order the file lists them;
+/// a rewrite of hook `a` writes `r-NAME-a.txt`, of `b` `r-NAME-b.txt`.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Case {
+    pub name: String,
+    pub a: Answer,
+    pub b: Answer,
+}
+
+/// What became of a case's call, and which of its marker texts (`R-`, `E-`, `S-`, `C-`) were
+/// in the result the model got for it.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Became {
+    /// `original`, `a`, `b` (whose rewrite ran) or `not_run`.
+    pub ran: String,
+    pub seen: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Recorded {
+    #[serde(flatten)]
+    pub case: Case,
+    pub became: Became,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Recording {
+    pub client: String,
+    pub version: String,
+    /// hookx's name for the client (`simulate --host`).
+    pub host: String,
+    pub event: String,
+    /// The shell tool and the call's input besides `command`.
+    pub tool: String,
+    pub input: Value,
+    pub cases: Vec<Recorded>,
+}
+
+fn answer(stdout: Value, stderr: &str, exit: i32) -> Answer {
+    Answer {
+        stdout: match stdout {
+            Value::Null => String::new(),
+            v => v.to_string(),
+        },
+        stderr: stderr.into(),
+        exit,
+    }
+}
+
+/// The cases in Gemini CLI's own answer forms (BeforeTool). `input` is the call's other
+/// arguments, which a rewrite keeps.
+pub fn gemini_cases() -> Vec<Case> {
+    let allow = || answer(json!({"decision": "allow"}), "", 0);
+    let deny = |t: &str| answer(json!({"decision": "deny", "reason": t}), "", 0);
+    let rw = |name: &str, who: &str| json!({"hookSpecificOutput": {"tool_input": {"command": format!("printf x > r-{name}-{who}.txt")}}});
+    let case = |name: &str, a: Answer, b: Answer| Case {
+        name: name.into(),
+        a,
+        b,
+    };
+    vec![
+        case("m1", allow(), deny("R-M1B")),
+        case("m2", deny("R-M2A"), allow()),
+        case("m3", deny("R-M3A"), deny("R-M3B")),
+        case("m4", answer(Value::Null, "E-M4A", 2), allow()),
+        case(
+            "m5",
+            answer(rw("m5", "a"), "", 0),
+            answer(rw("m5", "b"), "", 0),
+        ),
+        case("m6", answer(rw("m6", "a"), "", 0), deny("R-M6B")),
+        case(
+            "m7",
+            answer(Value::Null, "E-M7A", 1),
+            answer(rw("m7", "b"), "", 0),
+        ),
+        case(
+            "m8",
+            answer(json!({"systemMessage": "S-M8A"}), "", 0),
+            deny("R-M8B"),
+        ),
+        case(
+            "m9",
+            answer(json!({"decision": "block", "reason": "R-M9A"}), "", 0),
+            answer(json!({"decision": "allow", "reason": "R-M9B"}), "", 0),
+        ),
+        // One hook rewrites the command, the other another argument: Gemini merges each
+        // hook's `tool_input` into the call's.
+        case(
+            "m10",
+            answer(rw("m10", "a"), "", 0),
+            answer(
+                json!({"hookSpecificOutput": {"tool_input": {"description": "D-M10B"}}}),
+                "",
+                0,
+            ),
+        ),
+        case(
+            "m11",
+            answer(
+                json!({"decision": "allow", "hookSpecificOutput": {"tool_input": {"command": "printf x > r-m11-a.txt"}}}),
+                "",
+                0,
+            ),
+            answer(json!({"decision": "deny", "reason": "R-M11B"}), "E-M11B", 2),
+        ),
+        case(
+            "m12",
+            answer(json!({"reason": "R-M12A"}), "", 0),
+            answer(json!({"decision": "deny"}), "", 0),
+        ),
+    ]
+}
+
+/// The cases in Claude's answer forms (PreToolUse), as Codex CLI reads them too.
+pub fn claude_cases(prefix: &str) -> Vec<Case> {
+    let hso = |inner: Value| {
+        let mut o = json!({"hookEventName": "PreToolUse"});
+        o.as_object_mut()
+            .unwrap()
+            .extend(inner.as_object().unwrap().clone());
+        json!({"hookSpecificOutput": o})
+    };
+    let decide = |d: &str, t: Option<&str>| {
+        let mut o = json!({"permissionDecision": d});
+        if let Some(t) = t {
+            o["permissionDecisionReason"] = json!(t);
+        }
+        answer(hso(o), "", 0)
+    };
+    let rw = |name: &str, who: &str| {
+        answer(
+            hso(json!({"permissionDecision": "allow",
+                "updatedInput": {"command": format!("printf x > r-{name}-{who}.txt")}})),
+            "",
+            0,
+        )
+    };
+    let n = |i: u32| format!("{prefix}{i}");
+    let up = |i: u32, who: &str| format!("{}{i}{who}", prefix.to_uppercase());
+    let case = |i: u32, a: Answer, b: Answer| Case { name: n(i), a, b };
+    vec![
+        case(
+            1,
+            decide("allow", None),
+            decide("deny", Some(&format!("R-{}", up(1, "B")))),
+        ),
+        case(
+            2,
+            decide("deny", Some(&format!("R-{}", up(2, "A")))),
+            decide("allow", None),
+        ),
+        case(
+            3,
+            decide("deny", Some(&format!("R-{}", up(3, "A")))),
+            decide("deny", Some(&format!("R-{}", up(3, "B")))),
+        ),
+        case(
+            4,
+            answer(Value::Null, &format!("E-{}", up(4, "A")), 2),
+            decide("allow", None),
+        ),
+        case(5, rw(&n(5), "a"), rw(&n(5), "b")),
+        case(
+            6,
+            rw(&n(6), "a"),
+            decide("deny", Some(&format!("R-{}", up(6, "B")))),
+        ),
+        case(
+            7,
+            answer(Value::Null, &format!("E-{}", up(7, "A")), 1),
+            rw(&n(7), "b"),
+        ),
+        case(
+            8,
+            answer(json!({"systemMessage": format!("S-{}", up(8, "A"))}), "", 0),
+            decide("deny", Some(&format!("R-{}", up(8, "B")))),
+        ),
+        case(
+            9,
+            answer(
+                json!({"decision": "block", "reason": format!("R-{}", up(9, "A"))}),
+                "",
+                0,
+            ),
+            decide("allow", None),
+        ),
+        case(
+            10,
+            decide("ask", Some(&format!("R-{}", up(10, "A")))),
+            decide("allow", None),
+        ),
+        case(
+            11,
+            answer(
+                json!({"continue": true, "systemMessage": format!("S-{}", up(11, "A"))}),
+                "",
+                0,
+            ),
+            rw(&n(11), "b"),
+        ),
+    ]
+}
+
+/// The marker texts of a case's answers.
+pub fn markers(case: &Case) -> Vec<String> {
+    let mut out = Vec::new();
+    for a in [&case.a, &case.b] {
+        for text in [&a.stdout, &a.stderr] {
+            for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')) {
+                let marked = ["R-", "E-", "S-", "C-", "D-"]
+                    .iter()
+                    .any(|p| word.starts_with(p) && word.len() > 2);
+                if marked && !out.contains(&word.to_string()) {
+                    out.push(word.to_string());
+                }
+            }
+        }
+    }
+    out
+}
+
+/// What became of `case`'s call in `project`, with the model's result for it.
+pub fn became(case: &Case, project: &Path, result: &str) -> Became {
+    let n = &case.name;
+    let exists = |f: String| project.join(f).exists();
+    let ran: Vec<&str> = [
+        (format!("o-{n}.txt"), "original"),
+        (format!("r-{n}-a.txt"), "a"),
+        (format!("r-{n}-b.txt"), "b"),
+    ]
+    .into_iter()
+    .filter(|(f, _)| exists(f.clone()))
+    .map(|(_, w)| w)
+    .collect();
+    assert!(ran.len() <= 1, "{n}: ran {ran:?}");
+    Became {
+        ran: ran.first().copied().unwrap_or("not_run").into(),
+        seen: markers(case)
+            .into_iter()
+            .filter(|m| result.contains(m.as_str()))
+            .collect(),
+    }
+}
+
+pub fn fixture(tag: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/merged")
+        .join(format!("{tag}.json"))
+}
+
+/// Records `now` under `HOOKX_RECORD_MERGED=1`; else the cases where `now` differs from the
+/// recording.
+pub fn settle(tag: &str, now: &Recording) -> Vec<String> {
+    let path = fixture(tag);
+    if std::env::var_os("HOOKX_RECORD_MERGED").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let text = serde_json::to_string_pretty(now).unwrap() + "\n";
+        std::fs::write(&path, text).unwrap();
+        return Vec::new();
+    }
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (record with HOOKX_RECORD_MERGED=1)",
+            path.display()
+        )
+    });
+    let then: Recording = serde_json::from_str(&text).unwrap();
+    let mut differ = Vec::new();
+    if then.cases.len() != now.cases.len() {
+        differ.push(format!(
+            "{} cases recorded, {} now",
+            then.cases.len(),
+            now.cases.len()
+        ));
+    }
+    for (a, b) in then.cases.iter().zip(&now.cases) {
+        if a != b {
+            differ.push(format!(
+                "{}: recorded {:?}, now {:?}",
+                a.case.name, a.became, b.became
+            ));
+        }
+    }
+    differ
+}
+
+/// What simulate predicts of `case`: the client's own file (Gemini's user settings) holding the
+/// two hooks, each printing its answer.
+pub fn predict(hookx: &Path, rec: &Recording, case: &Case) -> (Became, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let project = dir.path().join("project");
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let mut groups = Vec::new();
+    for (who, a) in [("a", &case.a), ("b", &case.b)] {
+        std::fs::write(dir.path().join(format!("{who}.out")), &a.stdout).unwrap();
+        std::fs::write(dir.path().join(format!("{who}.err")), &a.stderr).unwrap();
+        let command = format!(
+            "cat '{0}/{who}.out'; cat '{0}/{who}.err' >&2; exit {1}",
+            dir.path().display(),
+            a.exit
+        );
+        groups.push(json!({"hooks": [{"type": "command", "command": command}]}));
+    }
+    let body = json!({"hooks": {&rec.event: groups}});
+    let file = match rec.host.as_str() {
+        "gemini" => ".gemini/settings.json",
+        "claude" => ".claude/settings.json",
+        "codex" => ".codex/hooks.json",
+        other => panic!("no layout for {other}"),
+    };
+    let at = home.join(file);
+    std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+    std::fs::write(&at, body.to_string()).unwrap();
+    if rec.host == "codex" {
+        // Reviewed in Codex's `/hooks`, as the live probe's handlers were.
+        let mut config = String::new();
+        for (key, hash) in hookx::dialect::codex::trust::records(&at, &body, &|_| true) {
+            config += &format!(
+                "[hooks.state.{}]\ntrusted_hash = {}\n\n",
+                json!(key),
+                json!(hash)
+            );
+        }
+        std::fs::write(home.join(".codex/config.toml"), config).unwrap();
+    }
+    let mut input = rec.input.clone();
+    input["command"] = json!(format!("printf x > o-{}.txt", case.name));
+    let out = std::process::Command::new(hookx)
+        .args(["simulate", "--host", &rec.host, "--event", &rec.event])
+        .args(["--tool", &rec.tool, "--input"])
+        .arg(input.to_string())
+        .arg("--project")
+        .arg(&project)
+        .arg("--home")
+        .arg(&home)
+        .args(["--format", "json"])
+        .env("HOME", &home)
+        .current_dir(&project)
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "simulate: {e}: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    let taken = &report["taken"];
+    let command = taken["updated_input"]["command"]
+        .as_str()
+        .unwrap_or_default();
+    let ran = match report["decision"].as_str() {
+        Some("allow") if command.ends_with("-a.txt") => "a",
+        Some("allow") if command.ends_with("-b.txt") => "b",
+        Some("allow") => "original",
+        _ => "not_run",
+    };
+    // The texts simulate's merged answer carries to the model: a deny's reasons, context.
+    let carried = [&taken["reasons"], &taken["additional_context"]]
+        .iter()
+        .flat_map(|v| v.as_array().cloned().unwrap_or_default())
+        .filter_map(|v| v.as_str().map(str::to_string))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let seen = markers(case)
+        .into_iter()
+        .filter(|m| carried.contains(m.as_str()))
+        .collect();
+    (
+        Became {
+            ran: ran.into(),
+            seen,
+        },
+        report,
+    )
+}
+
+/// Differences that stay, with their rows: (client, case).
+pub const KNOWN: &[(&str, &str, &str)] = &[
+    // Codex gives the model the first deny's reason only; simulate names both (row 1907).
+    ("codex-cli", "c3", "1907"),
+    // A command rewrite, then another hook's rewrite of the description alone: Gemini's
+    // aggregate keeps the last `tool_input`, assigns it over the call's arguments, and its
+    // rebuild of the call failed "params must have required property 'command'" (row 1908).
+    ("gemini-cli", "m10", "1908"),
+];
+
+/// Each case where simulate's prediction differs from what the client did, but [`KNOWN`]'s.
+pub fn against_hookx(hookx: &Path, rec: &Recording) -> Vec<String> {
+    let mut differ = Vec::new();
+    for r in &rec.cases {
+        if KNOWN
+            .iter()
+            .any(|(c, n, _)| *c == rec.client && *n == r.case.name)
+        {
+            continue;
+        }
+        let (predicted, report) = predict(hookx, rec, &r.case);
+        // Texts are compared where the call did not run: a deny's reasons go to the model.
+        let texts = r.became.ran != "not_run" || predicted.seen == r.became.seen;
+        if predicted.ran != r.became.ran || !texts {
+            differ.push(format!(
+                "{} {}: {} did {:?}, simulate says {:?} (taken {})",
+                rec.client, r.case.name, rec.client, r.became, predicted, report["taken"]
+            ));
+        }
+    }
+    differ
+}
