@@ -196,7 +196,29 @@ static SCRIPTS: &[(&str, Script)] = &[
     ("once", once_script),
     ("story", story_script),
     ("failed", failed_script),
+    ("redact", redact_script),
 ];
+
+/// Attacks row 1633's turn: a Bash call and a Read, each of whose output holds a secret the
+/// call's own text does not, a Write, then the end.
+fn redact_script(step: usize, project: &str) -> Vec<Block> {
+    let call = match step {
+        0 => (
+            "Bash",
+            json!({"command": "echo SECRET-OUT-$((1600+33))", "description": "step"}),
+        ),
+        1 => (
+            "Read",
+            json!({"file_path": format!("{project}/secret.txt")}),
+        ),
+        2 => (
+            "Write",
+            json!({"file_path": format!("{project}/made.txt"), "content": "made\n"}),
+        ),
+        _ => return vec![Block::Text("Redact done.".into())],
+    };
+    vec![Block::Tool(call.0, call.1)]
+}
 
 /// Attacks row 1610's turn: a Bash call that exits 3 (Claude fires PostToolUseFailure), one
 /// that succeeds (PostToolUse), then the end.
@@ -2740,6 +2762,7 @@ fn main() -> std::process::ExitCode {
             a_failed_call_runs_each_teams_rule_once_as_its_agent_would,
             a_gemini_rule_copied_into_claudes_file_runs_once_per_call,
             a_trusted_guard_denies_in_a_claude_worktree,
+            a_copilot_redaction_replaces_claudes_output,
         ],
     )
 }
@@ -4620,5 +4643,82 @@ fn a_gemini_rule_copied_into_claudes_file_runs_once_per_call() {
     c.finish(
         "a_gemini_rule_copied_into_claudes_file_runs_once_per_call",
         &run.describe(),
+    );
+}
+
+/// Attacks row 1633: a team's Copilot `postToolUse` hook, trusted, redacts every tool's result
+/// (`modifiedResult`, its text `REDACTED-1633`), `install --host claude`. Claude Code 2.1.332
+/// takes `updatedToolOutput` only in the tool's own output shape, so hookx writes the text in
+/// Claude's forms for the call (Bash `{stdout, stderr, …}`, Read `{type: "text", file: {…}}`):
+/// the model reads the redaction, never the secret a Bash call printed or a Read read. Claude
+/// has no form hookx writes for a Write, whose result stays (a note). Then Claude's own
+/// reading: a native hook's `updatedToolOutput` that is a bare text is refused, the original
+/// output kept (what main's hookx could not do better than).
+fn a_copilot_redaction_replaces_claudes_output() {
+    let Some(bin) = client_or_skip("a_copilot_redaction_replaces_claudes_output") else {
+        return;
+    };
+    let prompt = "SCRIPT:redact call three tools";
+    let mut c = Checks::default();
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    std::fs::write(world.project.join("secret.txt"), "SECRET-READ-1633\n").unwrap();
+    let team = world.project.join(".github/hooks/team.json");
+    let redact = r#"cat >/dev/null; echo '{"modifiedResult":{"resultType":"success","textResultForLlm":"REDACTED-1633"}}'"#;
+    write_json(
+        &team,
+        &json!({"version": 1, "hooks": {
+            "postToolUse": [{"type": "command", "bash": redact}]}}),
+    );
+    hookx_cmd(&world, &["trust", team.to_str().unwrap()]);
+    hookx_cmd(&world, &["install", "--host", "claude"]);
+    let run = client::run(
+        &bin,
+        &world,
+        model.port,
+        prompt,
+        &["--dangerously-skip-permissions"],
+    );
+    let seen = Seen::new(&model);
+    let last = seen.texts.last().cloned().unwrap_or_default();
+    c.check(
+        world.project.join("made.txt").exists(),
+        "the session ran its three calls",
+    );
+    for secret in ["SECRET-OUT-1633", "SECRET-READ-1633"] {
+        c.check(!seen.any(secret), format!("the model saw {secret}"));
+    }
+    let redactions = last.matches("REDACTED-1633").count();
+    c.check(
+        redactions == 2,
+        format!("the model read the redaction for the Bash call and the Read: {redactions}"),
+    );
+    let first = run.describe();
+
+    // Claude's own reading of a replacement not in the tool's shape.
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    std::fs::write(world.project.join("secret.txt"), "SECRET-READ-1633\n").unwrap();
+    let bare = r#"cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":"REDACTED-1633"}}'"#;
+    write_json(
+        &world.project.join(".claude/settings.json"),
+        &json!({"hooks": {"PostToolUse": [{"matcher": "Bash|Read",
+            "hooks": [{"type": "command", "command": bare}]}]}}),
+    );
+    let run = client::run(
+        &bin,
+        &world,
+        model.port,
+        prompt,
+        &["--dangerously-skip-permissions"],
+    );
+    let seen = Seen::new(&model);
+    c.check(
+        seen.any("SECRET-OUT-1633") && seen.any("SECRET-READ-1633"),
+        "Claude kept its own output beside a bare-text updatedToolOutput",
+    );
+    c.finish(
+        "a_copilot_redaction_replaces_claudes_output",
+        &format!("{first}\n{}", run.describe()),
     );
 }

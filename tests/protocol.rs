@@ -1147,6 +1147,12 @@ fn a_droid_hooks_exit_3_blocks_a_prompt_and_a_compaction_as_its_exit_2_does() {
 /// Every post-call payload a real client sent for a shell call (`tests/fixtures/recorded/`),
 /// as (file, host, event name, stdin).
 fn recorded_shell_results() -> Vec<(String, Dialect, String, Vec<u8>)> {
+    recorded_results(&["shell"])
+}
+
+/// Every post-call payload a real client sent for a call of one of `tools` (canonical ids), as
+/// (file, host, event name, stdin).
+fn recorded_results(tools: &[&str]) -> Vec<(String, Dialect, String, Vec<u8>)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/recorded");
     let mut out = Vec::new();
     for dir in std::fs::read_dir(&root).unwrap().flatten() {
@@ -1169,7 +1175,10 @@ fn recorded_shell_results() -> Vec<(String, Dialect, String, Vec<u8>)> {
             let Ok((decoded, _)) = decode_event_as(&stdin, host, Some(event)) else {
                 continue;
             };
-            let shell = decoded.tool.as_ref().is_some_and(|t| t.name == "shell");
+            let shell = decoded
+                .tool
+                .as_ref()
+                .is_some_and(|t| tools.contains(&t.name.as_str()));
             if decoded.kind == EventKind::PostToolUse
                 && shell
                 && decoded.fields.contains_key("tool_response")
@@ -1279,4 +1288,178 @@ fn every_recorded_shell_result_reaches_each_agent_in_its_own_shape() {
         assert!(hosts.contains(host), "no recorded shell result of {host}");
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Attacks row 1634: the results of tools other than a shell, a write, an edit and MCP (a
+/// Read, Glob, Grep, a web search, a subagent), each recorded one under each host, reach a
+/// handler of every other agent. Where the handler's agent has a form for the tool, its own
+/// reading finds the text the host's model read (a Claude rule on a Read's
+/// `.tool_response.file.content`, a Copilot one on `textResultForLlm`, a Gemini one on
+/// `llmContent`); where it has none, it gets the host's original, whole, never a shape made up
+/// around nothing.
+#[test]
+fn every_recorded_result_of_other_tools_reaches_each_agent_whole_or_in_its_shape() {
+    let targets = [
+        "claude",
+        "gemini",
+        "qwen",
+        "copilot",
+        "copilot-pascal",
+        "codex",
+        "droid",
+        "augment",
+        "cline",
+    ];
+    let tools = ["read", "glob", "grep", "web_fetch", "web_search", "task"];
+    let mut seen = std::collections::BTreeSet::new();
+    let mut wrong = Vec::new();
+    for (file, host, event, stdin) in recorded_results(&tools) {
+        let (decoded, from) = decode_event_as(&stdin, host, Some(&event)).unwrap();
+        if decoded.fields["tool_response"].get("error").is_some() {
+            continue; // a failed call's result is the failure's (protocol::failed)
+        }
+        let tool = decoded.tool.as_ref().unwrap().name.clone();
+        seen.insert(format!("{}:{tool}", host.name()));
+        let want = decoded.result.as_ref().unwrap().stdout.clone();
+        assert!(!want.is_empty(), "{file}: the host's own reading is empty");
+        for target in targets {
+            let flavor = Flavor::named(target).unwrap();
+            if flavor.dialect() == from.dialect() {
+                continue;
+            }
+            let out = encode_event(&decoded, flavor);
+            let has_form = flavor
+                .tables()
+                .protocol
+                .result_forms
+                .iter()
+                .any(|f| f.tool == Some(tool.as_str()));
+            let name = flavor
+                .tables()
+                .event_name(&decoded.kind)
+                .unwrap_or("PostToolUse");
+            let bytes = serde_json::to_vec(&out).unwrap();
+            let (again, _) = decode_event_as(&bytes, flavor.dialect(), Some(name)).unwrap();
+            let read = again.result.unwrap().stdout;
+            let whole = serde_json::to_string(&want).unwrap();
+            let whole = &whole[1..whole.len() - 1];
+            let fine = if has_form {
+                read == want
+            } else {
+                read.contains(&want) || read.contains(whole)
+            };
+            if !fine {
+                wrong.push(format!(
+                    "{file} → {target} (form: {has_form}): read {read:?}, the model read {want:?}: {out}"
+                ));
+            }
+            // The places a rule of the agent reads.
+            let at = match (target, tool.as_str()) {
+                ("claude", "read") => out.pointer("/tool_response/file/content"),
+                ("claude", "task") => out.pointer("/tool_response/content/0/text"),
+                ("copilot", _) => out.pointer("/toolResult/textResultForLlm"),
+                ("gemini" | "qwen", "task") => out.pointer("/tool_response/llmContent/0/text"),
+                ("gemini" | "qwen", _) => out.pointer("/tool_response/llmContent"),
+                _ => continue,
+            };
+            if at.and_then(Value::as_str) != Some(want.as_str()) {
+                wrong.push(format!(
+                    "{file} → {target}: at its place {at:?}, not {want:?}"
+                ));
+            }
+        }
+    }
+    for case in [
+        "claude:read",
+        "claude:task",
+        "gemini:read",
+        "gemini:glob",
+        "gemini:grep",
+        "gemini:web_search",
+        "gemini:task",
+        "qwen:read",
+        "qwen:glob",
+        "qwen:task",
+        "copilot:read",
+        "copilot:task",
+    ] {
+        assert!(
+            seen.contains(case),
+            "no recorded result of {case}: {seen:?}"
+        );
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// A recorded payload's stdin (`tests/fixtures/recorded/<file>`) decoded as its host's event.
+fn recorded_event(file: &str) -> Event {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/recorded")
+        .join(file);
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let host = Dialect::named(v["host"].as_str().unwrap()).unwrap();
+    let stdin = v["stdin"].to_string().into_bytes();
+    decode_event_as(&stdin, host, v["event"].as_str())
+        .unwrap()
+        .0
+}
+
+/// Attacks row 1633: a Copilot hook's `modifiedResult` under Claude Code, which takes
+/// `updatedToolOutput` only in the tool's own output shape (2.1.332: "does not match …'s output
+/// shape; using original output"): written in Claude's form for a Bash call, a Read and an MCP
+/// tool (each run live: `live_claude::a_copilot_redaction_replaces_claudes_output`), and
+/// dropped with a note for a Write, whose shape Claude was not seen to take. A Claude hook's own
+/// replacement goes back as it wrote it, `updatedMCPToolOutput` as `updatedToolOutput` (which
+/// Claude reads first on an MCP tool too).
+#[test]
+fn a_replacement_reaches_claude_in_the_tools_own_shape() {
+    let claude = claude::DIALECT.default_flavor();
+    let copilot = Flavor::named("copilot").unwrap();
+    let redact = br#"{"modifiedResult":{"resultType":"success","textResultForLlm":"R-1633"}}"#;
+    let cases = [
+        ("claude-2.1.332/tools.05.PostToolUse.json", Some("/stdout")),
+        (
+            "claude-2.1.332/tools.12.PostToolUse.json",
+            Some("/file/content"),
+        ),
+        ("claude-2.1.332/pty.58.PostToolUse.json", Some("/0/text")),
+        ("claude-2.1.332/tools.09.PostToolUse.json", None),
+    ];
+    for (file, at) in cases {
+        let event = recorded_event(file);
+        let read = decode_answer(copilot, &event, &finished(Exit::Code(0), redact, ""));
+        let answer = encode_answer(claude, &event, &read);
+        let out: Value = serde_json::from_str(&answer.stdout).unwrap_or(Value::Null);
+        let written = out.pointer("/hookSpecificOutput/updatedToolOutput");
+        match at {
+            Some(at) => assert_eq!(
+                written.and_then(|w| w.pointer(at)),
+                Some(&json!("R-1633")),
+                "{file}: {answer:?}"
+            ),
+            None => assert!(
+                written.is_none() && answer.stderr.contains("modified tool result dropped"),
+                "{file}: {answer:?}"
+            ),
+        }
+    }
+    let bash = recorded_event("claude-2.1.332/tools.05.PostToolUse.json");
+    for (field, value) in [
+        ("updatedToolOutput", json!("bare text")),
+        (
+            "updatedMCPToolOutput",
+            json!([{"type": "text", "text": "R"}]),
+        ),
+    ] {
+        let own = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", field: value}});
+        let own = own.to_string().into_bytes();
+        let read = decode_answer(claude, &bash, &finished(Exit::Code(0), &own, ""));
+        let answer = encode_answer(claude, &bash, &read);
+        let out: Value = serde_json::from_str(&answer.stdout).unwrap();
+        assert_eq!(
+            out.pointer("/hookSpecificOutput/updatedToolOutput"),
+            Some(&value),
+            "a Claude hook's {field}: {answer:?}"
+        );
+    }
 }

@@ -1204,16 +1204,20 @@ pub(crate) mod protocol_rows {
             // Field: many hooks print a top-level additionalContext.
             F::new(Slot::Context, &["additionalContext"], Writes::Never),
             // PostToolUse: the output the model sees instead of the tool's (2.1.332 schema;
-            // `updatedMCPToolOutput` for MCP tools, `updatedToolOutput` wins beside it). Read,
-            // never written: Claude Code keeps the original output when the value is not the
+            // `updatedMCPToolOutput` for MCP tools, `updatedToolOutput` wins beside it, on MCP
+            // tools too). Claude Code keeps the original output when the value is not the
             // tool's own output shape (bundle: "does not match … output shape; using original
-            // output"), which hookx cannot build from another agent's result (attacks row 1550).
+            // output"): written in the result forms marked `replaces` (attacks row 1633).
             F::new(
                 Slot::ToolResult,
                 &[HSO, "updatedMCPToolOutput"],
                 Writes::Never,
             ),
-            F::new(Slot::ToolResult, &[HSO, "updatedToolOutput"], Writes::Never),
+            F::new(
+                Slot::ToolResult,
+                &[HSO, "updatedToolOutput"],
+                Writes::On(&[EventKind::PostToolUse]),
+            ),
         ],
         updated_input_merges: false,
         updated_input_needs_allow: false,
@@ -1253,6 +1257,20 @@ pub(crate) const RESULT_FORMS: &[ResultForm] = &[
         ids::SHELL,
         r#"{"stdout": "${stdout}", "stderr": "${stderr}", "interrupted": false,
             "isImage": false, "noOutputExpected": false}"#,
+    )
+    .replaces(), // live: `live_claude::a_copilot_redaction_replaces_claudes_output`
+    // A text file's (an image's is `{"type": "image", …}`, read whole).
+    ResultForm::of(
+        ids::READ,
+        r#"{"type": "text", "file": {"filePath": "${input.file_path}", "content": "${output}",
+            "numLines": "${lines}", "startLine": 1, "totalLines": "${lines}"}}"#,
+    )
+    .replaces(),
+    // A subagent's answer, one text part (the other keys are the run's status and counts, not
+    // written: another agent's subagent call may have only started one).
+    ResultForm::of(
+        ids::TASK,
+        r#"{"prompt": "${input.prompt}", "content": [{"type": "text", "text": "${output}"}]}"#,
     ),
     ResultForm::of(
         ids::WRITE,
@@ -1265,5 +1283,6 @@ pub(crate) const RESULT_FORMS: &[ResultForm] = &[
             "newString": "${input.new_string}", "structuredPatch": [], "userModified": false,
             "replaceAll": false}"#,
     ),
-    ResultForm::mcp(r#"[{"type": "text", "text": "${output}"}]"#),
+    // Taken as a replacement: Claude Code 2.1.332 checks no shape on an MCP tool's (bundle).
+    ResultForm::mcp(r#"[{"type": "text", "text": "${output}"}]"#).replaces(),
 ];

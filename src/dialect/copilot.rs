@@ -1297,4 +1297,29 @@ const RESULT_FORMS: &[ResultForm] = &[
     ResultForm::mcp(r#"{"result_type": "success", "text_result_for_llm": "${output}"}"#),
     // Any other text (a call moved to the background): all of it.
     ResultForm::of(ids::SHELL, r#"{"text_result_for_llm": "${output}"}"#),
+    // The other tools' text, as the model reads it.
+    ResultForm::of(
+        ids::READ,
+        r#"{"result_type": "success", "text_result_for_llm": "${output}"}"#,
+    ),
+    ResultForm::of(
+        ids::GLOB,
+        r#"{"result_type": "success", "text_result_for_llm": "${output}"}"#,
+    ),
+    ResultForm::of(
+        ids::GREP,
+        r#"{"result_type": "success", "text_result_for_llm": "${output}"}"#,
+    ),
+    ResultForm::of(
+        ids::WEB_FETCH,
+        r#"{"result_type": "success", "text_result_for_llm": "${output}"}"#,
+    ),
+    ResultForm::of(
+        ids::WEB_SEARCH,
+        r#"{"result_type": "success", "text_result_for_llm": "${output}"}"#,
+    ),
+    ResultForm::of(
+        ids::TASK,
+        r#"{"result_type": "success", "text_result_for_llm": "${output}"}"#,
+    ),
 ];

@@ -803,4 +803,29 @@ const RESULT_FORMS: &[ResultForm] = &[
     ),
     // Any other text (a timeout, a cancel): all of it.
     ResultForm::of(ids::SHELL, r#"{"llmContent": "${output}"}"#),
+    // A text file's content as it is (an image's `llmContent` is an object, read whole).
+    ResultForm::of(
+        ids::READ,
+        r#"{"llmContent": "${output}", "returnDisplay": ""}"#,
+    ),
+    ResultForm::of(
+        ids::GLOB,
+        r#"{"llmContent": "${output}", "returnDisplay": "${shown}"}"#,
+    ),
+    ResultForm::of(
+        ids::GREP,
+        r#"{"llmContent": "${output}", "returnDisplay": "${shown}"}"#,
+    ),
+    ResultForm::of(
+        ids::WEB_FETCH,
+        r#"{"llmContent": "${output}", "returnDisplay": "${shown}"}"#,
+    ),
+    ResultForm::of(
+        ids::WEB_SEARCH,
+        r#"{"llmContent": "${output}", "returnDisplay": "${shown}"}"#,
+    ),
+    ResultForm::of(
+        ids::TASK,
+        r#"{"llmContent": [{"text": "${output}"}], "returnDisplay": "${shown}"}"#,
+    ),
 ];

@@ -43,6 +43,10 @@ pub struct Outcome {
     /// PostToolUse: the tool result the model sees instead, as the handler wrote it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub modified_result: Option<Value>,
+    /// The dialect whose shape `modified_result` is in (its handler's), for a host that takes
+    /// a replacement only in the tool's own shape.
+    #[serde(skip)]
+    pub modified_result_of: &'static str,
     /// Non-blocking errors (a crash, a timeout, unreadable output), shown to the user.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub errors: Vec<String>,
@@ -83,6 +87,7 @@ impl Outcome {
         }
         if other.modified_result.is_some() {
             self.modified_result = other.modified_result;
+            self.modified_result_of = other.modified_result_of;
         }
         self.errors.extend(other.errors);
     }

@@ -288,7 +288,7 @@ pub fn encode_answer(host: Flavor, event: &Event, outcome: &Outcome) -> HostAnsw
         encode_block(host, &reason, &mut w, (&mut exit2, &mut notes));
     }
     let plain = encode_context(host, outcome, &mut w, (&mut exit2, &mut notes));
-    encode_effects(host, outcome, &mut w, &mut notes);
+    encode_effects(host, event, outcome, &mut w, &mut notes);
 
     if !exit2.is_empty() {
         // The host reads stderr as the reason at exit 2 and ignores stdout.
@@ -665,7 +665,13 @@ fn encode_context(
 
 /// Stopping the agent, messages, hiding output, a modified prompt or tool result: each where
 /// the host has a slot for it, else a note.
-fn encode_effects(host: Flavor, outcome: &Outcome, w: &mut Writer, notes: &mut Vec<String>) {
+fn encode_effects(
+    host: Flavor,
+    event: &Event,
+    outcome: &Outcome,
+    w: &mut Writer,
+    notes: &mut Vec<String>,
+) {
     if outcome.stop {
         let written = w.set(Slot::Continue, false.into());
         if let Some(why) = &outcome.stop_reason {
@@ -704,10 +710,15 @@ fn encode_effects(host: Flavor, outcome: &Outcome, w: &mut Writer, notes: &mut V
             w.event_name
         ));
     }
+    // In the tool's own shape where the host takes no other (Claude's `updatedToolOutput`).
     if let Some(result) = &outcome.modified_result
-        && !w.set(
-            Slot::ToolResult,
-            encode_tool_result(host.tables(), result, false),
+        && !super::result::replacement(host, event, outcome.modified_result_of, result).is_some_and(
+            |r| {
+                w.set(
+                    Slot::ToolResult,
+                    encode_tool_result(host.tables(), &r, false),
+                )
+            },
         )
     {
         notes.push(format!(
@@ -1112,7 +1123,8 @@ fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut 
                 }
             }
             Slot::ToolResult => {
-                out.modified_result = Some(decode_tool_result(flavor.tables(), value.clone()))
+                out.modified_result = Some(decode_tool_result(flavor.tables(), value.clone()));
+                out.modified_result_of = flavor.dialect().name();
             }
             Slot::BlockingReason => {
                 if let Some(s) = text(Slot::Reason, out) {

@@ -21,8 +21,11 @@ const EXIT_CODE: &str = "exit_code";
 const ANY: &str = "_";
 const INPUT: &str = "input.";
 const SHOWN: &str = "shown";
+const LINES: &str = "lines";
 /// A string that is the exit code alone, which is a number in the JSON.
 const EXIT_NUMBER: &str = "${exit_code}";
+/// A string that is the output's count of lines alone, a number in the JSON.
+const LINES_NUMBER: &str = "${lines}";
 
 /// The forms `flavor` gives `tool`'s result in, in order.
 fn forms(flavor: Flavor, tool: &str) -> impl Iterator<Item = &'static ResultForm> {
@@ -107,10 +110,37 @@ pub(crate) fn write(event: &Event, flavor: Flavor, value: &Value) -> Value {
     out
 }
 
+/// A hook's replacement of the tool's result, `value` in the shape of the dialect `of` (the
+/// handler's), as `host` takes it. A host with forms it takes as a replacement
+/// ([`ResultForm::replaces`]) gets it in its form for the call's tool, read from the handler's
+/// shape, and cannot be given it where it has none (`None`): Claude Code keeps its original
+/// output for a value not in the tool's own shape (attacks row 1633). A handler of the host's
+/// own agent's is as it wrote it, as is any for a host whose field takes any value.
+pub(crate) fn replacement(host: Flavor, event: &Event, of: &str, value: &Value) -> Option<Value> {
+    let p = &host.tables().protocol;
+    if of == host.dialect().name() || !p.result_forms.iter().any(|f| f.replaces) {
+        return Some(value.clone());
+    }
+    let tool = event.tool.as_ref()?;
+    let form = forms(host, &tool.name).find(|f| f.replaces)?;
+    let handler = Flavor::all()
+        .iter()
+        .find(|f| f.dialect().name() == of)
+        .copied()
+        .unwrap_or(host);
+    let out = fill(&template(form), &read(handler, tool, value), &tool.input);
+    Some(if form.encoded {
+        Value::String(out.to_string())
+    } else {
+        out
+    })
+}
+
 /// The template with its parts filled in.
 fn fill(template: &Value, result: &ToolResult, input: &Value) -> Value {
     match template {
         Value::String(s) if s == EXIT_NUMBER => result.exit_code.unwrap_or(0).into(),
+        Value::String(s) if s == LINES_NUMBER => result.stdout.lines().count().into(),
         Value::String(s) if s.contains(OPEN) => Value::String(
             tokens(s)
                 .into_iter()
@@ -138,6 +168,7 @@ fn part(name: &str, result: &ToolResult, input: &Value) -> String {
         OUTPUT | SHOWN => format!("{}\n{}", result.stdout, result.stderr),
         // A result that does not say its exit code is a post-call event's success.
         EXIT_CODE => result.exit_code.unwrap_or(0).to_string(),
+        LINES => result.stdout.lines().count().to_string(),
         _ => match name.strip_prefix(INPUT).and_then(|key| input.get(key)) {
             Some(Value::String(s)) => s.clone(),
             Some(v) => v.to_string(),
@@ -207,7 +238,7 @@ fn holds_part(template: &Value) -> bool {
 
 /// Whether a part is written and never read.
 fn write_only(name: &str) -> bool {
-    name == SHOWN || name.starts_with(INPUT)
+    name == SHOWN || name == LINES || name.starts_with(INPUT)
 }
 
 /// Whether a part is the tool's output, which may hold any text.

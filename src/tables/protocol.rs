@@ -205,13 +205,19 @@ pub struct ResultForm {
     /// if any: the one text of both streams most agents give), `${exit_code}`, `${_}`
     /// (anything on one line, read and dropped: a form holding one is never written),
     /// `${shown}` (the output where the agent shows it the user) and `${input.KEY}` (the
-    /// call's canonical argument): these two are written, never read. A string that is
+    /// call's canonical argument), `${lines}` (the output's count of lines, a number): these
+    /// are written, never read. A string that is
     /// `${exit_code}` alone is a number. A string read matches when its texts
     /// around the parts do; a part that ends a string before the closing text takes the most
     /// it can, so output holding the closing text stays output.
     pub json: &'static str,
     /// The value is sent JSON-encoded, as a string (Droid's file results).
     pub encoded: bool,
+    /// The agent takes this form, written, as a hook's replacement of the result (Claude's
+    /// `updatedToolOutput` must have the tool's own output shape, or the original output stays:
+    /// a form is marked so where a live run showed the agent take it, or its bundle reads no
+    /// shape, attacks row 1633).
+    pub replaces: bool,
 }
 
 impl ResultForm {
@@ -221,6 +227,7 @@ impl ResultForm {
             tool: Some(tool),
             json,
             encoded: false,
+            replaces: false,
         }
     }
 
@@ -230,6 +237,15 @@ impl ResultForm {
             tool: None,
             json,
             encoded: false,
+            replaces: false,
+        }
+    }
+
+    /// This form, which the agent takes as a hook's replacement of the result.
+    pub const fn replaces(self) -> ResultForm {
+        ResultForm {
+            replaces: true,
+            ..self
         }
     }
 
