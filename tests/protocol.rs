@@ -1463,3 +1463,81 @@ fn a_replacement_reaches_claude_in_the_tools_own_shape() {
         );
     }
 }
+
+/// Attacks row 1802: a write's or an edit's result that is not the agent's success text (a
+/// failure's, Augment's "Failed to save", Droid's `{"success": false, …}` not marked as a failed
+/// call) reaches another agent's handler as the host sent it, never as a success made up from
+/// the call's input (a form of a write's result held no part read and matched anything). Each
+/// recorded write and edit result of a host with a form for it still reaches a Claude handler
+/// in Claude's shape.
+#[test]
+fn a_write_result_that_is_no_success_text_is_passed_on_whole() {
+    let cases = [
+        (
+            "augment-0.36.0/tools.08.PostToolUse.json",
+            json!("Failed to save R-1802: permission denied"),
+        ),
+        (
+            "droid-0.225.2/tools.08.PostToolUse.json",
+            json!(r#"{"success":false,"error":"R-1802 disk full"}"#),
+        ),
+        (
+            "gemini-0.61.0/tools.14.AfterTool.json",
+            json!({"llmContent": "Refused R-1802", "returnDisplay": "R-1802"}),
+        ),
+        (
+            "qwen-0.24.4/tools.14.PostToolUse.json",
+            json!({"llmContent": "Refused R-1802", "returnDisplay": "R-1802"}),
+        ),
+        (
+            "copilot-1.0.102/tools.16.postToolUse.json",
+            json!({"resultType": "success", "textResultForLlm": "Refused R-1802"}),
+        ),
+    ];
+    for (file, result) in cases {
+        let mut event = recorded_event(file);
+        let key = if event.fields.contains_key("tool_response") {
+            "tool_response"
+        } else {
+            "toolResult"
+        };
+        event.fields.insert(key.into(), result);
+        // Decoded again, so the result is read as the host's.
+        let host = Dialect::named(file.split('-').next().unwrap()).unwrap();
+        let name = host
+            .default_flavor()
+            .tables()
+            .event_name(&event.kind)
+            .unwrap();
+        let sent = encode_event(&event, host.default_flavor());
+        let bytes = serde_json::to_vec(&sent).unwrap();
+        let (event, _) = decode_event_as(&bytes, host, Some(name)).unwrap();
+        for target in ["claude", "gemini", "copilot", "droid"] {
+            let flavor = Flavor::named(target).unwrap();
+            if flavor.dialect() == host {
+                continue;
+            }
+            let out = encode_event(&event, flavor).to_string();
+            assert!(
+                out.contains("R-1802"),
+                "{file} → {target}: the failure's text is gone: {out}"
+            );
+        }
+    }
+    for (file, _, _, stdin) in recorded_results(&["write", "edit"]) {
+        let host = Dialect::named(file.split('-').next().unwrap()).unwrap();
+        let v: Value = serde_json::from_slice(&stdin).unwrap();
+        let name = v["hook_event_name"].as_str().or(Some("PostToolUse"));
+        let (event, _) = decode_event_as(&stdin, host, name).unwrap();
+        let tool = event.tool.as_ref().unwrap().name.as_str();
+        let forms = host.default_flavor().tables().protocol.result_forms;
+        if host.name() == "claude" || !forms.iter().any(|f| f.tool == Some(tool)) {
+            continue; // no form of the host's: its original goes on (Augment's edit)
+        }
+        let out = encode_event(&event, claude::DIALECT.default_flavor());
+        assert!(
+            out.pointer("/tool_response/filePath").is_some(),
+            "{file} → claude: {out}"
+        );
+    }
+}

@@ -1277,6 +1277,11 @@ pub(crate) const RESULT_FORMS: &[ResultForm] = &[
         r#"{"type": "create", "filePath": "${input.file_path}", "content": "${input.content}",
             "structuredPatch": [], "originalFile": null, "userModified": false}"#,
     ),
+    // The shape Claude Code's hook documentation gives a Write's result.
+    ResultForm::of(
+        ids::WRITE,
+        r#"{"filePath": "${input.file_path}", "success": true}"#,
+    ),
     ResultForm::of(
         ids::EDIT,
         r#"{"filePath": "${input.file_path}", "oldString": "${input.old_string}",

@@ -820,15 +820,17 @@ const RESULT_FORMS: &[ResultForm] = &[
         r#"{"llmContent": "<untrusted_context>\nOutput: ${output}\n</untrusted_context>",
             "returnDisplay": "${shown}"}"#,
     ),
+    // A write's and an edit's text is matched (a failure's is not), what follows the file's
+    // name (the new code) read as `${shown}` and dropped, written empty (attacks row 1802).
     ResultForm::of(
         ids::WRITE,
-        r#"{"llmContent": "Successfully created and wrote to new file: ${input.file_path}.",
+        r#"{"llmContent": "Successfully created and wrote to new file: ${input.file_path}.${shown}",
             "returnDisplay": {"filePath": "${input.file_path}", "newContent": "${input.content}",
             "isNewFile": true}}"#,
     ),
     ResultForm::of(
         ids::EDIT,
-        r#"{"llmContent": "Successfully modified file: ${input.file_path} (1 replacements).",
+        r#"{"llmContent": "Successfully modified file: ${input.file_path} (1 replacements).${shown}",
             "returnDisplay": {"filePath": "${input.file_path}", "isNewFile": false}}"#,
     ),
     ResultForm::mcp(

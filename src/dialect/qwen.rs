@@ -791,14 +791,16 @@ const RESULT_FORMS: &[ResultForm] = &[
         r#"{"llmContent": "Command: ${input.command}\nDirectory: (root)\nOutput: ${output}\nError: (none)\nExit Code: ${exit_code}\nSignal: (none)\nProcess Group PGID: (none)",
             "returnDisplay": "${shown}"}"#,
     ),
+    // A write's and an edit's text is matched (a failure's is not), what follows the file's
+    // name (the new code) read as `${shown}` and dropped, written empty (attacks row 1802).
     ResultForm::of(
         ids::WRITE,
-        r#"{"llmContent": "Successfully created and wrote to new file: ${input.file_path}.",
+        r#"{"llmContent": "Successfully created and wrote to new file: ${input.file_path}.${shown}",
             "returnDisplay": {"filePath": "${input.file_path}", "newContent": "${input.content}"}}"#,
     ),
     ResultForm::of(
         ids::EDIT,
-        r#"{"llmContent": "The file: ${input.file_path} has been updated.",
+        r#"{"llmContent": "The file: ${input.file_path} has been updated.${shown}",
             "returnDisplay": {"filePath": "${input.file_path}"}}"#,
     ),
     // Any other text (a timeout, a cancel): all of it.

@@ -98,6 +98,13 @@ pub(crate) fn write(event: &Event, flavor: Flavor, value: &Value) -> Value {
     let Some(form) = forms(flavor, &tool.name).find(|f| !f.json.contains("${_}")) else {
         return value.clone();
     };
+    // A form with no place for the output (a write's) cannot carry a result read whole, a
+    // failure's text (attacks row 1802): the host's own goes on.
+    let output = [STDOUT, OUTPUT].map(|p| format!("{OPEN}{p}}}"));
+    let carries = output.iter().any(|p| form.json.contains(p.as_str()));
+    if !carries && (!result.stdout.is_empty() || !result.stderr.is_empty()) {
+        return value.clone();
+    }
     let mut out = fill(&template(form), result, &tool.input);
     if form.encoded {
         return Value::String(out.to_string());
@@ -201,37 +208,40 @@ fn tokens(s: &str) -> Vec<Token<'_>> {
 
 /// Whether `value` has the template's shape, the parts it holds put in `parts`. Only what
 /// holds a part is compared: fixed values (`interrupted: false`) are the agent's to vary.
+///
+/// A string holding only parts that are written (the call's input) is compared by its texts
+/// too, and its key must be there: a form of a write's result holds no part read, and matched
+/// any result of the tool, a failure's text among them, which then reached another agent's
+/// handler as a success made up from the call's input (attacks row 1802).
 fn matches(template: &Value, value: &Value, parts: &mut HashMap<String, String>) -> bool {
     match (template, value) {
-        (t @ Value::String(_), _) if !holds_part(t) => true,
+        (t @ Value::String(_), _) if !holds_any(t) => true,
         (Value::String(t), Value::Number(n)) if t == EXIT_NUMBER => {
             parts.insert(EXIT_CODE.to_string(), n.to_string());
             true
         }
+        (Value::String(t), Value::Number(_)) if t == LINES_NUMBER => true,
         (Value::String(t), Value::String(v)) => match_text(t, v, parts),
         (Value::String(_), _) => false,
         (Value::Object(t), Value::Object(v)) => t
             .iter()
-            .all(|(k, tv)| !holds_part(tv) || v.get(k).is_some_and(|vv| matches(tv, vv, parts))),
-        (Value::Object(t), _) => !t.values().any(holds_part),
+            .all(|(k, tv)| !holds_any(tv) || v.get(k).is_some_and(|vv| matches(tv, vv, parts))),
+        (Value::Object(t), _) => !t.values().any(holds_any),
         (Value::Array(t), Value::Array(v)) => {
-            !t.iter().any(holds_part)
+            !t.iter().any(holds_any)
                 || (t.len() == v.len() && t.iter().zip(v).all(|(t, v)| matches(t, v, parts)))
         }
-        (Value::Array(t), _) => !t.iter().any(holds_part),
+        (Value::Array(t), _) => !t.iter().any(holds_any),
         _ => true,
     }
 }
 
-/// Whether a template holds a part that is read (not only written: the call's input, what is
-/// shown to the user).
-fn holds_part(template: &Value) -> bool {
+/// Whether a template holds any part, read or written.
+fn holds_any(template: &Value) -> bool {
     match template {
-        Value::String(s) => tokens(s)
-            .iter()
-            .any(|t| matches!(t, Token::Part(name) if !write_only(name))),
-        Value::Object(map) => map.values().any(holds_part),
-        Value::Array(items) => items.iter().any(holds_part),
+        Value::String(s) => s.contains(OPEN),
+        Value::Object(map) => map.values().any(holds_any),
+        Value::Array(items) => items.iter().any(holds_any),
         _ => false,
     }
 }
