@@ -454,9 +454,10 @@ fn handler_text(handler: &Handler) -> (String, bool) {
 /// wraps the rule `first` holds: one wrapper, run by this hookx, answering the agent that
 /// reads `copy`'s file (`--host`), handing the command the payload the rule was first written
 /// for (`--as`), and filtering only as the rule did (`--event`, `--match`, `--if`,
-/// `--timeout`). Any other (`./tools/hookx exec …`, `--host claude` in Gemini's file,
-/// `--match Nope`, `--event Stop`, whose answer a tool call ignores, a short `--timeout`,
-/// after which a hook lets the call through) would keep the deny from counting.
+/// `--timeout`, `--async`). Any other (`./tools/hookx exec …`, `--host claude` in Gemini's
+/// file, `--match Nope`, `--event Stop`, whose answer a tool call ignores, a short `--timeout`,
+/// after which a hook lets the call through, `--async`, whose answer is ignored) would keep
+/// the deny from counting.
 fn faithful(w: &crate::convert::Unwrapped, copy: &Copy, first: &Copy) -> bool {
     // `--event` as `hookx exec` reads it: any agent's spelling, or canonical, which `convert`
     // writes (a Gemini rule's `UserPromptSubmit`: read as Gemini's only, it was no event, and
@@ -494,6 +495,21 @@ fn faithful(w: &crate::convert::Unwrapped, copy: &Copy, first: &Copy) -> bool {
             .as_ref()
             .is_none_or(|c| Some(c) == condition.as_ref())
         && w.timeout.is_none_or(|t| Some(t) == timeout)
+        && w.is_async
+            == theirs
+                .as_ref()
+                .map_or_else(|| in_background(first), |t| t.is_async)
+}
+
+/// Whether `c`'s handler runs in the background, its answer ignored (`async: true`, Claude's
+/// `asyncRewake`): a copy with `exec --async` stands in only for such a rule, as a guard's
+/// copy whose deny is ignored would lose it.
+fn in_background(c: &Copy) -> bool {
+    let background = c.rule.flavor.dialect().config().run_keys.background;
+    matches!(&c.handler.kind, HandlerKind::Command(cmd) if cmd.is_async == Some(true))
+        || background
+            .iter()
+            .any(|k| c.handler.extra.get(*k) == Some(&Value::Bool(true)))
 }
 
 /// Whether `copy` runs on every tool call `first` runs on, and is given as long: its own

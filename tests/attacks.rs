@@ -3230,3 +3230,162 @@ fn a_guard_reached_through_a_cd_is_compared_in_a_worktree() {
         "the branch's guard ran as the reviewed one: {changed:?}"
     );
 }
+
+/// Attacks row 1762 (twenty-seventh pass, row 1820): a Claude `async: true` handler on
+/// `PreToolUse`, whose answer Claude ignores and does not wait for, converted to Gemini,
+/// Copilot and Droid (no `async` key). The wrapped line, run as the host runs it (`sh -c`,
+/// stdout a pipe the host reads to EOF), answers at once with no deny while the handler waits
+/// for the call to have run (a file the test makes after the answer), and the handler
+/// finishes on its own afterwards. Before, `exec` ran it in the foreground: the host waited
+/// the handler's whole wait and its deny stopped the call. Convert reports no loss, and the
+/// copy converts back to Claude with `async: true`.
+#[test]
+fn an_async_handler_converted_answers_at_once_and_runs_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    // The handler waits (at most about 20 s) for `called-HOST`, then denies.
+    let line = r#"cat >/dev/null; i=0; while [ ! -e "called-$HOOKX_HOST" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done; [ -e "called-$HOOKX_HOST" ] && touch "saw-$HOOKX_HOST"; echo '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"R1820-ASYNC"}}'"#;
+    write(
+        dir.path(),
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": line, "async": true}]}]}})
+        .to_string(),
+    );
+    let payloads = [
+        (
+            "gemini",
+            json!({"session_id": "s", "hook_event_name": "BeforeTool",
+            "cwd": dir.path(), "tool_name": "run_shell_command",
+            "tool_input": {"command": "echo hi"}}),
+        ),
+        (
+            "copilot",
+            json!({"sessionId": "s", "timestamp": 1, "cwd": dir.path(),
+            "toolName": "bash", "toolArgs": "{\"command\":\"echo hi\"}"}),
+        ),
+        (
+            "droid",
+            json!({"session_id": "s", "hook_event_name": "PreToolUse",
+            "cwd": dir.path(), "tool_name": "Execute",
+            "tool_input": {"command": "echo hi"}}),
+        ),
+    ];
+    for (host, payload) in payloads {
+        let mut cmd = common::hookx_clean(dir.path());
+        cmd.args([
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            host,
+            "--format",
+            "json",
+        ])
+        .args(["--hookx", env!("CARGO_BIN_EXE_hookx")]);
+        let ran = ran(&mut cmd);
+        assert_eq!(ran.code, Some(0), "{ran:?}");
+        let report: Value = serde_json::from_str(&ran.stdout).unwrap();
+        assert_eq!(
+            report["losses"],
+            json!([]),
+            "{host}: `async` is no loss: {ran:?}"
+        );
+        let output: Value = serde_json::from_str(report["output"].as_str().unwrap()).unwrap();
+        let text = output.to_string();
+        let wrapped = output["hooks"]
+            .as_object()
+            .and_then(|events| events.values().next())
+            .and_then(|rules| {
+                rules[0]["hooks"][0]["command"]
+                    .as_str()
+                    .or(rules[0]["bash"].as_str())
+            })
+            .unwrap_or_else(|| panic!("{host}: no line: {text}"))
+            .to_string();
+        let mut sh = std::process::Command::new("sh");
+        sh.args(["-c", &wrapped])
+            .current_dir(dir.path())
+            .env("HOME", &home)
+            .env("PATH", std::env::var("PATH").unwrap_or_default())
+            .env_remove("HOOKX_DEPTH")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped());
+        let mut child = sh.spawn().unwrap();
+        {
+            use std::io::Write;
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(payload.to_string().as_bytes()).unwrap();
+        }
+        // As the host reads it: to EOF of both streams, then the exit.
+        let out = child.wait_with_output().unwrap();
+        let answered = String::from_utf8_lossy(&out.stdout).into_owned();
+        let called = dir.path().join(format!("called-{host}"));
+        let saw = dir.path().join(format!("saw-{host}"));
+        assert!(
+            !saw.exists(),
+            "{host}: the host waited for the handler, which ran out of its wait: {answered}"
+        );
+        assert_eq!(out.status.code(), Some(0), "{host}: {answered}");
+        assert!(
+            !answered.contains("deny") && !answered.contains("R1820"),
+            "{host}: the async handler's deny counted: {answered}"
+        );
+        // The call runs; the handler, still running, sees it and ends on its own.
+        std::fs::write(&called, "").unwrap();
+        let mut waited = 0;
+        while !saw.exists() && waited < 400 {
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            waited += 1;
+        }
+        assert!(saw.exists(), "{host}: the handler never saw the call run");
+    }
+    // Converted back, the copy is Claude's `async: true` handler again.
+    let mut cmd = common::hookx_clean(dir.path());
+    cmd.args([
+        "convert",
+        ".claude/settings.json",
+        "--to",
+        "gemini",
+        "--write",
+    ])
+    .args(["--hookx", env!("CARGO_BIN_EXE_hookx")]);
+    assert_eq!(ran(&mut cmd).code, Some(0));
+    std::fs::remove_file(dir.path().join(".claude/settings.json")).unwrap();
+    let (_, back) = convert(dir.path(), ".gemini/settings.json", "claude");
+    let handler = claude_handler(&back);
+    assert_eq!(handler["async"], true, "{back:#}");
+    assert_eq!(handler["command"], line, "{back:#}");
+}
+
+/// Attacks row 1821: a Claude `asyncRewake: true` handler (run in the background; its exit 2
+/// wakes the model later) was written in the foreground by every conversion, its exit 2 then
+/// a block of the call it only reported on. It runs in the background under each target now:
+/// `exec --async` where the target has no `async` key, `async: true` where it has one; only
+/// the wake is lost, and said.
+#[test]
+fn an_async_rewake_handler_converted_still_runs_in_the_background() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        ".claude/settings.json",
+        &json!({"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "./check.sh", "asyncRewake": true}]}]}})
+        .to_string(),
+    );
+    for to in ["gemini", "copilot", "droid", "codex", "qwen"] {
+        let (ran, out) = convert(dir.path(), ".claude/settings.json", to);
+        let text = out.to_string();
+        let keyed = text.contains(r#""async":true"#);
+        let flagged = text.contains(" --async -- ");
+        assert!(
+            keyed != flagged,
+            "{to}: runs in the background once: {text}"
+        );
+        assert!(
+            ran.stdout.contains("the hook still runs in the background"),
+            "{to}: {ran:?}"
+        );
+    }
+}

@@ -66,6 +66,9 @@ fn path_str(p: &Path) -> &str {
 
 const BLOCK_RM: &str = "tests/fixtures/claude/seed-block-rm.json";
 const ASYNC: &str = "tests/fixtures/claude/seed-async-run-tests.json";
+/// A Stop `prompt` hook, which Copilot and Bricks cannot run: one loss. (`ASYNC` was the
+/// example until `hookx exec --async` kept `async: true` there: attacks row 1820.)
+const PROMPT: &str = "tests/fixtures/claude/seed-stop-prompt-evaluate.json";
 
 #[test]
 fn exit_codes() {
@@ -114,11 +117,16 @@ fn exit_codes() {
     }
 
     // 3: losses under --strict; the conversion is still printed.
-    let strict = convert(ASYNC, "claude", "copilot", &["--strict"]);
+    let strict = convert(PROMPT, "claude", "copilot", &["--strict"]);
     assert_eq!(strict.code, 3, "{strict:?}");
     assert_eq!(json(&strict.stdout)["version"], 1);
     assert!(strict.stderr.contains("1 loss\n"), "{}", strict.stderr);
-    let strict_json = convert(ASYNC, "claude", "bricks", &["--strict", "--format", "json"]);
+    let strict_json = convert(
+        PROMPT,
+        "claude",
+        "bricks",
+        &["--strict", "--format", "json"],
+    );
     assert_eq!(strict_json.code, 3);
     assert_eq!(
         json(&strict_json.stdout)["losses"]
@@ -136,7 +144,7 @@ fn exit_codes() {
             .ends_with("no losses: the target expresses every rule exactly\n")
     );
     // Without --strict, losses do not change the exit code.
-    assert_eq!(convert(ASYNC, "claude", "copilot", &[]).code, 0);
+    assert_eq!(convert(PROMPT, "claude", "copilot", &[]).code, 0);
 }
 
 /// `--format json` is one JSON object: the converted text, what was written, the losses and

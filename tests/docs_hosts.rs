@@ -3253,3 +3253,41 @@ fn a_claude_guard_fires_on_vscodes_source_tool_names() {
         );
     }
 }
+
+/// Attacks row 1823 (twenty-seventh pass): a trusted Cursor guard with `failClosed: true`
+/// ("failures fail-open unless `failClosed`", cursor-facts) that fails (exit 1: its `jq` is
+/// missing, say), run by hookx's route under Claude. Cursor blocks the call; hookx read the
+/// failure as Cursor's default, open, and let it through, saying nothing of the key. Without
+/// the key (or `false`) the failure still lets the call go on.
+#[test]
+fn a_cursor_guard_that_fails_closed_denies_when_it_fails_under_other_hosts() {
+    for fail_closed in [Some(true), Some(false), None] {
+        let p = Project::new();
+        let mut entry = json!({"command": "cat > /dev/null; echo 'jq: not found' >&2; exit 1"});
+        if let Some(value) = fail_closed {
+            entry["failClosed"] = json!(value);
+        }
+        p.write(
+            ".cursor/hooks.json",
+            json!({"version": 1, "hooks": {"beforeShellExecution": [entry]}}),
+        );
+        p.trust();
+        let path = common::fixtures_dir().join("recorded/claude-2.1.332/pty.15.PreToolUse.json");
+        let fixture: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let stdin = fixture["stdin"]
+            .to_string()
+            .replace("<project>", p.project.to_str().unwrap())
+            .replace("<home>", p.home.to_str().unwrap());
+        let (code, out, err) =
+            p.hookx(&["run", "--host", "claude", "--event", "PreToolUse"], stdin);
+        assert_eq!(code, 0, "{fail_closed:?}: {err}");
+        let denied = !out.trim().is_empty()
+            && json_of(&out)["hookSpecificOutput"]["permissionDecision"] == "deny";
+        assert_eq!(
+            denied,
+            fail_closed == Some(true),
+            "failClosed {fail_closed:?}: {out} {err}"
+        );
+    }
+}

@@ -12,6 +12,8 @@ mod client;
 mod common;
 #[path = "live_common/faults.rs"]
 mod faults;
+#[path = "live_common/in_background.rs"]
+mod in_background;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
 #[path = "live_common/matcher_probe.rs"]
@@ -72,6 +74,13 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .map(|(tool, key, text)| Step::Tools(vec![(*tool, json!({ *key: text }))]))
             .chain([Step::Text("mcp done")])
             .collect(),
+        "async" => vec![
+            Step::Tools(vec![(
+                "bash",
+                json!({"command": in_background::call(project), "description": "d"}),
+            )]),
+            Step::Text("async done"),
+        ],
         "leftovers" => vec![
             Step::Tools(vec![(
                 "bash",
@@ -4820,6 +4829,7 @@ fn main() -> std::process::ExitCode {
             ),
         )],
         live_tests![
+            a_converted_async_handler_runs_in_the_background,
             two_command_keys_run_as_hookx_reads_them,
             a_trusted_guard_denies_when_copilot_starts_in_a_worktree,
             a_guards_timeout_past_the_timers_reach,
@@ -5625,4 +5635,26 @@ fn a_foreign_allow_does_not_pass_copilots_deny_tool() {
         );
     }
     c.done("modes");
+}
+
+/// Attacks rows 1762, 1820 ([`in_background`]): a Claude `async: true` guard converted to
+/// Copilot (`.github/hooks/async.json`), under Copilot CLI 1.0.102, one shell call.
+fn a_converted_async_handler_runs_in_the_background() {
+    let Some(l) = live_env("async", |sb| {
+        let converted = in_background::converted(&sb.root.join("src"), "copilot");
+        common::write(
+            &sb.project,
+            ".github/hooks/async.json",
+            &converted.to_string(),
+        );
+        vec![("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true".into())]
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let result = l.tool_result("async", "async-call");
+    for failed in in_background::failures(&l.sb.project, &result) {
+        c.that(false, failed);
+    }
+    c.done("async");
 }

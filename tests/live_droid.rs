@@ -11,6 +11,8 @@ mod answers;
 mod common;
 #[path = "live_common/faults.rs"]
 mod faults;
+#[path = "live_common/in_background.rs"]
+mod in_background;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
 #[path = "live_common/matcher_probe.rs"]
@@ -121,6 +123,10 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("matchers done"),
         ],
         "text" => vec![Step::Text("nothing to do")],
+        "async" => vec![
+            execute(&in_background::call(project)),
+            Step::Text("async done"),
+        ],
         "leftovers" => vec![execute("echo leftover-call"), Step::Text("leftovers done")],
         "exit3" => vec![
             execute("echo exit3-call | tee o-exit3.txt"),
@@ -1847,6 +1853,7 @@ fn main() -> std::process::ExitCode {
             format!("factory-{VERSION}/node_modules/@factory/cli-linux-x64/bin/droid"),
         )],
         live_tests![
+            a_converted_async_handler_runs_in_the_background,
             autonomy_levels_and_a_guards_deny,
             a_droid_stop_hooks_exit_3_ends_the_turn,
             a_droid_hooks_exit_3_aborts_the_agent,
@@ -1987,5 +1994,30 @@ fn ground_truth_leftovers() {
     assert!(
         !stamps.before("held-end", "tool"),
         "Droid went on to the tool without waiting for the silent leftover"
+    );
+}
+
+/// Attacks rows 1762, 1820 ([`in_background`]): a Claude `async: true` guard converted to
+/// Droid (its hooks in `~/.factory/settings.json`), under Droid 0.225.2 (`exec --auto high`),
+/// one shell call.
+fn a_converted_async_handler_runs_in_the_background() {
+    let Some(bin) = droid() else { return };
+    let sb = Sandbox::new("hookx-live-droid-async");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let converted = in_background::converted(&sb.root.join("src"), "droid");
+    user_settings(&sb, &model, Some(converted["hooks"].clone()));
+    let out = run_droid(&sb, &bin, "async");
+    // The tool messages the model got back.
+    let results: Vec<String> = (model.chats().iter())
+        .flat_map(|r| r["messages"].as_array().cloned().unwrap_or_default())
+        .filter(|m| m["role"] == "tool")
+        .map(|m| m["content"].to_string())
+        .collect();
+    let failed = in_background::failures(&sb.project, &results.join(" | "));
+    assert!(
+        failed.is_empty(),
+        "async: exit {:?}: {}",
+        out.status.code(),
+        failed.join("\n")
     );
 }

@@ -15,6 +15,8 @@ mod common;
 mod converted;
 #[path = "live_common/form_probe.rs"]
 mod form_probe;
+#[path = "live_common/in_background.rs"]
+mod in_background;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
 #[path = "live_common/matcher_probe.rs"]
@@ -128,6 +130,10 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("matchers done"),
         ],
         "sub" => vec![shell("echo from-subagent"), Step::Finish],
+        "async" => vec![
+            shell(&in_background::call(project)),
+            Step::Text("async done"),
+        ],
         "deny" => {
             let mut steps: Vec<Step> = DENY_CASES.iter().map(|(c, ..)| shell(c)).collect();
             // Two handlers in one group (parallel), then a `sequential` group.
@@ -2499,6 +2505,7 @@ fn main() -> std::process::ExitCode {
             a_wrapper_copy_beside_a_user_route_the_system_settings_turn_off,
             a_wrapped_claude_guard_runs_in_a_project_whose_path_has_a_space,
             a_trusted_guard_denies_when_gemini_starts_in_a_worktree,
+            a_converted_async_handler_runs_in_the_background,
             its_own_mcp_add_keeps_a_trusted_guard_trusted,
             its_own_settings_migration_keeps_a_trusted_guard_trusted,
             claude_projects_loop,
@@ -3579,4 +3586,43 @@ fn converted_corpus_configs() {
         format!("without hookx: rules ran: {ran:?}"),
     );
     c.done("converted_corpus_configs");
+}
+
+/// Attacks rows 1762, 1820 ([`in_background`]): a Claude `async: true` guard converted to
+/// Gemini (`.gemini/settings.json`), under Gemini CLI 0.61.0 (`-p --yolo`), one shell call.
+fn a_converted_async_handler_runs_in_the_background() {
+    let Some(bin) = client::binary() else {
+        return;
+    };
+    let sb = Sandbox::new();
+    sb.user_settings(json!({}));
+    sb.trust_folder();
+    let converted = in_background::converted(&sb.root.join("src"), "gemini");
+    common::write(&sb.project, ".gemini/settings.json", &converted.to_string());
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let out = sb.run(
+        &bin,
+        model.port,
+        "SCENARIO:async do the work",
+        &["--yolo"],
+        &[],
+    );
+    let dumps = sb.dumps();
+    let l = Live {
+        sb,
+        model,
+        out,
+        dumps,
+    };
+    l.keep("async");
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let result = l.tool_result("async", "async-call");
+    for failed in in_background::failures(&l.sb.project, &result) {
+        c.that(false, failed);
+    }
+    c.done("async");
 }

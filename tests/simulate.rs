@@ -1162,3 +1162,56 @@ fn a_hosts_own_ask_it_cannot_put_is_not_called_a_deny() {
     assert!(report["taken"].get("updated_input").is_none(), "{report}");
     assert_eq!(out.status.code(), Some(0), "{report}");
 }
+
+/// Attacks row 1763 (twenty-seventh pass, row 1822): a Cursor `stop` hook routed under Claude
+/// gets `loop_count` from `hookx run` (its follow-ups in a row, as Cursor counts them);
+/// `simulate` showed (`--dry-run`) and gave (a real run) its payload without it. Both now hold
+/// it, and a simulated follow-up is counted nowhere: simulate changes no session's count.
+#[test]
+fn simulate_gives_a_cursor_stop_hook_the_loop_count_run_gives_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let home = root.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    common::write(
+        &root,
+        ".cursor/hooks.json",
+        r#"{"version":1,"hooks":{"stop":[{"command":"cat > got.json; echo '{\"followup_message\":\"again\"}'","loop_limit":3}]}}"#,
+    );
+    let hookx = |args: &[&str]| {
+        common::hookx()
+            .args(args)
+            .current_dir(&root)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .output()
+            .unwrap()
+    };
+    let out = hookx(&["install", "--host", "claude", "--scope", "project"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = hookx(&["trust", "--yes"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let args = [
+        "--host",
+        "claude",
+        "--event",
+        "Stop",
+        "--field",
+        "session_id=s1",
+    ];
+    let mut dry = args.to_vec();
+    dry.extend(["--dry-run", "--format", "json"]);
+    let out = simulate_with(&root, &dry, &[]);
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let would = &report["would_run"][0];
+    assert_eq!(would["flavor"], "cursor", "{report:#}");
+    assert_eq!(would["stdin"]["loop_count"], 0, "{report:#}");
+    let out = simulate_with(&root, &args, &[]);
+    let got: Value =
+        serde_json::from_str(&std::fs::read_to_string(root.join("got.json")).unwrap()).unwrap();
+    assert_eq!(got["loop_count"], 0, "{got:#} {}", text(&out.stdout));
+    assert!(
+        !home.join(".hookx/follow-ups").exists() && !root.join("home/.hookx/follow-ups").exists(),
+        "simulate counted a follow-up"
+    );
+}

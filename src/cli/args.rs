@@ -407,6 +407,10 @@ pub(super) struct ExecArgs {
     /// `loop_limit`; default: the dialect's).
     #[arg(long, value_name = "N")]
     pub(super) follow_up_limit: Option<u64>,
+    /// Answer the host at once, as if no handler ran, and run the command in the background
+    /// within its timeout, its answer ignored: its own agent's `async: true`.
+    #[arg(long = "async")]
+    pub(super) is_async: bool,
     /// The command: one shell command line, or a program and its arguments.
     #[arg(last = true, required = true)]
     pub(super) command: Vec<String>,

@@ -193,6 +193,7 @@ fn run(cli: Cli) -> Result<i32, Error> {
             condition: args.condition,
             timeout: args.timeout,
             follow_up_limit: args.follow_up_limit,
+            is_async: args.is_async,
             command: args.command,
         })),
         Command::Run(args) => Ok(pipeline::run(pipeline::RunRequest {

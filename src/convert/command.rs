@@ -51,6 +51,7 @@ impl Converter<'_> {
         };
         self.lose_other_lines(src, at, command, unix, from, target);
         let line = self.with_cwd_env(src, at, command, line, target);
+        let before = self.wrapped;
         let line = if let Some(wrap) = wrap {
             self.wrap_line(src, at, line, event, from, to, wrap)
         } else {
@@ -64,7 +65,9 @@ impl Converter<'_> {
             );
             line
         };
-        Some(self.command_fields(src, at, command, line, from, target))
+        // Wrapped, `exec --async` runs it in the background ([`Wrap::background`]).
+        let backgrounded = self.wrapped > before;
+        Some(self.command_fields(src, at, command, line, from, target, backgrounded))
     }
 
     /// Every other POSIX command line than `unix`, the one kept, is lost.
@@ -152,7 +155,9 @@ impl Converter<'_> {
     }
 
     /// The target's command: `line` under the key the target reads, with the Windows line,
-    /// `cwd`, `env` and `async` where it has keys for them (else each other line is a loss).
+    /// `cwd`, `env` and `async` where it has keys for them (else each other line is a loss;
+    /// `async: true` is none where `backgrounded`: the wrapped line runs it so).
+    #[allow(clippy::too_many_arguments)]
     fn command_fields(
         &mut self,
         src: &SourceFile,
@@ -161,6 +166,7 @@ impl Converter<'_> {
         line: Cow<str>,
         from: Flavor,
         target: Dialect,
+        backgrounded: bool,
     ) -> Command {
         let spec = target.config();
         let name = |field| field_name(from, field);
@@ -226,11 +232,16 @@ impl Converter<'_> {
             }
         }
         if command.is_async == Some(true) && spec.key(HandlerField::Async).is_none() {
+            if backgrounded {
+                return out;
+            }
             self.lose(
                 src,
                 field_pointer(at, from, HandlerField::Async),
                 "`async: true`",
-                &format!("{target} cannot run a hook in the background; it runs synchronously"),
+                &format!(
+                    "{target} cannot run a hook in the background; it runs synchronously and its answer counts (without --no-wrap, `hookx exec --async` runs it in the background)"
+                ),
             );
         } else if command.is_async == Some(false) && spec.key(HandlerField::Async).is_none() {
             // Said, though nothing changes, so that the key's going is no silent loss on the

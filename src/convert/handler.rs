@@ -61,8 +61,19 @@ impl Converter<'_> {
         let mut out = self.handler_fields(src, at, handler, from, target);
         match &handler.kind {
             HandlerKind::Command(command) => {
-                let (command, condition) =
+                let (mut command, condition) =
                     self.command_form(src, at, command, &handler.extra, from)?;
+                // A handler its agent runs in the background by another key (Claude's
+                // `asyncRewake`) runs so under the target too: only its wake is lost (attacks
+                // row 1821: in the foreground, its exit 2 blocked what it only reported on).
+                let background = from.dialect().config().run_keys.background;
+                if command.is_async != Some(true)
+                    && background
+                        .iter()
+                        .any(|k| handler.extra.get(*k) == Some(&Value::Bool(true)))
+                {
+                    command.to_mut().is_async = Some(true);
+                }
                 // A wrapped handler keeps the timeout it was written with, whatever the
                 // wrapper's dialect defaults to; without one, `exec` applies its dialect's.
                 let wrap = self.options.wrap.then_some(Wrap {
@@ -70,6 +81,8 @@ impl Converter<'_> {
                     timeout: handler.timeout,
                     condition,
                     follow_up_limit: follow_up_limit(handler, from),
+                    background: command.is_async == Some(true)
+                        && to.dialect().config().key(HandlerField::Async).is_none(),
                 });
                 let command = self.command(src, at, &command, event, from, to, wrap)?;
                 out.kind = HandlerKind::Command(command);
@@ -359,13 +372,17 @@ impl Converter<'_> {
             }
         }
         if let Some(failure) = &keys.on_failure {
-            match extra.get(failure.key).map(|v| v.as_str()) {
+            match extra.get(failure.key) {
                 None => {}
-                Some(Some(value)) if value == failure.continues => {}
+                Some(value) if failure.goes_on(value) => {}
                 Some(value) => self.lose(
                     src,
                     format!("{at}/{}", failure.key),
-                    &format!("`{}: {}`", failure.key, value.unwrap_or("?")),
+                    &format!(
+                        "`{}: {}`",
+                        failure.key,
+                        crate::tables::config::written(value)
+                    ),
                     &format!(
                         "{target} applies its own rule when a hook fails; a failing command no longer counts as a block"
                     ),
@@ -379,7 +396,7 @@ impl Converter<'_> {
                     format!("{at}/{key}"),
                     &format!("`{key}`"),
                     &format!(
-                        "{target} cannot wake the agent when a background hook ends; it is dropped"
+                        "{target} cannot wake the agent when a background hook ends: the wake is dropped; the hook still runs in the background, its answer ignored"
                     ),
                 );
             }

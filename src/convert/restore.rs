@@ -584,13 +584,15 @@ impl Converter<'_> {
         if keep(self, env.is_some(), HandlerField::Env, "`env`") {
             out.env = env;
         }
+        // `exec --async` ran it in the background, as its own agent does (row 1762).
+        let background = unwrapped.is_some_and(|u| u.is_async);
         if keep(
             self,
-            command.is_async == Some(true),
+            command.is_async == Some(true) || background,
             HandlerField::Async,
             "`async: true`",
         ) {
-            out.is_async = command.is_async;
+            out.is_async = command.is_async.or(background.then_some(true));
         }
         let status_message = match keep(
             self,
@@ -661,7 +663,7 @@ fn set_aside_field(
         || keys
             .on_failure
             .as_ref()
-            .is_some_and(|f| f.key == key && value.as_str() == Some(f.continues))
+            .is_some_and(|f| f.key == key && f.goes_on(value))
         || (keys.wake.contains(&key) && *value == Value::Bool(false))
         || (wrap && Some(key) == keys.condition && value.is_string())
 }

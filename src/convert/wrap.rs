@@ -22,6 +22,9 @@ pub(super) struct Wrap<'a> {
     /// The handler's own cap on its follow-ups in a row (Cursor's `loop_limit`):
     /// `exec --follow-up-limit` keeps it (attacks row 306).
     pub(super) follow_up_limit: Option<u64>,
+    /// The handler runs in the background, its answer ignored (`async: true`), and the target
+    /// has no such key: `exec --async` keeps it (attacks row 1762).
+    pub(super) background: bool,
 }
 
 impl Converter<'_> {
@@ -84,6 +87,9 @@ impl Converter<'_> {
         if let Some(limit) = wrap.follow_up_limit {
             wrapped.push_str(" --follow-up-limit ");
             wrapped.push_str(itoa::Buffer::new().format(limit));
+        }
+        if wrap.background {
+            wrapped.push_str(" --async");
         }
         if let Some(m) = wrap.matcher {
             wrapped.push_str(" --match ");
@@ -376,7 +382,9 @@ pub fn outdated_guard(line: &str, flavor: Flavor) -> Option<OutdatedGuard> {
 /// ends a list of pairs of plain words and quotes.
 fn exec_options(exec: &str) -> Option<Vec<(String, String)>> {
     exec.match_indices(" -- ").find_map(|(at, _)| {
-        let words = shell_words(&exec[..at])?;
+        // `--async`, the one option without a value, is no pair.
+        let mut words = shell_words(&exec[..at])?;
+        words.retain(|w| w != "--async");
         let pairs = words.chunks(2);
         let ok = words.len() % 2 == 0 && pairs.clone().all(|p| p[0].starts_with("--"));
         ok.then(|| pairs.map(|p| (p[0].clone(), p[1].clone())).collect())
@@ -421,8 +429,8 @@ impl Wrapped {
 }
 
 /// The parts of `line` when it is exactly a wrapped entry as convert writes it today (`<guard>
-/// HOOKX exec --host D --as F --event E [--timeout N] [--follow-up-limit N] [--match M] [--if R]
-/// -- COMMAND`), its
+/// HOOKX exec --host D --as F --event E [--timeout N] [--follow-up-limit N] [--async]
+/// [--match M] [--if R] -- COMMAND`), its
 /// guard the one [`not_installed_guard`] writes for its event under one of D's flavours:
 /// `hookx list` and `hookx trust` show the command, not the guard every such entry repeats.
 /// `None` for any other line, an older guard included: only a line that runs nothing but
@@ -448,6 +456,7 @@ pub fn wrapped_command(line: &str) -> Option<Wrapped> {
     let mut rest = rest;
     let command = loop {
         match rest {
+            [flag, tail @ ..] if flag == "--async" => rest = tail,
             [option, value, tail @ ..] if option.starts_with("--") && option != "--" => {
                 match option.as_str() {
                     "--host" => host = Some(value),
@@ -571,6 +580,8 @@ pub struct Unwrapped {
     pub condition: Option<String>,
     /// `--follow-up-limit`: the handler's own cap on its follow-ups (Cursor's `loop_limit`).
     pub follow_up_limit: Option<u64>,
+    /// `--async`: its own agent runs it in the background (`async: true`).
+    pub is_async: bool,
     /// The handler's command line.
     pub command: String,
 }
@@ -612,6 +623,7 @@ pub fn unwrapped(line: &str) -> Option<Unwrapped> {
         matcher: None,
         condition: None,
         follow_up_limit: None,
+        is_async: false,
         command: String::new(),
     };
     let mut flavor = None;
@@ -627,6 +639,7 @@ pub fn unwrapped(line: &str) -> Option<Unwrapped> {
             "--match" => out.matcher = Some(value()?),
             "--if" => out.condition = Some(value()?),
             "--follow-up-limit" => out.follow_up_limit = Some(value()?.parse().ok()?),
+            "--async" => out.is_async = true,
             _ => return None,
         }
     }

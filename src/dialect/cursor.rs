@@ -405,7 +405,15 @@ static CONFIG: ConfigSpec = ConfigSpec {
     // sources read document neither a follow-up nor a cap there, but hookx reads its
     // `followup_message` as a SubagentStop block all the same, so it caps it as `stop`'s: a
     // hook that always follows up never traps a subagent (row 306's leftover).
+    // `failClosed: true`: "failures fail-open unless `failClosed`" [agents]; a failure (a
+    // crash, a timeout) then counts as exit 2, a deny, under every host hookx runs it for
+    // (attacks row 1823: a routed Cursor guard that failed let the call through elsewhere).
     run_keys: RunKeys {
+        on_failure: Some(crate::tables::OnFailure {
+            key: "failClosed",
+            continues: "false",
+            blocks: "true",
+        }),
         follow_ups: Some(crate::tables::FollowUpCap {
             events: &[EventKind::Stop, EventKind::SubagentStop],
             limit_key: Some("loop_limit"),

@@ -480,6 +480,17 @@ impl Plan<'_> {
         self
     }
 
+    /// Gives each handler the count of its follow-ups in a row where its agent does (Cursor's
+    /// `loop_count`), read as [`Plan::keeping_follow_up_caps`] reads it, without keeping the
+    /// caps: `simulate` shows and runs the payload `run` gives, and counts nothing of a
+    /// session's (attacks row 1763: `simulate --dry-run` showed a Cursor `stop` hook's payload
+    /// without `loop_count`).
+    pub fn showing_follow_up_counts(self, home: &Path) -> Self {
+        let mut plan = self.keeping_follow_up_caps(Ok(home));
+        plan.counts = None;
+        plan
+    }
+
     /// How many handlers it starts (at most).
     pub fn handlers(&self) -> usize {
         self.specs.len()
@@ -798,7 +809,7 @@ fn prepare<S: RuleSource>(
     let failure_blocks = keys
         .on_failure
         .as_ref()
-        .is_some_and(|f| handler.extra.get(f.key).and_then(Value::as_str) == Some(f.blocks));
+        .is_some_and(|f| handler.extra.get(f.key).is_some_and(|v| f.blocks_on(v)));
     let project = project_dir.display().to_string();
     let stdin = encode_event(event, flavor);
     let hook_dir = selected.source.hook_dir().map(|d| d.display().to_string());

@@ -83,6 +83,8 @@ pub struct ExecRequest {
     pub timeout: Option<u64>,
     /// The command's own cap on its follow-ups in a row (Cursor's `loop_limit`).
     pub follow_up_limit: Option<u64>,
+    /// `--async`: the command's own agent runs it in the background and ignores its answer.
+    pub is_async: bool,
     /// One shell command line, or a program and its arguments.
     pub command: Vec<String>,
 }
@@ -325,6 +327,7 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
                     Limit::Route,
                 ));
             }
+            let plan = plan.showing_follow_up_counts(&ctx.home);
             match request.dry_run {
                 true => plan.preview(),
                 false => plan.run(None),
@@ -848,6 +851,7 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
         return Ok(0);
     }
     let limit = Limit::Entry(request.timeout);
+    let background = request.is_async;
     let rule = exec_rule(kind, request);
     // 4. run: the one handler, ended before the host ends the entry. Its agent's cap on its
     // follow-ups is kept as `run` keeps it (a converted Cursor stop hook under Codex, which
@@ -875,8 +879,68 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
         true => plan.marking_event(),
         false => plan,
     };
+    if background {
+        return Ok(in_background(plan, &hosted));
+    }
     // 5. answer
     Ok(answer(&plan.run(None), &hosted, &Carry::none()))
+}
+
+/// `exec --async`: a handler its own agent runs in the background, its answer ignored
+/// (Claude's and Qwen's `async: true`), under a host with no such key. The host is answered at
+/// once as if no handler ran; the worker ([`crate::spawn::split`]) runs the handler within its
+/// own timeout, holding none of the host's descriptors, so the host waits for nothing and no
+/// block or deny it prints counts (attacks row 1762: written in the foreground, a converted
+/// async logger's deny stopped the call, and Gemini, Copilot and Droid waited for it).
+fn in_background(plan: dispatch::run::Plan<'_>, hosted: &host::HostEvent) -> i32 {
+    let none = |skipped: Vec<String>| Dispatch {
+        runs: Vec::new(),
+        skipped,
+        native: Vec::new(),
+        would_run: Vec::new(),
+        outcome: crate::model::Outcome::default(),
+        answer: crate::protocol::answer::encode_answer(
+            hosted.host,
+            &hosted.event,
+            &crate::model::Outcome::default(),
+        ),
+        cut_short: false,
+    };
+    if plan.handlers() == 0 {
+        // Its matcher or filter said no; one that could not be evaluated denies nothing
+        // either: the handler's answer would not have counted.
+        return answer(&none(plan.preview().skipped), hosted, &Carry::none());
+    }
+    #[cfg(unix)]
+    {
+        use crate::spawn::split::{self, Answer, Split};
+        match split::split(None) {
+            Split::Worker(answerer) => {
+                // Out of the host's process group before the host can have its answer: a host
+                // that kills the group once its hook has ended (Qwen when the user quits) must
+                // not take the handler with it (attacks row 1831: under load the kill came
+                // before the worker left, and its guardian ended the handler).
+                let _ = rustix::process::setsid();
+                answerer.answer(&Answer {
+                    stdout: Vec::new(),
+                    stderr: Vec::new(),
+                    code: 0,
+                });
+                plan.run(None);
+                return 0;
+            }
+            Split::Host(_) => return answer(&none(Vec::new()), hosted, &Carry::none()),
+            Split::Unavailable => {}
+        }
+    }
+    // No second process: the handler runs before the answer, which still ignores it.
+    let mut skipped = plan.run(None).skipped;
+    skipped.push(
+        "hookx exec --async: no second process to run it in the background; it ran before \
+         the answer, which ignores it"
+            .to_string(),
+    );
+    answer(&none(skipped), hosted, &Carry::none())
 }
 
 /// Step 5 for `run` and `exec`: the host answer (one every agent the payload may be from

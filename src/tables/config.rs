@@ -636,11 +636,32 @@ pub struct FollowUpCap {
     pub count_key: Option<&'static str>,
 }
 
-/// See [`RunKeys::on_failure`].
+/// See [`RunKeys::on_failure`]. Each value as written: a string (Claude's `"block"`) or a JSON
+/// literal (Cursor's `true`).
 pub struct OnFailure {
     pub key: &'static str,
     pub continues: &'static str,
     pub blocks: &'static str,
+}
+
+impl OnFailure {
+    /// Whether `value` makes any failure count as exit 2.
+    pub fn blocks_on(&self, value: &serde_json::Value) -> bool {
+        written(value) == self.blocks
+    }
+
+    /// Whether `value` lets the agent go on after a failure, as without the key.
+    pub fn goes_on(&self, value: &serde_json::Value) -> bool {
+        written(value) == self.continues
+    }
+}
+
+/// A key's value as a file writes it: a string's text, else its JSON.
+pub fn written(value: &serde_json::Value) -> String {
+    match value.as_str() {
+        Some(text) => text.to_string(),
+        None => value.to_string(),
+    }
 }
 
 impl RunKeys {

@@ -1,0 +1,82 @@
+//! Attacks rows 1762 and 1820: a Claude `async: true` handler on `PreToolUse` (Claude runs it
+//! in the background and ignores its answer), converted to a host with no `async` key
+//! (Gemini, Copilot, Droid). The handler waits for the call it was fired for to have run,
+//! then prints a deny. Run in the background as under Claude, the call runs (the host waits
+//! for nothing) and the handler sees it; run in the foreground, as `convert` wrote it before,
+//! the host waited for the handler's whole wait and its deny stopped the call.
+
+use serde_json::{Value, json};
+use std::path::Path;
+
+/// The file the model's shell call makes in the project.
+pub const CALLED: &str = "called-1820.txt";
+/// The file the handler makes once it has seen the call run.
+pub const SAW: &str = "saw-1820.txt";
+/// The reason of the handler's deny.
+pub const REASON: &str = "R1820-ASYNC";
+
+/// The shell command the model runs, in `project`.
+pub fn call(project: &str) -> String {
+    format!("echo async-call > {project}/{CALLED}")
+}
+
+/// The Claude settings: the async handler on `Bash`. It waits (at most about 10 s) for the
+/// call's file in its folder, the project.
+pub fn claude_source() -> Value {
+    let deny = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+        "permissionDecision": "deny", "permissionDecisionReason": REASON}});
+    let line = format!(
+        "cat >/dev/null; i=0; while [ ! -e {CALLED} ] && [ $i -lt 200 ]; do sleep 0.05; \
+         i=$((i+1)); done; [ -e {CALLED} ] && touch {SAW}; printf '%s' '{deny}'"
+    );
+    json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+        {"type": "command", "command": line, "async": true}]}]}})
+}
+
+/// The source written at `dir/.claude/settings.json` (outside the host's project, so that no
+/// host reads it itself) and converted to `host` by this build: the converted document.
+pub fn converted(dir: &Path, host: &str) -> Value {
+    let src = dir.join(".claude/settings.json");
+    std::fs::create_dir_all(src.parent().unwrap()).unwrap();
+    std::fs::write(&src, claude_source().to_string()).unwrap();
+    let out = crate::common::hookx()
+        .current_dir(dir)
+        .args([
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            host,
+            "--format",
+            "json",
+        ])
+        .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+        .output()
+        .unwrap();
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    serde_json::from_str(report["output"].as_str().unwrap()).unwrap()
+}
+
+/// What went otherwise than under Claude, after the session: `result` is the shell call's
+/// result as the model got it. Waits (at most 20 s) for the handler, which may still run.
+pub fn failures(project: &Path, result: &str) -> Vec<String> {
+    let mut failed = Vec::new();
+    if !project.join(CALLED).exists() {
+        failed.push(format!(
+            "the call ran (the async handler's deny did not count): {result}"
+        ));
+    }
+    if result.contains(REASON) {
+        failed.push(format!(
+            "the handler's deny is not the call's result: {result}"
+        ));
+    }
+    let mut waited = 0;
+    while !project.join(SAW).exists() && waited < 400 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        waited += 1;
+    }
+    if !project.join(SAW).exists() {
+        failed.push("the handler, still running when the call ran, saw it run".into());
+    }
+    failed
+}
