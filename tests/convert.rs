@@ -2025,3 +2025,80 @@ fn a_timeout_past_the_targets_timer_is_written_within_it() {
         );
     }
 }
+
+/// Attacks row 1881: `--write` into the project file of an agent that reads it only in a folder
+/// its user trusted (Copilot, Gemini, Codex), in a project that is not: the note `install` gives
+/// its route, naming the record and the fix; none once the folder is trusted. Live, Copilot CLI
+/// 1.0.102 in `-p` ran none of a converted sample's rules there, and convert said nothing.
+#[test]
+fn a_write_into_an_untrusted_folder_says_its_agent_skips_it() {
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    let project = project.path().canonicalize().unwrap();
+    let source = common::write(
+        &project,
+        "rules/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "./guard.sh"}]}]}})
+        .to_string(),
+    );
+    let convert = |to: &str| {
+        let out = hookx()
+            .arg("convert")
+            .arg(&source)
+            .args(["--from", "claude", "--to", to, "--write"])
+            .current_dir(&project)
+            .env("HOME", home.path())
+            .env_remove("HOOKX_HOME")
+            .env_remove("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS")
+            .env_remove("COPILOT_ALLOW_ALL")
+            .env_remove("GEMINI_CLI_TRUST_WORKSPACE")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    for (to, file, record) in [
+        (
+            "copilot",
+            ".github/hooks/hooks.json",
+            "~/.copilot/config.json",
+        ),
+        (
+            "gemini",
+            ".gemini/settings.json",
+            "~/.gemini/trustedFolders.json",
+        ),
+        ("codex", ".codex/hooks.json", "~/.codex/config.toml"),
+    ] {
+        let said = convert(to);
+        assert!(
+            said.contains(&format!("reads {file} only in a folder the user trusted"))
+                && said.contains(record),
+            "{to}, untrusted:\n{said}"
+        );
+    }
+    let folder = project.display().to_string();
+    common::write(
+        home.path(),
+        ".copilot/config.json",
+        &json!({ "trusted_folders": [folder] }).to_string(),
+    );
+    common::write(
+        home.path(),
+        ".gemini/trustedFolders.json",
+        &json!({ folder.clone(): "TRUST_FOLDER" }).to_string(),
+    );
+    common::write(
+        home.path(),
+        ".codex/config.toml",
+        &format!("[projects.{}]\ntrust_level = \"trusted\"\n", json!(folder)),
+    );
+    for to in ["copilot", "gemini", "codex"] {
+        let said = convert(to);
+        assert!(
+            !said.contains("only in a folder the user trusted"),
+            "{to}, trusted:\n{said}"
+        );
+    }
+}

@@ -11,6 +11,8 @@ mod answers;
 #[path = "live_codex/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/converted.rs"]
+mod converted;
 #[path = "live_common/faults.rs"]
 mod faults;
 #[path = "live_common/form_probe.rs"]
@@ -2854,6 +2856,7 @@ fn main() -> std::process::ExitCode {
             hookx_answer_forms,
             pre_tool_use_matchers,
             matchers_fire_as_hookx_reads_them,
+            converted_corpus_configs,
             only_trusted_handlers_run,
             trust_hashes_are_codex_hashes,
             a_review_record_names_the_user_file_as_codex_does,
@@ -4113,4 +4116,54 @@ fn mcp_tools_under_codex() {
         "each deny's reason reached the model",
     );
     c.done("mcp_tools_under_codex");
+}
+
+/// Attacks rows 1880-1899 (row 1766 of the twenty-sixth pass), live under Codex 0.171.0: real
+/// configs of other agents (`converted::SAMPLE`), each handler a recorder, written into the
+/// project's `.codex/hooks.json` by `convert --write` (the project trusted, each handler
+/// reviewed as Codex's `/hooks` does), run through the matcher probe's session (a shell call, a
+/// patch adding a file, one changing it, the end). Each rule runs as often, on the same events
+/// and tools, with a payload of the same keys, as hookx's own reading of the source files under
+/// Codex (`converted::judge`).
+fn converted_corpus_configs() {
+    let mut done = None;
+    let Some(l) = live("mxprobe", WRITE, |sb| {
+        sb.trust_project();
+        let sample = converted::convert_sample(
+            "codex",
+            &sb.project,
+            &sb.home,
+            &sb.root,
+            env!("CARGO_BIN_EXE_hookx"),
+            &|label| sb.dumper(label),
+        );
+        let target = sb.path_of(HookFile::ProjectJson);
+        converted::add_catch_all(&target, &|e| sb.dumper(&format!("all-{e}")));
+        let file: Value = serde_json::from_str(&std::fs::read_to_string(&target).unwrap()).unwrap();
+        sb.trust(HookFile::ProjectJson, &file["hooks"]);
+        done = Some(sample);
+    }) else {
+        return;
+    };
+    let done = done.unwrap();
+    let mut c = Checks::default();
+    // Nothing the converted rules answer stops the session: a rule whose folder is not on this
+    // machine cannot start, which no agent reads as a block (row 1760).
+    c.that(
+        l.sb.project.join("notes.txt").exists() && l.out.said().contains("matchers done"),
+        format!(
+            "the session's patch ran and it ended (no converted rule blocked the prompt or a call): {}",
+            l.out.said()
+        ),
+    );
+    let dumps: Vec<(String, Value)> = l
+        .dumps
+        .iter()
+        .map(|d| (d.label.clone(), d.stdin.clone()))
+        .collect();
+    let target = l.sb.path_of(HookFile::ProjectJson);
+    for d in converted::judge(&l.sb.project, &l.sb.home, "codex", &target, &done, &dumps) {
+        c.that(false, d);
+    }
+    c.done("converted");
 }

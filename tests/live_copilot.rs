@@ -10,6 +10,8 @@ mod answers;
 #[path = "live_copilot/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/converted.rs"]
+mod converted;
 #[path = "live_common/faults.rs"]
 mod faults;
 #[path = "live_common/in_background.rs"]
@@ -4835,6 +4837,7 @@ fn main() -> std::process::ExitCode {
             a_guards_timeout_past_the_timers_reach,
             matchers_fire_as_hookx_reads_them,
             pascal_matchers_fire_as_hookx_reads_them,
+            converted_corpus_configs,
             claude_projects_loop,
             ground_truth_leftovers,
             ground_truth_tools,
@@ -5657,4 +5660,60 @@ fn a_converted_async_handler_runs_in_the_background() {
         c.that(false, failed);
     }
     c.done("async");
+
+/// Attacks rows 1880-1899 (row 1766 of the twenty-sixth pass), live under Copilot CLI
+/// 1.0.102: real configs of other agents (`converted::SAMPLE`), each handler a recorder,
+/// written into the project's `.github/hooks/hooks.json` by `convert --write`, run through the
+/// matcher probe's session (a bash call, a create, an edit, a view, the end). Each rule runs as
+/// often, on the same events and tools, with a payload of the same keys, as hookx's own reading
+/// of the source files under Copilot (`converted::judge`).
+fn converted_corpus_configs() {
+    let mut done = None;
+    let Some(l) = live(
+        "mxprobe",
+        |sb| {
+            let sample = converted::convert_sample(
+                "copilot",
+                &sb.project,
+                &sb.home,
+                &sb.root,
+                env!("CARGO_BIN_EXE_hookx"),
+                &|label| sb.dumper(label),
+            );
+            converted::add_catch_all(&sb.project.join(".github/hooks/hooks.json"), &|e| {
+                sb.dumper(&format!("all-{e}"))
+            });
+            done = Some(sample);
+            // Copilot reads a repository's hooks only in a folder the user trusted (and hookx's
+            // reading knows it): trusted here, as a user would once.
+            sb.write(
+                "home/.copilot/config.json",
+                &json!({"trusted_folders": [sb.project.display().to_string()]}).to_string(),
+            );
+        },
+        &[],
+    ) else {
+        return;
+    };
+    let done = done.unwrap();
+    let mut c = Checks::default();
+    // Nothing the converted rules answer stops the session: a rule whose folder is not on this
+    // machine cannot start, which no agent reads as a block (row 1760).
+    c.that(
+        l.sb.project.join("notes.txt").exists() && l.out.stdout.contains("matchers done"),
+        format!(
+            "the session's create ran and it ended (no converted rule blocked the prompt or a call): {}",
+            l.out.stdout
+        ),
+    );
+    let dumps: Vec<(String, Value)> = l
+        .dumps
+        .iter()
+        .map(|d| (d.label.clone(), d.stdin.clone()))
+        .collect();
+    let target = l.sb.project.join(".github/hooks/hooks.json");
+    for d in converted::judge(&l.sb.project, &l.sb.home, "copilot", &target, &done, &dumps) {
+        c.that(false, d);
+    }
+    c.done("converted");
 }

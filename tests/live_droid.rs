@@ -9,6 +9,8 @@ mod harness;
 #[path = "live_common/answers.rs"]
 mod answers;
 mod common;
+#[path = "live_common/converted.rs"]
+mod converted;
 #[path = "live_common/faults.rs"]
 mod faults;
 #[path = "live_common/in_background.rs"]
@@ -1858,6 +1860,7 @@ fn main() -> std::process::ExitCode {
             a_droid_stop_hooks_exit_3_ends_the_turn,
             a_droid_hooks_exit_3_aborts_the_agent,
             matchers_fire_as_hookx_reads_them,
+            converted_corpus_configs,
             a_projects_settings_and_the_users_hooks,
             ground_truth_leftovers,
             ground_truth_execute_and_answers,
@@ -2020,4 +2023,51 @@ fn a_converted_async_handler_runs_in_the_background() {
         out.status.code(),
         failed.join("\n")
     );
+
+/// Attacks rows 1880-1899 (row 1766 of the twenty-sixth pass), live under Droid 0.225.2: real
+/// configs of other agents (`converted::SAMPLE`), each handler a recorder, written into the
+/// project's `.factory/settings.json` by `convert --write`, run through the matcher probe's
+/// session (an Execute, a Create, a Read, an Edit, the end). Each rule runs as often, on the
+/// same events and tools, with a payload of the same keys, as hookx's own reading of the
+/// source files under Droid (`converted::judge`).
+fn converted_corpus_configs() {
+    let Some(bin) = droid() else { return };
+    let sb = Sandbox::new("hookx-live-droid");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    user_settings(&sb, &model, None);
+    let done = converted::convert_sample(
+        "droid",
+        &sb.project,
+        &sb.home,
+        &sb.root,
+        env!("CARGO_BIN_EXE_hookx"),
+        &|label| sb.dumper(label),
+    );
+    let target = sb.project.join(".factory/settings.json");
+    converted::add_catch_all(&target, &|e| sb.dumper(&format!("all-{e}")));
+    let out = run_droid(&sb, &bin, "mxprobe");
+    keep(&sb, &model, &out, "converted");
+    let mut failed = Vec::new();
+    // Nothing the converted rules answer stops the session: a rule whose folder is not on this
+    // machine cannot start, which no agent reads as a block (row 1760).
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    if !(sb.project.join("notes.txt").exists() && stdout.contains("matchers done")) {
+        failed.push(format!(
+            "the session's Create ran and it ended (no converted rule blocked the prompt or a call): {stdout}"
+        ));
+    }
+    let dumps: Vec<(String, Value)> = sb
+        .dumps()
+        .iter()
+        .map(|d| (d.label.clone(), d.stdin.clone()))
+        .collect();
+    failed.extend(converted::judge(
+        &sb.project,
+        &sb.home,
+        "droid",
+        &target,
+        &done,
+        &dumps,
+    ));
+    assert!(failed.is_empty(), "converted:\n{}", failed.join("\n"));
 }

@@ -11,6 +11,8 @@ mod answers;
 #[path = "live_qwen/client.rs"]
 mod client;
 mod common;
+#[path = "live_common/converted.rs"]
+mod converted;
 #[path = "live_common/faults.rs"]
 mod faults;
 #[path = "live_common/form_probe.rs"]
@@ -1731,6 +1733,7 @@ fn main() -> std::process::ExitCode {
             ground_truth_tools,
             ground_truth_deny,
             matchers_fire_as_hookx_reads_them,
+            converted_corpus_configs,
             hookx_answer_forms,
             routed_handlers_of_every_dialect,
             system_settings_hooks_run,
@@ -1875,4 +1878,53 @@ fn a_claude_pretooluse_context_reaches_qwens_model_once() {
         );
     }
     c.done("carry");
+}
+
+/// Attacks rows 1880-1899 (row 1766 of the twenty-sixth pass), live under Qwen Code 0.24.4:
+/// real configs of other agents (`converted::SAMPLE`), each handler a recorder, written into
+/// the project's `.qwen/settings.json` by `convert --write`, run through the matcher probe's
+/// session (a shell call, a write, an edit, a read, a glob, the end). Each rule runs as often,
+/// on the same events and tools, with a payload of the same keys, as hookx's own reading of
+/// the source files under Qwen (`converted::judge`).
+fn converted_corpus_configs() {
+    let mut done = None;
+    let Some(l) = live("matchers", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({}));
+        let sample = converted::convert_sample(
+            "qwen",
+            &sb.project,
+            &sb.home,
+            &sb.root,
+            env!("CARGO_BIN_EXE_hookx"),
+            &|label| sb.dumper(label),
+        );
+        converted::add_catch_all(&sb.project.join(".qwen/settings.json"), &|e| {
+            sb.dumper(&format!("all-{e}"))
+        });
+        done = Some(sample);
+        None
+    }) else {
+        return;
+    };
+    let done = done.unwrap();
+    let mut c = Checks::default();
+    // Nothing the converted rules answer stops the session: a rule whose folder is not on this
+    // machine cannot start, which no agent reads as a block (row 1760).
+    c.that(
+        l.sb.project.join("notes.txt").exists() && l.out.stdout.contains("matchers done"),
+        format!(
+            "the session's write ran and it ended (no converted rule blocked the prompt or a call): {}",
+            l.out.stderr
+        ),
+    );
+    let dumps: Vec<(String, Value)> = l
+        .dumps
+        .iter()
+        .map(|d| (d.label.clone(), d.stdin.clone()))
+        .collect();
+    let target = l.sb.project.join(".qwen/settings.json");
+    for d in converted::judge(&l.sb.project, &l.sb.home, "qwen", &target, &done, &dumps) {
+        c.that(false, d);
+    }
+    c.done("converted");
 }

@@ -872,6 +872,35 @@ fn say_unreviewed(opts: &Options, to: Dialect, path: &Path) {
     if let Some(line) = unreviewed(&ctx, to, path) {
         errln!("note: {line}");
     }
+    if let Some(line) = untrusted_folder(&ctx, to, path) {
+        errln!("note: {line}");
+    }
+}
+
+/// After `--write` into a file its agent reads only in a folder the user trusted
+/// (`DialectDef::folder_trust`), where this project is not: until it is, none of the written
+/// rules runs there. `install` said so of its route; `convert` said nothing, and Copilot CLI
+/// 1.0.102 in `-p` ran none of a converted sample's rules (attacks row 1881).
+pub(crate) fn untrusted_folder(
+    ctx: &crate::discover::Context,
+    to: Dialect,
+    path: &Path,
+) -> Option<String> {
+    let gate = to.def().folder_trust.as_ref()?;
+    let found = crate::discover::find(ctx, path).ok()?;
+    if !gate.locations.contains(&found.location.id)
+        || crate::discover::folder_trusted(ctx, to, gate)
+    {
+        return None;
+    }
+    Some(format!(
+        "{} reads {} only in a folder the user trusted, and {} does not trust this project: {}; {}",
+        to.def().display,
+        found.display,
+        crate::discover::folder_record(ctx, to, gate),
+        gate.untrusted,
+        gate.fix
+    ))
 }
 
 /// [`say_unreviewed`]'s sentence, if the agent skips any handler of `path`.

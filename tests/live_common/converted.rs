@@ -232,15 +232,26 @@ pub fn convert_sample(
     out
 }
 
-/// Adds to the grouped hook file at `path` (Claude's `{"hooks": [...]}` groups under each
-/// event) a rule with no matcher on every event it holds, its command `recorder(event)`.
+/// Adds to the hook file at `path` a rule with no matcher on every event it holds, its command
+/// `recorder(event)`: a group in a grouped file (Claude's `{"hooks": [...]}` under each event),
+/// a handler in a flat one (Copilot's), its command under the key its neighbours use.
 pub fn add_catch_all(path: &Path, recorder: &dyn Fn(&str) -> String) -> Vec<String> {
     let mut file: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let mut events = Vec::new();
     if let Some(map) = file["hooks"].as_object_mut() {
         for (event, rules) in map.iter_mut() {
             if let Some(list) = rules.as_array_mut() {
-                list.push(json!({"hooks": [{"type": "command", "command": recorder(event)}]}));
+                let first = list.first().cloned().unwrap_or_default();
+                if first.get("hooks").is_some() || list.is_empty() {
+                    list.push(json!({"hooks": [{"type": "command", "command": recorder(event)}]}));
+                } else {
+                    let key = if first.get("bash").is_some() {
+                        "bash"
+                    } else {
+                        "command"
+                    };
+                    list.push(json!({"type": "command", key: recorder(event)}));
+                }
                 events.push(event.clone());
             }
         }
@@ -458,4 +469,38 @@ pub fn path_without_hookx() -> String {
         .collect();
     dirs.extend(["/usr/local/bin", "/usr/bin", "/bin"]);
     dirs.join(":")
+}
+
+/// What a converted session ran against hookx's reading of its sources ([`expected`]): `dumps`
+/// are every recorder's label and stdin in the order they ran, the catch-alls' labelled
+/// `all-EVENT` (as [`add_catch_all`] given `|e| dumper(&format!("all-{e}"))` writes them).
+/// Each difference is a line; so is a reading that runs no rule at all.
+pub fn judge(
+    project: &Path,
+    home: &Path,
+    host: &str,
+    target_file: &Path,
+    done: &Converted,
+    dumps: &[(String, Value)],
+) -> Vec<String> {
+    let sent: Vec<(String, Value)> = dumps
+        .iter()
+        .filter_map(|(l, v)| Some((l.strip_prefix("all-")?.to_string(), v.clone())))
+        .collect();
+    let mut observed: Vec<Ran> = dumps
+        .iter()
+        .filter(|(l, _)| label_in(l).is_some())
+        .map(|(l, v)| Ran::of(l, v))
+        .collect();
+    observed.sort();
+    let want = expected(project, home, host, target_file, &done.stamped, &sent);
+    let mut out = differences(&want, &observed, &done.unstartable);
+    if want.is_empty() {
+        out.push(format!(
+            "hookx's reading runs no rule on the {} events the client sent",
+            sent.len()
+        ));
+    }
+    out.extend(done.failures.iter().cloned());
+    out
 }
