@@ -375,13 +375,14 @@ pub fn expected(
     ran
 }
 
-/// Raises a handler's timeout below 30 s (Droid's 3, Gemini's 4000 ms) to 30 s in its own
-/// unit: a loaded machine must not time the recorder out before it writes (seen at a load of
-/// 23 on two cores). The units still go through the conversion.
+/// Raises a handler's timeout below 30 s (Droid's 3, Gemini's 4000 ms, a Kiro agent's
+/// `timeout_ms` 3000) to 30 s in its own unit: a loaded machine must not time the recorder out
+/// before it writes (seen at a load of 23 on two cores, and of 30 under Qwen for Kiro's). The
+/// units still go through the conversion.
 fn floor_timeouts(map: &mut serde_json::Map<String, Value>, in_ms: bool) {
     let is_handler = map.contains_key("command") || map.contains_key("bash");
-    let floor = if in_ms { 30_000 } else { 30 };
-    for key in ["timeout", "timeoutSec"] {
+    for (key, ms) in [("timeout", in_ms), ("timeoutSec", false), ("timeout_ms", true)] {
+        let floor = if ms { 30_000 } else { 30 };
         let Some(t) = map.get(key).and_then(Value::as_u64) else {
             continue;
         };

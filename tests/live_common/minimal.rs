@@ -130,6 +130,14 @@ impl Sandbox {
     }
 }
 
+impl Drop for Sandbox {
+    /// What still runs in the sandbox ends before its folder is removed, which it would leave
+    /// behind half-removed ([`spawn::end_stragglers`]).
+    fn drop(&mut self) {
+        spawn::end_stragglers(&self.root);
+    }
+}
+
 /// The text of the `role:"tool"` message answering the call whose arguments contain `text`, in
 /// any of `requests` (chat-completions bodies).
 pub fn tool_result(requests: &[Value], text: &str) -> String {
