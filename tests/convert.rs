@@ -2102,3 +2102,79 @@ fn a_write_into_an_untrusted_folder_says_its_agent_skips_it() {
         );
     }
 }
+
+/// Attacks row 1887: a Windsurf handler whose `working_directory` is another machine's absolute
+/// folder (HubEvolution/EvolutionHub's `/Users/lucas/…`), converted to Copilot, which has a
+/// `cwd` key of its own. Copilot CLI 1.0.102 fails a hook whose `cwd` is not there and denies
+/// the call ("Denied by preToolUse hook … (hook errored)", live: every call of the session);
+/// the folder goes into the wrapped line instead, where `hookx exec` reads the failed `cd` by
+/// Windsurf's rules: a handler that could not start, the call let through (exit 0 to
+/// Copilot). A relative folder keeps Copilot's key; both come back on the way back.
+#[test]
+fn an_absolute_folder_copilot_would_fail_on_goes_into_the_wrapped_line() {
+    let home = tempfile::tempdir().unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let gone = "/nonexistent/hookx-row-1887";
+    let source = common::write(
+        dir.path(),
+        "hooks.json",
+        &json!({"hooks": {"pre_run_command": [
+            {"command": "./guard.sh", "working_directory": gone},
+            {"command": "./other.sh", "working_directory": ".windsurf"},
+        ]}})
+        .to_string(),
+    );
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let convert = |file: &Path, from: &str, to: &str| {
+        let out = hookx()
+            .arg("convert")
+            .arg(file)
+            .args(["--from", from, "--to", to, "--hookx", bin])
+            .env("HOME", home.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()
+    };
+    let copilot = convert(&source, "windsurf", "copilot");
+    let entries = copilot["hooks"]["preToolUse"].as_array().unwrap();
+    let (abs, rel) = (&entries[0], &entries[1]);
+    assert_eq!(abs.get("cwd"), None, "{abs}");
+    assert_eq!(rel["cwd"], ".windsurf", "{rel}");
+    let line = abs["bash"].as_str().unwrap();
+    assert!(
+        line.contains(&format!("-- 'cd {gone} || exit 1; ./guard.sh'")),
+        "{line}"
+    );
+    // What Copilot gets from the entry on a machine without the folder: no deny.
+    let mut run = std::process::Command::new("sh")
+        .arg("-c")
+        .arg(line)
+        .current_dir(dir.path())
+        .env("HOME", home.path())
+        .env_remove("HOOKX_HOME")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write as _;
+    run.stdin
+        .take()
+        .unwrap()
+        .write_all(br#"{"sessionId":"s","timestamp":1,"cwd":"/tmp","toolName":"bash","toolArgs":{"command":"ls"}}"#)
+        .unwrap();
+    let out = run.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.code() == Some(0) && !stdout.contains("deny"),
+        "{out:?}"
+    );
+    // Back to Windsurf: both folders where they were.
+    let written = common::write(dir.path(), "copilot.json", &copilot.to_string());
+    let back = convert(&written, "copilot", "windsurf");
+    let back = back["hooks"]["pre_run_command"].as_array().unwrap();
+    assert_eq!(back[0]["working_directory"], gone, "{back:?}");
+    assert_eq!(back[0]["command"], "./guard.sh", "{back:?}");
+    assert_eq!(back[1]["working_directory"], ".windsurf", "{back:?}");
+}

@@ -11,6 +11,21 @@ use crate::source::SourceFile;
 use crate::tables::{Dialect, Flavor, HandlerField};
 use std::borrow::Cow;
 
+/// Whether the handler's folder goes into its line as `cd DIR || exit 1;` rather than into the
+/// target's `cwd` key: where the target has no key, and where the line runs through `hookx
+/// exec` and the folder is absolute, of the machine it was written on. There, on a machine
+/// without it, `exec` reads the failed `cd` by the source's rules (a handler that could not
+/// start: a non-blocking error), where Copilot CLI 1.0.102 fails a hook whose own `cwd` is not
+/// there and denies every call it sees (a Windsurf `working_directory` of `/Users/…`: attacks
+/// row 1887).
+fn cwd_in_line(command: &Command, target: Dialect, wrapped: bool) -> bool {
+    let Some(cwd) = &command.cwd else {
+        return false;
+    };
+    target.config().key(HandlerField::Cwd).is_none()
+        || (wrapped && std::path::Path::new(cwd).is_absolute())
+}
+
 impl Converter<'_> {
     /// `command` converted from `from` to `to`: none when it has no POSIX line (a loss says
     /// so); `wrap`: how it runs through `hookx exec`, when it does.
@@ -50,7 +65,8 @@ impl Converter<'_> {
             rewritten
         };
         self.lose_other_lines(src, at, command, unix, from, target);
-        let line = self.with_cwd_env(src, at, command, line, target);
+        let cwd_in_line = cwd_in_line(command, target, wrap.is_some());
+        let line = self.with_cwd_env(src, at, command, line, target, cwd_in_line);
         let before = self.wrapped;
         let line = if let Some(wrap) = wrap {
             self.wrap_line(src, at, line, event, from, to, wrap)
@@ -67,7 +83,11 @@ impl Converter<'_> {
         };
         // Wrapped, `exec --async` runs it in the background ([`Wrap::background`]).
         let backgrounded = self.wrapped > before;
-        Some(self.command_fields(src, at, command, line, from, target, backgrounded))
+        let mut out = self.command_fields(src, at, command, line, from, target, backgrounded);
+        if cwd_in_line {
+            out.cwd = None;
+        }
+        Some(out)
     }
 
     /// Every other POSIX command line than `unix`, the one kept, is lost.
@@ -106,8 +126,8 @@ impl Converter<'_> {
         }
     }
 
-    /// `cwd` and `env` where the target has no key for them: `cd` and `export` before the
-    /// line. A folder that is not there (another machine's absolute path, a real Windsurf
+    /// `cwd` where [`cwd_in_line`] says, and `env` where the target has no key for it: `cd` and
+    /// `export` before the line. A folder that is not there (another machine's absolute path, a real Windsurf
     /// file's `/Users/…`) is a handler that could not start, as `hookx run` reads it: exit 1,
     /// which no agent reads as a block. `cd DIR && …` exited 2 under dash, a block of every
     /// tool call and prompt the rule saw (attacks row 1760).
@@ -118,10 +138,11 @@ impl Converter<'_> {
         command: &Command,
         mut line: Cow<'l, str>,
         target: Dialect,
+        cwd_in_line: bool,
     ) -> Cow<'l, str> {
         let spec = target.config();
         if let Some(cwd) = &command.cwd
-            && spec.key(HandlerField::Cwd).is_none()
+            && cwd_in_line
         {
             line = format!("cd {} || exit 1; {line}", shell_quote(cwd)).into();
         }

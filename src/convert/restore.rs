@@ -477,6 +477,16 @@ impl Converter<'_> {
         };
         let (line, cwd) = match (own.key(HandlerField::Cwd), this.key(HandlerField::Cwd)) {
             (Some(_), None) => without_cd(&line),
+            // A wrapped line carries an absolute folder itself (`convert::command`'s
+            // `cwd_in_line`, attacks row 1887).
+            (Some(_), Some(_)) if unwrapped.is_some() && command.cwd.is_none() => {
+                match without_cd(&line) {
+                    (rest, Some(dir)) if std::path::Path::new(&dir).is_absolute() => {
+                        (rest, Some(dir))
+                    }
+                    _ => (line, None),
+                }
+            }
             _ => (line, command.cwd.clone()),
         };
         let default = from.tables().default_timeout(&handler.kind);

@@ -381,7 +381,11 @@ pub fn expected(
 /// units still go through the conversion.
 fn floor_timeouts(map: &mut serde_json::Map<String, Value>, in_ms: bool) {
     let is_handler = map.contains_key("command") || map.contains_key("bash");
-    for (key, ms) in [("timeout", in_ms), ("timeoutSec", false), ("timeout_ms", true)] {
+    for (key, ms) in [
+        ("timeout", in_ms),
+        ("timeoutSec", false),
+        ("timeout_ms", true),
+    ] {
         let floor = if ms { 30_000 } else { 30 };
         let Some(t) = map.get(key).and_then(Value::as_u64) else {
             continue;
