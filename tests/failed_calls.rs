@@ -255,3 +255,150 @@ fn a_rule_copied_onto_claudes_post_event_still_runs_after_a_failed_call() {
     let (ran, _) = run(root, "claude", &good);
     assert!(ran.is_empty(), "Claude runs its copy there: {ran:?}");
 }
+
+/// Attacks rows 1840-1859: the post events each client sent after four calls that failed (a
+/// command's exit 1, a command that cannot start, a read of a missing file, an edit that does
+/// not apply; `failed.*` in `tests/fixtures/recorded/`, recorded by each live suite's
+/// `failed_calls_as_*`). A failure event, or a post event the client marks failed (Cline 3.0.65:
+/// its result's record `success: false`; Auggie 0.36.0: `tool_error`), runs a team's failure
+/// rules and no success rule of an agent with a failure event; a post event the client does
+/// not mark (Codex's commands; Copilot's and Gemini's call a command's exit code no failure)
+/// runs the success rules. Droid 0.225.2 fires no post event after a failed call at all.
+#[test]
+fn each_clients_failed_calls_run_the_failure_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    project(root);
+    // (the recording's folder, whether its post events mark each of these calls failed, how
+    // many post payloads it recorded)
+    let clients = [
+        ("cline-3.0.65", true, 3),
+        ("augment-0.36.0", true, 3),
+        ("qwen-0.24.4", false, 3),
+        ("copilot-1.0.102", false, 6),
+        ("codex-0.171.0", false, 1),
+        ("droid-0.225.2", false, 0),
+    ];
+    let mut wrong = Vec::new();
+    for (folder, marked, count) in clients {
+        let dir = common::fixtures_dir().join("recorded").join(folder);
+        let mut fixtures: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("failed.") && n.to_lowercase().contains(".posttooluse"))
+            .collect();
+        fixtures.sort();
+        if fixtures.len() != count {
+            wrong.push(format!("{folder}: post payloads recorded {fixtures:?}"));
+        }
+        for name in fixtures {
+            let fixture = format!("{folder}/{name}");
+            let text = std::fs::read_to_string(dir.join(&name)).unwrap();
+            let host = serde_json::from_str::<Value>(&text).unwrap()["host"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            let failed = marked || name.to_lowercase().contains("failure");
+            let (ran, got) = run(root, &host, &payload(root, &fixture, |_| {}));
+            let expected: &[&str] = match failed {
+                true => &["claude-fail", "copilot-fail", "gemini-after"],
+                false => &["claude-post", "copilot-post", "gemini-after"],
+            };
+            // Copilot runs the Copilot file itself.
+            let expected: Vec<&str> = expected
+                .iter()
+                .copied()
+                .filter(|l| host != "copilot" || !l.starts_with("copilot"))
+                .collect();
+            if ran.iter().map(String::as_str).collect::<Vec<_>>() != expected {
+                wrong.push(format!("{fixture}: ran {ran:?}, expected {expected:?}"));
+                continue;
+            }
+            if failed && !got["claude-fail"]["error"].is_string() {
+                wrong.push(format!(
+                    "{fixture}: claude-fail got no `error`: {}",
+                    got["claude-fail"]
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// Attacks rows 1841, 1842: Droid 0.225.2 fires no PostToolUse after a failed call of any tool,
+/// Codex 0.171.0 none after a patch that does not apply (and one after a failed command), run.
+/// A team's Droid and Codex PostToolUse rules, trusted, under hosts that fire after a failed
+/// call (Claude's and Qwen's failure events, Gemini's marked AfterTool): each runs as its own
+/// agent would: Droid's after a call that succeeded only, Codex's after a command whether it
+/// failed or not, never after a failed edit.
+#[test]
+fn droid_and_codex_post_rules_run_only_where_their_agents_fire_after_a_failed_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let project = root.join("p");
+    let home = root.join("h");
+    std::fs::create_dir_all(&home).unwrap();
+    let log = |label: &str| format!("cat > \"{label}.json\"; echo {label} >> log");
+    let rule = |label: &str| {
+        json!({"hooks": {"PostToolUse": [{"matcher": "", "hooks": [{"type": "command",
+            "command": log(label)}]}]}})
+    };
+    common::write(
+        &project,
+        ".factory/settings.json",
+        &rule("droid-post").to_string(),
+    );
+    common::write(
+        &project,
+        ".codex/hooks.json",
+        &rule("codex-post").to_string(),
+    );
+    let files = [".factory/settings.json", ".codex/hooks.json"]
+        .map(|f| project.join(f).display().to_string());
+    let mut trust = vec!["trust"];
+    trust.extend(files.iter().map(String::as_str));
+    common::hookx_at(&project, &home, &trust).success();
+    // (host, recorded payload, the rules that run)
+    let cases: [(&str, &str, &[&str]); 6] = [
+        // A command's exit 3, then a command that succeeded.
+        (
+            "claude",
+            "claude-2.1.332/tools.20.PostToolUseFailure.json",
+            &["codex-post"],
+        ),
+        (
+            "claude",
+            "claude-2.1.332/tools.05.PostToolUse.json",
+            &["codex-post", "droid-post"],
+        ),
+        // A command's exit 1, a missing file's read, an edit that did not apply.
+        (
+            "qwen",
+            "qwen-0.24.4/failed.06.PostToolUseFailure.json",
+            &["codex-post"],
+        ),
+        (
+            "qwen",
+            "qwen-0.24.4/failed.14.PostToolUseFailure.json",
+            &["codex-post"],
+        ),
+        ("qwen", "qwen-0.24.4/failed.18.PostToolUseFailure.json", &[]),
+        // Gemini's failed read, marked.
+        (
+            "gemini",
+            "gemini-0.61.0/tools.32.AfterTool.json",
+            &["codex-post"],
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (host, fixture, expected) in cases {
+        let (ran, _) = run(root, host, &payload(root, fixture, |_| {}));
+        if ran != *expected {
+            wrong.push(format!(
+                "{host} {fixture}: ran {ran:?}, expected {expected:?}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

@@ -57,6 +57,22 @@ fn launch(command: &str) -> Step {
 
 fn scripts(name: &str, project: &str) -> Vec<Step> {
     match name {
+        // Attacks rows 1840-1859: four calls that fail, each its own way.
+        "failed" => vec![
+            launch("echo FAIL-OUT-1840; echo FAIL-ERR-1840 >&2; exit 1"),
+            launch("/nonexistent-1840/cannot-start"),
+            Step::Tool(
+                "view",
+                json!({"path": format!("{project}/missing-1840.txt"), "type": "file"}),
+            ),
+            Step::Tool(
+                "str-replace-editor",
+                json!({"command": "str_replace", "path": format!("{project}/notes.txt"),
+                    "str_replace_entries": [{"old_str": "absent-1840", "new_str": "new-1840",
+                        "old_str_start_line_number": 1, "old_str_end_line_number": 1}]}),
+            ),
+            Step::Text("failed done"),
+        ],
         "twice" => vec![
             launch("echo twice-call"),
             launch("echo twice-call"),
@@ -1366,6 +1382,7 @@ fn main() -> std::process::ExitCode {
             team_loop_runs_each_rule_once,
             team_loop_without_hookx_fails_closed_only_on_the_guards,
             both_scopes_get_one_event,
+            failed_calls_as_auggie_marks_them,
         ],
     )
 }
@@ -1427,4 +1444,47 @@ fn both_scopes_get_one_event() {
         ],
     );
     assert!(failed.is_empty(), "{}\n{out:?}", failed.join("\n"));
+}
+
+/// Attacks rows 1840-1859, ground truth: the recorder on every event, and four calls that fail:
+/// a command's exit 1 (with stderr), a command that cannot start, a `view` of a missing file,
+/// a `str_replace` whose text is not in the file. Which events fire after each, and
+/// `tool_error` (hookx's `failed_call` mark for Auggie); recorded as `failed.*`.
+fn failed_calls_as_auggie_marks_them() {
+    let Some(program) = auggie() else { return };
+    let sb = Sandbox::new("hookx-live-augment-failed");
+    let model = FakeAugment::start(sb.project.display().to_string());
+    common::write(&sb.project, "notes.txt", "one\n");
+    common::write(
+        &sb.home,
+        ".augment/settings.json",
+        &json!({"hooks": recorders(&sb)}).to_string(),
+    );
+    let out = run_auggie(&sb, &program, &model, "failed", &[]);
+    let dumps = sb.dumps();
+    let posts: Vec<(Value, Value, Value)> = dumps
+        .iter()
+        .filter(|d| d.label == "PostToolUse")
+        .map(|d| {
+            (
+                d.stdin["tool_name"].clone(),
+                d.stdin["tool_error"].clone(),
+                d.stdin["tool_output"].clone(),
+            )
+        })
+        .collect();
+    eprintln!("auggie {VERSION} after four failed calls: {posts:#?}");
+    let mut failed = Vec::new();
+    if !out.status.success() {
+        failed.push(format!("exit {:?}", out.status));
+    }
+    // Observed 0.36.0: PostToolUse after each, `tool_error` the result's text on each (a
+    // command's non-zero exit too, as Claude's failure event; not so Gemini CLI).
+    if posts.len() != 4 || posts.iter().any(|(_, e, _)| !e.is_string()) {
+        failed.push(format!(
+            "PostToolUse once per call, each with `tool_error`: {posts:?}"
+        ));
+    }
+    check_recorded(&sb, &dumps, "failed");
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
 }

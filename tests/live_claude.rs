@@ -4288,7 +4288,9 @@ fn a_foreign_allow_does_not_skip_claudes_prompt() {
 /// hookx ran no Gemini rule there (it ran on PostToolUse only). Now each rule runs once per
 /// call as under its own agent: Gemini's on both calls (after the failure with
 /// `tool_response.error`), Copilot's failure rule on the failed call only, its success rule
-/// on the other only.
+/// on the other only. Rows 1841, 1843: a Droid PostToolUse rule on the call that succeeded
+/// only (Droid 0.225.2 fires none after a failed call), an Auggie one on both (with
+/// `tool_error` after the failure, as Auggie 0.36.0 sends it).
 fn a_failed_call_runs_each_teams_rule_once_as_its_agent_would() {
     let Some(bin) = client_or_skip("a_failed_call_runs_each_teams_rule_once_as_its_agent_would")
     else {
@@ -4318,7 +4320,17 @@ fn a_failed_call_runs_each_teams_rule_once_as_its_agent_would() {
             "postToolUseFailure": [{"type": "command", "bash": log("copilot-fail")}],
         }}),
     );
-    for file in [&gemini, &copilot] {
+    // Rows 1841, 1843: Droid fires no PostToolUse after a failed call; Auggie fires it after
+    // every call, a failed one with `tool_error`.
+    let post = |label: &str| {
+        json!({"hooks": {"PostToolUse": [{"matcher": "",
+            "hooks": [{"type": "command", "command": log(label)}]}]}})
+    };
+    let droid = world.project.join(".factory/settings.json");
+    write_json(&droid, &post("droid-post"));
+    let auggie = world.project.join(".augment/settings.json");
+    write_json(&auggie, &post("auggie-post"));
+    for file in [&gemini, &copilot, &droid, &auggie] {
         hookx_cmd(&world, &["trust", file.to_str().unwrap()]);
     }
     hookx_cmd(&world, &["install", "--host", "claude"]);
@@ -4388,6 +4400,22 @@ fn a_failed_call_runs_each_teams_rule_once_as_its_agent_would() {
         format!(
             "Copilot's success rule ran once, on the other: {:?}",
             commands(&posts)
+        ),
+    );
+    let droid = got("droid-post");
+    c.check(
+        on(&droid, "ok-1610"),
+        format!(
+            "Droid's post rule ran once, on the call that succeeded: {:?}",
+            commands(&droid)
+        ),
+    );
+    let auggie = got("auggie-post");
+    let failed = auggie.iter().find(|v| command(v).contains("exit 3"));
+    c.check(
+        auggie.len() == 2 && failed.is_some_and(|v| v["tool_error"].is_string()),
+        format!(
+            "Auggie's post rule ran once per call, the failed one with `tool_error`: {auggie:?}"
         ),
     );
     c.finish(

@@ -50,6 +50,20 @@ fn run(command: &str) -> Step {
 
 fn scripts(name: &str, project: &str) -> Vec<Step> {
     match name {
+        // Attacks rows 1840-1859: four calls that fail, each its own way.
+        "failed" => vec![
+            run("echo FAIL-OUT-1840; echo FAIL-ERR-1840 >&2; exit 1"),
+            run("/nonexistent-1840/cannot-start"),
+            Step::Tools(vec![(
+                "read_files",
+                json!({"file_paths": [format!("{project}/missing-1840.txt")]}),
+            )]),
+            Step::Tools(vec![(
+                "apply_patch",
+                json!({"input": "*** Begin Patch\n*** Update File: notes.txt\n@@\n-absent-1840\n+new-1840\n*** End Patch\n"}),
+            )]),
+            Step::Text("failed done"),
+        ],
         "twice" => vec![
             run("echo twice-call"),
             run("echo twice-call"),
@@ -1209,6 +1223,8 @@ fn main() -> std::process::ExitCode {
             a_guard_reading_a_key_cline_does_not_send_never_cancels,
             faulty_handlers_beside_a_deny,
             a_guards_copy_without_hookx_cancels_the_shell_call,
+            failed_calls_as_cline_marks_them,
+            a_failed_call_runs_each_teams_rule_once_under_cline,
         ],
     )
 }
@@ -1415,4 +1431,119 @@ fn a_guards_copy_without_hookx_cancels_the_shell_call() {
         stdout.contains(r#""finishReason":"aborted""#),
         "the run was not cancelled: {stdout}"
     );
+}
+
+/// Attacks rows 1840-1859, ground truth: the recorder as every hook file, and four calls that
+/// fail: a command's exit 1 (with stderr), a command that cannot start, a read of a missing
+/// file, a patch whose context is not in the file. Which events fire after each, and
+/// `postToolUse.success` (hookx's `failed_call` mark for Cline); recorded as `failed.*`.
+fn failed_calls_as_cline_marks_them() {
+    let Some(bin) = cline() else { return };
+    let sb = Sandbox::new("hookx-live-cline-failed");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    common::write(&sb.project, "notes.txt", "one\n");
+    for e in EVENTS {
+        executable(&sb.home, &format!(".cline/hooks/{e}"), &sb.dumper(e), 0o755);
+    }
+    let (out, _) = run_client(&bin, &sb, &model, "failed", "cline-failed");
+    let dumps = sb.dumps();
+    type Post = (String, serde_json::Value, Vec<serde_json::Value>);
+    let posts: Vec<Post> = dumps
+        .iter()
+        .filter(|d| d.label == "PostToolUse")
+        .map(|d| {
+            let output = &d.stdin["tool_result"]["output"];
+            let records = output.as_array().cloned().unwrap_or(vec![output.clone()]);
+            let marks: Vec<serde_json::Value> =
+                records.iter().map(|r| r["success"].clone()).collect();
+            (
+                d.stdin["postToolUse"]["toolName"].to_string(),
+                d.stdin["postToolUse"]["success"].clone(),
+                marks,
+            )
+        })
+        .collect();
+    eprintln!("cline {VERSION} after four failed calls: {posts:?}");
+    let mut failed = Vec::new();
+    if !out.status.success() {
+        failed.push(format!("exit {:?}", out.status));
+    }
+    // Observed 3.0.65: PostToolUse after each call, `postToolUse.success: true` on each (it
+    // is false only where the tool threw), the result's record `success: false`.
+    let each = posts
+        .iter()
+        .all(|(_, s, r)| *s == json!(true) && *r == [json!(false)]);
+    if posts.len() != 4 || !each {
+        failed.push(format!(
+            "PostToolUse once per call, its result's record `success: false`: {posts:?}"
+        ));
+    }
+    check_recorded(&sb, &dumps, "failed");
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// Attacks rows 1840, 1841: a team's Claude PostToolUse and PostToolUseFailure rules and a
+/// Droid PostToolUse rule, trusted, hookx installed for Cline; the four failed calls of
+/// `failed_calls_as_cline_marks_them`. Cline 3.0.65 marks each failed in its result's record
+/// only (`postToolUse.success` stays true), which hookx read as a success: the Claude success
+/// rule ran after each, the failure rule never. Now the failure rule runs once per call, with
+/// `error`; the success rule never, nor Droid's (Droid fires none after a failed call).
+fn a_failed_call_runs_each_teams_rule_once_under_cline() {
+    let Some(bin) = cline() else { return };
+    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    let sb = Sandbox::new("hookx-live-cline-failrules");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    common::write(&sb.project, "notes.txt", "one\n");
+    let rule = |label: &str| json!([{"matcher": "", "hooks": [{"type": "command", "command": sb.dumper(label)}]}]);
+    let claude = json!({"hooks": {"PostToolUse": rule("claude-post"),
+        "PostToolUseFailure": rule("claude-fail")}});
+    common::write(&sb.project, ".claude/settings.json", &claude.to_string());
+    let droid = json!({"hooks": {"PostToolUse": rule("droid-post")}});
+    common::write(&sb.project, ".factory/settings.json", &droid.to_string());
+    for args in [&["trust", "--yes"][..], &["install", "--host", "cline"]] {
+        let out = std::process::Command::new(&hookx)
+            .args(args)
+            .current_dir(&sb.project)
+            .env("HOME", &sb.home)
+            .env_remove("HOOKX_HOME")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "hookx {args:?}: {out:?}");
+    }
+    let (out, _) = run_client(&bin, &sb, &model, "failed", "cline-failrules");
+    let dumps = sb.dumps();
+    let of = |label: &str| -> Vec<&minimal::Dump> {
+        dumps.iter().filter(|d| d.label == label).collect()
+    };
+    let tools = |label: &str| -> Vec<String> {
+        of(label)
+            .iter()
+            .map(|d| {
+                d.stdin["tool_name"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_string()
+            })
+            .collect()
+    };
+    let mut failed = Vec::new();
+    if !out.status.success() {
+        failed.push(format!("exit {:?}", out.status));
+    }
+    let fails = of("claude-fail");
+    if fails.len() != 4 || !fails.iter().all(|d| d.stdin["error"].is_string()) {
+        failed.push(format!(
+            "the Claude failure rule ran once per failed call, with `error`: {:?}",
+            tools("claude-fail")
+        ));
+    }
+    for label in ["claude-post", "droid-post"] {
+        if !of(label).is_empty() {
+            failed.push(format!(
+                "{label} ran after a failed call: {:?}",
+                tools(label)
+            ));
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
 }

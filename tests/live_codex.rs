@@ -94,6 +94,18 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .chain([Step::Text("mcp done")])
             .collect(),
         "subfolder" => vec![shell("echo sub-call"), Step::Text("subfolder done")],
+        // Attacks rows 1840-1859: four calls that fail, each its own way (Codex reads files
+        // with a command, and has `view_image`).
+        "failed" => vec![
+            shell("echo FAIL-OUT-1840; echo FAIL-ERR-1840 >&2; exit 1"),
+            shell("/nonexistent-1840/cannot-start"),
+            Step::Calls(vec![Call::Function(
+                "view_image",
+                json!({"path": format!("{project}/missing-1840.png")}),
+            )]),
+            patch("*** Update File: notes.txt\n@@\n-absent-1840\n+new-1840\n"),
+            Step::Text("failed done"),
+        ],
         "modes" => CODEX_MODE_CALLS
             .iter()
             .map(|n| shell(&format!("printf 'ran-%s\\n' {n}")))
@@ -2842,6 +2854,7 @@ fn main() -> std::process::ExitCode {
         )],
         live_tests![
             several_hooks_answers_merge_as_simulate_says,
+            failed_calls_as_codex_fires_them,
             approval_modes_and_a_guards_deny,
             a_trusted_guard_denies_when_codex_starts_in_a_worktree,
             a_droid_prompt_hooks_exit_3_blocks_the_prompt_under_codex,
@@ -4166,4 +4179,46 @@ fn converted_corpus_configs() {
         c.that(false, d);
     }
     c.done("converted");
+}
+
+/// Attacks rows 1840-1859, ground truth: the recorder on every event in `~/.codex/hooks.json`,
+/// and four calls that fail: a command's exit 1 (with stderr), a command that cannot start, a
+/// `view_image` of a missing file, a patch whose context is not in the file. Which post event
+/// fires after each, and whether its payload tells the failure apart (hookx's `failed_call`
+/// for Codex: `Unmarked`); recorded as `failed.*`.
+fn failed_calls_as_codex_fires_them() {
+    let Some(l) = live("failed", WRITE, |sb| {
+        sb.trust_project();
+        sb.trusted_hooks(
+            HookFile::UserJson,
+            &Value::Object(record_everything(sb, "")),
+        );
+        common::write(&sb.project, "notes.txt", "one\n");
+    }) else {
+        return;
+    };
+    let posts: Vec<(String, Value, Value)> = l
+        .dumps
+        .iter()
+        .filter(|d| d.label.starts_with("PostToolUse"))
+        .map(|d| {
+            (
+                d.label.clone(),
+                d.stdin["tool_name"].clone(),
+                d.stdin["tool_response"].clone(),
+            )
+        })
+        .collect();
+    eprintln!(
+        "codex {} after four failed calls: {posts:#?}",
+        client::VERSION
+    );
+    // Observed 0.171.0: PostToolUse after each command, its output alone (no exit code); none
+    // after the failed `view_image` or the patch that does not apply.
+    let tools: Vec<&Value> = posts.iter().map(|p| &p.1).collect();
+    assert!(
+        tools == [&json!("Bash"), &json!("Bash")] && posts.iter().all(|p| p.2.is_string()),
+        "PostToolUse after the two commands only: {posts:?}"
+    );
+    check_recorded("failed", &l, &[]);
 }

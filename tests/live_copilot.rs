@@ -106,6 +106,28 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Tools(vec![("view", json!({"path": file}))]),
             Step::Text("matchers done"),
         ],
+        // Attacks rows 1840-1859: four calls that fail, each its own way.
+        "failed" => vec![
+            Step::Tools(vec![(
+                "bash",
+                json!({"command": "echo FAIL-OUT-1840; echo FAIL-ERR-1840 >&2; exit 1", "description": "d"}),
+            )]),
+            Step::Tools(vec![(
+                "bash",
+                // A path outside the project would ask for a path permission first (denied in
+                // `-p`, no post event): a name on no PATH instead.
+                json!({"command": "no-such-command-1840", "description": "d"}),
+            )]),
+            Step::Tools(vec![(
+                "view",
+                json!({"path": format!("{project}/missing-1840.txt")}),
+            )]),
+            Step::Tools(vec![(
+                "edit",
+                json!({"path": file, "old_str": "absent-1840", "new_str": "new-1840"}),
+            )]),
+            Step::Text("failed done"),
+        ],
         "twice" => [0, 1]
             .iter()
             .map(|_| {
@@ -4832,6 +4854,7 @@ fn main() -> std::process::ExitCode {
         )],
         live_tests![
             a_converted_async_handler_runs_in_the_background,
+            failed_calls_as_copilot_fires_them,
             two_command_keys_run_as_hookx_reads_them,
             a_trusted_guard_denies_when_copilot_starts_in_a_worktree,
             a_guards_timeout_past_the_timers_reach,
@@ -5660,6 +5683,7 @@ fn a_converted_async_handler_runs_in_the_background() {
         c.that(false, failed);
     }
     c.done("async");
+}
 
 /// Attacks rows 1880-1899 (row 1766 of the twenty-sixth pass), live under Copilot CLI
 /// 1.0.102: real configs of other agents (`converted::SAMPLE`), each handler a recorder,
@@ -5716,4 +5740,73 @@ fn converted_corpus_configs() {
         c.that(false, d);
     }
     c.done("converted");
+}
+
+/// Attacks rows 1840-1859, ground truth: the recorder on every event in both casings, and four
+/// calls that fail: a command's exit 1 (with stderr), a command that cannot start, a `view` of
+/// a missing file, an `edit` whose text is not in the file. Which post events fire after each
+/// (hookx's `failed_call` for Copilot: its own failure event, with `error`); recorded as
+/// `failed.*`.
+fn failed_calls_as_copilot_fires_them() {
+    let Some(l) = live(
+        "failed",
+        |sb| {
+            sb.write("home/.copilot/hooks/dump.json", &dump_everything(sb));
+            sb.write("project/notes.txt", "one\n");
+        },
+        &[],
+    ) else {
+        return;
+    };
+    let posts: Vec<(String, Value, Value, Value)> = l
+        .dumps
+        .iter()
+        .filter(|d| d.label.to_lowercase().starts_with("posttooluse"))
+        .map(|d| {
+            let name = match d.stdin.get("toolName") {
+                Some(n) => n.clone(),
+                None => d.stdin["tool_name"].clone(),
+            };
+            let result = match d.stdin.get("toolResult") {
+                Some(r) => r["resultType"].clone(),
+                None => Value::Null,
+            };
+            (d.label.clone(), name, d.stdin["error"].clone(), result)
+        })
+        .collect();
+    eprintln!(
+        "copilot {} after four failed calls: {posts:#?}",
+        client::VERSION
+    );
+    // Observed 1.0.102, in both casings: a command's exit 1 or 127 is a success
+    // (`resultType: "success"`, the exit code in the text only); the failed view and edit
+    // fire the failure event with `error`, and no postToolUse.
+    // PascalCase names `view` `Read`.
+    let of = |tool: &str| -> Vec<&str> {
+        let names: &[&str] = match tool {
+            "view" => &["view", "Read"],
+            _ => &[tool],
+        };
+        posts
+            .iter()
+            .filter(|p| {
+                p.1.as_str()
+                    .is_some_and(|t| names.iter().any(|n| t.eq_ignore_ascii_case(n)))
+            })
+            .map(|p| p.0.as_str())
+            .collect()
+    };
+    let mut c = Checks::default();
+    c.that(
+        of("bash") == ["postToolUse", "PostToolUse", "postToolUse", "PostToolUse"],
+        format!("each command a success: {posts:?}"),
+    );
+    for tool in ["view", "edit"] {
+        c.that(
+            of(tool) == ["postToolUseFailure", "PostToolUseFailure"],
+            format!("{tool}: the failure event only: {posts:?}"),
+        );
+    }
+    record::check("failed", &l);
+    c.done("failed");
 }

@@ -129,6 +129,20 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             execute(&in_background::call(project)),
             Step::Text("async done"),
         ],
+        // Attacks rows 1840-1859: four calls that fail, each its own way.
+        "failed" => vec![
+            execute("echo FAIL-OUT-1840; echo FAIL-ERR-1840 >&2; exit 1"),
+            execute("/nonexistent-1840/cannot-start"),
+            Step::Tools(vec![(
+                "Read",
+                json!({"file_path": format!("{project}/missing-1840.txt")}),
+            )]),
+            Step::Tools(vec![(
+                "Edit",
+                json!({"file_path": format!("{project}/notes.txt"), "old_str": "absent-1840", "new_str": "new-1840"}),
+            )]),
+            Step::Text("failed done"),
+        ],
         "leftovers" => vec![execute("echo leftover-call"), Step::Text("leftovers done")],
         "exit3" => vec![
             execute("echo exit3-call | tee o-exit3.txt"),
@@ -1876,6 +1890,8 @@ fn main() -> std::process::ExitCode {
             team_loop_runs_each_rule_once,
             team_loop_without_hookx_fails_closed_only_on_the_guards,
             both_scopes_get_one_event,
+            failed_calls_as_droid_fires_them,
+            a_sessionstart_decision_block_under_droid,
         ],
     )
 }
@@ -2023,6 +2039,7 @@ fn a_converted_async_handler_runs_in_the_background() {
         out.status.code(),
         failed.join("\n")
     );
+}
 
 /// Attacks rows 1880-1899 (row 1766 of the twenty-sixth pass), live under Droid 0.225.2: real
 /// configs of other agents (`converted::SAMPLE`), each handler a recorder, written into the
@@ -2070,4 +2087,76 @@ fn converted_corpus_configs() {
         &dumps,
     ));
     assert!(failed.is_empty(), "converted:\n{}", failed.join("\n"));
+}
+
+/// Attacks rows 1840-1859, ground truth: the recorder on every event, and four calls that fail:
+/// a command's exit 1 (with stderr), a command that cannot start, a `Read` of a missing file,
+/// an `Edit` whose text is not in the file. Which post event fires after each, and whether its
+/// payload tells the failure apart (hookx's `failed_call` for Droid: `Unmarked`); recorded as
+/// `failed.*`.
+fn failed_calls_as_droid_fires_them() {
+    let Some(bin) = droid() else { return };
+    let sb = Sandbox::new("hookx-live-droid-failed");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    common::write(&sb.project, "notes.txt", "one\n");
+    let mut hooks = serde_json::Map::new();
+    for e in EVENTS {
+        hooks.extend(recorder_on(&sb, e, e).as_object().unwrap().clone());
+    }
+    user_settings(&sb, &model, Some(Value::Object(hooks)));
+    let out = run_droid(&sb, &bin, "failed");
+    keep(&sb, &model, &out, "failed");
+    let dumps = sb.dumps();
+    let posts: Vec<(String, Value, Value)> = dumps
+        .iter()
+        .filter(|d| d.label.starts_with("PostToolUse"))
+        .map(|d| {
+            (
+                d.label.clone(),
+                d.stdin["tool_name"].clone(),
+                d.stdin["tool_response"].clone(),
+            )
+        })
+        .collect();
+    eprintln!("droid {VERSION} after four failed calls: {posts:#?}");
+    let pre = dumps.iter().filter(|d| d.label == "PreToolUse").count();
+    // Observed 0.225.2: each call runs (its error reaches the model), and no post event fires.
+    assert!(
+        pre == 4 && posts.is_empty(),
+        "PreToolUse 4 times ({pre}), no post event: {posts:?}"
+    );
+    check_recorded(&sb, &dumps, "failed");
+}
+
+/// Attacks row 1743's leftover, ground truth: a SessionStart hook in `~/.factory/settings.json`
+/// answering `{"decision":"block","reason":"RJ-1743"}`, then one Execute. Whether Droid
+/// 0.225.2 ends the session or refuses the prompt there (the model never asked, the call never
+/// run), and whether the reason reaches the model.
+fn a_sessionstart_decision_block_under_droid() {
+    let Some(bin) = droid() else { return };
+    let sb = Sandbox::new("hookx-live-droid-start");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let answer = r#"{"decision":"block","reason":"RJ-1743"}"#;
+    let start = format!("{}; printf '%s' '{answer}'", sb.dumper("SessionStart"));
+    let hooks = json!({
+        "SessionStart": [{"hooks": [{"type": "command", "command": start}]}],
+        "PostToolUse": [{"hooks": [{"type": "command", "command": sb.dumper("PostToolUse")}]}],
+    });
+    user_settings(&sb, &model, Some(hooks));
+    let out = run_droid(&sb, &bin, "leftovers");
+    keep(&sb, &model, &out, "start-block");
+    let dumps = sb.dumps();
+    let started = dumps.iter().any(|d| d.label == "SessionStart");
+    let ran = dumps.iter().any(|d| d.label == "PostToolUse");
+    let chats = model.chats();
+    let reason = chats.iter().any(|r| r.to_string().contains("RJ-1743"));
+    eprintln!(
+        "droid {VERSION} SessionStart decision block: exit {:?}, hook ran {started}, model \
+         requests {}, the call ran {ran}, the reason reached the model {reason}",
+        out.status.code(),
+        chats.len()
+    );
+    assert!(started, "the SessionStart hook ran: {out:?}");
+    // Observed 0.225.2: the decision is not acted on: the call runs.
+    assert!(ran && !chats.is_empty(), "the session went on: {out:?}");
 }

@@ -3212,6 +3212,21 @@ fn a_failed_call_runs_each_claude_rule_once_as_claude_would() {
             "PostToolUseFailure": [{"matcher": "", "hooks": [{"type": "command", "command": log("fail")}]}],
         }});
         sb.write("project/.claude/settings.json", &rules.to_string());
+        // Rows 1841, 1843: Droid fires no PostToolUse after a failed call, Auggie one after
+        // every call (a failed one with `tool_error`).
+        let post = |label: &str| {
+            let log = format!(
+                "cat > '{dir}/{label}-'$$.json; echo {label} >> '{dir}/ran.log'",
+                dir = sb.project.display()
+            );
+            json!({"hooks": {"PostToolUse": [{"matcher": "",
+                "hooks": [{"type": "command", "command": log}]}]}})
+        };
+        sb.write("project/.factory/settings.json", &post("droid").to_string());
+        sb.write(
+            "project/.augment/settings.json",
+            &post("auggie").to_string(),
+        );
         common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
         common::hookx_at(&sb.project, &sb.home, &["install", "--host", "gemini"]).success();
     }) else {
@@ -3266,6 +3281,18 @@ fn a_failed_call_runs_each_claude_rule_once_as_claude_would() {
     c.that(
         exit3.is_some_and(|p| p["tool_response"].get("error").is_none()),
         format!("Gemini 0.61.0 marks no failure on a command's exit 3: {exit3:?}"),
+    );
+    let tool = |v: &Value| v["tool_name"].as_str().unwrap_or_default().to_string();
+    let droid: Vec<String> = got("droid").iter().map(tool).collect();
+    c.that(
+        droid == ["Execute", "Execute"],
+        format!("Droid's post rule ran on the two commands, not on the failed read: {droid:?}"),
+    );
+    let auggie = got("auggie");
+    let read = auggie.iter().find(|v| tool(v) == "view");
+    c.that(
+        auggie.len() == 3 && read.is_some_and(|v| v["tool_error"].is_string()),
+        format!("Auggie's post rule ran on all three, the read with `tool_error`: {auggie:?}"),
     );
     c.done("failed");
 }

@@ -100,6 +100,20 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .collect();
     }
     match name {
+        // Attacks rows 1840-1859: four calls that fail, each its own way.
+        "failed" => vec![
+            one(shell("echo FAIL-OUT-1840; echo FAIL-ERR-1840 >&2; exit 1")),
+            one(shell("/nonexistent-1840/cannot-start")),
+            one((
+                "read_file",
+                json!({"file_path": format!("{project}/missing-1840.txt")}),
+            )),
+            one((
+                "edit",
+                json!({"file_path": file, "old_string": "absent-1840", "new_string": "new-1840"}),
+            )),
+            Step::Text("failed done"),
+        ],
         "twice" => vec![
             one(shell("echo twice-call")),
             one(shell("echo twice-call")),
@@ -1748,6 +1762,7 @@ fn main() -> std::process::ExitCode {
             a_projects_env_reaches_the_users_hooks,
             both_scopes_get_one_event,
             a_claude_pretooluse_context_reaches_qwens_model_once,
+            failed_calls_as_qwen_fires_them,
         ],
     )
 }
@@ -1927,4 +1942,43 @@ fn converted_corpus_configs() {
         c.that(false, d);
     }
     c.done("converted");
+}
+
+/// Attacks rows 1840-1859, ground truth: the recorder on every event, and four calls that fail:
+/// a command's exit 1 (with stderr), a command that cannot start, a read of a missing file, an
+/// edit whose text is not in the file. Which post event fires after each (hookx's
+/// `failed_call` for Qwen: its own PostToolUseFailure, with `error`); recorded as `failed.*`.
+fn failed_calls_as_qwen_fires_them() {
+    let Some(l) = live("failed", &["--yolo"], &[], |sb| {
+        sb.user_settings(Value::Object(record_everything(sb, "")));
+        common::write(&sb.project, "notes.txt", "one\n");
+        None
+    }) else {
+        return;
+    };
+    let posts: Vec<(String, Value, Value)> = l
+        .dumps
+        .iter()
+        .filter(|d| d.label.starts_with("PostToolUse"))
+        .map(|d| {
+            (
+                d.label.clone(),
+                d.stdin["tool_name"].clone(),
+                d.stdin["error"].clone(),
+            )
+        })
+        .collect();
+    eprintln!(
+        "qwen {} after four failed calls: {posts:#?}",
+        client::VERSION
+    );
+    // Observed 0.24.4: PostToolUseFailure after each, with `error`; no PostToolUse.
+    let each = posts
+        .iter()
+        .all(|(e, _, error)| e == "PostToolUseFailure" && error.is_string());
+    assert!(
+        posts.len() == 4 && each,
+        "PostToolUseFailure once per call, with `error`: {posts:?}"
+    );
+    check_recorded("failed", &l);
 }

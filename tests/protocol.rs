@@ -1038,6 +1038,8 @@ fn a_json_block_its_own_agent_does_not_read_there_is_not_passed_on() {
         (named("codex"), &start, &block),
         (named("codex"), &compact, &block),
         (named("droid"), &compact, &block),
+        // Run 0.225.2 (attacks row 1845): the session goes on, the reason reaches no model.
+        (named("droid"), &start, &block),
         (copilot::FLAVOR, &compact, &block),
         (copilot::PASCAL, &compact, &block),
         (copilot::FLAVOR, &start, &block),

@@ -716,11 +716,11 @@ mod protocol_rows {
         // never acted on.
         allow_reach: crate::tables::AllowReach::Nothing,
         // `tool_error`, null after a call that succeeded (run 0.36.0).
-        failed_call: crate::tables::FailedCall::Marked(crate::tables::FailMark {
+        failed_call: crate::tables::FailedCall::Marked(&[crate::tables::FailMark {
             path: &["tool_error"],
             is_false: false,
             message: &["tool_error"],
-        }),
+        }]),
         ignored_blocks: &[],
         decision_ignored: &[],
         block_withholds_result: &[],

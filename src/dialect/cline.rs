@@ -743,13 +743,23 @@ mod protocol_rows {
         permission_passes: &[],
         // Cline reads no allow (a cancel or nothing).
         allow_reach: crate::tables::AllowReach::Nothing,
-        // `postToolUse.success: false` after a failed call (3.0.65 source; recorded calls
-        // that succeeded carry `true`); the text is the result.
-        failed_call: crate::tables::FailedCall::Marked(crate::tables::FailMark {
-            path: &["success"],
-            is_false: true,
-            message: &["tool_response"],
-        }),
+        // `postToolUse.success` is false only where the tool itself failed (3.0.65 source:
+        // `success: !record.error`, the tool's `isError`). A command's exit 1, a command that
+        // cannot start, a missing file's read, a patch that does not apply: `success: true`,
+        // each record of the result (`run_commands`, `read_files`: a list; `apply_patch`: one)
+        // `success: false` with its `error` text (run 3.0.65, `failed.*`; attacks row 1840).
+        failed_call: crate::tables::FailedCall::Marked(&[
+            crate::tables::FailMark {
+                path: &["success"],
+                is_false: true,
+                message: &["tool_response"],
+            },
+            crate::tables::FailMark {
+                path: &["tool_response", "success"],
+                is_false: true,
+                message: &["tool_response", "error"],
+            },
+        ]),
         ignored_blocks: &[],
         decision_ignored: &[],
         block_withholds_result: &[],

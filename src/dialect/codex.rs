@@ -1190,9 +1190,15 @@ mod protocol_rows {
         // The 1 s SessionEnd and Interrupt routes get is their route's limit (`RouteLimit::on`).
         // Run 0.171.0 (codex-facts): a PreToolUse allow does not skip Codex's own approval.
         allow_reach: crate::tables::AllowReach::Nothing,
-        // PostToolUse after a failed command too, its result the output text alone
-        // (codex-facts): nothing tells it apart.
-        failed_call: crate::tables::FailedCall::Unmarked,
+        // PostToolUse after a failed command too (exit 1 or 127), its result the output text
+        // alone: nothing tells it apart. None after a patch that does not apply (nor after a
+        // failed `view_image`, which no other agent has); run 0.171.0, `failed.*`, attacks
+        // row 1842.
+        failed_call: crate::tables::FailedCall::Unfired(&[
+            crate::model::tool::ids::WRITE,
+            crate::model::tool::ids::EDIT,
+            crate::model::tool::ids::MULTI_EDIT,
+        ]),
         ignored_blocks: &[],
         // Binary 0.171.0: the output schemas of these events (`session-start.command.output`,
         // `pre-compact.command.output`, …) have no `decision` and allow no other key (attacks

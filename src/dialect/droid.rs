@@ -538,13 +538,15 @@ mod protocol_rows {
         // high` (binary: `allow-bypass` skips the level's confirmation); its command blocklist
         // is checked before hooks run.
         allow_reach: crate::tables::AllowReach::Prompt,
-        // PostToolUse after a failed command too, the exit code only inside the output text
-        // ("[Process exited with code N]", run 0.225.2).
-        failed_call: crate::tables::FailedCall::Unmarked,
+        // No PostToolUse after a failed call, of any tool: a command's exit 1 or 127, a
+        // missing file's Read, an Edit whose text is not there (run 0.225.2, `failed.*`;
+        // attacks row 1841). "[Process exited with code 0]" ends a success's output.
+        failed_call: crate::tables::FailedCall::Unfired(crate::tables::EVERY_TOOL),
         ignored_blocks: &[],
         // Binary 0.225.2: compaction looks at each PreCompact hook's exit code alone (2 or 3
-        // blocks it), not at its JSON (attacks row 1571).
-        decision_ignored: &[EventKind::PreCompact],
+        // blocks it), not at its JSON (attacks row 1571). Run 0.225.2: a SessionStart
+        // `decision: block` is not acted on, its reason reaches no model (attacks row 1845).
+        decision_ignored: &[EventKind::PreCompact, EventKind::SessionStart],
         block_withholds_result: &[],
         // 0.225.2: PreToolUse and PostToolUse payloads name no call (attacks row 1382).
         carried_context: None,

@@ -772,11 +772,11 @@ mod protocol_rows {
         // AfterTool after a failed call too, with `tool_response.error {message, type}` (run
         // 0.61.0, `tools.32`); a shell command's non-zero exit is no failure there (bundle: only
         // an execution error sets it).
-        failed_call: crate::tables::FailedCall::Marked(crate::tables::FailMark {
+        failed_call: crate::tables::FailedCall::Marked(&[crate::tables::FailMark {
             path: &["tool_response", "error"],
             is_false: false,
             message: &["tool_response", "error", "message"],
-        }),
+        }]),
         ignored_blocks: &[
             EventKind::SessionStart,
             EventKind::SessionEnd,

@@ -5,7 +5,7 @@
 //! What each flavour does is [`crate::tables::ProtocolTables::failed_call`].
 
 use crate::model::{Event, EventKind};
-use crate::tables::{FailMark, FailedCall, Flavor, Tables};
+use crate::tables::{EVERY_TOOL, FailMark, FailedCall, Flavor, Tables};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
@@ -25,16 +25,30 @@ pub fn failed(event: &Event) -> bool {
 
 /// Whether a rule of `flavor` on `rule_event` fires on `event`, as its own agent would after
 /// the same call: a failure rule after a failed call only, a success rule of an agent with a
-/// failure event after a call that did not fail (or that its host does not tell apart), a post
-/// rule of an agent with one post event after both. Any other rule: on its own event.
+/// failure event (or with none after such a failed call) after a call that did not fail (or
+/// that its host does not tell apart), a post rule of an agent with one post event after both.
+/// Any other rule: on its own event.
 pub fn fires(flavor: Flavor, rule_event: &EventKind, event: &Event) -> bool {
     use EventKind::{PostToolUse, PostToolUseFailure};
-    let own_event = flavor.tables().protocol.failed_call == FailedCall::OwnEvent;
+    let tool = event.tool.as_ref().map(|t| t.name.as_str());
+    let none_after = |failed: bool| failed && silent_after(flavor, tool);
     match (rule_event, &event.kind) {
-        (PostToolUse, PostToolUse) => !(own_event && failed(event)),
+        (PostToolUse, PostToolUse) => !none_after(failed(event)),
         (PostToolUseFailure, PostToolUse) => failed(event),
-        (PostToolUse, PostToolUseFailure) => !own_event,
+        (PostToolUse, PostToolUseFailure) => !none_after(true),
         (rule, host) => rule == host,
+    }
+}
+
+/// Whether `flavor`'s agent fires no PostToolUse after a failed call of `tool`: it has an
+/// event of its own for it, or none at all ([`FailedCall::Unfired`]).
+fn silent_after(flavor: Flavor, tool: Option<&str>) -> bool {
+    match flavor.tables().protocol.failed_call {
+        FailedCall::OwnEvent => true,
+        FailedCall::Unfired(tools) => {
+            tools == EVERY_TOOL || tool.is_some_and(|t| tools.contains(&t))
+        }
+        FailedCall::Marked(_) | FailedCall::Unmarked => false,
     }
 }
 
@@ -58,9 +72,10 @@ pub fn can_fire(host: Flavor, kind: &EventKind, flavor: Flavor, rule_event: &Eve
         (PostToolUse, PostToolUseFailure) => {
             matches!(host.tables().protocol.failed_call, FailedCall::Marked(_))
         }
-        (PostToolUseFailure, PostToolUse) => {
-            flavor.tables().protocol.failed_call != FailedCall::OwnEvent
-        }
+        (PostToolUseFailure, PostToolUse) => !matches!(
+            flavor.tables().protocol.failed_call,
+            FailedCall::OwnEvent | FailedCall::Unfired(EVERY_TOOL)
+        ),
         (kind, rule) => kind == rule,
     }
 }
@@ -79,26 +94,39 @@ pub fn seen_as<'e>(event: &'e Event, rule_event: &EventKind) -> Cow<'e, Event> {
 /// A host's post event that its flavour marks failed gets the canonical [`ERROR`], the
 /// failure's text, so that the call reads as failed whatever flavour reads it next.
 pub(crate) fn decode_mark(t: &Tables, kind: &EventKind, fields: &mut Map<String, Value>) {
-    let FailedCall::Marked(mark) = t.protocol.failed_call else {
+    let FailedCall::Marked(marks) = t.protocol.failed_call else {
         return;
     };
-    if *kind != EventKind::PostToolUse || fields.contains_key(ERROR) || !marked(&mark, fields) {
+    if *kind != EventKind::PostToolUse || fields.contains_key(ERROR) {
         return;
     }
-    let text = match at(fields, mark.message) {
-        Some(Value::String(s)) => s.clone(),
-        Some(v) if !v.is_null() => v.to_string(),
-        _ => "the tool call failed".to_string(),
+    let Some(mark) = marks.iter().find(|m| marked(m, fields)) else {
+        return;
+    };
+    let texts: Vec<String> = all_at(fields, mark.message)
+        .into_iter()
+        .filter_map(|v| match v {
+            Value::String(s) => Some(s.clone()),
+            Value::Null => None,
+            v => Some(v.to_string()),
+        })
+        .collect();
+    let text = match texts.is_empty() {
+        true => "the tool call failed".to_string(),
+        false => texts.join("\n"),
     };
     fields.insert(ERROR.to_string(), text.into());
 }
 
 /// The fields a handler of `flavor` is given for a failed call: where its agent marks a failure
-/// in its post event, the mark (written with the text where the host did not send it) instead
-/// of [`ERROR`]. Other flavours read [`ERROR`] as it is (Claude's, Qwen's, Copilot's and
-/// Cursor's failure events name it so).
+/// in its post event, the mark (its first, written with the text where the host did not send
+/// it) instead of [`ERROR`]. Other flavours read [`ERROR`] as it is (Claude's, Qwen's, Copilot's
+/// and Cursor's failure events name it so).
 pub(crate) fn shown_to<'e>(event: &'e Event, flavor: Flavor) -> Cow<'e, Event> {
-    let FailedCall::Marked(mark) = flavor.tables().protocol.failed_call else {
+    let FailedCall::Marked(marks) = flavor.tables().protocol.failed_call else {
+        return Cow::Borrowed(event);
+    };
+    let Some(mark) = marks.first() else {
         return Cow::Borrowed(event);
     };
     if !failed(event) || mark.path == [ERROR] {
@@ -106,7 +134,7 @@ pub(crate) fn shown_to<'e>(event: &'e Event, flavor: Flavor) -> Cow<'e, Event> {
     }
     let mut shown = event.clone();
     let text = shown.fields.remove(ERROR).unwrap_or(Value::Null);
-    if !marked(&mark, &shown.fields) {
+    if !marks.iter().any(|m| marked(m, &shown.fields)) {
         if mark.is_false {
             put(&mut shown.fields, mark.path, Value::Bool(false));
         }
@@ -117,19 +145,46 @@ pub(crate) fn shown_to<'e>(event: &'e Event, flavor: Flavor) -> Cow<'e, Event> {
     Cow::Owned(shown)
 }
 
-/// Whether `fields` carry `mark`.
+/// Whether `fields` carry `mark`: any value at its path does, where the path runs through a
+/// list (one record per command or file, Cline's `run_commands` and `read_files`).
 fn marked(mark: &FailMark, fields: &Map<String, Value>) -> bool {
-    match at(fields, mark.path) {
-        Some(Value::Bool(false)) => mark.is_false,
-        Some(Value::Null) | None => false,
-        Some(_) => !mark.is_false,
-    }
+    all_at(fields, mark.path).into_iter().any(|v| match v {
+        Value::Bool(false) => mark.is_false,
+        Value::Null => false,
+        _ => !mark.is_false,
+    })
 }
 
 fn at<'a>(fields: &'a Map<String, Value>, path: &[&str]) -> Option<&'a Value> {
     let (first, rest) = path.split_first()?;
     rest.iter()
         .try_fold(fields.get(*first)?, |value, key| value.get(*key))
+}
+
+/// The values at `path`, a list on the way standing for each of its items.
+fn all_at<'a>(fields: &'a Map<String, Value>, path: &[&str]) -> Vec<&'a Value> {
+    fn walk<'a>(value: &'a Value, path: &[&str], out: &mut Vec<&'a Value>) {
+        let Some((key, rest)) = path.split_first() else {
+            out.push(value);
+            return;
+        };
+        match value {
+            Value::Array(items) => items.iter().for_each(|v| walk(v, path, out)),
+            Value::Object(map) => {
+                if let Some(v) = map.get(*key) {
+                    walk(v, rest, out)
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    if let Some((first, rest)) = path.split_first()
+        && let Some(v) = fields.get(*first)
+    {
+        walk(v, rest, &mut out);
+    }
+    out
 }
 
 /// Writes `value` at `path`, making the objects on the way where nothing (or null) is; a

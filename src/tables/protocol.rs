@@ -151,12 +151,22 @@ pub enum FailedCall {
     /// text; PostToolUse follows a call that succeeded only (Claude, Qwen, Copilot, Cursor).
     OwnEvent,
     /// PostToolUse follows every call, a failed one marked in its payload (Gemini CLI's
-    /// `tool_response.error`, Cline's `success: false`, Auggie's `tool_error`).
-    Marked(FailMark),
+    /// `tool_response.error`, Cline's `success: false` on the call or on a record of its
+    /// result, Auggie's `tool_error`): any of the marks; the first is the one written for a
+    /// handler of this flavour.
+    Marked(&'static [FailMark]),
     /// PostToolUse follows every call, and its payload does not tell a failed one apart (Codex's
-    /// and Droid's result is the command's output text), or no client here showed how.
+    /// result is the command's output text), or no client here showed how.
     Unmarked,
+    /// PostToolUse follows a call that succeeded; a failed call of one of these tools
+    /// (canonical ids, [`EVERY_TOOL`] for all) fires no post event at all, and a failed call
+    /// of another fires PostToolUse unmarked (run: Droid 0.225.2 after every failed call,
+    /// Codex 0.171.0 after a patch that does not apply; attacks rows 1841, 1842).
+    Unfired(&'static [&'static str]),
 }
+
+/// [`FailedCall::Unfired`] for every tool.
+pub const EVERY_TOOL: &[&str] = &["*"];
 
 /// Where a flavour's post event marks a failed call, in canonical keys (after its reshape).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
