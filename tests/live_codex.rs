@@ -21,6 +21,8 @@ mod form_probe;
 mod json_syntax;
 #[path = "live_common/matcher_probe.rs"]
 mod matcher_probe;
+#[path = "live_common/mcp_names.rs"]
+mod mcp_names;
 #[path = "live_common/merge_probe.rs"]
 mod merge_probe;
 #[path = "live_common/recorded.rs"]
@@ -88,6 +90,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
         return calls.chain([Step::Text("merge done")]).collect();
     }
     match name {
+        "mcpnames" => mcp_name_steps(),
         "mcp" => mcp_calls()
             .into_iter()
             .map(|c| Step::Calls(vec![c]))
@@ -2906,6 +2909,7 @@ fn main() -> std::process::ExitCode {
             a_route_whose_hookx_moved,
             a_route_whose_hookx_is_in_a_folder_a_shell_would_read,
             mcp_tools_under_codex,
+            mcp_names_under_codex,
             another_accounts_git_above_marks_no_project,
             another_accounts_git_above_keeps_the_users_guard,
         ],
@@ -3950,6 +3954,102 @@ fn mcp_calls() -> Vec<Call> {
         Call::Namespaced("mcp__p_q", "run", json!({"text": "c-dot-run"})),
         Call::Namespaced("mcp__a__b", "run", json!({"text": "c-double-run"})),
     ]
+}
+
+/// [`mcp_names::CALLS`] as the fake model calls them under Codex CLI 0.171.0: in the namespace
+/// `mcp__SERVER` (run). Codex offers no tool of servers `café` and `s p` (its first request's
+/// "Deferred tool namespaces" name neither).
+const MCP_NAME_CALLS: &[(&str, &str)] = &[
+    ("mcp__srv", "run"),
+    ("mcp__srv", "my_tool"),
+    ("mcp__srv", "dot_tool"),
+    ("mcp__srv", "Up_Tool"),
+    ("mcp__srv", "a__b"),
+    ("mcp__srv", "sp_ace"),
+    ("mcp__srv", "t_"),
+    ("mcp__x_y", "run"),
+    ("mcp__p_q", "run"),
+    ("mcp__a__b", "run"),
+    ("mcp__Up_Case", "run"),
+    ("mcp__caf_", "run"),
+    ("mcp__s_p", "run"),
+    (
+        "mcp__a_very_long_server_name_that_goes_well_past_the_limit_of_64_chars",
+        "run",
+    ),
+];
+
+fn mcp_name_steps() -> Vec<Step> {
+    MCP_NAME_CALLS
+        .iter()
+        .enumerate()
+        .map(|(i, (ns, tool))| {
+            Step::Calls(vec![Call::Namespaced(
+                ns,
+                tool,
+                json!({"text": mcp_names::text(i)}),
+            )])
+        })
+        .chain([Step::Text("mcp done")])
+        .collect()
+}
+
+/// `[mcp_servers."NAME"]` for [`mcp_names::SERVERS`].
+fn mcp_names_config(sb: &Sandbox) {
+    let script = sb.write("mcp_server.js", include_str!("live_common/mcp_server.js"));
+    let log = sb.root.join("mcp-ran.log");
+    for (s, extra) in mcp_names::SERVERS {
+        let args = mcp_names::server_args(&script, s, extra, &log);
+        sb.user_config(&format!(
+            "[mcp_servers.{}]\ncommand = \"node\"\nargs = {}\n\n",
+            json!(s),
+            json!(args)
+        ));
+    }
+}
+
+/// Attacks rows 1860-1879, live under Codex CLI 0.171.0: the names each event gives MCP tools
+/// whose server or tool holds `-`, `.`, `__`, upper case, a non-ASCII letter, a space, or is
+/// long (recorded as `tests/fixtures/mcp-names/codex-0.171.0.json`).
+fn mcp_names_under_codex() {
+    let mut c = Checks::default();
+    let bypass = ["--dangerously-bypass-approvals-and-sandbox"];
+    let Some(l) = live("mcpnames", &bypass, |sb| {
+        mcp_names_config(sb);
+        sb.trusted_hooks(
+            HookFile::UserJson,
+            &Value::Object(record_everything(sb, "")),
+        );
+    }) else {
+        return;
+    };
+    let events: Vec<(String, Value)> = l
+        .dumps
+        .iter()
+        .map(|d| (d.label.clone(), d.stdin.clone()))
+        .collect();
+    // The namespaces Codex lists to the model.
+    let first = l.model.turns_of("mcpnames").first().cloned();
+    let text = first.map(|b| b.to_string()).unwrap_or_default();
+    let offered: Vec<Value> = text
+        .split("\\n- ")
+        .skip(1)
+        .map(|n| n.split(['\\', ':']).next().unwrap_or_default())
+        .filter(|n| n.starts_with("mcp__"))
+        .map(|n| json!(n))
+        .collect();
+    let rec = mcp_names::recording(
+        "codex",
+        client::VERSION,
+        "codex exec --dangerously-bypass-approvals-and-sandbox, [mcp_servers.\"NAME\"] in the user's config.toml (tests/live_codex.rs mcp_names_under_codex)",
+        Value::Array(offered),
+        &events,
+        &l.sb.root.join("mcp-ran.log"),
+    );
+    if let Some(diff) = mcp_names::check(&format!("codex-{}", client::VERSION), &rec) {
+        c.that(false, format!("{diff}\n{}", l.out.stderr));
+    }
+    c.done("mcp_names_under_codex");
 }
 
 /// `[mcp_servers."NAME"]` for [`MCP_SERVERS`], each logging the calls that ran to

@@ -20,6 +20,8 @@ mod in_background;
 mod json_syntax;
 #[path = "live_common/matcher_probe.rs"]
 mod matcher_probe;
+#[path = "live_common/mcp_names.rs"]
+mod mcp_names;
 #[path = "live_common/run.rs"]
 mod run;
 #[path = "live_common/scopes.rs"]
@@ -71,6 +73,12 @@ const PASCAL: &[&str] = &[
 fn scripts(name: &str, project: &str) -> Vec<Step> {
     let file = format!("{project}/notes.txt");
     match name {
+        "mcpnames" => MCP_NAME_CALLS
+            .iter()
+            .enumerate()
+            .map(|(i, tool)| Step::Tools(vec![(*tool, json!({"text": mcp_names::text(i)}))]))
+            .chain([Step::Text("mcp done")])
+            .collect(),
         "mcp" => MCP_CALLS
             .iter()
             .map(|(tool, key, text)| Step::Tools(vec![(*tool, json!({ *key: text }))]))
@@ -4895,6 +4903,7 @@ fn main() -> std::process::ExitCode {
             a_claude_route_copilot_runs_without_a_copilot_route,
             a_guard_left_to_hookx_runs_once_with_copilot_home_elsewhere,
             mcp_tools_under_copilot,
+            mcp_names_under_copilot,
             a_claude_route_copilot_runs_with_its_config_dir_elsewhere,
             a_wrapper_copy_copilot_runs_from_claudes_file_runs_the_routes_rules,
             a_claude_route_copilot_runs_beside_a_copilot_user_route_that_cannot_answer,
@@ -5465,6 +5474,134 @@ fn mcp_tools_under_copilot() {
         "each deny's reason reached the model",
     );
     c.done("mcp_tools_under_copilot");
+}
+
+/// [`mcp_names::CALLS`] by the names Copilot CLI 1.0.102 offers them under (run).
+const MCP_NAME_CALLS: &[&str] = &[
+    "srv-run",
+    "srv-my-tool",
+    "srv-dot-tool",
+    "srv-Up_Tool",
+    "srv-a__b",
+    "srv-sp-ace",
+    "srv-xn--t-1ga",
+    "x-y-run",
+    "p-q-run",
+    "a__b-run",
+    "Up_Case-run",
+    // Punycode, and a name cut at 64 characters, a digit for the second (`Bash` is `…_64_char`).
+    "xn--caf-dma-run",
+    "s-p-run",
+    "a_very_long_server_name_that_goes_well_past_the_limit_of_64_cha2",
+];
+
+/// Matchers of Copilot's own on `permissionRequest` (both casings), and the calls (by their
+/// index in [`mcp_names::CALLS`]) each fires on (Copilot 1.0.102, run; attacks row 1860).
+const PERMISSION_MATCHERS: &[(&str, &[usize])] = &[
+    ("srv/run", &[0]),
+    ("srv-run", &[]),
+    ("srv/.*", &[0, 1, 2, 3, 4, 5, 6]),
+    ("srv-.*", &[]),
+    ("run", &[]),
+    ("mcp__srv__run", &[]),
+];
+
+/// `--additional-mcp-config` for [`mcp_names::SERVERS`].
+fn mcp_names_config(sb: &Sandbox) -> String {
+    let log = sb.root.join("mcp-ran.log");
+    let script = sb.write("mcp_server.js", include_str!("live_common/mcp_server.js"));
+    let servers: serde_json::Map<String, Value> = mcp_names::SERVERS
+        .iter()
+        .map(|(s, extra)| {
+            let args = mcp_names::server_args(&script, s, extra, &log);
+            (
+                s.to_string(),
+                json!({"type": "local", "command": "node", "args": args, "tools": ["*"]}),
+            )
+        })
+        .collect();
+    let file = sb.write("mcp.json", &json!({"mcpServers": servers}).to_string());
+    format!("@{}", file.display())
+}
+
+/// Attacks rows 1860-1879, live under Copilot CLI 1.0.102: the names each event gives MCP tools
+/// whose server or tool holds `-`, `.`, `__`, upper case, a non-ASCII letter, a space, or is
+/// long (recorded as `tests/fixtures/mcp-names/copilot-1.0.102.json`), and which of Copilot's
+/// own `permissionRequest` matchers fire on an MCP call (row 1860).
+fn mcp_names_under_copilot() {
+    let mut c = Checks::default();
+    let Some(l) = live_with(
+        "mcpnames",
+        |sb| {
+            sb.write("home/.copilot/hooks/dump.json", &dump_everything(sb));
+            let camel: Vec<Value> = PERMISSION_MATCHERS
+                .iter()
+                .enumerate()
+                .map(|(i, (m, _))| json!({"type": "command", "bash": sb.dumper(&format!("camel{i}")), "matcher": m}))
+                .collect();
+            let pascal: Vec<Value> = PERMISSION_MATCHERS
+                .iter()
+                .enumerate()
+                .map(|(i, (m, _))| json!({"matcher": m, "hooks": [{"type": "command", "command": sb.dumper(&format!("pascal{i}"))}]}))
+                .collect();
+            let hooks = json!({"version": 1, "hooks": {"permissionRequest": camel, "PermissionRequest": pascal}});
+            sb.write("home/.copilot/hooks/matchers.json", &hooks.to_string());
+            Vec::new()
+        },
+        |sb| vec!["--additional-mcp-config".into(), mcp_names_config(sb)],
+    ) else {
+        return;
+    };
+    let offered: Vec<Value> = l
+        .model
+        .chats()
+        .first()
+        .map(|r| {
+            r["tools"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|t| t["function"]["name"].as_str())
+                .filter(|n| n.contains('-'))
+                .map(|n| json!(n))
+                .collect()
+        })
+        .unwrap_or_default();
+    let events: Vec<(String, Value)> = l
+        .dumps
+        .iter()
+        .filter(|d| CAMEL.contains(&d.label.as_str()) || PASCAL.contains(&d.label.as_str()))
+        .map(|d| (d.label.clone(), d.stdin.clone()))
+        .collect();
+    let rec = mcp_names::recording(
+        "copilot",
+        client::VERSION,
+        "copilot -p, --additional-mcp-config (tests/live_copilot.rs mcp_names_under_copilot)",
+        Value::Array(offered),
+        &events,
+        &l.sb.root.join("mcp-ran.log"),
+    );
+    if let Some(diff) = mcp_names::check(&format!("copilot-{}", client::VERSION), &rec) {
+        c.that(false, diff);
+    }
+    for (i, (m, fires_on)) in PERMISSION_MATCHERS.iter().enumerate() {
+        for casing in ["camel", "pascal"] {
+            let mut fired: Vec<usize> = l
+                .dumps
+                .iter()
+                .filter(|d| d.label == format!("{casing}{i}"))
+                .filter_map(|d| mcp_names::call_of(&d.stdin))
+                .collect();
+            fired.sort();
+            c.that(
+                fired == *fires_on,
+                format!(
+                    "{casing} permissionRequest matcher {m:?} fired on {fired:?}, not {fires_on:?}"
+                ),
+            );
+        }
+    }
+    c.done("mcp_names_under_copilot");
 }
 
 /// Attacks row 1474, ground truth: Copilot CLI's own hooks that exit at once and leave children

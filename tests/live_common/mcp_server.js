@@ -1,7 +1,8 @@
 // A minimal MCP server on stdio (newline-delimited JSON-RPC) for the MCP rows (attacks
 // 1280-1299): tools `run` and `Bash` (named like Claude's built-in). `node mcp_server.js NAME
-// LOG`: each call that runs appends `NAME TOOL TEXT` to LOG, so a test sees which calls ran.
-const [name, log] = process.argv.slice(2);
+// LOG [EXTRA]`: each call that runs appends `NAME TOOL TEXT` to LOG, so a test sees which calls
+// ran. EXTRA (attacks rows 1860-1879): more tools, `,`-separated, each taking `text`.
+const [name, log, extra] = process.argv.slice(2);
 const fs = require('fs');
 const rl = require('readline').createInterface({ input: process.stdin });
 const send = (m) => process.stdout.write(JSON.stringify(m) + '\n');
@@ -20,7 +21,8 @@ rl.on('line', (line) => {
   const result = {
     initialize: () => ({ protocolVersion: m.params.protocolVersion, capabilities: { tools: {} },
       serverInfo: { name: name || 'probe', version: '1.0.0' } }),
-    'tools/list': () => ({ tools: [tool('run', 'text'), tool('Bash', 'command')] }),
+    'tools/list': () => ({ tools: [tool('run', 'text'), tool('Bash', 'command')]
+      .concat((extra || '').split(',').filter(Boolean).map((t) => tool(t, 'text'))) }),
     'tools/call': call,
   }[m.method];
   if (result) send({ jsonrpc: '2.0', id: m.id, result: result() });
