@@ -374,6 +374,7 @@ fn trust_world(files: &[&[u8]]) -> Vec<(Vec<String>, Vec<String>)> {
             name: ids::SHELL.into(),
             input: serde_json::json!({"command": "ls"}),
             other_ids: Vec::new(),
+            rewrite: None,
         }),
         fields: Default::default(),
         result: None,

@@ -2865,6 +2865,209 @@ fn an_mcp_server_name_holding_the_separator_reaches_its_rules() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
+/// Attacks rows 1593 and 1594 (rows 1288 and 1290 of the twenty-fourth pass), run at last
+/// (rows 1860, 1861). Codex CLI 0.171.0 writes every character of an MCP server's or tool's
+/// name but an ASCII letter, digit or `_` as `_` (`x-y`'s `run` is `mcp__x_y__run`, live
+/// `live_codex::mcp_names_under_codex`), so a Claude rule naming `x-y` never fired under Codex:
+/// it is read now as Codex writes the names. Copilot CLI 1.0.102's `permissionRequest` names the
+/// call `SERVER/TOOL` (live `live_copilot::mcp_names_under_copilot`, where Copilot's own
+/// `srv/.*` fires and `srv-.*` does not): read as `-`, no Claude PermissionRequest rule on an
+/// MCP tool fired under Copilot, and a Copilot `permissionRequest` rule was sent `srv-run`.
+#[test]
+fn an_mcp_name_the_host_rewrote_or_spells_per_event_reaches_its_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    let seen = dir.path().join("seen.json");
+    let codex = |tool: &str| {
+        json!({"session_id": "s", "transcript_path": "/t", "cwd": d,
+            "hook_event_name": "PreToolUse", "model": "m", "permission_mode": "bypassPermissions",
+            "tool_name": tool, "tool_input": {"text": "x"}, "tool_use_id": "c", "turn_id": "t"})
+    };
+    let permission = |tool: &str| {
+        json!({"hookName": "permissionRequest", "sessionId": "s", "timestamp": 1, "cwd": d,
+            "toolName": tool, "toolInput": {"text": "x"}, "permissionSuggestions": []})
+    };
+    let claude = |tool: &str, server: &str| {
+        json!({"session_id": "s", "transcript_path": "/t", "cwd": d,
+            "hook_event_name": "PermissionRequest", "tool_name": tool, "tool_input": {"text": "x"},
+            "mcp_server": {"name": server, "source": "dynamic"}})
+    };
+    let guard = format!("cat > '{}'; echo no >&2; exit 2", seen.display());
+    let deny = |answer: &str| format!("cat > '{}'; printf '%s' '{answer}'", seen.display());
+    let claude_deny = deny(
+        r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"no"}}}"#,
+    );
+    let copilot_deny = deny(r#"{"behavior":"deny","message":"no"}"#);
+    // (host, guard's dialect, its event, its matcher, the host's payload, the name the guard
+    // sees: `None` where it must not run).
+    let cases = [
+        (
+            "codex",
+            "claude",
+            "PreToolUse",
+            "mcp__x-y__.*",
+            codex("mcp__x_y__run"),
+            Some("mcp__x_y__run"),
+        ),
+        (
+            "codex",
+            "claude",
+            "PreToolUse",
+            "mcp__x-y__run",
+            codex("mcp__x_y__run"),
+            Some("mcp__x_y__run"),
+        ),
+        (
+            "codex",
+            "claude",
+            "PreToolUse",
+            "mcp__x\\-y__run",
+            codex("mcp__x_y__run"),
+            Some("mcp__x_y__run"),
+        ),
+        (
+            "codex",
+            "claude",
+            "PreToolUse",
+            "mcp__srv__dot\\.tool",
+            codex("mcp__srv__dot_tool"),
+            Some("mcp__srv__dot_tool"),
+        ),
+        (
+            "codex",
+            "claude",
+            "PreToolUse",
+            "mcp__srv__my-tool",
+            codex("mcp__srv__my_tool"),
+            Some("mcp__srv__my_tool"),
+        ),
+        (
+            "codex",
+            "claude",
+            "PreToolUse",
+            "mcp__srv__tö",
+            codex("mcp__srv__t_"),
+            Some("mcp__srv__t_"),
+        ),
+        (
+            "codex",
+            "claude",
+            "PreToolUse",
+            "mcp__x-z__.*",
+            codex("mcp__x_y__run"),
+            None,
+        ),
+        (
+            "codex",
+            "claude",
+            "PreToolUse",
+            "mcp__[x-y]__run",
+            codex("mcp__x_y__run"),
+            None,
+        ),
+        (
+            "codex",
+            "gemini",
+            "BeforeTool",
+            "mcp_x-y_run",
+            codex("mcp__x_y__run"),
+            Some("mcp_x_y_run"),
+        ),
+        (
+            "copilot",
+            "claude",
+            "PermissionRequest",
+            "mcp__srv__.*",
+            permission("srv/run"),
+            Some("mcp__srv__run"),
+        ),
+        (
+            "copilot",
+            "claude",
+            "PermissionRequest",
+            "mcp__x-y__run",
+            permission("x-y/run"),
+            Some("mcp__x-y__run"),
+        ),
+        (
+            "copilot",
+            "claude",
+            "PermissionRequest",
+            "mcp__p\\.q__run",
+            permission("p.q/run"),
+            Some("mcp__p.q__run"),
+        ),
+        (
+            "copilot",
+            "claude",
+            "PermissionRequest",
+            "mcp__srv__.*",
+            permission("bash"),
+            None,
+        ),
+        (
+            "copilot",
+            "gemini",
+            "BeforeTool",
+            "mcp_srv_run",
+            copilot_pre("srv-run", &d),
+            Some("mcp_srv_run"),
+        ),
+        (
+            "claude",
+            "copilot",
+            "permissionRequest",
+            "srv/.*",
+            claude("mcp__srv__run", "srv"),
+            Some("srv/run"),
+        ),
+        (
+            "claude",
+            "copilot",
+            "permissionRequest",
+            "srv-.*",
+            claude("mcp__srv__run", "srv"),
+            None,
+        ),
+        (
+            "claude",
+            "copilot",
+            "permissionRequest",
+            "a__b/run",
+            claude("mcp__a__b__run", "a__b"),
+            Some("a__b/run"),
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (host, dialect, event, matcher, payload, sees) in cases {
+        let script = match event {
+            "PermissionRequest" => &claude_deny,
+            "permissionRequest" => &copilot_deny,
+            _ => &guard,
+        };
+        let (ran, got) = exec_guard(
+            dir.path(),
+            &seen,
+            [host, dialect, event, matcher],
+            script,
+            &payload,
+        );
+        let name = got.as_deref();
+        let denied = ran.stdout.contains("deny") || ran.code == Some(2);
+        if name != sees || denied != sees.is_some() {
+            wrong.push(format!(
+                "{dialect} `{matcher}` under {host} on {payload}: saw {name:?} (expected {sees:?}), denied {denied}: {ran:?}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// A Copilot `preToolUse` payload for `tool`.
+fn copilot_pre(tool: &str, cwd: &str) -> Value {
+    json!({"timestamp": 1, "cwd": cwd, "toolName": tool, "toolArgs": {"text": "x"}})
+}
+
 /// Attacks rows 1650-1653: a Claude PreToolUse context under Qwen Code, which drops it there
 /// and delivers a post event's (run 0.24.4). Through `hookx run --host qwen` as installed: the
 /// PreToolUse answer carries no context, the same call's PostToolUseFailure (the same

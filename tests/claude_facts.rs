@@ -17,6 +17,7 @@ fn event(kind: EventKind, tool: Option<(&str, Value)>) -> Event {
             name: name.into(),
             input,
             other_ids: Vec::new(),
+            rewrite: None,
         }),
         fields: json!({"session_id": "s", "cwd": "/repo"})
             .as_object()

@@ -4049,6 +4049,45 @@ fn mcp_names_under_codex() {
     if let Some(diff) = mcp_names::check(&format!("codex-{}", client::VERSION), &rec) {
         c.that(false, format!("{diff}\n{}", l.out.stderr));
     }
+
+    // Row 1593: the project's Claude rules naming the servers and tools as configured, routed
+    // in: Codex's `mcp__x_y__run` reaches a rule on `x-y`, its deny stops the call.
+    let Some(l) = live("mcpnames", &bypass, |sb| {
+        mcp_names_config(sb);
+        sb.trust_project();
+        let rule = |matcher: &str, label: &str| json!({"matcher": matcher, "hooks": [{"type": "command", "command": sb.dumper(label)}]});
+        let claude = json!({"hooks": {"PreToolUse": [
+            rule("mcp__x-y__.*", "c-dashed"), rule("mcp__srv__dot\\.tool", "c-dotted"),
+            rule("mcp__x-z__.*", "c-other")]}});
+        sb.write("project/.claude/settings.json", &claude.to_string());
+        sb.answer("c-dashed", "a", "", "", "C-DASHED-SAYS-NO", 2);
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
+    }) else {
+        return;
+    };
+    for (label, want) in [
+        ("c-dashed", vec!["mcp__x_y__run"]),
+        ("c-dotted", vec!["mcp__srv__dot_tool"]),
+        ("c-other", vec![]),
+    ] {
+        let got: Vec<&str> = l
+            .dumps
+            .iter()
+            .filter(|d| d.label == label)
+            .filter_map(|d| d.stdin["tool_name"].as_str())
+            .collect();
+        c.that(
+            got == want,
+            format!("{label} ran on {got:?}, not {want:?}\n{}", l.out.stderr),
+        );
+    }
+    let ran = mcp_names::ran(&l.sb.root.join("mcp-ran.log"));
+    let dashed = mcp_names::CALLS.iter().position(|c| c.0 == "x-y").unwrap();
+    c.that(
+        !ran.contains_key(&dashed) && ran.contains_key(&0),
+        format!("the call c-dashed denies did not run, the others did: {ran:?}"),
+    );
     c.done("mcp_names_under_codex");
 }
 

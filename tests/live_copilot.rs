@@ -5601,6 +5601,61 @@ fn mcp_names_under_copilot() {
             );
         }
     }
+
+    // Rows 1594 and 1860: the user's Claude PermissionRequest rules on MCP tools, routed in.
+    let Some(l) = live_with(
+        "mcpnames",
+        |sb| {
+            let rule = |matcher: &str, label: &str| json!({"matcher": matcher, "hooks": [{"type": "command", "command": sb.dumper(label)}]});
+            let claude = json!({"hooks": {"PermissionRequest": [
+                rule("mcp__srv__run", "c-perm"), rule("mcp__x-y__.*", "c-perm-dashed"),
+                rule("mcp__p\\.q__run", "c-perm-dotted")]}});
+            sb.write("home/.claude/settings.json", &claude.to_string());
+            sb.answer(
+                "c-perm",
+                "a",
+                "",
+                r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"C-PERM-SAYS-NO"}}}"#,
+                "",
+                0,
+            );
+            hookx(sb, &["install", "--host", "copilot", "--scope", "user"]);
+            hookx(sb, &["trust", "--yes"]);
+            routed_env(sb)
+        },
+        |sb| vec!["--additional-mcp-config".into(), mcp_names_config(sb)],
+    ) else {
+        return;
+    };
+    for (label, want) in [
+        ("c-perm", vec!["mcp__srv__run"]),
+        ("c-perm-dashed", vec!["mcp__x-y__run"]),
+        ("c-perm-dotted", vec!["mcp__p.q__run"]),
+    ] {
+        let got: Vec<&str> = l
+            .dumps
+            .iter()
+            .filter(|d| d.label == label)
+            .filter_map(|d| d.stdin["tool_name"].as_str())
+            .collect();
+        c.that(
+            got == want,
+            format!("{label} ran on {got:?}, not {want:?}\n{}", l.out.stderr),
+        );
+    }
+    let ran = mcp_names::ran(&l.sb.root.join("mcp-ran.log"));
+    c.that(
+        !ran.contains_key(&0) && ran.contains_key(&7),
+        format!("the call c-perm denies did not run, the others did: {ran:?}"),
+    );
+    c.that(
+        l.tool_result("mcpnames", "\"n0\"")
+            .contains("C-PERM-SAYS-NO"),
+        format!(
+            "the deny's reason reached the model: {}",
+            l.tool_result("mcpnames", "\"n0\"")
+        ),
+    );
     c.done("mcp_names_under_copilot");
 }
 

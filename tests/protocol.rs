@@ -148,6 +148,7 @@ fn copilot_tool_args_string_or_object_or_plain_text() {
                 name: "write".into(),
                 input: json!({"file_path": "/a", "content": "x"}),
                 other_ids: Vec::new(),
+                rewrite: None,
             })
         );
         assert_eq!(
@@ -400,6 +401,7 @@ fn event_for(flavor: Flavor) -> impl Strategy<Value = Event> {
                     name,
                     input,
                     other_ids: Vec::new(),
+                    rewrite: None,
                 }),
                 fields,
                 result: None,
@@ -478,6 +480,7 @@ fn event(kind: EventKind, tool: Option<(&str, Value)>) -> Event {
             name: name.into(),
             input,
             other_ids: Vec::new(),
+            rewrite: None,
         }),
         fields: json!({"session_id": "s", "cwd": "/repo"})
             .as_object()

@@ -136,6 +136,7 @@ fn sample_events(kind: &EventKind) -> Vec<Event> {
                     name: name.into(),
                     input: serde_json::json!({"command": "ls"}),
                     other_ids: Vec::new(),
+                    rewrite: None,
                 }),
                 fields,
                 result: None,

@@ -78,7 +78,15 @@ pub static TABLES: Tables = Tables {
     stop_fires_for_subagents: false,
     // A patch also answers to `Edit` and `Write` (run).
     matcher_tries_names_of: &[super::claude::FLAVOR],
-    mcp_names: crate::tables::MCP_CANONICAL,
+    // Run 0.171.0 (attacks rows 1593, 1861): `mcp__SERVER__TOOL` with every character of the
+    // server's and the tool's name but an ASCII letter, digit or `_` written `_` (`x-y` →
+    // `x_y`, `dot.tool` → `dot_tool`, `tö` → `t_`), upper case and `__` kept, a long name
+    // whole; no server key. A server whose name holds a space or a non-ASCII letter offers no
+    // tool at all.
+    mcp_names: crate::tables::McpNames {
+        rewrite: Some(crate::tables::NameRewrite { kept: "_", to: '_' }),
+        ..crate::tables::MCP_CANONICAL
+    },
     key_case: KeyCase::Snake,
     value_renames: &[],
     key_renames: &[],

@@ -32,11 +32,17 @@ const FILE_ARGS: &[(&str, &str)] = &[
 /// same name, `.` in a server name written `-`. The name does not say where a server name with
 /// `-` ends: hookx reads it every way (`x-y-run` is server `x`'s `y-run` and server `x-y`'s
 /// `run`, [`McpNames::splits`]), and a rule fires on any reading (attacks row 1591).
+/// `permissionRequest` (both casings) says `SERVER/TOOL`, the server as configured (`p.q/run`),
+/// and only that form fires its matchers (run 1.0.102, attacks row 1860). Not modelled: a
+/// server or tool name's space or `.` is written `-` and a non-ASCII one in punycode
+/// (`café` → `xn--caf-dma-run`), a name past 64 characters is cut (row 1862).
 const MCP_NAMES: McpNames = McpNames {
     prefix: "",
     separator: "-",
     matchers: None,
     builtin: None,
+    event_separators: &[(EventKind::PermissionRequest, "/")],
+    rewrite: None,
 };
 
 /// camelCase events: camelCase payload, Copilot tool names, anchored regex matchers.

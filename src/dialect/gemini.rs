@@ -90,6 +90,8 @@ pub static TABLES: Tables = Tables {
         separator: "_",
         matchers: None,
         builtin: None,
+        event_separators: &[],
+        rewrite: None,
     },
     key_case: KeyCase::Snake,
     // AfterAgent's answer text is Claude Stop's `last_assistant_message`.

@@ -88,6 +88,8 @@ pub static TABLES: Tables = Tables {
         separator: "/",
         matchers: None,
         builtin: Some("@builtin"),
+        event_separators: &[],
+        rewrite: None,
     },
     matcher_tries_names_of: &[],
     // `hook_event_name`, `cwd`, `session_id`, `tool_name`, `tool_input`, `tool_response`,

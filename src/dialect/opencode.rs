@@ -169,6 +169,8 @@ pub(crate) const fn engine_tables(me: &Engine, dialect: Dialect) -> Tables {
             separator: "_",
             matchers: None,
             builtin: None,
+            event_separators: &[],
+            rewrite: None,
         },
         matcher_tries_names_of: &[],
         key_case: KeyCase::Snake,

@@ -223,6 +223,17 @@ fn match_each(rules: &[&Rule], event: &Event) -> Vec<MatchVerdict> {
             continue;
         };
         let mut text = rule.matcher.as_deref();
+        // Under a host that rewrote an MCP tool's names, a rule naming them as configured is
+        // read as the host writes them (Codex's `x_y` for `x-y`; attacks row 1593).
+        let rewritten = match (&event.tool, text) {
+            (Some(tool), Some(t)) if on == MatchOn::ToolName => tool
+                .rewrite
+                .and_then(|r| r.matcher(t, &tables.mcp_names.on(&event.kind))),
+            _ => None,
+        };
+        if rewritten.is_some() {
+            text = rewritten.as_deref();
+        }
         let values: Cow<[String]> = match on {
             // The name the handler sees in its payload, and any other the flavour tries.
             MatchOn::ToolName => match &event.tool {

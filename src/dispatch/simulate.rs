@@ -123,6 +123,11 @@ pub fn synthetic_event(
             };
             let input = args_to_canonical(host, Some(&id), input);
             Some(ToolCall {
+                rewrite: host
+                    .tables()
+                    .mcp_names
+                    .rewrite
+                    .filter(|_| crate::model::tool::is_mcp(&id)),
                 name: id,
                 input,
                 other_ids: Vec::new(),

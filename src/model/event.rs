@@ -65,6 +65,11 @@ pub struct ToolCall {
     /// `name`, or server `x-y`, tool `run`): a rule fires when its matcher accepts any.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub other_ids: Vec<String>,
+    /// How the host rewrote the characters of an MCP tool's server and tool names, losing the
+    /// originals (Codex's `x-y` → `x_y`): a rule of another agent is read as the host writes
+    /// the names in it ([`crate::tables::NameRewrite::matcher`]; attacks row 1593).
+    #[serde(skip)]
+    pub rewrite: Option<crate::tables::NameRewrite>,
 }
 
 impl Event {
@@ -86,6 +91,7 @@ impl Event {
                 name: name.to_string(),
                 input,
                 other_ids: Vec::new(),
+                rewrite: None,
             }),
             ..Event::bare(kind)
         }

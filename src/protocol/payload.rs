@@ -6,6 +6,7 @@ use crate::tables::{ArgsForm, EnvValue, Nested};
 use crate::diag::{Diagnostic, Severity};
 use crate::error::Error;
 use crate::model::event::MCP_SERVER;
+use crate::model::tool::is_mcp;
 use crate::model::{Event, EventKind, ToolCall};
 use crate::protocol::{
     args_from_canonical, args_to_canonical, canonical_key, event_name, native_key,
@@ -103,7 +104,7 @@ pub fn decode_event_as(
     if tool_name.is_none() {
         tool_name = mcp_name.map(Value::String);
     }
-    let tool = payload_tool(flavor, tool_name, tool_input, &mut fields);
+    let tool = payload_tool(flavor, &kind, tool_name, tool_input, &mut fields);
     implied_continuation(flavor, &kind, &mut fields);
     super::failed::decode_mark(t, &kind, &mut fields);
     let result = match (&tool, fields.get(TOOL_RESPONSE)) {
@@ -238,6 +239,7 @@ fn payload_kind(
 /// names none (an input without a name stays in `fields`).
 fn payload_tool(
     flavor: Flavor,
+    kind: &EventKind,
     tool_name: Option<Value>,
     tool_input: Option<Value>,
     fields: &mut Map<String, Value>,
@@ -258,17 +260,20 @@ fn payload_tool(
                     name: id.to_string(),
                     input,
                     other_ids: Vec::new(),
+                    rewrite: None,
                 },
                 None => ToolCall {
                     name,
                     input,
                     other_ids: Vec::new(),
+                    rewrite: None,
                 },
             })
         }
         Some(Value::String(name)) => {
-            let (id, other_ids) = mcp_id(t, &name, fields)
+            let (id, other_ids) = mcp_id(t, kind, &name, fields)
                 .unwrap_or_else(|| (tool_id(flavor, &name).to_string(), Vec::new()));
+            let rewrite = t.mcp_names.rewrite.filter(|_| is_mcp(&id));
             let input = tool_input
                 .map(|v| decode_args(p.tool_args, v))
                 .map(|v| args_to_canonical(flavor, Some(&id), v))
@@ -277,6 +282,7 @@ fn payload_tool(
                 name: id,
                 input,
                 other_ids,
+                rewrite,
             })
         }
         _ => {
@@ -716,18 +722,23 @@ fn decode_args(form: ArgsForm, value: Value) -> Value {
 /// the payload's MCP context where it has one, else from the name: the server ending at the
 /// first separator, with the ids of every later end beside it (attacks row 1287: Copilot's
 /// `x-y-run` is server `x-y`'s tool `run` as well as server `x`'s `y-run`).
-fn mcp_id(t: &Tables, name: &str, fields: &Map<String, Value>) -> Option<(String, Vec<String>)> {
-    if t.mcp_names == MCP_CANONICAL {
+fn mcp_id(
+    t: &Tables,
+    kind: &EventKind,
+    name: &str,
+    fields: &Map<String, Value>,
+) -> Option<(String, Vec<String>)> {
+    let names = t.mcp_names.on(kind);
+    if names.canonical_on(kind) {
         return None;
     }
     let context = t.protocol.mcp_context_key.and_then(|key| fields.get(key));
     let part = |key: &str| context.and_then(|c| c.get(key)).and_then(Value::as_str);
     let mut ids = match (part("server_name"), part("tool_name")) {
-        (Some(server), Some(tool)) if name == t.mcp_names.join(server, tool) => {
+        (Some(server), Some(tool)) if name == names.join(server, tool) => {
             vec![MCP_CANONICAL.join(server, tool)]
         }
-        _ => t
-            .mcp_names
+        _ => names
             .splits(name)
             .into_iter()
             .map(|(server, tool)| MCP_CANONICAL.join(server, tool))
@@ -749,12 +760,17 @@ fn named_mcp_parts<'a>(event: &'a Event, id: &'a str) -> Option<(&'a str, &'a st
 }
 
 /// [`tool_name`] for the tool `id` of `event`: an MCP tool's server as the payload names it,
-/// where it does (attacks row 1289: Claude's server `a__b`, which Copilot spells `a__b-run`).
+/// where it does (attacks row 1289: Claude's server `a__b`, which Copilot spells `a__b-run`),
+/// in the flavour's spelling for the event (Copilot's `permissionRequest`: `SERVER/TOOL`).
 pub fn event_tool_name<'a>(flavor: Flavor, event: &'a Event, id: &'a str) -> Cow<'a, str> {
     let mcp = flavor.tables().mcp_names;
-    match named_mcp_parts(event, id) {
-        Some((server, tool)) if mcp != MCP_CANONICAL => Cow::Owned(mcp.join(server, tool)),
-        _ => tool_name(flavor, id),
+    if mcp.canonical_on(&event.kind) {
+        return tool_name(flavor, id);
+    }
+    let mcp = mcp.on(&event.kind);
+    match named_mcp_parts(event, id).or_else(|| MCP_CANONICAL.split(id)) {
+        Some((server, tool)) => Cow::Owned(mcp.join(server, tool)),
+        None => tool_name(flavor, id),
     }
 }
 
@@ -826,7 +842,7 @@ fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
 /// tool is spelled in the flavour's MCP form.
 pub fn tool_name(flavor: Flavor, id: &str) -> Cow<'_, str> {
     let mcp = flavor.tables().mcp_names;
-    if mcp != MCP_CANONICAL
+    if !mcp.canonical_on(&EventKind::PreToolUse)
         && let Some((server, tool)) = MCP_CANONICAL.split(id)
     {
         return Cow::Owned(mcp.join(server, tool));

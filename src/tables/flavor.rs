@@ -29,6 +29,77 @@ pub struct McpNames {
     /// there is one, a matcher that is one MCP name is a group, not a regex: `@git` fires for
     /// the tools of server `git` only (not `@github/…`), `@git/status` for that tool only.
     pub builtin: Option<&'static str>,
+    /// Events whose payloads spell an MCP tool with another separator, (event, separator):
+    /// Copilot CLI 1.0.102's `permissionRequest` says `SERVER/TOOL` where its tool events say
+    /// `SERVER-TOOL`, and its own `permissionRequest` matchers fire on that form only (`srv/.*`,
+    /// not `srv-.*`; run, attacks row 1860).
+    pub event_separators: &'static [(EventKind, &'static str)],
+    /// How the agent writes the characters of server and tool names in the names it gives;
+    /// `None`: as configured.
+    pub rewrite: Option<NameRewrite>,
+}
+
+/// The characters of an MCP server or tool name an agent writes otherwise: each but an ASCII
+/// letter, digit or one of `kept` becomes `to` (Codex CLI 0.171.0, run: `x-y` → `x_y`,
+/// `dot.tool` → `dot_tool`, `tö` → `t_`; attacks rows 1593, 1861). The original is lost, so a
+/// rule of another agent naming it is read as the agent writes the name ([`NameRewrite::matcher`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NameRewrite {
+    pub kept: &'static str,
+    pub to: char,
+}
+
+impl NameRewrite {
+    fn keeps(&self, c: char) -> bool {
+        c.is_ascii_alphanumeric() || self.kept.contains(c)
+    }
+
+    /// Matcher `text` of a flavour spelling MCP names as `names`, with each literal character
+    /// the agent rewrites written as it writes it, the regex syntax kept (a character class as
+    /// it is; an unescaped `.` already matches `to`). `None` where nothing changes, or where the
+    /// flavour's own prefix or separator holds a character rewritten (Copilot's `-`: which
+    /// `-` ends the server is not known).
+    pub fn matcher(&self, text: &str, names: &McpNames) -> Option<String> {
+        if !names
+            .prefix
+            .chars()
+            .chain(names.separator.chars())
+            .all(|c| self.keeps(c))
+        {
+            return None;
+        }
+        let mut out = String::with_capacity(text.len());
+        let (mut chars, mut class) = (text.chars(), false);
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => match chars.next() {
+                    // An escaped punctuation or space is that literal character.
+                    Some(e) if !class && !e.is_ascii_alphanumeric() && !self.keeps(e) => {
+                        out.push(self.to)
+                    }
+                    Some(e) => {
+                        out.push(c);
+                        out.push(e);
+                    }
+                    None => out.push(c),
+                },
+                '[' if !class => {
+                    class = true;
+                    out.push(c);
+                }
+                ']' if class => {
+                    class = false;
+                    out.push(c);
+                }
+                '.' | '^' | '$' | '*' | '+' | '?' | '(' | ')' | '{' | '}' | '|' | '[' | ']' => {
+                    out.push(c)
+                }
+                c if !class && !self.keeps(c) => out.push(self.to),
+                c => out.push(c),
+            }
+        }
+        (out != text).then_some(out)
+    }
 }
 
 /// Tool matchers that reach MCP tools only through a prefix (Auggie's `mcp:`, source 0.36.0
@@ -56,9 +127,25 @@ pub const MCP_CANONICAL: McpNames = McpNames {
     separator: "__",
     matchers: None,
     builtin: None,
+    event_separators: &[],
+    rewrite: None,
 };
 
 impl McpNames {
+    /// The names as payloads of event `kind` spell them ([`McpNames::event_separators`]).
+    pub fn on(&self, kind: &EventKind) -> McpNames {
+        match self.event_separators.iter().find(|(k, _)| k == kind) {
+            Some((_, separator)) => McpNames { separator, ..*self },
+            None => *self,
+        }
+    }
+
+    /// Whether names are spelled as hookx's canonical id on event `kind`: `mcp__SERVER__TOOL`.
+    pub fn canonical_on(&self, kind: &EventKind) -> bool {
+        let on = self.on(kind);
+        on.prefix == MCP_CANONICAL.prefix && on.separator == MCP_CANONICAL.separator
+    }
+
     /// The server and tool of a name in this form; the server ends at the first separator
     /// (a payload that names both parts, Gemini's `mcp_context`, is read instead where it has
     /// them).

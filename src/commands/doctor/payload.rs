@@ -253,6 +253,7 @@ fn routed_payload_keys(host: Dialect, event: &EventKind, flavor: Flavor) -> Opti
             name: t.canonical_tool(tool.unwrap_or_default()).to_string(),
             input: json!({}),
             other_ids: Vec::new(),
+            rewrite: None,
         });
         if *event == EventKind::PostToolUse {
             decoded.fields.insert("tool_response".into(), json!({}));
