@@ -2973,6 +2973,33 @@ fn an_mcp_name_the_host_rewrote_or_spells_per_event_reaches_its_rules() {
             codex("mcp__x_y__run"),
             Some("mcp_x_y_run"),
         ),
+        // Row 1864, decided: a Copilot rule's `-` is its separator as well as a name's
+        // character, so it is not rewritten (`github-.*` would fire on server `github_x`).
+        (
+            "codex",
+            "copilot",
+            "preToolUse",
+            "x-y-.*",
+            codex("mcp__x_y__run"),
+            None,
+        ),
+        (
+            "codex",
+            "copilot",
+            "preToolUse",
+            "x_y-.*",
+            codex("mcp__x_y__run"),
+            Some("x_y-run"),
+        ),
+        // Row 1863: Codex keeps `a__b`; a Gemini rule naming it fires.
+        (
+            "codex",
+            "gemini",
+            "BeforeTool",
+            "mcp_a__b_run",
+            codex("mcp__a__b__run"),
+            Some("mcp_a_b__run"),
+        ),
         (
             "copilot",
             "claude",

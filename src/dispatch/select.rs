@@ -250,9 +250,12 @@ fn match_each(rules: &[&Rule], event: &Event) -> Vec<MatchVerdict> {
                                 .into_iter()
                                 .map(String::from)
                                 .collect();
-                            // Every other reading of a name the host's spelling leaves open.
-                            for other in &tool.other_ids {
-                                let other = spell(other).into_owned();
+                            // Every other reading of a name the host's spelling leaves open,
+                            // and of the canonical id in the rule's spelling.
+                            let ids = std::iter::once(&tool.name).chain(&tool.other_ids);
+                            for other in ids.flat_map(|id| {
+                                crate::protocol::payload::event_tool_names(rule.flavor, event, id)
+                            }) {
                                 if !names.contains(&other) {
                                     names.push(other);
                                 }

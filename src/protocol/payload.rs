@@ -774,6 +774,27 @@ pub fn event_tool_name<'a>(flavor: Flavor, event: &'a Event, id: &'a str) -> Cow
     }
 }
 
+/// Every spelling of the tool `id` of `event` for a `flavor` whose MCP names are not the
+/// canonical ones, [`event_tool_name`]'s first: where the payload does not name the server, a
+/// canonical id holding `__` more than once splits every way (Codex's server `a__b`, whose
+/// `mcp__a__b__run` a Gemini `mcp_a__b_run` names; attacks row 1863).
+pub fn event_tool_names(flavor: Flavor, event: &Event, id: &str) -> Vec<String> {
+    let first = event_tool_name(flavor, event, id).into_owned();
+    let mcp = flavor.tables().mcp_names;
+    if mcp.canonical_on(&event.kind) || named_mcp_parts(event, id).is_some() {
+        return vec![first];
+    }
+    let mcp = mcp.on(&event.kind);
+    let mut names = vec![first];
+    for (server, tool) in MCP_CANONICAL.splits(id) {
+        let name = mcp.join(server, tool);
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
+
 fn encode_tool(event: &Event, flavor: Flavor, out: &mut Map<String, Value>) {
     let Some(tool) = &event.tool else { return };
     let t = flavor.tables();
