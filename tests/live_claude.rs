@@ -21,6 +21,8 @@ mod faults;
 mod fixtures;
 #[path = "live_common/matcher_probe.rs"]
 mod matcher_probe;
+#[path = "live_common/mcp_names.rs"]
+mod mcp_names;
 #[path = "live_common/scopes.rs"]
 mod scopes;
 #[path = "live_claude/server.rs"]
@@ -2755,6 +2757,7 @@ fn main() -> std::process::ExitCode {
             a_gemini_teams_session_edges_under_claude,
             a_block_at_the_session_edges_under_claude_itself,
             mcp_tools_under_claude,
+            mcp_names_under_claude,
             a_route_a_newer_hookx_wrote,
             handlers_that_leave_children_behind,
             permission_modes_and_a_hooks_answer,
@@ -3693,6 +3696,106 @@ fn mcp_script(step: usize, _project: &str) -> Vec<Block> {
 }
 
 static MCP_SCRIPTS: &[(&str, Script)] = &[("mcp", mcp_script)];
+
+/// [`mcp_names::CALLS`] by the names Claude Code 2.1.332 offers them under (run).
+const MCP_NAME_CALLS: &[&str] = &[
+    "mcp__srv__run",
+    "mcp__srv__my-tool",
+    "mcp__srv__dot_tool",
+    "mcp__srv__Up_Tool",
+    "mcp__srv__a__b",
+    "mcp__srv__sp_ace",
+    "mcp__srv__t_",
+    "mcp__x-y__run",
+    "mcp__p_q__run",
+    "mcp__a__b__run",
+    "mcp__Up_Case__run",
+    "mcp__caf___run",
+    "mcp__s_p__run",
+    "mcp__a_very_long_server_name_that_goes_well_past_the_limit_of_64_chars__run",
+];
+
+fn mcp_names_script(step: usize, _project: &str) -> Vec<Block> {
+    match MCP_NAME_CALLS.get(step) {
+        Some(name) => vec![Block::Tool(name, json!({"text": mcp_names::text(step)}))],
+        None => vec![Block::Text("MCP done.".into())],
+    }
+}
+
+static MCP_NAME_SCRIPTS: &[(&str, Script)] = &[("mcpnames", mcp_names_script)];
+
+/// Attacks rows 1860-1879, live under Claude Code 2.1.332: the names its hooks give MCP tools
+/// whose server or tool holds `-`, `.`, `__`, upper case, a non-ASCII letter, a space, or is
+/// long (recorded as `tests/fixtures/mcp-names/claude-2.1.332.json`).
+fn mcp_names_under_claude() {
+    let Some(bin) = client_or_skip("mcp_names_under_claude") else {
+        return;
+    };
+    let mut c = Checks::default();
+    let model = FakeModel::start(MCP_NAME_SCRIPTS);
+    let world = World::new();
+    let ran = world.dump.join("mcp-ran.log");
+    let script = world.dump.join("mcp_server.js");
+    std::fs::write(&script, include_str!("live_common/mcp_server.js")).unwrap();
+    let servers: serde_json::Map<String, Value> = mcp_names::SERVERS
+        .iter()
+        .map(|(s, extra)| {
+            let args = mcp_names::server_args(&script, s, extra, &ran);
+            (s.to_string(), json!({"command": "node", "args": args}))
+        })
+        .collect();
+    let config = world.dump.join("mcp.json");
+    write_json(&config, &json!({"mcpServers": servers}));
+    let args = [
+        "--dangerously-skip-permissions",
+        "--strict-mcp-config",
+        "--mcp-config",
+        config.to_str().unwrap(),
+    ];
+    let group = |event: &str| json!([{"hooks": [{"type": "command", "command": world.dumper_command(event, event)}]}]);
+    write_json(
+        &world.home.join(".claude/settings.json"),
+        &json!({"hooks": {"PreToolUse": group("PreToolUse"), "PostToolUse": group("PostToolUse")}}),
+    );
+    let run = client::run(
+        &bin,
+        &world,
+        model.port,
+        "SCRIPT:mcpnames call the MCP tools",
+        &args,
+    );
+    let offered: Vec<Value> = model
+        .requests()
+        .first()
+        .and_then(|r| r["tools"].as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .filter(|n| n.starts_with("mcp__"))
+        .map(|n| json!(n))
+        .collect();
+    let events: Vec<(String, Value)> = ["PreToolUse", "PostToolUse"]
+        .iter()
+        .flat_map(|e| {
+            world
+                .records(e)
+                .into_iter()
+                .map(|r| (e.to_string(), r.stdin))
+        })
+        .collect();
+    let rec = mcp_names::recording(
+        "claude",
+        client::VERSION,
+        "claude -p --dangerously-skip-permissions --strict-mcp-config --mcp-config (tests/live_claude.rs mcp_names_under_claude)",
+        Value::Array(offered),
+        &events,
+        &ran,
+    );
+    if let Some(diff) = mcp_names::check(&format!("claude-{}", client::VERSION), &rec) {
+        c.check(false, diff);
+    }
+    c.finish("mcp_names_under_claude", &run.describe());
+}
 
 /// `--mcp-config` for [`MCP_SERVERS`], each logging the calls that ran to `log`.
 fn mcp_config(world: &World, log: &Path) -> std::path::PathBuf {

@@ -21,6 +21,8 @@ mod in_background;
 mod json_syntax;
 #[path = "live_common/matcher_probe.rs"]
 mod matcher_probe;
+#[path = "live_common/mcp_names.rs"]
+mod mcp_names;
 #[path = "live_common/merge_probe.rs"]
 mod merge_probe;
 #[path = "live_common/recorded.rs"]
@@ -83,6 +85,12 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
         return calls.chain([Step::Text("merge done")]).collect();
     }
     match name {
+        "mcpnames" => MCP_NAME_CALLS
+            .iter()
+            .enumerate()
+            .map(|(i, n)| Step::Calls(vec![(*n, json!({"text": mcp_names::text(i)}))]))
+            .chain([Step::Text("mcp done")])
+            .collect(),
         "tools" => vec![
             Step::Calls(vec![(
                 "run_shell_command",
@@ -526,6 +534,89 @@ fn live(
     };
     live.keep(scenario);
     Some(live)
+}
+
+/// [`mcp_names::CALLS`] by the names Gemini CLI 0.61.0 offers them under (run).
+const MCP_NAME_CALLS: &[&str] = &[
+    "mcp_srv_run",
+    "mcp_srv_my-tool",
+    "mcp_srv_dot.tool",
+    "mcp_srv_Up_Tool",
+    "mcp_srv_a__b",
+    "mcp_srv_sp_ace",
+    "mcp_srv_t_",
+    "mcp_x-y_run",
+    "mcp_p.q_run",
+    "mcp_a__b_run",
+    "mcp_Up_Case_run",
+    "mcp_caf__run",
+    "mcp_s_p_run",
+    "mcp_a_very_long_server_name_that_goes_well_past_the_limit_of_64_chars_run",
+];
+
+/// Attacks rows 1860-1879, live under Gemini CLI 0.61.0: the names its hooks give MCP tools
+/// whose server or tool holds `-`, `.`, `__`, upper case, a non-ASCII letter, a space, or is
+/// long (recorded as `tests/fixtures/mcp-names/gemini-0.61.0.json`).
+fn mcp_names_under_gemini() {
+    let mut c = Checks::default();
+    let Some(l) = live("mcpnames", &["--yolo"], &[], |sb| {
+        sb.trust_folder();
+        let script = sb.write(
+            "mcp_names_server.js",
+            include_str!("live_common/mcp_server.js"),
+        );
+        let log = sb.root.join("mcp-ran.log");
+        let servers: serde_json::Map<String, Value> = mcp_names::SERVERS
+            .iter()
+            .map(|(s, extra)| {
+                let args = mcp_names::server_args(&script, s, extra, &log);
+                (
+                    s.to_string(),
+                    json!({"command": "node", "args": args, "trust": true}),
+                )
+            })
+            .collect();
+        sb.user_settings_with(
+            json!({"BeforeTool": [group(sb, None, "BeforeTool")], "AfterTool": [group(sb, None, "AfterTool")]}),
+            json!({"mcpServers": servers}),
+        );
+    }) else {
+        return;
+    };
+    let offered: Vec<Value> = l
+        .model
+        .requests()
+        .first()
+        .and_then(|r| r["tools"].as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .flat_map(|t| {
+            t["functionDeclarations"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+        })
+        .filter_map(|d| d["name"].as_str().map(str::to_string))
+        .filter(|n| n.starts_with("mcp_"))
+        .map(Value::String)
+        .collect();
+    let events: Vec<(String, Value)> = l
+        .dumps
+        .iter()
+        .map(|d| (d.label.clone(), d.stdin.clone()))
+        .collect();
+    let rec = mcp_names::recording(
+        "gemini",
+        client::VERSION,
+        "gemini -p --yolo, mcpServers in the user's settings (tests/live_gemini.rs mcp_names_under_gemini)",
+        Value::Array(offered),
+        &events,
+        &l.sb.root.join("mcp-ran.log"),
+    );
+    if let Some(diff) = mcp_names::check(&format!("gemini-{}", client::VERSION), &rec) {
+        c.that(false, format!("{diff}\n{}", l.out.stderr));
+    }
+    c.done("mcp_names_under_gemini");
 }
 
 /// Attacks rows 1450-1469: each of `matcher_probe::MATCHERS` on its own BeforeTool definition
@@ -2475,6 +2566,7 @@ fn main() -> std::process::ExitCode {
             a_route_a_newer_hookx_wrote,
             a_project_route_whose_hookx_is_gone,
             ground_truth_tools,
+            mcp_names_under_gemini,
             ground_truth_deny,
             ground_truth_ask,
             hookx_answer_forms,

@@ -226,9 +226,10 @@ fn match_each(rules: &[&Rule], event: &Event) -> Vec<MatchVerdict> {
         // Under a host that rewrote an MCP tool's names, a rule naming them as configured is
         // read as the host writes them (Codex's `x_y` for `x-y`; attacks row 1593).
         let rewritten = match (&event.tool, text) {
-            (Some(tool), Some(t)) if on == MatchOn::ToolName => tool
-                .rewrite
-                .and_then(|r| r.matcher(t, &tables.mcp_names.on(&event.kind))),
+            (Some(tool), Some(t)) if on == MatchOn::ToolName => tool.rewrite.and_then(|r| {
+                let names = tables.mcp_names.on(&event.kind);
+                r.matcher(t, &format!("{}{}", names.prefix, names.separator))
+            }),
             _ => None,
         };
         if rewritten.is_some() {

@@ -67,9 +67,9 @@ pub struct ToolCall {
     pub other_ids: Vec<String>,
     /// How the host rewrote the characters of an MCP tool's server and tool names, losing the
     /// originals (Codex's `x-y` → `x_y`): a rule of another agent is read as the host writes
-    /// the names in it ([`crate::tables::NameRewrite::matcher`]; attacks row 1593).
+    /// the names in it ([`super::tool::NameRewrite::matcher`]; attacks row 1593).
     #[serde(skip)]
-    pub rewrite: Option<crate::tables::NameRewrite>,
+    pub rewrite: Option<super::tool::NameRewrite>,
 }
 
 impl Event {

@@ -52,3 +52,61 @@ pub fn is_canonical(name: &str) -> bool {
 pub fn is_mcp(name: &str) -> bool {
     name.starts_with("mcp__")
 }
+
+/// The characters of an MCP server or tool name an agent writes otherwise: each but an ASCII
+/// letter, digit or one of `kept` becomes `to` (Codex CLI 0.171.0, run: `x-y` → `x_y`,
+/// `dot.tool` → `dot_tool`, `tö` → `t_`; attacks rows 1593, 1861). The original is lost, so a
+/// rule of another agent naming it is read as the agent writes the name ([`NameRewrite::matcher`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NameRewrite {
+    pub kept: &'static str,
+    pub to: char,
+}
+
+impl NameRewrite {
+    fn keeps(&self, c: char) -> bool {
+        c.is_ascii_alphanumeric() || self.kept.contains(c)
+    }
+
+    /// Matcher `text` of a flavour whose MCP names are spelled with `syntax` (its prefix and
+    /// separator), with each literal character the agent rewrites written as it writes it, the
+    /// regex syntax kept (a character class as it is; an unescaped `.` already matches `to`).
+    /// `None` where nothing changes, or where `syntax` holds a character rewritten (Copilot's
+    /// `-`: which `-` ends the server is not known).
+    pub fn matcher(&self, text: &str, syntax: &str) -> Option<String> {
+        if !syntax.chars().all(|c| self.keeps(c)) {
+            return None;
+        }
+        let mut out = String::with_capacity(text.len());
+        let (mut chars, mut class) = (text.chars(), false);
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => match chars.next() {
+                    // An escaped punctuation or space is that literal character.
+                    Some(e) if !class && !e.is_ascii_alphanumeric() && !self.keeps(e) => {
+                        out.push(self.to)
+                    }
+                    Some(e) => {
+                        out.push(c);
+                        out.push(e);
+                    }
+                    None => out.push(c),
+                },
+                '[' if !class => {
+                    class = true;
+                    out.push(c);
+                }
+                ']' if class => {
+                    class = false;
+                    out.push(c);
+                }
+                '.' | '^' | '$' | '*' | '+' | '?' | '(' | ')' | '{' | '}' | '|' | '[' | ']' => {
+                    out.push(c)
+                }
+                c if !class && !self.keeps(c) => out.push(self.to),
+                c => out.push(c),
+            }
+        }
+        (out != text).then_some(out)
+    }
+}

@@ -2,6 +2,7 @@
 //! arguments, matchers, payload casing, timeouts), as data.
 
 use super::{Dialect, Flavor, HandlerField, ProtocolTables};
+pub use crate::model::tool::NameRewrite;
 use crate::model::tool::is_mcp;
 use crate::model::{EventKind, HandlerKind, MatcherForm, MatcherStyle};
 use serde::Serialize;
@@ -37,69 +38,6 @@ pub struct McpNames {
     /// How the agent writes the characters of server and tool names in the names it gives;
     /// `None`: as configured.
     pub rewrite: Option<NameRewrite>,
-}
-
-/// The characters of an MCP server or tool name an agent writes otherwise: each but an ASCII
-/// letter, digit or one of `kept` becomes `to` (Codex CLI 0.171.0, run: `x-y` → `x_y`,
-/// `dot.tool` → `dot_tool`, `tö` → `t_`; attacks rows 1593, 1861). The original is lost, so a
-/// rule of another agent naming it is read as the agent writes the name ([`NameRewrite::matcher`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct NameRewrite {
-    pub kept: &'static str,
-    pub to: char,
-}
-
-impl NameRewrite {
-    fn keeps(&self, c: char) -> bool {
-        c.is_ascii_alphanumeric() || self.kept.contains(c)
-    }
-
-    /// Matcher `text` of a flavour spelling MCP names as `names`, with each literal character
-    /// the agent rewrites written as it writes it, the regex syntax kept (a character class as
-    /// it is; an unescaped `.` already matches `to`). `None` where nothing changes, or where the
-    /// flavour's own prefix or separator holds a character rewritten (Copilot's `-`: which
-    /// `-` ends the server is not known).
-    pub fn matcher(&self, text: &str, names: &McpNames) -> Option<String> {
-        if !names
-            .prefix
-            .chars()
-            .chain(names.separator.chars())
-            .all(|c| self.keeps(c))
-        {
-            return None;
-        }
-        let mut out = String::with_capacity(text.len());
-        let (mut chars, mut class) = (text.chars(), false);
-        while let Some(c) = chars.next() {
-            match c {
-                '\\' => match chars.next() {
-                    // An escaped punctuation or space is that literal character.
-                    Some(e) if !class && !e.is_ascii_alphanumeric() && !self.keeps(e) => {
-                        out.push(self.to)
-                    }
-                    Some(e) => {
-                        out.push(c);
-                        out.push(e);
-                    }
-                    None => out.push(c),
-                },
-                '[' if !class => {
-                    class = true;
-                    out.push(c);
-                }
-                ']' if class => {
-                    class = false;
-                    out.push(c);
-                }
-                '.' | '^' | '$' | '*' | '+' | '?' | '(' | ')' | '{' | '}' | '|' | '[' | ']' => {
-                    out.push(c)
-                }
-                c if !class && !self.keeps(c) => out.push(self.to),
-                c => out.push(c),
-            }
-        }
-        (out != text).then_some(out)
-    }
 }
 
 /// Tool matchers that reach MCP tools only through a prefix (Auggie's `mcp:`, source 0.36.0

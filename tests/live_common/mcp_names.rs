@@ -139,7 +139,12 @@ pub fn recording(
                     .iter()
                     .find(|(_, s)| call_of(s) == Some(i) && s.get(key).is_some())
                 {
-                    call[key] = stdin[key].clone();
+                    call[key] = match key {
+                        // Gemini's also holds the server's command and arguments (paths).
+                        "mcp_context" => json!({"server_name": stdin[key]["server_name"],
+                            "tool_name": stdin[key]["tool_name"]}),
+                        _ => stdin[key].clone(),
+                    };
                 }
             }
             call
