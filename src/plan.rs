@@ -111,6 +111,9 @@ pub struct Planned {
     pub also: Vec<String>,
     /// The files holding a copy hookx leaves out (it has another runner).
     pub skipped: Vec<String>,
+    /// Where the host fires the rule's event at another rate than the agent it was written
+    /// for, how ([`crate::tables::Tables::cadence_change`], attacks row 1761).
+    pub cadence: Option<String>,
 }
 
 /// Who runs each rule under one host.
@@ -1308,6 +1311,10 @@ fn plan_with(
             runner,
             also,
             skipped,
+            cadence: host.flavors().find_map(|f| {
+                f.tables()
+                    .cadence_change(c.rule.flavor.tables(), &c.rule.event)
+            }),
         });
     }
     plan

@@ -3619,3 +3619,116 @@ fn an_async_rewake_handler_converted_still_runs_in_the_background() {
         );
     }
 }
+
+/// Attacks row 1761: Gemini CLI 0.61.0 fires `PreCompress` before every model request
+/// (`trigger: "auto"`, whether or not it then compresses; `tests/fixtures/cadence/`), so a
+/// Claude `PreCompact` rule converted to Gemini, or routed under it, runs once per turn where
+/// Claude runs it once per compaction; `convert` said "no losses" and nothing else said it.
+/// Now `convert` reports it at the rule (both ways), and `list`, `doctor` and `simulate`
+/// under Gemini say it; Qwen, which fires `PreCompact` only when it compacts, says nothing.
+#[test]
+fn a_compaction_rule_under_gemini_is_said_to_run_before_every_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let hooks = json!({"hooks": {
+        "PreCompact": [{"hooks": [{"type": "command", "command": "./save-state.sh"}]}],
+        "Stop": [{"hooks": [{"type": "command", "command": "echo stop"}]}],
+    }});
+    write(&project, ".claude/settings.json", &hooks.to_string());
+    let every = "before every model request";
+    let (report, _) = convert(&project, ".claude/settings.json", "gemini");
+    let report: Value = serde_json::from_str(&report.stdout).unwrap();
+    let losses: Vec<&Value> = report["losses"].as_array().into_iter().flatten().collect();
+    assert!(
+        losses.iter().any(|l| l["pointer"] == "/hooks/PreCompact/0"
+            && l["line"].as_u64() > Some(0)
+            && l["why"].as_str().is_some_and(|w| w.contains(every))),
+        "convert --to gemini names the PreCompact rule's rate: {report:#}"
+    );
+    assert!(
+        losses.iter().all(|l| l["pointer"] != "/hooks/Stop/0"),
+        "the Stop rule fires alike: {report:#}"
+    );
+    let (report, _) = convert(&project, ".claude/settings.json", "qwen");
+    let report: Value = serde_json::from_str(&report.stdout).unwrap();
+    assert_eq!(report["losses"], json!([]), "Qwen compacts as Claude does");
+    // A Gemini rule written for every request runs less often under Claude: said too.
+    write(
+        &project,
+        "g/.gemini/settings.json",
+        &json!({"hooks": {"PreCompress": [{"hooks": [{"type": "command", "command": "./each-turn.sh"}]}]}})
+            .to_string(),
+    );
+    let (report, _) = convert(&project.join("g"), ".gemini/settings.json", "claude");
+    let report: Value = serde_json::from_str(&report.stdout).unwrap();
+    assert!(
+        report["losses"][0]["why"]
+            .as_str()
+            .is_some_and(|w| w.contains("less often")),
+        "convert --to claude of a PreCompress rule: {report:#}"
+    );
+    // Under Gemini, through hookx's route: list's plan, doctor and simulate say it.
+    let trusted = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.env("HOME", &home).args(args);
+        cmd.arg("--project").arg(&project).arg("--home").arg(&home);
+        ran(&mut cmd)
+    };
+    trusted(&["trust", ".claude/settings.json"]);
+    assert_eq!(trusted(&["install", "--host", "gemini"]).code, Some(0));
+    write(
+        &home,
+        ".gemini/trustedFolders.json",
+        &json!({project.display().to_string(): "TRUST_FOLDER"}).to_string(),
+    );
+    let list = trusted(&["list", "--host", "gemini"]);
+    let said = |text: &str| text.contains("./save-state.sh") && text.contains(every);
+    assert!(
+        list.stdout
+            .split("run at another rate than where they were written:")
+            .nth(1)
+            .is_some_and(|rest| said(rest) && !rest.contains("echo stop")),
+        "list --host gemini: {list:?}"
+    );
+    let doctor = trusted(&["doctor", "--host", "gemini"]);
+    assert!(
+        doctor.stdout.contains(every),
+        "doctor --host gemini: {doctor:?}"
+    );
+    let simulate = trusted(&[
+        "simulate",
+        "--host",
+        "gemini",
+        "--event",
+        "PreCompact",
+        "--dry-run",
+        "--format",
+        "json",
+    ]);
+    let report: Value =
+        serde_json::from_str(&simulate.stdout).unwrap_or_else(|e| panic!("{e}: {simulate:?}"));
+    assert!(
+        report["would_run"][0]["command"] == "./save-state.sh"
+            && report["notes"][0]
+                .as_str()
+                .is_some_and(|n| n.contains(every)),
+        "simulate --host gemini: {report:#}"
+    );
+    let claude = trusted(&[
+        "simulate",
+        "--host",
+        "claude",
+        "--event",
+        "PreCompact",
+        "--dry-run",
+        "--format",
+        "json",
+    ]);
+    let report: Value = serde_json::from_str(&claude.stdout).unwrap();
+    assert_eq!(
+        report["native"]["notes"],
+        json!([]),
+        "under Claude: {report:#}"
+    );
+}

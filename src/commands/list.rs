@@ -474,6 +474,7 @@ pub fn render_plan(
     }
     let mut table = Vec::new();
     let mut notes = Vec::new();
+    let mut rates = Vec::new();
     for plan in plans {
         for rule in plan.rules() {
             let mut runner = rule.runner.to_string();
@@ -495,6 +496,15 @@ pub fn render_plan(
                 shorten(&crate::diag::visible(&rule.handler), 32),
                 crate::diag::visible(&runner).into_owned(),
             ]);
+            if let Some(why) = &rule.cadence {
+                rates.push(format!(
+                    "{} {} {}: {}",
+                    plan.host,
+                    rule.event,
+                    shorten(&crate::diag::visible(&rule.handler), 32),
+                    crate::diag::visible(why)
+                ));
+            }
             for also in &rule.also {
                 notes.push(format!(
                     "{} {} {}: {}",
@@ -514,6 +524,12 @@ pub fn render_plan(
         out.push_str("\nalso run, which hookx cannot stop:\n");
         for note in notes {
             out.push_str(&format!("  {note}\n"));
+        }
+    }
+    if !rates.is_empty() {
+        out.push_str("\nrun at another rate than where they were written:\n");
+        for rate in rates {
+            out.push_str(&format!("  {rate}\n"));
         }
     }
     out

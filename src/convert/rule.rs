@@ -96,6 +96,17 @@ impl Converter<'_> {
         if !self.knows_event(src, rule, &event, to) {
             return Vec::new();
         }
+        // The target fires the event at another rate (Gemini's `PreCompress` before every
+        // model request, attacks row 1761): converted, and said.
+        if let Some(why) = to.tables().cadence_change(rule.flavor.tables(), &event) {
+            let handlers = rule.handlers.len();
+            self.lose(
+                src,
+                rule.origin.pointer.as_str(),
+                &format!("how often a rule with {handlers} handler(s) on `{event}` runs"),
+                &format!("{why}; it is converted as it is"),
+            );
+        }
         let Some(matcher) = self.rule_matcher(src, rule, &event, to, category) else {
             return Vec::new();
         };

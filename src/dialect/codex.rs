@@ -76,6 +76,7 @@ pub static TABLES: Tables = Tables {
     tool_scope: crate::tables::ToolScope::Any,
     exact_field_matchers: false,
     stop_fires_for_subagents: false,
+    cadences: &[],
     // A patch also answers to `Edit` and `Write` (run).
     matcher_tries_names_of: &[super::claude::FLAVOR],
     // Run 0.171.0 (attacks rows 1593, 1861): `mcp__SERVER__TOOL` with every character of the

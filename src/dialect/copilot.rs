@@ -109,6 +109,7 @@ pub static TABLES: Tables = Tables {
     // A subagent's end fires `agentStop` (with its `agentId`) before `subagentStop` (recorded
     // 1.0.102, `tools.45`, `tools.47`): a Copilot Stop rule is written for both.
     stop_fires_for_subagents: true,
+    cadences: &[],
     matcher_tries_names_of: &[],
     mcp_names: MCP_NAMES,
     key_case: KeyCase::Camel,
@@ -355,6 +356,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     exact_field_matchers: false,
     // `Stop` too (recorded `tools.46`, with `agent_id`).
     stop_fires_for_subagents: true,
+    cadences: &[],
     matcher_tries_names_of: &[Flavor(&TABLES)],
     mcp_names: MCP_NAMES,
     key_case: KeyCase::Snake,

@@ -75,6 +75,7 @@ pub static TABLES: Tables = Tables {
     tool_scope: crate::tables::ToolScope::Any,
     exact_field_matchers: false,
     stop_fires_for_subagents: false,
+    cadences: &[],
     mcp_names: crate::tables::MCP_CANONICAL,
     matcher_tries_names_of: &[],
     key_case: KeyCase::Snake,

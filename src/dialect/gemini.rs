@@ -82,6 +82,16 @@ pub static TABLES: Tables = Tables {
     // (run: `startup` matched, `start` did not).
     exact_field_matchers: true,
     stop_fires_for_subagents: false,
+    // Run 0.61.0 (attacks row 1761, tests/fixtures/cadence/): `PreCompress` fires with
+    // `trigger: "auto"` before every model request, a subagent's turns included; the bundle's
+    // `ChatCompressionService.compress` fires it, then compares the token count with the
+    // threshold. Its payload says nothing of which, so hookx cannot tell a compression from a
+    // turn: a foreign `PreCompact` rule runs each time (its answer is ignored there, so nothing
+    // it says is lost), and `convert`, `list`, `doctor` and `simulate` say so.
+    cadences: &[(
+        EventKind::PreCompact,
+        crate::tables::Cadence::EveryModelRequest,
+    )],
     matcher_tries_names_of: &[],
     // Run: the MCP server `probe`'s tool `echo` is `mcp_probe_echo`; the payload's
     // `mcp_context` names both parts.

@@ -90,6 +90,7 @@ pub static TABLES: Tables = Tables {
     tool_scope: crate::tables::ToolScope::Any,
     exact_field_matchers: false,
     stop_fires_for_subagents: false,
+    cadences: &[],
     // Run 0.24.4 tries Claude's MCP spelling, `mcp__server__tool`.
     mcp_names: crate::tables::MCP_CANONICAL,
     matcher_tries_names_of: &[Flavor(&super::claude::TABLES)],

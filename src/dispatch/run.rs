@@ -46,6 +46,9 @@ pub struct Dispatch {
     pub skipped: Vec<String>,
     /// Handlers of files the host runs by itself that the event fires there (simulate).
     pub native: Vec<String>,
+    /// What else the report says of the handlers (simulate): one written for an agent that
+    /// fires the event at another rate than the host ([`crate::tables::Tables::cadence_change`]).
+    pub notes: Vec<String>,
     /// `simulate --dry-run`: the handlers it would run, none of which ran.
     pub would_run: Vec<WouldRun>,
     pub outcome: Outcome,
@@ -442,6 +445,7 @@ impl Plan<'_> {
             runs: Vec::new(),
             skipped: self.skipped,
             native: Vec::new(),
+            notes: Vec::new(),
             would_run,
             answer: encode_answer(self.host, self.event, &outcome),
             outcome,
@@ -664,6 +668,7 @@ impl Plan<'_> {
             runs,
             skipped,
             native: Vec::new(),
+            notes: Vec::new(),
             would_run: Vec::new(),
             outcome,
             answer: answered,

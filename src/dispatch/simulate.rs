@@ -155,6 +155,26 @@ pub fn synthetic_event(
     })
 }
 
+/// For each handler `dispatch` ran or would run that was written for an agent firing `kind`
+/// at another rate than `host` (attacks row 1761), a note saying how, once per agent.
+pub fn cadence_notes(dispatch: &Dispatch, host: Flavor, kind: &EventKind) -> Vec<String> {
+    let ran = dispatch.runs.iter().map(|r| (r.flavor, r.origin.as_str()));
+    let would = dispatch
+        .would_run
+        .iter()
+        .map(|w| (w.flavor, w.origin.as_str()));
+    let mut notes: Vec<String> = Vec::new();
+    for (flavor, origin) in ran.chain(would) {
+        if let Some(why) = host.tables().cadence_change(flavor.tables(), kind) {
+            let note = format!("{origin}: {why}");
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
+        }
+    }
+    notes
+}
+
 /// The report as JSON: each handler's input, answer, timing and meaning, and the final answer.
 pub fn report_json(dispatch: &Dispatch) -> Value {
     let runs: Vec<Value> = dispatch
@@ -181,6 +201,7 @@ pub fn report_json(dispatch: &Dispatch) -> Value {
         "skipped": dispatch.skipped,
         "would_run": dispatch.would_run,
         "native": dispatch.native,
+        "notes": dispatch.notes,
         "outcome": dispatch.outcome,
         "answer": {
             "stdout": output_value(dispatch.answer.stdout.as_bytes()),
@@ -249,6 +270,9 @@ pub fn report_text(dispatch: &Dispatch) -> String {
     }
     for n in &dispatch.native {
         out.push_str(&format!("native: {}\n", visible(n)));
+    }
+    for n in &dispatch.notes {
+        out.push_str(&format!("note: {}\n", visible(n)));
     }
     out.push_str(&format!(
         "answer to the host: exit {}{}{}\n",

@@ -375,7 +375,10 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
             .map(|(source, state)| host::untrusted_warning(source, *state)),
     );
     through_hookx.native = simulate::native_runs(&ctx, request.host, &event, &sources);
-    let native = run_natively(&ctx, &all, request.host, &event, &project, request.dry_run);
+    let mut native = run_natively(&ctx, &all, request.host, &event, &project, request.dry_run);
+    for dispatch in [&mut through_hookx, &mut native] {
+        dispatch.notes = simulate::cadence_notes(dispatch, request.host, &event.kind);
+    }
     discover::remove_private_copies();
     // As the host takes each answer: hookx's, where an ask it cannot put and a rewrite it
     // cannot apply deny; its own handlers', which it runs by its own flow (attacks row 1900).
@@ -695,6 +698,7 @@ fn blocking_answer(dispatch: &Dispatch, hosted: &host::HostEvent) -> Option<clai
         runs: Vec::new(),
         skipped: Vec::new(),
         native: Vec::new(),
+        notes: Vec::new(),
         would_run: Vec::new(),
         outcome: kept,
         answer,

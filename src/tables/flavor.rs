@@ -202,6 +202,27 @@ pub enum ProjectFrom {
     HookFolder,
 }
 
+/// How often an agent fires an event where that is not each time the thing the event names
+/// happens ([`Tables::cadences`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cadence {
+    /// Before each model request of the session and of each subagent's turn, whether or not
+    /// the thing then happens (the agent decides after the hooks ran, and the payload does
+    /// not say which).
+    EveryModelRequest,
+}
+
+impl Cadence {
+    /// When the event `name` fires, as a sentence's end: "fires `name` …".
+    pub fn said(self, name: &str) -> String {
+        match self {
+            Cadence::EveryModelRequest => format!(
+                "before every model request, not only when it then does what `{name}` names"
+            ),
+        }
+    }
+}
+
 pub struct Tables {
     /// The flavour's name (`copilot-pascal`); a dialect's first flavour bears its name.
     pub name: &'static str,
@@ -224,6 +245,13 @@ pub struct Tables {
     /// (`parent_agent_id`) runs none of the flavour's Stop rules (attacks row 1307: a Gemini `AfterAgent` block kept a
     /// Copilot subagent going).
     pub stop_fires_for_subagents: bool,
+    /// The events this flavour fires at another rate than each time the thing the event names
+    /// happens (a compaction, a prompt, a session's start): a rule on one of them written for
+    /// another flavour, converted or routed, runs at this rate here, and the other way round
+    /// (attacks row 1761: Gemini CLI 0.61.0 fires `PreCompress` before every model request).
+    /// Empty: each event fires as named. `tests/cadence_recorded.rs` checks the lifecycle
+    /// events against the counts of real sessions (`tests/fixtures/cadence/`).
+    pub cadences: &'static [(EventKind, Cadence)],
     /// Flavours whose tool names a tool matcher is tried against besides this flavour's own:
     /// the matcher fires when it accepts any of them (Copilot PascalCase: the Copilot name too,
     /// so a `Read` rule and a `view` rule both fire on view; run 1.0.102).
@@ -566,6 +594,42 @@ impl Tables {
     pub fn seen_firing(&self, kind: &EventKind) -> Option<bool> {
         self.verified_with?;
         Some(self.payload_keys(kind).is_some())
+    }
+
+    /// How often this flavour fires `kind`, where not each time the thing it names happens.
+    pub fn cadence(&self, kind: &EventKind) -> Option<Cadence> {
+        self.cadences
+            .iter()
+            .find(|(k, _)| k == kind)
+            .map(|&(_, c)| c)
+    }
+
+    /// Where a rule of `from` on `kind`, run under this flavour (converted, or routed through
+    /// hookx), runs at another rate than under its own agent: a sentence saying how. `None`
+    /// where both fire the event alike, or this flavour has no such event.
+    pub fn cadence_change(&self, from: &Tables, kind: &EventKind) -> Option<String> {
+        let here = self.cadence(kind);
+        let there = from.cadence(kind);
+        if here == there || matches!(kind, EventKind::Other(_)) {
+            return None;
+        }
+        let name = self.event_name(kind)?;
+        let theirs = from.event_name(kind).unwrap_or(name);
+        let (here_by, there_by) = (self.dialect.def().product, from.dialect.def().product);
+        Some(match (here, there) {
+            (Some(c), _) => format!(
+                "{here_by} fires `{name}` {}; {there_by} fires `{theirs}` only when that \
+                 happens, which the rule was written for: here it runs each time {here_by} \
+                 fires `{name}`",
+                c.said(name)
+            ),
+            (None, Some(c)) => format!(
+                "{there_by} fires `{theirs}` {}, which the rule was written for; {here_by} \
+                 fires `{name}` only when that happens: here it runs that much less often",
+                c.said(theirs)
+            ),
+            (None, None) => return None,
+        })
     }
 
     /// How many of this flavour's events a recorded run showed firing, of how many.

@@ -391,6 +391,9 @@ impl Doctor<'_> {
         if let Some(finding) = unseen_event_note(rule, host) {
             verdict.findings.push(finding);
         }
+        if let Some(finding) = cadence_note(rule, host) {
+            verdict.findings.push(finding);
+        }
         for (i, handler) in rule.handlers.iter().enumerate() {
             if let Some(finding) = timeout_finding(handler, flavor) {
                 verdict.findings.push(finding);
@@ -860,7 +863,6 @@ fn unsent(
     }
 }
 
-/// A timeout that reads like milliseconds in a field that counts seconds.
 /// A note on a rule whose event no recorded run of `host`'s client showed firing: that it
 /// fires, when, and with what payload, rest on the client's documents alone.
 fn unseen_event_note(rule: &Rule, host: Dialect) -> Option<Finding> {
@@ -881,6 +883,16 @@ fn unseen_event_note(rule: &Rule, host: Dialect) -> Option<Finding> {
     ))
 }
 
+/// A note on a rule whose event `host` fires at another rate than the agent it was written
+/// for (attacks row 1761: Gemini's `PreCompress` before every model request).
+fn cadence_note(rule: &Rule, host: Dialect) -> Option<Finding> {
+    let why = host
+        .flavors()
+        .find_map(|f| f.tables().cadence_change(rule.flavor.tables(), &rule.event))?;
+    Some(Finding::new(Level::Note, why, None))
+}
+
+/// A timeout that reads like milliseconds in a field that counts seconds.
 fn timeout_finding(handler: &Handler, flavor: Flavor) -> Option<Finding> {
     let t = handler.timeout.filter(|t| *t >= MILLISECONDS_LIKELY)?;
     let dialect = flavor.dialect();
