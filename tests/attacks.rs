@@ -3732,3 +3732,55 @@ fn a_compaction_rule_under_gemini_is_said_to_run_before_every_request() {
         "under Claude: {report:#}"
     );
 }
+
+/// Attacks row 1780: Qwen Code 0.24.4 fires `UserPromptSubmit` before every model turn (four
+/// times for one prompt and three tool calls, `tests/fixtures/cadence/qwen-0.24.4.json`); the
+/// user's prompt carries `submitted_prompt`, a turn after tool results `prompt: ""` without it.
+/// A Claude prompt hook (a logger, a context hook) ran on each, its wrapped copy and hookx's
+/// route alike. Now a rule of an agent that fires the event once per prompt skips those; a
+/// Qwen rule still runs on every one, and a firing with text in `prompt` is never skipped.
+#[test]
+fn a_claude_prompt_hook_runs_once_per_prompt_under_qwen() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("ran.log");
+    let user = json!({"session_id": "s", "hook_event_name": "UserPromptSubmit",
+        "prompt": "fix it", "submitted_prompt": "fix it"});
+    let turn = json!({"session_id": "s", "hook_event_name": "UserPromptSubmit", "prompt": ""});
+    let texted = json!({"session_id": "s", "hook_event_name": "UserPromptSubmit", "prompt": "x"});
+    let exec = |as_: &str, payload: &Value| {
+        let mut cmd = common::hookx_clean(dir.path());
+        cmd.env("HOME", dir.path()).args([
+            "exec",
+            "--host",
+            "qwen",
+            "--as",
+            as_,
+            "--event",
+            "UserPromptSubmit",
+            "--",
+            "sh",
+            "-c",
+        ]);
+        cmd.arg(format!("echo {as_} >> '{}'", log.display()));
+        cmd.write_stdin(payload.to_string());
+        let ran = ran(&mut cmd);
+        assert_eq!(ran.code, Some(0), "{ran:?}");
+        ran
+    };
+    for payload in [&user, &turn, &turn, &texted] {
+        exec("claude", payload);
+        exec("qwen", payload);
+    }
+    let lines = std::fs::read_to_string(&log).unwrap_or_default();
+    let count = |who: &str| lines.lines().filter(|l| *l == who).count();
+    assert_eq!(
+        (count("claude"), count("qwen")),
+        (2, 4),
+        "the Claude hook on the user's prompt and the one with text, the Qwen hook on all: {lines}"
+    );
+    let ran = exec("claude", &turn);
+    assert!(
+        ran.stderr.contains("before every model request"),
+        "the skip is said: {ran:?}"
+    );
+}

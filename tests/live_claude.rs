@@ -8,6 +8,8 @@
 mod harness;
 #[path = "live_common/answers.rs"]
 mod answers;
+#[path = "live_common/cadence.rs"]
+mod cadence;
 #[path = "live_claude/checks.rs"]
 mod checks;
 #[path = "live_claude/client.rs"]
@@ -187,7 +189,83 @@ fn matchers_script(step: usize, project: &str) -> Vec<Block> {
     vec![Block::Tool(call.0, call.1)]
 }
 
+/// The cadence probe's turn (attacks rows 1780-1799): three Bash calls (a Write asks for a
+/// permission `-p` does not give), then the end; a follow-up prompt without a marker of its
+/// own continues at the end.
+fn cadence_script(step: usize, _project: &str) -> Vec<Block> {
+    let bash = |cmd: &str| Block::Tool("Bash", json!({"command": cmd, "description": "step"}));
+    match step {
+        0 => vec![bash("echo cadence-one")],
+        1 => vec![bash("echo cadence-two")],
+        2 => vec![bash("echo cadence-three")],
+        _ => vec![Block::Text("Cadence done.".into())],
+    }
+}
+
+/// The lifecycle events the cadence probe counts, and the tool events beside them.
+const CADENCE_EVENTS: &[&str] = &[
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+    "SubagentStop",
+    "Notification",
+    "PreCompact",
+    "PostCompact",
+    "SessionEnd",
+];
+
+/// Attacks rows 1780-1799: how many times Claude Code fires each lifecycle event in one
+/// session (a prompt, three Bash calls, the answer; then `--continue` with a
+/// follow-up prompt), a recorder on each in the project's settings: kept in
+/// `tests/fixtures/cadence/`, which `tests/cadence_recorded.rs` checks hookx's tables against.
+fn lifecycle_events_fire_as_often_as_recorded() {
+    let Some(bin) = client_or_skip("lifecycle_events_fire_as_often_as_recorded") else {
+        return;
+    };
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    write_json(
+        &world.project.join(".claude/settings.json"),
+        &native_settings(&world, CADENCE_EVENTS),
+    );
+    let mut c = Checks::default();
+    let mut runs = Vec::new();
+    for (name, prompt, extra, tools) in [
+        ("start", "SCRIPT:cadence do the work", &[][..], 3),
+        ("continue", "and now the follow-up", &["--continue"][..], 0),
+    ] {
+        model.clear();
+        world.clear_records();
+        let run = client::run(&bin, &world, model.port, prompt, extra);
+        let records = world.records("claude");
+        eprintln!("{name}: fired {:?}", fired(&records));
+        c.check(run.status == Some(0), format!("{name}: {}", run.describe()));
+        runs.push(cadence::Run {
+            run: name.into(),
+            prompts: 1,
+            model_requests: Seen::new(&model).steps("cadence").len(),
+            tool_calls: tools,
+            compactions: 0,
+            fired: cadence::fired(records.iter().map(|r| r.event.as_str()), CADENCE_EVENTS),
+        });
+    }
+    let now = cadence::Recording {
+        client: "claude-code".into(),
+        version: client::VERSION.into(),
+        host: "claude".into(),
+        how: "-p, the fake model server; then --continue".into(),
+        runs,
+    };
+    for d in cadence::settle(&format!("claude-{}", client::VERSION), &now) {
+        c.check(false, d);
+    }
+    c.finish("lifecycle_events_fire_as_often_as_recorded", "");
+}
+
 static SCRIPTS: &[(&str, Script)] = &[
+    ("cadence", cadence_script),
     ("matchers", matchers_script),
     ("batch", batch_script),
     ("team", team_script),
@@ -2722,6 +2800,7 @@ fn main() -> std::process::ExitCode {
         )],
         live_tests![
             native_ground_truth,
+            lifecycle_events_fire_as_often_as_recorded,
             matchers_fire_as_hookx_reads_them,
             converted_corpus_configs,
             ground_truth_answer_forms,

@@ -8,6 +8,8 @@
 mod harness;
 #[path = "live_common/answers.rs"]
 mod answers;
+#[path = "live_common/cadence.rs"]
+mod cadence;
 #[path = "live_codex/client.rs"]
 mod client;
 mod common;
@@ -108,6 +110,14 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             )]),
             patch("*** Update File: notes.txt\n@@\n-absent-1840\n+new-1840\n"),
             Step::Text("failed done"),
+        ],
+        // Three calls and the answer; the resumed run's follow-up prompt (three tool outputs
+        // already in its history) gets the answer again.
+        "cadence" => vec![
+            shell("echo cadence-one"),
+            shell("echo cadence-two"),
+            patch("*** Add File: notes.txt\n+one\n"),
+            Step::Text("cadence done"),
         ],
         "modes" => CODEX_MODE_CALLS
             .iter()
@@ -2844,6 +2854,88 @@ fn several_hooks_answers_merge_as_simulate_says() {
     c.done("merge");
 }
 
+/// The lifecycle events the cadence probe counts, and the tool events beside them.
+const CADENCE_EVENTS: &[&str] = &[
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+    "SubagentStop",
+    "PreCompact",
+    "PostCompact",
+    "SessionEnd",
+];
+
+/// Attacks rows 1780-1799: how many times Codex fires each lifecycle event in one session (a
+/// prompt, two shell calls and a patch, the answer; then `exec resume --last` with a follow-up
+/// prompt), a recorder on each in the user's `hooks.json`: kept in `tests/fixtures/cadence/`,
+/// which `tests/cadence_recorded.rs` checks hookx's tables against.
+fn lifecycle_events_fire_as_often_as_recorded() {
+    let Some(l) = live("cadence", WRITE, |sb| {
+        sb.trust_project();
+        sb.trusted_hooks(
+            HookFile::UserJson,
+            &Value::Object(record_everything(sb, "")),
+        );
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let first = cadence::Run {
+        run: "start".into(),
+        prompts: 1,
+        model_requests: l.model.turns_of("cadence").len(),
+        tool_calls: 3,
+        compactions: 0,
+        fired: cadence::fired(l.dumps.iter().map(|d| d.label.as_str()), CADENCE_EVENTS),
+    };
+    let before = l.dumps.len();
+    let requests = first.model_requests;
+    let bin = client::binary().expect("found by live()");
+    // `run` writes the file again from what it holds, before what the file holds.
+    std::fs::remove_file(l.sb.home.join(".codex/config.toml")).unwrap();
+    let out = l.sb.run(
+        &bin,
+        l.model.port,
+        "and now the follow-up",
+        &["-s", "workspace-write", "resume", "--last"],
+        &[],
+    );
+    c.that(
+        out.status == Some(0),
+        format!("resume exit {:?}: {}", out.status, out.stderr),
+    );
+    let dumps = l.sb.dumps();
+    let second = cadence::Run {
+        run: "resume".into(),
+        prompts: 1,
+        model_requests: l.model.turns_of("cadence").len() - requests,
+        tool_calls: 0,
+        compactions: 0,
+        fired: cadence::fired(
+            dumps[before..].iter().map(|d| d.label.as_str()),
+            CADENCE_EVENTS,
+        ),
+    };
+    let now = cadence::Recording {
+        client: "codex".into(),
+        version: client::VERSION.into(),
+        host: "codex".into(),
+        how: "exec --json -s workspace-write, the fake Responses server; then exec resume --last"
+            .into(),
+        runs: vec![first, second],
+    };
+    for d in cadence::settle(&format!("codex-{}", client::VERSION), &now) {
+        c.that(false, d);
+    }
+    c.done("cadence");
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -2858,6 +2950,7 @@ fn main() -> std::process::ExitCode {
         live_tests![
             several_hooks_answers_merge_as_simulate_says,
             failed_calls_as_codex_fires_them,
+            lifecycle_events_fire_as_often_as_recorded,
             approval_modes_and_a_guards_deny,
             a_trusted_guard_denies_when_codex_starts_in_a_worktree,
             a_droid_prompt_hooks_exit_3_blocks_the_prompt_under_codex,

@@ -7,6 +7,8 @@
 mod harness;
 #[path = "live_common/answers.rs"]
 mod answers;
+#[path = "live_common/cadence.rs"]
+mod cadence;
 #[path = "live_copilot/client.rs"]
 mod client;
 mod common;
@@ -79,6 +81,23 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .map(|(i, tool)| Step::Tools(vec![(*tool, json!({"text": mcp_names::text(i)}))]))
             .chain([Step::Text("mcp done")])
             .collect(),
+        // Three calls and the answer; the continued run's follow-up prompt (three tool
+        // messages already in its history) gets the answer again.
+        "cadence" => vec![
+            Step::Tools(vec![(
+                "bash",
+                json!({"command": "echo cadence-one", "description": "d"}),
+            )]),
+            Step::Tools(vec![(
+                "bash",
+                json!({"command": "echo cadence-two", "description": "d"}),
+            )]),
+            Step::Tools(vec![(
+                "create",
+                json!({"path": file, "file_text": "one\n"}),
+            )]),
+            Step::Text("cadence done"),
+        ],
         "mcp" => MCP_CALLS
             .iter()
             .map(|(tool, key, text)| Step::Tools(vec![(*tool, json!({ *key: text }))]))
@@ -351,6 +370,92 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
         ],
         _ => vec![Step::Text("unknown scenario")],
     }
+}
+
+/// The camelCase lifecycle events the cadence probe counts, and the tool events beside them.
+const CADENCE_EVENTS: &[&str] = &[
+    "sessionStart",
+    "userPromptSubmitted",
+    "preToolUse",
+    "postToolUse",
+    "agentStop",
+    "subagentStop",
+    "notification",
+    "preCompact",
+    "sessionEnd",
+];
+
+/// Attacks rows 1780-1799: how many times Copilot CLI fires each camelCase lifecycle event in
+/// one session (a prompt, two shell calls and a create, the answer; then `--continue` with a
+/// follow-up prompt), a recorder on each in `~/.copilot/hooks/`: kept in
+/// `tests/fixtures/cadence/`, which `tests/cadence_recorded.rs` checks hookx's tables against.
+fn lifecycle_events_fire_as_often_as_recorded() {
+    let Some(l) = live(
+        "cadence",
+        |sb| {
+            sb.write("home/.copilot/hooks/dump.json", &dump_everything(sb));
+        },
+        &[],
+    ) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let main_loop = |m: &FakeModel| {
+        m.requests_of("cadence")
+            .iter()
+            .filter(|b| b["tools"].as_array().is_some_and(|t| !t.is_empty()))
+            .count()
+    };
+    let first = cadence::Run {
+        run: "start".into(),
+        prompts: 1,
+        model_requests: main_loop(&l.model),
+        tool_calls: 3,
+        compactions: 0,
+        fired: cadence::fired(l.dumps.iter().map(|d| d.label.as_str()), CADENCE_EVENTS),
+    };
+    let before = l.dumps.len();
+    let requests = first.model_requests;
+    let bin = client::binary().expect("found by live()");
+    let out = l.sb.run(
+        &bin,
+        l.model.port,
+        "and now the follow-up",
+        &[],
+        &["--continue"],
+    );
+    c.that(
+        out.status == Some(0),
+        format!("continue exit {:?}: {}", out.status, out.stderr),
+    );
+    let dumps = l.sb.dumps();
+    let second = cadence::Run {
+        run: "continue".into(),
+        prompts: 1,
+        model_requests: main_loop(&l.model) - requests,
+        tool_calls: 0,
+        compactions: 0,
+        fired: cadence::fired(
+            dumps[before..].iter().map(|d| d.label.as_str()),
+            CADENCE_EVENTS,
+        ),
+    };
+    let now = cadence::Recording {
+        client: "copilot-cli".into(),
+        version: client::VERSION.into(),
+        host: "copilot".into(),
+        how: "-p --allow-all-tools, provider mode with the fake chat server; then --continue"
+            .into(),
+        runs: vec![first, second],
+    };
+    for d in cadence::settle(&format!("copilot-{}", client::VERSION), &now) {
+        c.that(false, d);
+    }
+    c.done("cadence");
 }
 
 /// A Claude-shaped hook file (Claude and Bricks): `{"hooks": {Event: [{matcher, hooks}]}}`
@@ -4863,6 +4968,7 @@ fn main() -> std::process::ExitCode {
         live_tests![
             a_converted_async_handler_runs_in_the_background,
             failed_calls_as_copilot_fires_them,
+            lifecycle_events_fire_as_often_as_recorded,
             two_command_keys_run_as_hookx_reads_them,
             a_trusted_guard_denies_when_copilot_starts_in_a_worktree,
             a_guards_timeout_past_the_timers_reach,

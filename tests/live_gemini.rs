@@ -8,6 +8,8 @@
 mod harness;
 #[path = "live_common/answers.rs"]
 mod answers;
+#[path = "live_common/cadence.rs"]
+mod cadence;
 #[path = "live_gemini/client.rs"]
 mod client;
 mod common;
@@ -136,6 +138,17 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Calls(vec![("read_file", json!({"file_path": file}))]),
             Step::Calls(vec![("glob", json!({"pattern": "*.txt"}))]),
             Step::Text("matchers done"),
+        ],
+        // Three calls and the answer; the resumed run's follow-up prompt (three function
+        // responses already in its history) gets the answer again.
+        "cadence" => vec![
+            shell("echo cadence-one"),
+            shell("echo cadence-two"),
+            Step::Calls(vec![(
+                "write_file",
+                json!({"file_path": file, "content": "one\n"}),
+            )]),
+            Step::Text("cadence done"),
         ],
         "sub" => vec![shell("echo from-subagent"), Step::Finish],
         "async" => vec![
@@ -2554,6 +2567,7 @@ fn main() -> std::process::ExitCode {
         live_tests![
             several_hooks_answers_merge_as_simulate_says,
             matchers_fire_as_hookx_reads_them,
+            lifecycle_events_fire_as_often_as_recorded,
             converted_corpus_configs,
             a_guards_timeout_past_the_timers_reach,
             a_claude_session_end_rule_keeps_claudes_budget,
@@ -2604,6 +2618,67 @@ fn main() -> std::process::ExitCode {
             a_session_writes_back_its_settings_without_a_route_installed_meanwhile,
         ],
     )
+}
+
+/// Attacks rows 1780-1799: how many times Gemini CLI fires each event in one session (a
+/// prompt, two shell calls and a write, the answer; then `--resume latest` with a follow-up
+/// prompt), a recorder on each in the user's settings: kept in `tests/fixtures/cadence/`, which
+/// `tests/cadence_recorded.rs` checks hookx's tables against (row 1761: `PreCompress` fires
+/// before every model request).
+fn lifecycle_events_fire_as_often_as_recorded() {
+    let Some(l) = live("cadence", &["--yolo"], &[], |sb| {
+        sb.trust_folder();
+        sb.user_settings(Value::Object(record_everything(sb, "")));
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let first = cadence::Run {
+        run: "start".into(),
+        prompts: 1,
+        model_requests: l.model.turns_of("cadence").len(),
+        tool_calls: 3,
+        compactions: 0,
+        fired: cadence::fired(l.dumps.iter().map(|d| d.label.as_str()), EVENTS),
+    };
+    let before = l.dumps.len();
+    let requests = first.model_requests;
+    let bin = client::binary().expect("found by live()");
+    let out = l.sb.run(
+        &bin,
+        l.model.port,
+        "and now the follow-up",
+        &["--yolo", "--resume", "latest"],
+        &[],
+    );
+    c.that(
+        out.status == Some(0),
+        format!("resume exit {:?}: {}", out.status, out.stderr),
+    );
+    let dumps = l.sb.dumps();
+    let second = cadence::Run {
+        run: "resume".into(),
+        prompts: 1,
+        model_requests: l.model.turns_of("cadence").len() - requests,
+        tool_calls: 0,
+        compactions: 0,
+        fired: cadence::fired(dumps[before..].iter().map(|d| d.label.as_str()), EVENTS),
+    };
+    let now = cadence::Recording {
+        client: "gemini-cli".into(),
+        version: client::VERSION.into(),
+        host: "gemini".into(),
+        how: "-p --yolo, a trusted folder, the fake model server; then --resume latest".into(),
+        runs: vec![first, second],
+    };
+    for d in cadence::settle(&format!("gemini-{}", client::VERSION), &now) {
+        c.that(false, d);
+    }
+    c.done("cadence");
 }
 
 /// The claim gate (task "claims"): a recorder on every event in the user's

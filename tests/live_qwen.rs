@@ -8,6 +8,8 @@
 mod harness;
 #[path = "live_common/answers.rs"]
 mod answers;
+#[path = "live_common/cadence.rs"]
+mod cadence;
 #[path = "live_qwen/client.rs"]
 mod client;
 mod common;
@@ -113,6 +115,14 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
                 json!({"file_path": file, "old_string": "absent-1840", "new_string": "new-1840"}),
             )),
             Step::Text("failed done"),
+        ],
+        // Three calls and the answer; the continued run's follow-up prompt (three tool
+        // messages already in its history) gets the answer again.
+        "cadence" => vec![
+            one(shell("echo cadence-one")),
+            one(shell("echo cadence-two")),
+            one(("write_file", json!({"file_path": file, "content": "one\n"}))),
+            Step::Text("cadence done"),
         ],
         "twice" => vec![
             one(shell("echo twice-call")),
@@ -1349,8 +1359,19 @@ fn migration_story_runs_each_rule_once() {
             l.out.status == Some(0),
             format!("{targets}: exit {:?}: {}", l.out.status, l.out.stderr),
         );
+        // Qwen fires UserPromptSubmit before every model turn; a Claude rule is written for the
+        // user's prompt, the one with `submitted_prompt`, and hookx runs it there only (attacks
+        // row 1780).
         let fired = |event: &str, tools: &[&str]| {
-            client::dumps::count(&l.dumps, &format!("event-{event}"), tools)
+            let label = format!("event-{event}");
+            match event {
+                "UserPromptSubmit" => l
+                    .dumps
+                    .iter()
+                    .filter(|d| d.label == label && d.stdin.get("submitted_prompt").is_some())
+                    .count(),
+                _ => client::dumps::count(&l.dumps, &label, tools),
+            }
         };
         // The personal rule, through hookx's user route: once per event, every event.
         let all = STORY_EVENTS.iter().map(|e| fired(e, &[])).sum();
@@ -1723,6 +1744,91 @@ fn a_trusted_guard_denies_when_qwen_starts_in_a_worktree() {
     c.done("worktree");
 }
 
+/// The lifecycle events the cadence probe counts, and the tool events beside them.
+const CADENCE_EVENTS: &[&str] = &[
+    "SessionStart",
+    "UserPromptSubmit",
+    "PreToolUse",
+    "PostToolUse",
+    "Stop",
+    "SubagentStop",
+    "Notification",
+    "PreCompact",
+    "PostCompact",
+    "SessionEnd",
+];
+
+/// Attacks rows 1780-1799: how many times Qwen Code fires each lifecycle event in one session
+/// (a prompt, two shell calls and a write, the answer; then `--continue` with a follow-up
+/// prompt), a recorder on each in the user's settings: kept in `tests/fixtures/cadence/`, which
+/// `tests/cadence_recorded.rs` checks hookx's tables against (Qwen, unlike Gemini CLI, fires
+/// `PreCompact` only past its threshold: its bundle's `tryCompressChat`).
+fn lifecycle_events_fire_as_often_as_recorded() {
+    let Some(l) = live("cadence", &["--yolo"], &[], |sb| {
+        sb.user_settings(Value::Object(record_everything(sb, "")));
+        None
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let main_loop = |m: &FakeModel| {
+        m.requests_of("cadence")
+            .iter()
+            .filter(|b| b["tools"].as_array().is_some_and(|t| !t.is_empty()))
+            .count()
+    };
+    let first = cadence::Run {
+        run: "start".into(),
+        prompts: 1,
+        model_requests: main_loop(&l.model),
+        tool_calls: 3,
+        compactions: 0,
+        fired: cadence::fired(l.dumps.iter().map(|d| d.label.as_str()), CADENCE_EVENTS),
+    };
+    let before = l.dumps.len();
+    let requests = first.model_requests;
+    let bin = client::binary().expect("found by live()");
+    let out = l.sb.run(
+        &bin,
+        l.model.port,
+        "and now the follow-up",
+        &["--yolo", "--continue"],
+        None,
+        &[],
+    );
+    c.that(
+        out.status == Some(0),
+        format!("continue exit {:?}: {}", out.status, out.stderr),
+    );
+    let dumps = l.sb.dumps();
+    let second = cadence::Run {
+        run: "continue".into(),
+        prompts: 1,
+        model_requests: main_loop(&l.model) - requests,
+        tool_calls: 0,
+        compactions: 0,
+        fired: cadence::fired(
+            dumps[before..].iter().map(|d| d.label.as_str()),
+            CADENCE_EVENTS,
+        ),
+    };
+    let now = cadence::Recording {
+        client: "qwen-code".into(),
+        version: client::VERSION.into(),
+        host: "qwen".into(),
+        how: "-p --yolo, the fake chat server; then --continue".into(),
+        runs: vec![first, second],
+    };
+    for d in cadence::settle(&format!("qwen-{}", client::VERSION), &now) {
+        c.that(false, d);
+    }
+    c.done("cadence");
+}
+
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
@@ -1741,6 +1847,7 @@ fn main() -> std::process::ExitCode {
             ),
         ],
         live_tests![
+            lifecycle_events_fire_as_often_as_recorded,
             a_guards_timeout_past_the_timers_reach,
             a_trusted_guard_denies_when_qwen_starts_in_a_worktree,
             a_projects_matcher_that_is_no_string_turns_off_the_users_hooks,

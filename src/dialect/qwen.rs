@@ -90,7 +90,18 @@ pub static TABLES: Tables = Tables {
     tool_scope: crate::tables::ToolScope::Any,
     exact_field_matchers: false,
     stop_fires_for_subagents: false,
-    cadences: &[],
+    // Run 0.24.4 (tests/fixtures/cadence/, conformance/qwen-facts.md): `UserPromptSubmit`
+    // fires before every model turn; the user's prompt carries `submitted_prompt`, a turn after
+    // tool results `prompt: ""` and no `submitted_prompt` (the bundle's `sendMessageStream`
+    // fires it for every message type but retries, steering, crons, notifications, teammates
+    // and goals). `PreCompact` fires only past the threshold (`tryCompressChat`), as Claude's.
+    cadences: &[(
+        EventKind::UserPromptSubmit,
+        crate::tables::Cadence::EveryModelRequestTold {
+            key: "submitted_prompt",
+            blank: "prompt",
+        },
+    )],
     // Run 0.24.4 tries Claude's MCP spelling, `mcp__server__tool`.
     mcp_names: crate::tables::MCP_CANONICAL,
     matcher_tries_names_of: &[Flavor(&super::claude::TABLES)],

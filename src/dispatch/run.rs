@@ -392,6 +392,19 @@ pub fn plan<'a, 'e, S: RuleSource + 'a>(
     let mark =
         (!matches!(limit, Limit::Entry(_)) && !selected.is_empty()).then(|| event_mark(event));
     for s in &selected {
+        // A firing beyond what the event names, which the rule's agent never fires (Qwen's
+        // UserPromptSubmit after tool results; attacks row 1780).
+        if host.tables().repeated_firing(s.rule.flavor.tables(), event) {
+            skipped.push(format!(
+                "{}: skipped: {} fires `{}` before every model request; this one is no firing \
+                 of what the event names, which its {} rule is written for",
+                describe(s.rule),
+                host.dialect().def().product,
+                host.tables().event_name(&event.kind).unwrap_or_default(),
+                s.rule.flavor.name()
+            ));
+            continue;
+        }
         match prepare(s, host, event, project_dir) {
             Ok((job, mut spec)) => {
                 if let Some(mark) = &mark {

@@ -210,13 +210,23 @@ pub enum Cadence {
     /// the thing then happens (the agent decides after the hooks ran, and the payload does
     /// not say which).
     EveryModelRequest,
+    /// Before each model request too, but the firing the event names is the one whose payload
+    /// holds `key`, the others `blank` empty (Qwen Code 0.24.4's `UserPromptSubmit`:
+    /// `submitted_prompt` on the user's prompt; after tool results neither it nor any text in
+    /// `prompt`): a rule written for an agent that fires the event as named runs on that one
+    /// only ([`Tables::repeated_firing`]). Both must say so: a firing with text is never
+    /// skipped, so no prompt a guard was written to read goes by it.
+    EveryModelRequestTold {
+        key: &'static str,
+        blank: &'static str,
+    },
 }
 
 impl Cadence {
     /// When the event `name` fires, as a sentence's end: "fires `name` …".
     pub fn said(self, name: &str) -> String {
         match self {
-            Cadence::EveryModelRequest => format!(
+            Cadence::EveryModelRequest | Cadence::EveryModelRequestTold { .. } => format!(
                 "before every model request, not only when it then does what `{name}` names"
             ),
         }
@@ -610,7 +620,9 @@ impl Tables {
     pub fn cadence_change(&self, from: &Tables, kind: &EventKind) -> Option<String> {
         let here = self.cadence(kind);
         let there = from.cadence(kind);
-        if here == there || matches!(kind, EventKind::Other(_)) {
+        // Firings the payload tells apart: hookx (its route, `hookx exec`) skips the others.
+        let evened = matches!(here, Some(Cadence::EveryModelRequestTold { .. })) && there.is_none();
+        if here == there || evened || matches!(kind, EventKind::Other(_)) {
             return None;
         }
         let name = self.event_name(kind)?;
@@ -630,6 +642,21 @@ impl Tables {
             ),
             (None, None) => return None,
         })
+    }
+
+    /// Whether `event`, as this flavour's agent fired it, is one of the firings beyond what
+    /// the event names, which a rule of `rule_flavor` is not written for: this flavour's
+    /// cadence tells them apart ([`Cadence::EveryModelRequestTold`]) and the rule's agent
+    /// fires the event otherwise. Such a firing runs none of that rule's handlers.
+    pub fn repeated_firing(&self, rule_flavor: &Tables, event: &crate::model::Event) -> bool {
+        let Some(Cadence::EveryModelRequestTold { key, blank }) = self.cadence(&event.kind) else {
+            return false;
+        };
+        rule_flavor.cadence(&event.kind) != self.cadence(&event.kind)
+            && event.fields.get(key).is_none()
+            && event
+                .field(blank)
+                .is_some_and(|text| text.trim().is_empty())
     }
 
     /// How many of this flavour's events a recorded run showed firing, of how many.
