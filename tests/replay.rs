@@ -500,12 +500,22 @@ fn replay(host: &str) {
         let subagent_stop = host_event.as_ref().is_some_and(|e| {
             e.kind == hookx::model::EventKind::Stop && e.field("parent_agent_id").is_some()
         });
+        // A firing beyond what the event names (Qwen's UserPromptSubmit after tool results,
+        // attacks row 1780): only the flavours whose agent fires it so too have rules for it.
+        let repeated = |flavor: Flavor| {
+            host_event.as_ref().is_some_and(|e| {
+                r.host
+                    .flavors()
+                    .any(|h| h.tables().repeated_firing(flavor.tables(), e))
+            })
+        };
         // Whether a flavour's category events fire for the payload's tool.
         let in_scope = |flavor: Flavor| {
             host_tool
                 .as_deref()
                 .is_none_or(|tool| flavor.tables().tool_scope.admits(tool))
                 && (!subagent_stop || flavor.tables().stop_fires_for_subagents)
+                && !repeated(flavor)
         };
         for &flavor in Flavor::all() {
             let file = world.out.join(format!("{}.json", flavor.name()));
@@ -573,7 +583,8 @@ fn replay(host: &str) {
             // (a success rule after a failed one) does not run.
             let fires = host_event
                 .as_ref()
-                .is_none_or(|e| hookx::protocol::failed::fires(flavor, &kind, e));
+                .is_none_or(|e| hookx::protocol::failed::fires(flavor, &kind, e))
+                && !repeated(flavor);
             if out.status.code() != Some(0) || !out.stdout.is_empty() {
                 failures.push(format!(
                     "{what}: a silent handler gave {:?} {:?} {}",
