@@ -901,6 +901,7 @@ fn in_background(plan: dispatch::run::Plan<'_>, hosted: &host::HostEvent) -> i32
         runs: Vec::new(),
         skipped,
         native: Vec::new(),
+        notes: Vec::new(),
         would_run: Vec::new(),
         outcome: crate::model::Outcome::default(),
         answer: crate::protocol::answer::encode_answer(
