@@ -2814,7 +2814,6 @@ fn hook_files_with_comments_or_trailing_commas() {
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }
 
-/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 /// The fault matrix in Copilot CLI (tests/live_common/faults.rs), which runs hooks one after
 /// another: a hanging, slow, crashing, noisy or oversized handler ahead of a deny, through
 /// `hookx run` on Copilot's route and through wrapped entries in `.github/hooks` that Copilot
@@ -4955,6 +4954,7 @@ fn two_command_keys_run_as_hookx_reads_them() {
     c.done("two keys");
 }
 
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_copilot",

@@ -1829,7 +1829,6 @@ fn autonomy_levels_and_a_guards_deny() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 /// Attacks row 1577: a Droid `PreToolUse` hook that exits 3 (stderr `E-ABORT3`) on the first of
 /// two Execute calls, hookx out of the loop; then the same hook in a Claude-form file of
 /// Droid's run by `hookx exec --host claude --as droid` is checked in `tests/protocol.rs`.
@@ -1861,6 +1860,7 @@ fn a_droid_hooks_exit_3_aborts_the_agent() {
     );
 }
 
+/// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_droid",

@@ -496,23 +496,20 @@ pub fn render_plan(
                 shorten(&crate::diag::visible(&rule.handler), 32),
                 crate::diag::visible(&runner).into_owned(),
             ]);
-            if let Some(why) = &rule.cadence {
-                rates.push(format!(
+            let said = |what: &str| {
+                format!(
                     "{} {} {}: {}",
                     plan.host,
                     rule.event,
                     shorten(&crate::diag::visible(&rule.handler), 32),
-                    crate::diag::visible(why)
-                ));
+                    crate::diag::visible(what)
+                )
+            };
+            if let Some(why) = &rule.cadence {
+                rates.push(said(why));
             }
             for also in &rule.also {
-                notes.push(format!(
-                    "{} {} {}: {}",
-                    plan.host,
-                    rule.event,
-                    shorten(&crate::diag::visible(&rule.handler), 32),
-                    crate::diag::visible(also)
-                ));
+                notes.push(said(also));
             }
         }
     }

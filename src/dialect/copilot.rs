@@ -1279,6 +1279,9 @@ mod protocol_rows {
     };
 }
 
+/// The text the model reads, for the tools whose result is that text alone.
+const TEXT_RESULT: &str = r#"{"result_type": "success", "text_result_for_llm": "${output}"}"#;
+
 /// Copilot CLI 1.0.102's tool results, in the envelope's canonical keys (both casings;
 /// recorded: `tools.10` a shell call, `tools.16` a create, `tools.22` an edit, `mcp.11` an
 /// MCP tool).
@@ -1302,32 +1305,14 @@ const RESULT_FORMS: &[ResultForm] = &[
         r#"{"result_type": "success",
             "text_result_for_llm": "File ${input.file_path} updated with changes."}"#,
     ),
-    ResultForm::mcp(r#"{"result_type": "success", "text_result_for_llm": "${output}"}"#),
+    ResultForm::mcp(TEXT_RESULT),
     // Any other text (a call moved to the background): all of it.
     ResultForm::of(ids::SHELL, r#"{"text_result_for_llm": "${output}"}"#),
     // The other tools' text, as the model reads it.
-    ResultForm::of(
-        ids::READ,
-        r#"{"result_type": "success", "text_result_for_llm": "${output}"}"#,
-    ),
-    ResultForm::of(
-        ids::GLOB,
-        r#"{"result_type": "success", "text_result_for_llm": "${output}"}"#,
-    ),
-    ResultForm::of(
-        ids::GREP,
-        r#"{"result_type": "success", "text_result_for_llm": "${output}"}"#,
-    ),
-    ResultForm::of(
-        ids::WEB_FETCH,
-        r#"{"result_type": "success", "text_result_for_llm": "${output}"}"#,
-    ),
-    ResultForm::of(
-        ids::WEB_SEARCH,
-        r#"{"result_type": "success", "text_result_for_llm": "${output}"}"#,
-    ),
-    ResultForm::of(
-        ids::TASK,
-        r#"{"result_type": "success", "text_result_for_llm": "${output}"}"#,
-    ),
+    ResultForm::of(ids::READ, TEXT_RESULT),
+    ResultForm::of(ids::GLOB, TEXT_RESULT),
+    ResultForm::of(ids::GREP, TEXT_RESULT),
+    ResultForm::of(ids::WEB_FETCH, TEXT_RESULT),
+    ResultForm::of(ids::WEB_SEARCH, TEXT_RESULT),
+    ResultForm::of(ids::TASK, TEXT_RESULT),
 ];

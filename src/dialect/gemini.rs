@@ -805,6 +805,9 @@ mod protocol_rows {
     };
 }
 
+/// The text the model reads and the line shown, for the tools whose result is those alone.
+const TEXT_RESULT: &str = r#"{"llmContent": "${output}", "returnDisplay": "${shown}"}"#;
+
 /// Gemini CLI 0.61.0's tool results (recorded: `tools.8` a shell call, `tools.14` a write,
 /// `tools.20` a replace, `tools.64` an MCP tool). A shell call's `llmContent` is its sections
 /// (bundle: `Output:` (`(empty)` for none), then `Error:`, `Exit Code:` (not 0), `Signal:`,
@@ -856,22 +859,10 @@ const RESULT_FORMS: &[ResultForm] = &[
         ids::READ,
         r#"{"llmContent": "${output}", "returnDisplay": ""}"#,
     ),
-    ResultForm::of(
-        ids::GLOB,
-        r#"{"llmContent": "${output}", "returnDisplay": "${shown}"}"#,
-    ),
-    ResultForm::of(
-        ids::GREP,
-        r#"{"llmContent": "${output}", "returnDisplay": "${shown}"}"#,
-    ),
-    ResultForm::of(
-        ids::WEB_FETCH,
-        r#"{"llmContent": "${output}", "returnDisplay": "${shown}"}"#,
-    ),
-    ResultForm::of(
-        ids::WEB_SEARCH,
-        r#"{"llmContent": "${output}", "returnDisplay": "${shown}"}"#,
-    ),
+    ResultForm::of(ids::GLOB, TEXT_RESULT),
+    ResultForm::of(ids::GREP, TEXT_RESULT),
+    ResultForm::of(ids::WEB_FETCH, TEXT_RESULT),
+    ResultForm::of(ids::WEB_SEARCH, TEXT_RESULT),
     ResultForm::of(
         ids::TASK,
         r#"{"llmContent": [{"text": "${output}"}], "returnDisplay": "${shown}"}"#,

@@ -780,6 +780,9 @@ mod protocol_rows {
     };
 }
 
+/// The text the model reads and the line shown, for the tools whose result is those alone.
+const TEXT_RESULT: &str = r#"{"llmContent": "${output}", "returnDisplay": "${shown}"}"#;
+
 /// Qwen Code 0.24.4's tool results (recorded: `tools.06` a shell call, `tools.10` a write,
 /// `tools.14` an edit). A shell call's `llmContent` is its sections (bundle
 /// `chunk-DPEB6S2R.js`: `Command:` (not in code mode), `Directory:`, `Output:` (`(empty)` for
@@ -822,22 +825,10 @@ const RESULT_FORMS: &[ResultForm] = &[
         ids::READ,
         r#"{"llmContent": "${output}", "returnDisplay": ""}"#,
     ),
-    ResultForm::of(
-        ids::GLOB,
-        r#"{"llmContent": "${output}", "returnDisplay": "${shown}"}"#,
-    ),
-    ResultForm::of(
-        ids::GREP,
-        r#"{"llmContent": "${output}", "returnDisplay": "${shown}"}"#,
-    ),
-    ResultForm::of(
-        ids::WEB_FETCH,
-        r#"{"llmContent": "${output}", "returnDisplay": "${shown}"}"#,
-    ),
-    ResultForm::of(
-        ids::WEB_SEARCH,
-        r#"{"llmContent": "${output}", "returnDisplay": "${shown}"}"#,
-    ),
+    ResultForm::of(ids::GLOB, TEXT_RESULT),
+    ResultForm::of(ids::GREP, TEXT_RESULT),
+    ResultForm::of(ids::WEB_FETCH, TEXT_RESULT),
+    ResultForm::of(ids::WEB_SEARCH, TEXT_RESULT),
     ResultForm::of(
         ids::TASK,
         r#"{"llmContent": [{"text": "${output}"}], "returnDisplay": "${shown}"}"#,
