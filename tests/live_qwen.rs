@@ -1425,7 +1425,17 @@ fn team_loop_runs_each_rule_once() {
         format!("exit {:?}: {}", l.out.status, l.out.stderr),
     );
     let [shell, prompts, stops] = ["event-shell", "event-prompt", "event-stop"].map(|e| l.count(e));
-    for wrong in common::team_of_four_once(&l.sb.project, [shell, prompts, stops], (&[], 0)) {
+    // Qwen fires UserPromptSubmit before every model turn; the user's prompt is the firing with
+    // `submitted_prompt`. Qwen's own logger runs on each, the other agents' once per prompt, as
+    // under their own agents (attacks row 1780).
+    let typed = l.count_with("event-prompt", "\"submitted_prompt\"");
+    let qwens = &common::TEAM4_LABELS[3..6];
+    let others = [&common::TEAM4_LABELS[..3], &common::TEAM4_LABELS[6..]].concat();
+    let wrong = [
+        common::team_once(&l.sb.project, qwens, [shell, prompts, stops], (&[], 0)),
+        common::team_once(&l.sb.project, &others, [shell, typed, stops], (&[], 0)),
+    ];
+    for wrong in wrong.into_iter().flatten() {
         c.that(false, wrong);
     }
     let denied = l.tool_result("story", "story-denied");
