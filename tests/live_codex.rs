@@ -2532,43 +2532,13 @@ fn migration_story_runs_each_rule_once() {
 /// follows the checkout's record (rows 1660-1661): the guard's deny is the call's result.
 fn a_trusted_guard_denies_when_codex_starts_in_a_worktree() {
     let Some(l) = live("team", WRITE, |sb| {
-        let checkout = sb.root.join("checkout");
-        std::fs::create_dir_all(&checkout).unwrap();
-        let git = |args: &[&str]| {
-            let out = std::process::Command::new("git")
-                .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-                .args(args)
-                .current_dir(&checkout)
-                .env("HOME", &sb.home)
-                .output()
-                .unwrap();
-            assert!(out.status.success(), "git {args:?}: {out:?}");
-        };
-        git(&["init", "-q"]);
-        let guard = format!(
-            "input=$(cat); case \"$input\" in *'{}'*) echo R1678-CODEX >&2; exit 2;; esac",
-            common::STORY_DENIED
+        let checkout = common::worktree_of_a_guarded_checkout(
+            &sb.root,
+            &sb.project,
+            &sb.home,
+            "R1678-CODEX",
+            &[&["trust", "--yes"], &["install", "--host", "codex"]],
         );
-        common::write(
-            &checkout,
-            ".claude/settings.json",
-            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-                {"type": "command", "command": guard}]}]}})
-            .to_string(),
-        );
-        common::hookx_at(&checkout, &sb.home, &["trust", "--yes"]).success();
-        common::hookx_at(&checkout, &sb.home, &["install", "--host", "codex"]).success();
-        git(&["add", "-A"]);
-        git(&["commit", "-qm", "team hooks"]);
-        std::fs::remove_dir_all(&sb.project).unwrap();
-        git(&[
-            "worktree",
-            "add",
-            "-q",
-            sb.project.to_str().unwrap(),
-            "-b",
-            "wt",
-        ]);
         sb.user_config(&format!(
             "[projects.{}]\ntrust_level = \"trusted\"\n\n",
             json!(checkout.display().to_string())

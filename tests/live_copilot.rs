@@ -2320,43 +2320,13 @@ fn team_loop_under_copilot(install: bool) {
 /// hookx follows the checkout's record (rows 1660-1661): the guard's deny is the call's result.
 fn a_trusted_guard_denies_when_copilot_starts_in_a_worktree() {
     let Some(l) = live_env("team", |sb| {
-        let checkout = sb.root.join("checkout");
-        std::fs::create_dir_all(&checkout).unwrap();
-        let git = |args: &[&str]| {
-            let out = std::process::Command::new("git")
-                .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-                .args(args)
-                .current_dir(&checkout)
-                .env("HOME", &sb.home)
-                .output()
-                .unwrap();
-            assert!(out.status.success(), "git {args:?}: {out:?}");
-        };
-        git(&["init", "-q"]);
-        let guard = format!(
-            "input=$(cat); case \"$input\" in *'{}'*) echo R1678-COPILOT >&2; exit 2;; esac",
-            common::STORY_DENIED
+        common::worktree_of_a_guarded_checkout(
+            &sb.root,
+            &sb.project,
+            &sb.home,
+            "R1678-COPILOT",
+            &[&["install", "--host", "copilot"], &["trust", "--yes"]],
         );
-        common::write(
-            &checkout,
-            ".claude/settings.json",
-            &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
-                {"type": "command", "command": guard}]}]}})
-            .to_string(),
-        );
-        common::hookx_at(&checkout, &sb.home, &["install", "--host", "copilot"]).success();
-        common::hookx_at(&checkout, &sb.home, &["trust", "--yes"]).success();
-        git(&["add", "-A"]);
-        git(&["commit", "-qm", "team hooks"]);
-        std::fs::remove_dir_all(&sb.project).unwrap();
-        git(&[
-            "worktree",
-            "add",
-            "-q",
-            sb.project.to_str().unwrap(),
-            "-b",
-            "wt",
-        ]);
         routed_env(sb)
     }) else {
         return;

@@ -1171,3 +1171,54 @@ pub fn timer_forms(name: &str) -> TimerForms {
             .collect(),
     }
 }
+
+/// Attacks row 1678: a git checkout at `root/checkout` whose team file is a Claude Bash guard
+/// (exit 2 with `marker` on a call of [`STORY_DENIED`]), the hookx commands `steps` run there in
+/// order (install, trust), committed; `project` is removed and made a worktree of it on branch
+/// `wt`. Returns the checkout.
+pub fn worktree_of_a_guarded_checkout(
+    root: &Path,
+    project: &Path,
+    home: &Path,
+    marker: &str,
+    steps: &[&[&str]],
+) -> PathBuf {
+    let checkout = root.join("checkout");
+    std::fs::create_dir_all(&checkout).unwrap();
+    let git = |args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .current_dir(&checkout)
+            .env("HOME", home)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    git(&["init", "-q"]);
+    let guard = format!(
+        "input=$(cat); case \"$input\" in *'{STORY_DENIED}'*) echo {marker} >&2; exit 2;; esac"
+    );
+    write(
+        &checkout,
+        ".claude/settings.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": guard}]}]}})
+        .to_string(),
+    );
+    for step in steps {
+        hookx_at(&checkout, home, step).success();
+    }
+    git(&["add", "-A"]);
+    git(&["commit", "-qm", "team hooks"]);
+    std::fs::remove_dir_all(project).unwrap();
+    git(&[
+        "worktree",
+        "add",
+        "-q",
+        project.to_str().unwrap(),
+        "-b",
+        "wt",
+    ]);
+    checkout
+}
