@@ -3733,6 +3733,131 @@ fn a_compaction_rule_under_gemini_is_said_to_run_before_every_request() {
     );
 }
 
+/// Attacks rows 1883, 1782 and 1787: Copilot CLI 1.0.102 fires `permissionRequest` before
+/// every shell, create and edit call in `-p`, `--allow-all-tools` too, where Codex fires
+/// `PermissionRequest` only when it would ask; Qwen Code 0.24.4 fires no `SessionEnd` in `-p`,
+/// Droid 0.225.2 no `UserPromptSubmit` in `droid exec`, Cline 3.0.65 neither a prompt event
+/// in `--json` nor `SessionShutdown` at a completed run's end (`tests/fixtures/cadence/`).
+/// `convert` said only the matcher's loss of the Codex guard and nothing of the others; now
+/// each is a located loss, and `list`, `doctor` and `simulate` under Qwen say the `-p` one.
+#[test]
+fn events_a_host_fires_otherwise_or_not_in_its_headless_mode_are_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    write(
+        &project,
+        ".codex/hooks.json",
+        &json!({"hooks": {"PermissionRequest": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": "./permission-guard.sh"}]}]}})
+        .to_string(),
+    );
+    // Cline's output is scripts, not one document: the report alone.
+    let losses = |file: &str, to: &str| -> Vec<Value> {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(["convert", file, "--to", to, "--format", "json"]);
+        let ran = ran(&mut cmd);
+        assert_eq!(ran.code, Some(0), "{ran:?}");
+        let report: Value = serde_json::from_str(&ran.stdout).unwrap();
+        report["losses"].as_array().cloned().unwrap_or_default()
+    };
+    let says = |losses: &[Value], pointer: &str, text: &str| {
+        losses.iter().any(|l| {
+            l["pointer"] == pointer
+                && l["line"].as_u64() > Some(0)
+                && l["why"].as_str().is_some_and(|w| w.contains(text))
+        })
+    };
+    let got = losses(".codex/hooks.json", "copilot");
+    assert!(
+        says(
+            &got,
+            "/hooks/PermissionRequest/0",
+            "even one nothing would ask the user about"
+        ),
+        "convert --to copilot names the guard's rate: {got:#?}"
+    );
+    write(
+        &project,
+        ".claude/settings.json",
+        &json!({"hooks": {
+            "SessionEnd": [{"hooks": [{"type": "command", "command": "./save-notes.sh"}]}],
+            "UserPromptSubmit": [{"hooks": [{"type": "command", "command": "./log-prompt.sh"}]}],
+            "Stop": [{"hooks": [{"type": "command", "command": "echo stop"}]}],
+        }})
+        .to_string(),
+    );
+    for (to, pointer, text) in [
+        (
+            "qwen",
+            "/hooks/SessionEnd/0",
+            "does not fire `SessionEnd` in `-p`",
+        ),
+        ("droid", "/hooks/UserPromptSubmit/0", "in `droid exec`"),
+        ("cline", "/hooks/UserPromptSubmit/0", "in `--json` runs"),
+        (
+            "cline",
+            "/hooks/SessionEnd/0",
+            "a `--json` run that completes",
+        ),
+    ] {
+        let got = losses(".claude/settings.json", to);
+        assert!(says(&got, pointer, text), "convert --to {to}: {got:#?}");
+        assert!(
+            got.iter().all(|l| l["pointer"] != "/hooks/Stop/0"),
+            "the Stop rule fires alike under {to}: {got:#?}"
+        );
+    }
+    assert_eq!(
+        losses(".claude/settings.json", "codex"),
+        Vec::<Value>::new(),
+        "Codex fires all three as Claude does"
+    );
+    // Under Qwen, through hookx's route: list's plan, doctor and simulate say it.
+    let trusted = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.env("HOME", &home).args(args);
+        cmd.arg("--project").arg(&project).arg("--home").arg(&home);
+        ran(&mut cmd)
+    };
+    trusted(&["trust", ".claude/settings.json"]);
+    assert_eq!(trusted(&["install", "--host", "qwen"]).code, Some(0));
+    let never = "does not fire `SessionEnd` in `-p`";
+    let list = trusted(&["list", "--host", "qwen"]);
+    assert!(
+        list.stdout
+            .split("run at another rate than where they were written:")
+            .nth(1)
+            .is_some_and(|rest| rest.contains("./save-notes.sh")
+                && rest.contains(never)
+                && !rest.contains("echo stop")),
+        "list --host qwen: {list:?}"
+    );
+    let doctor = trusted(&["doctor", "--host", "qwen"]);
+    assert!(
+        doctor.stdout.contains(never),
+        "doctor --host qwen: {doctor:?}"
+    );
+    let simulate = trusted(&[
+        "simulate",
+        "--host",
+        "qwen",
+        "--event",
+        "SessionEnd",
+        "--dry-run",
+        "--format",
+        "json",
+    ]);
+    let report: Value =
+        serde_json::from_str(&simulate.stdout).unwrap_or_else(|e| panic!("{e}: {simulate:?}"));
+    assert!(
+        report["notes"][0]
+            .as_str()
+            .is_some_and(|n| n.contains(never)),
+        "simulate --host qwen: {report:#}"
+    );
+}
+
 /// Attacks row 1780: Qwen Code 0.24.4 fires `UserPromptSubmit` before every model turn (four
 /// times for one prompt and three tool calls, `tests/fixtures/cadence/qwen-0.24.4.json`); the
 /// user's prompt carries `submitted_prompt`, a turn after tool results `prompt: ""` without it.

@@ -36,22 +36,19 @@ fn predicted(
     kind: &EventKind,
     run: &cadence::Run,
 ) -> Option<(usize, usize)> {
+    if tables.unfired_in(kind).is_some() {
+        // Not fired in the mode the probe runs (`-p`, `exec`, `--json`), whose runs complete.
+        return Some((0, 0));
+    }
     match tables.cadence(kind) {
         Some(Cadence::EveryModelRequest) => Some((run.model_requests, run.model_requests)),
+        Some(Cadence::EveryWritingCall) => Some((0, run.tool_calls)),
         Some(Cadence::EveryModelRequestTold { .. }) => {
             Some((as_named(kind, run)?, run.model_requests))
         }
         None => as_named(kind, run).map(|n| (n, n)),
     }
 }
-
-/// Counts the tables do not predict, each with its row: what the host does not fire in the
-/// mode the probe runs it in, which no table says yet.
-const UNTABLED: &[(&str, &str, &str)] = &[(
-    "qwen-code",
-    "SessionEnd",
-    "row 1782: Qwen Code 0.24.4 fires no SessionEnd in `-p` (qwen-facts)",
-)];
 
 #[test]
 fn each_recorded_clients_events_fire_as_often_as_the_tables_say() {
@@ -70,6 +67,11 @@ fn each_recorded_clients_events_fire_as_often_as_the_tables_say() {
         for run in &rec.runs {
             for (name, &count) in &run.fired {
                 let Some(kind) = tables.event_kind(name) else {
+                    // A hook name the client's docs or source list and hookx does not read
+                    // (Cline's `TaskResume`), recorded as not firing, is no claim of the tables.
+                    if count == 0 {
+                        continue;
+                    }
                     differ.push(format!(
                         "{} {}: `{name}` is no event of {}",
                         rec.client, rec.version, rec.host
@@ -79,12 +81,6 @@ fn each_recorded_clients_events_fire_as_often_as_the_tables_say() {
                 let Some((least, most)) = predicted(tables, &kind, run) else {
                     continue;
                 };
-                if UNTABLED
-                    .iter()
-                    .any(|(c, e, _)| *c == rec.client && e == name)
-                {
-                    continue;
-                }
                 if count < least || count > most {
                     differ.push(format!(
                         "{} {} ({}): `{name}` ({kind}) fired {count} times, the tables say \

@@ -10,6 +10,9 @@
 mod harness;
 #[path = "live_common/answers.rs"]
 mod answers;
+#[allow(dead_code)]
+#[path = "live_common/cadence.rs"]
+mod cadence;
 mod common;
 #[path = "live_common/faults.rs"]
 mod faults;
@@ -107,6 +110,15 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
                         "old_str_start_line_number": 1, "old_str_end_line_number": 1}]}),
             ),
             Step::Text("routed done"),
+        ],
+        "cadence" => vec![
+            launch("echo cadence-one"),
+            launch("echo cadence-two"),
+            Step::Tool(
+                "save-file",
+                json!({"path": format!("{project}/cadence.txt"), "file_content": "one\n"}),
+            ),
+            Step::Text("cadence done"),
         ],
         "story" => vec![
             launch("echo story-ok"),
@@ -1370,6 +1382,7 @@ fn main() -> std::process::ExitCode {
             format!("auggie-{VERSION}/node_modules/@augmentcode/auggie/augment.mjs"),
         )],
         live_tests![
+            lifecycle_events_fire_as_often_as_recorded,
             a_guards_timeout_past_the_timers_reach,
             ground_truth_tool_calls_and_answers,
             ground_truth_answer_forms,
@@ -1486,5 +1499,74 @@ fn failed_calls_as_auggie_marks_them() {
         ));
     }
     check_recorded(&sb, &dumps, "failed");
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// Attacks rows 1787 and 1980-1999: how many times Auggie fires each of its events in one
+/// session (a prompt, two `launch-process` calls and a `save-file`, the answer; then
+/// `--continue` with a follow-up prompt), a recorder on each in `~/.augment/settings.json`:
+/// kept in `tests/fixtures/cadence/`, which `tests/cadence_recorded.rs` checks hookx's tables
+/// against.
+fn lifecycle_events_fire_as_often_as_recorded() {
+    let Some(program) = auggie() else { return };
+    let sb = Sandbox::new("hookx-live-augment-cadence");
+    let model = FakeAugment::start(sb.project.display().to_string());
+    common::write(
+        &sb.home,
+        ".augment/settings.json",
+        &json!({"hooks": recorders(&sb)}).to_string(),
+    );
+    let mut failed = Vec::new();
+    let out = run_auggie(&sb, &program, &model, "cadence", &[]);
+    if !out.status.success() {
+        failed.push(format!(
+            "exit {:?}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let dumps = sb.dumps();
+    let first = cadence::Run {
+        run: "start".into(),
+        prompts: 1,
+        model_requests: model.chats().len(),
+        tool_calls: 3,
+        compactions: 0,
+        fired: cadence::fired(dumps.iter().map(|d| d.label.as_str()), EVENTS),
+    };
+    let mut cmd = sb.command(Path::new("node"));
+    cmd.env(
+        "AUGMENT_SESSION_AUTH",
+        json!({"accessToken": "dummy", "tenantURL": format!("http://127.0.0.1:{}/", model.port),
+            "scopes": ["email"]})
+        .to_string(),
+    )
+    .arg(&program)
+    .args(["--continue", "-p", "and now the follow-up"]);
+    let again = sb.run(cmd);
+    if !again.status.success() {
+        failed.push(format!(
+            "continue: exit {:?}: {}",
+            again.status,
+            String::from_utf8_lossy(&again.stderr)
+        ));
+    }
+    let all = sb.dumps();
+    let second = cadence::Run {
+        run: "continue".into(),
+        prompts: 1,
+        model_requests: model.chats().len() - first.model_requests,
+        tool_calls: 0,
+        compactions: 0,
+        fired: cadence::fired(all[dumps.len()..].iter().map(|d| d.label.as_str()), EVENTS),
+    };
+    let now = cadence::Recording {
+        client: "auggie".into(),
+        version: VERSION.into(),
+        host: "augment".into(),
+        how: "-p, the fake Augment backend; then --continue -p".into(),
+        runs: vec![first, second],
+    };
+    failed.extend(cadence::settle(&format!("auggie-{VERSION}"), &now));
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }

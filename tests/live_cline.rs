@@ -9,6 +9,9 @@
 mod harness;
 #[path = "live_common/answers.rs"]
 mod answers;
+#[allow(dead_code)]
+#[path = "live_common/cadence.rs"]
+mod cadence;
 mod common;
 #[path = "live_common/faults.rs"]
 mod faults;
@@ -63,6 +66,15 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
                 json!({"input": "*** Begin Patch\n*** Update File: notes.txt\n@@\n-absent-1840\n+new-1840\n*** End Patch\n"}),
             )]),
             Step::Text("failed done"),
+        ],
+        "cadence" => vec![
+            run("echo cadence-one"),
+            run("echo cadence-two"),
+            Step::Tools(vec![(
+                "apply_patch",
+                json!({"input": "*** Begin Patch\n*** Add File: cadence.txt\n+one\n*** End Patch\n"}),
+            )]),
+            Step::Text("cadence done"),
         ],
         "twice" => vec![
             run("echo twice-call"),
@@ -1210,6 +1222,7 @@ fn main() -> std::process::ExitCode {
             format!("cline-{VERSION}/node_modules/@cline/cli-linux-x64/bin/cline"),
         )],
         live_tests![
+            lifecycle_events_fire_as_often_as_recorded,
             ground_truth_run_commands_and_answers,
             ground_truth_answer_forms,
             error_message_without_cancel_reaches_the_model_through_hookx,
@@ -1545,5 +1558,48 @@ fn a_failed_call_runs_each_teams_rule_once_under_cline() {
             ));
         }
     }
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// Attacks rows 1787 and 1980-1999: how many times Cline fires each of its hook files in one
+/// session (a prompt, two `run_commands` calls and a patch, the answer), the recorder as each
+/// file in `~/.cline/hooks/`: kept in `tests/fixtures/cadence/`, which
+/// `tests/cadence_recorded.rs` checks hookx's tables against. No resumed run: `--id` opens the
+/// interactive chat, which `--json` refuses (source: "JSON output mode requires a prompt").
+fn lifecycle_events_fire_as_often_as_recorded() {
+    let Some(bin) = cline() else { return };
+    let sb = Sandbox::new("hookx-live-cline-cadence");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    for e in EVENTS {
+        executable(&sb.home, &format!(".cline/hooks/{e}"), &sb.dumper(e), 0o755);
+    }
+    let main_loop = |m: &FakeModel| {
+        m.requests_of("cadence")
+            .iter()
+            .filter(|b| b["tools"].as_array().is_some_and(|t| !t.is_empty()))
+            .count()
+    };
+    let mut failed = Vec::new();
+    let (out, stdout) = run_client(&bin, &sb, &model, "cadence", "cline-cadence");
+    if !out.status.success() {
+        failed.push(format!("exit {:?}: {stdout}", out.status));
+    }
+    let dumps = sb.dumps();
+    let first = cadence::Run {
+        run: "start".into(),
+        prompts: 1,
+        model_requests: main_loop(&model),
+        tool_calls: 3,
+        compactions: 0,
+        fired: cadence::fired(dumps.iter().map(|d| d.label.as_str()), EVENTS),
+    };
+    let now = cadence::Recording {
+        client: "cline".into(),
+        version: VERSION.into(),
+        host: "cline".into(),
+        how: "--json, an OpenAI provider on the fake chat server".into(),
+        runs: vec![first],
+    };
+    failed.extend(cadence::settle(&format!("cline-{VERSION}"), &now));
     assert!(failed.is_empty(), "{}", failed.join("\n"));
 }

@@ -8,6 +8,9 @@
 mod harness;
 #[path = "live_common/answers.rs"]
 mod answers;
+#[allow(dead_code)]
+#[path = "live_common/cadence.rs"]
+mod cadence;
 mod common;
 #[path = "live_common/converted.rs"]
 mod converted;
@@ -125,6 +128,15 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("matchers done"),
         ],
         "text" => vec![Step::Text("nothing to do")],
+        "cadence" => vec![
+            execute("echo cadence-one"),
+            execute("echo cadence-two"),
+            Step::Tools(vec![(
+                "Create",
+                json!({"file_path": format!("{project}/cadence.txt"), "content": "one\n"}),
+            )]),
+            Step::Text("cadence done"),
+        ],
         "async" => vec![
             execute(&in_background::call(project)),
             Step::Text("async done"),
@@ -1869,6 +1881,7 @@ fn main() -> std::process::ExitCode {
             format!("factory-{VERSION}/node_modules/@factory/cli-linux-x64/bin/droid"),
         )],
         live_tests![
+            lifecycle_events_fire_as_often_as_recorded,
             a_converted_async_handler_runs_in_the_background,
             autonomy_levels_and_a_guards_deny,
             a_droid_stop_hooks_exit_3_ends_the_turn,
@@ -2159,4 +2172,54 @@ fn a_sessionstart_decision_block_under_droid() {
     assert!(started, "the SessionStart hook ran: {out:?}");
     // Observed 0.225.2: the decision is not acted on: the call runs.
     assert!(ran && !chats.is_empty(), "the session went on: {out:?}");
+}
+
+/// Attacks rows 1787 and 1980-1999: how many times Droid fires each of its events in one
+/// session (a prompt, two Execute calls and a Create, the answer), a recorder on each in the
+/// user's settings: kept in `tests/fixtures/cadence/`, which `tests/cadence_recorded.rs` checks
+/// hookx's tables against. No resumed run: `droid exec -s ID` fetches the session from
+/// Factory's service ("Failed to fetch session", `exec/handler.ts`), which a sealed run cannot.
+fn lifecycle_events_fire_as_often_as_recorded() {
+    let Some(bin) = droid() else { return };
+    let sb = Sandbox::new("hookx-live-droid-cadence");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let hooks: serde_json::Map<String, Value> = EVENTS
+        .iter()
+        .map(|e| (e.to_string(), recorder_on(&sb, e, e)[e].clone()))
+        .collect();
+    user_settings(&sb, &model, Some(Value::Object(hooks)));
+    let main_loop = |m: &FakeModel| {
+        m.requests_of("cadence")
+            .iter()
+            .filter(|b| b["tools"].as_array().is_some_and(|t| !t.is_empty()))
+            .count()
+    };
+    let mut failed = Vec::new();
+    let out = run_droid(&sb, &bin, "cadence");
+    keep(&sb, &model, &out, "droid-cadence");
+    if !out.status.success() {
+        failed.push(format!(
+            "exit {:?}: {}",
+            out.status,
+            String::from_utf8_lossy(&out.stderr)
+        ));
+    }
+    let dumps = sb.dumps();
+    let first = cadence::Run {
+        run: "start".into(),
+        prompts: 1,
+        model_requests: main_loop(&model),
+        tool_calls: 3,
+        compactions: 0,
+        fired: cadence::fired(dumps.iter().map(|d| d.label.as_str()), EVENTS),
+    };
+    let now = cadence::Recording {
+        client: "droid".into(),
+        version: VERSION.into(),
+        host: "droid".into(),
+        how: "exec --auto high -o json, a custom model on the fake chat server".into(),
+        runs: vec![first],
+    };
+    failed.extend(cadence::settle(&format!("droid-{VERSION}"), &now));
+    assert!(failed.is_empty(), "{}", failed.join("\n"));
 }

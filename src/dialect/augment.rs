@@ -87,6 +87,7 @@ pub static TABLES: Tables = Tables {
     },
     exact_field_matchers: false,
     stop_fires_for_subagents: false,
+    unfired: &[],
     cadences: &[],
     matcher_tries_names_of: &[],
     // Source 0.36.0 (`createNamespacedToolName`, `f7n`): an MCP tool is named `TOOL_SERVER`

@@ -59,6 +59,7 @@ pub static TABLES: Tables = Tables {
     },
     exact_field_matchers: false,
     stop_fires_for_subagents: false,
+    unfired: &[],
     cadences: &[],
     matcher_tries_names_of: &[],
     mcp_names: crate::tables::MCP_CANONICAL,

@@ -71,6 +71,7 @@ pub static TABLES: Tables = Tables {
     matcher_style: CLAUDE_MATCHER_STYLE,
     exact_field_matchers: false,
     stop_fires_for_subagents: false,
+    unfired: &[],
     cadences: &[],
     matcher_tries_names_of: &[],
     mcp_names: crate::tables::MCP_CANONICAL,

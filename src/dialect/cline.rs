@@ -63,6 +63,17 @@ pub static TABLES: Tables = Tables {
     },
     exact_field_matchers: false,
     stop_fires_for_subagents: false,
+    // Run 3.0.65 (attacks row 1787, tests/fixtures/cadence/ and recorded/cline-3.0.65/): a
+    // `--json` run fires no `UserPromptSubmit`, and `SessionShutdown` only after a hook's
+    // cancel ended it (`tools`), never at the end of a run that completes (`failed`, `story`,
+    // the cadence probe).
+    unfired: &[
+        (EventKind::UserPromptSubmit, "in `--json` runs"),
+        (
+            EventKind::SessionEnd,
+            "at the end of a `--json` run that completes (only after a cancel)",
+        ),
+    ],
     cadences: &[],
     matcher_tries_names_of: &[],
     mcp_names: crate::tables::MCP_CANONICAL,

@@ -76,6 +76,7 @@ pub static TABLES: Tables = Tables {
     tool_scope: crate::tables::ToolScope::Any,
     exact_field_matchers: false,
     stop_fires_for_subagents: false,
+    unfired: &[],
     cadences: &[],
     // A patch also answers to `Edit` and `Write` (run).
     matcher_tries_names_of: &[super::claude::FLAVOR],

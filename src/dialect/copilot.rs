@@ -109,7 +109,16 @@ pub static TABLES: Tables = Tables {
     // A subagent's end fires `agentStop` (with its `agentId`) before `subagentStop` (recorded
     // 1.0.102, `tools.45`, `tools.47`): a Copilot Stop rule is written for both.
     stop_fires_for_subagents: true,
-    cadences: &[],
+    // Run 1.0.102 (attacks row 1883, `live_copilot::converted_corpus_configs`): in `-p` with
+    // `--allow-all-tools`, `permissionRequest` fired before the bash call, the create and the
+    // edit (not the view), where nothing asked the user; both casings fire it from one place
+    // (rows 1860-1862). A Claude or Codex `PermissionRequest` guard then runs on every such
+    // call, which only adds denies: hookx skips none, as it cannot tell which would have asked.
+    unfired: &[],
+    cadences: &[(
+        EventKind::PermissionRequest,
+        crate::tables::Cadence::EveryWritingCall,
+    )],
     matcher_tries_names_of: &[],
     mcp_names: MCP_NAMES,
     key_case: KeyCase::Camel,
@@ -356,7 +365,16 @@ pub static PASCAL_TABLES: Tables = Tables {
     exact_field_matchers: false,
     // `Stop` too (recorded `tools.46`, with `agent_id`).
     stop_fires_for_subagents: true,
-    cadences: &[],
+    // Run 1.0.102 (attacks row 1883, `live_copilot::converted_corpus_configs`): in `-p` with
+    // `--allow-all-tools`, `permissionRequest` fired before the bash call, the create and the
+    // edit (not the view), where nothing asked the user; both casings fire it from one place
+    // (rows 1860-1862). A Claude or Codex `PermissionRequest` guard then runs on every such
+    // call, which only adds denies: hookx skips none, as it cannot tell which would have asked.
+    unfired: &[],
+    cadences: &[(
+        EventKind::PermissionRequest,
+        crate::tables::Cadence::EveryWritingCall,
+    )],
     matcher_tries_names_of: &[Flavor(&TABLES)],
     mcp_names: MCP_NAMES,
     key_case: KeyCase::Snake,

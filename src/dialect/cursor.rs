@@ -62,6 +62,7 @@ macro_rules! cursor_tables {
             matcher_style: CLAUDE_MATCHER_STYLE,
             exact_field_matchers: false,
             stop_fires_for_subagents: false,
+            unfired: &[],
             cadences: &[],
             mcp_names: crate::tables::MCP_CANONICAL,
             matcher_tries_names_of: $tries,

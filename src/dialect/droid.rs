@@ -75,6 +75,9 @@ pub static TABLES: Tables = Tables {
     tool_scope: crate::tables::ToolScope::Any,
     exact_field_matchers: false,
     stop_fires_for_subagents: false,
+    // Run 0.225.2 (attacks row 1787, tests/fixtures/cadence/, droid-facts): `droid exec` fires
+    // no `UserPromptSubmit`.
+    unfired: &[(EventKind::UserPromptSubmit, "in `droid exec`")],
     cadences: &[],
     mcp_names: crate::tables::MCP_CANONICAL,
     matcher_tries_names_of: &[],

@@ -88,6 +88,7 @@ pub static TABLES: Tables = Tables {
     // threshold. Its payload says nothing of which, so hookx cannot tell a compression from a
     // turn: a foreign `PreCompact` rule runs each time (its answer is ignored there, so nothing
     // it says is lost), and `convert`, `list`, `doctor` and `simulate` say so.
+    unfired: &[],
     cadences: &[(
         EventKind::PreCompact,
         crate::tables::Cadence::EveryModelRequest,

@@ -80,6 +80,7 @@ pub static TABLES: Tables = Tables {
     },
     exact_field_matchers: false,
     stop_fires_for_subagents: false,
+    unfired: &[],
     cadences: &[],
     // "MCP tools `@server/tool` (`@postgres/query`)"; "`@git` All tools from git MCP
     // server; `@git/status` Specific tool from git MCP server; `@builtin` All built-in tools

@@ -163,6 +163,7 @@ pub(crate) const fn engine_tables(me: &Engine, dialect: Dialect) -> Tables {
         },
         exact_field_matchers: false,
         stop_fires_for_subagents: false,
+        unfired: &[],
         cadences: &[],
         // MCP tools are named `SERVER_TOOL` (no separator hookx can split on): not mapped.
         mcp_names: McpNames {

@@ -95,6 +95,9 @@ pub static TABLES: Tables = Tables {
     // tool results `prompt: ""` and no `submitted_prompt` (the bundle's `sendMessageStream`
     // fires it for every message type but retries, steering, crons, notifications, teammates
     // and goals). `PreCompact` fires only past the threshold (`tryCompressChat`), as Claude's.
+    // Run 0.24.4 (attacks rows 1782, 1787, tests/fixtures/cadence/): no `SessionEnd` in either
+    // `-p` run, started or continued (qwen-facts: "Not fired in `-p`").
+    unfired: &[(EventKind::SessionEnd, "in `-p`")],
     cadences: &[(
         EventKind::UserPromptSubmit,
         crate::tables::Cadence::EveryModelRequestTold {

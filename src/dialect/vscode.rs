@@ -78,6 +78,7 @@ pub static TABLES: Tables = Tables {
     matcher_style: CLAUDE_MATCHER_STYLE,
     exact_field_matchers: false,
     stop_fires_for_subagents: false,
+    unfired: &[],
     cadences: &[],
     mcp_names: crate::tables::MCP_CANONICAL,
     matcher_tries_names_of: &[],

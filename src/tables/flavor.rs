@@ -220,6 +220,12 @@ pub enum Cadence {
         key: &'static str,
         blank: &'static str,
     },
+    /// Before each call of a tool that runs or writes (not a read), whether or not anything
+    /// would ask the user (Copilot CLI 1.0.102's `permissionRequest` in `-p`, with
+    /// `--allow-all-tools` too: attacks row 1883). hookx cannot tell the call that would have
+    /// asked, so it skips none: a guard then refuses calls its own agent never asks about, and
+    /// no deny is lost.
+    EveryWritingCall,
 }
 
 impl Cadence {
@@ -228,6 +234,10 @@ impl Cadence {
         match self {
             Cadence::EveryModelRequest | Cadence::EveryModelRequestTold { .. } => format!(
                 "before every model request, not only when it then does what `{name}` names"
+            ),
+            Cadence::EveryWritingCall => format!(
+                "before every call of a tool that runs or writes, even one nothing would ask \
+                 the user about, not only when it then does what `{name}` names"
             ),
         }
     }
@@ -262,6 +272,12 @@ pub struct Tables {
     /// Empty: each event fires as named. `tests/cadence_recorded.rs` checks the lifecycle
     /// events against the counts of real sessions (`tests/fixtures/cadence/`).
     pub cadences: &'static [(EventKind, Cadence)],
+    /// The events this flavour's agent does not fire in one of its modes, each with the mode
+    /// as a phrase ("in `-p`"): a rule on one, written for another flavour, never runs there
+    /// (attacks rows 1782, 1787: Qwen Code 0.24.4 fires no `SessionEnd` in `-p`, Droid
+    /// 0.225.2 no `UserPromptSubmit` in `droid exec`). hookx cannot fire what the agent does
+    /// not; `convert`, `list`, `doctor` and `simulate` say it with the rate changes.
+    pub unfired: &'static [(EventKind, &'static str)],
     /// Flavours whose tool names a tool matcher is tried against besides this flavour's own:
     /// the matcher fires when it accepts any of them (Copilot PascalCase: the Copilot name too,
     /// so a `Read` rule and a `view` rule both fire on view; run 1.0.102).
@@ -618,6 +634,38 @@ impl Tables {
     /// hookx), runs at another rate than under its own agent: a sentence saying how. `None`
     /// where both fire the event alike, or this flavour has no such event.
     pub fn cadence_change(&self, from: &Tables, kind: &EventKind) -> Option<String> {
+        let rate = self.rate_change(from, kind);
+        let unfired = self.unfired_change(from, kind);
+        match (rate, unfired) {
+            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// The mode in which this flavour's agent does not fire `kind`, if any ([`Self::unfired`]).
+    pub fn unfired_in(&self, kind: &EventKind) -> Option<&'static str> {
+        self.unfired
+            .iter()
+            .find(|(k, _)| k == kind)
+            .map(|&(_, mode)| mode)
+    }
+
+    /// Where this flavour's agent does not fire `kind` in a mode where `from`'s agent fires it:
+    /// a sentence saying so.
+    fn unfired_change(&self, from: &Tables, kind: &EventKind) -> Option<String> {
+        let mode = self.unfired_in(kind)?;
+        if from.unfired_in(kind) == Some(mode) || matches!(kind, EventKind::Other(_)) {
+            return None;
+        }
+        let name = self.event_name(kind)?;
+        let here_by = self.dialect.def().product;
+        Some(format!(
+            "{here_by} does not fire `{name}` {mode}: there the rule never runs"
+        ))
+    }
+
+    /// [`Self::cadence_change`] for the rates of [`Self::cadences`].
+    fn rate_change(&self, from: &Tables, kind: &EventKind) -> Option<String> {
         let here = self.cadence(kind);
         let there = from.cadence(kind);
         // Firings the payload tells apart: hookx (its route, `hookx exec`) skips the others.
