@@ -784,6 +784,32 @@ fn no_such_event(host: Dialect, source: &Source, rule: &Rule) -> Option<String> 
     (!own).then(|| unfired(host, key))
 }
 
+/// Why `handler` of `rule` never runs under `host`: its matcher (a copy's `--match`, read in
+/// the copy's own flavour) reads a field the host never sends (attacks row 1990).
+fn never_matched(host: Dialect, rule: &Rule, handler: &Handler) -> Option<String> {
+    match wrapper(handler) {
+        // A field matcher only: a rule on a tool event is not cloned for each handler.
+        Some(w)
+            if !matches!(
+                w.flavor.tables().matcher_target(&rule.event),
+                Some(crate::tables::MatchOn::Field(_))
+            ) =>
+        {
+            None
+        }
+        Some(w) => crate::dispatch::select::never_matches(
+            host,
+            &Rule {
+                flavor: w.flavor,
+                matcher: w.matcher,
+                handlers: Vec::new(),
+                ..rule.clone()
+            },
+        ),
+        None => crate::dispatch::select::never_matches(host, rule),
+    }
+}
+
 /// The plan's word for a rule whose key is no event `host` fires ([`no_such_event`]).
 pub(crate) fn unfired(host: Dialect, key: &str) -> String {
     format!("{} fires no `{key}` event", host.def().display)
@@ -963,6 +989,9 @@ fn plan_with(
                 SourceRunner::Native if let Some(why) = no_such_event(host, source, written) => {
                     Standing::LeftOut { why }
                 }
+                SourceRunner::Native if let Some(why) = never_matched(host, written, handler) => {
+                    Standing::LeftOut { why }
+                }
                 SourceRunner::Native => {
                     let gets = host.native_flavor(written.flavor);
                     match gets_its_payload(written, handler, record.as_ref(), gets) {
@@ -971,6 +1000,9 @@ fn plan_with(
                     }
                 }
                 SourceRunner::Hookx if let Some(why) = no_such_event(host, source, written) => {
+                    Standing::LeftOut { why }
+                }
+                SourceRunner::Hookx if let Some(why) = never_matched(host, written, handler) => {
                     Standing::LeftOut { why }
                 }
                 SourceRunner::Hookx => Standing::Hookx {

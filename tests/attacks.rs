@@ -3858,6 +3858,87 @@ fn events_a_host_fires_otherwise_or_not_in_its_headless_mode_are_said() {
     );
 }
 
+/// Attacks row 1990: Auggie 0.36.0 fires `SessionStart` on a fresh run and on `--continue`
+/// alike, its payload without `source` (recorded `tools.01.SessionStart`). A Claude rule matched
+/// on `startup` or `resume` never ran there, routed or converted, while `convert` said no
+/// losses and `list` and `doctor` said hookx runs it. Now each says the rule never runs there,
+/// read from the host's recorded payload keys; the rule without a matcher still runs.
+#[test]
+fn a_rule_matched_on_a_field_the_host_never_sends_is_said_to_never_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    write(
+        &project,
+        ".claude/settings.json",
+        &json!({"hooks": {"SessionStart": [
+            {"matcher": "startup", "hooks": [{"type": "command", "command": "./fresh.sh"}]},
+            {"matcher": "resume", "hooks": [{"type": "command", "command": "./resumed.sh"}]},
+            {"hooks": [{"type": "command", "command": "./any-start.sh"}]},
+        ]}})
+        .to_string(),
+    );
+    let never = "`SessionStart` payload carries no `source`";
+    let mut cmd = common::hookx_clean(&project);
+    cmd.args([
+        "convert",
+        ".claude/settings.json",
+        "--to",
+        "augment",
+        "--format",
+        "json",
+    ]);
+    let converted = ran(&mut cmd);
+    assert_eq!(converted.code, Some(0), "{converted:?}");
+    let report: Value = serde_json::from_str(&converted.stdout).unwrap();
+    let losses = report["losses"].as_array().cloned().unwrap_or_default();
+    let lost: Vec<&str> = losses
+        .iter()
+        .filter(|l| l["why"].as_str().is_some_and(|w| w.contains(never)))
+        .filter_map(|l| l["pointer"].as_str())
+        .collect();
+    assert_eq!(
+        lost,
+        ["/hooks/SessionStart/0", "/hooks/SessionStart/1"],
+        "convert --to augment: {losses:#?}"
+    );
+    // Codex sends `source`: nothing to say there.
+    let mut cmd = common::hookx_clean(&project);
+    cmd.args(["convert", ".claude/settings.json", "--to", "codex"]);
+    let codex = ran(&mut cmd);
+    assert!(!codex.stderr.contains("carries no"), "{codex:?}");
+    let trusted = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.env("HOME", &home).args(args);
+        cmd.arg("--project").arg(&project).arg("--home").arg(&home);
+        ran(&mut cmd)
+    };
+    trusted(&["trust", ".claude/settings.json"]);
+    assert_eq!(trusted(&["install", "--host", "augment"]).code, Some(0));
+    let list = trusted(&["list", "--host", "augment"]);
+    let plan_line = |handler: &str| {
+        list.stdout
+            .lines()
+            .find(|l| l.starts_with("  augment") && l.contains(handler))
+            .unwrap_or_else(|| panic!("no plan line for {handler}: {list:?}"))
+            .to_string()
+    };
+    for handler in ["./fresh.sh", "./resumed.sh"] {
+        let line = plan_line(handler);
+        assert!(line.contains("nobody") && line.contains(never), "{line}");
+    }
+    assert!(
+        plan_line("./any-start.sh").contains("hookx runs"),
+        "{list:?}"
+    );
+    let doctor = trusted(&["doctor", "--host", "augment"]);
+    assert_eq!(
+        doctor.stdout.matches(never).count(),
+        2,
+        "doctor --host augment: {doctor:?}"
+    );
+}
+
 /// Attacks row 1780: Qwen Code 0.24.4 fires `UserPromptSubmit` before every model turn (four
 /// times for one prompt and three tool calls, `tests/fixtures/cadence/qwen-0.24.4.json`); the
 /// user's prompt carries `submitted_prompt`, a turn after tool results `prompt: ""` without it.

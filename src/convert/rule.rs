@@ -107,6 +107,15 @@ impl Converter<'_> {
                 &format!("{why}; it is converted as it is"),
             );
         }
+        // The target's payload lacks the field the matcher reads (attacks row 1990).
+        if let Some(why) = crate::dispatch::select::never_matches(to.dialect(), rule) {
+            self.lose(
+                src,
+                rule.origin.pointer.as_str(),
+                &format!("the matcher of a rule on `{event}`"),
+                &format!("{why}; it is converted as it is"),
+            );
+        }
         let Some(matcher) = self.rule_matcher(src, rule, &event, to, category) else {
             return Vec::new();
         };

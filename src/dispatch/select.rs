@@ -120,6 +120,28 @@ pub fn rule_matches(rule: &Rule, event: &Event) -> MatchVerdict {
         .expect("one verdict per rule")
 }
 
+/// Why `rule` never runs under `host`: its matcher reads a field `host`'s recorded payload of
+/// the event never carries, and no value the field could then hold matches (attacks row 1990:
+/// Auggie's `SessionStart` has no `source`, so a Claude rule on `startup` or `resume` never
+/// runs there). `None` where the field is sent, or the matcher fires without it.
+pub fn never_matches(host: crate::tables::Dialect, rule: &Rule) -> Option<String> {
+    let Some(MatchOn::Field(field)) = rule.flavor.tables().matcher_target(&rule.event) else {
+        return None;
+    };
+    let event = crate::protocol::payload::recorded_event(host, &rule.event)?;
+    if event.field(field).is_some() || rule_matches(rule, &event) != MatchVerdict::NoMatch {
+        return None;
+    }
+    let t = host.default_flavor().tables();
+    Some(format!(
+        "{}'s `{}` payload carries no `{field}`, which the rule's matcher `{}` reads: there \
+         the rule never runs",
+        host.def().display,
+        t.event_name(&rule.event).unwrap_or(rule.event.name()),
+        rule.matcher.as_deref().unwrap_or_default()
+    ))
+}
+
 /// One verdict per rule. Exact lists and literal alternatives are decided here; other regexes
 /// by [`bounded::run`]. Only a rule's event, flavour, matcher and origin file are read.
 /// Verdicts are remembered within the process per file, never shared between files.

@@ -523,6 +523,49 @@ pub fn rules_out(obj: &Map<String, Value>, d: Dialect) -> bool {
     })
 }
 
+/// The event hookx decodes from `host`'s recorded payload of `kind`, each key holding a value
+/// of its shape: what a rule run under `host` is shown, for the checks that need no real call
+/// (a payload key or a matched field the host never sends). `None` when never recorded.
+pub fn recorded_event(host: Dialect, kind: &EventKind) -> Option<Event> {
+    let t = host.default_flavor().tables();
+    let keys = t.payload_keys(kind)?;
+    let name = t.event_name(kind)?;
+    let tool = t.tools.first().and_then(|(_, n)| n.first()).copied();
+    let mut payload = Map::new();
+    // Values of the shape each key has (what decoding looks at); the keys are what counts.
+    for key in keys {
+        let value = match super::canonical_key(t, key).as_str() {
+            _ if *key == t.protocol.event_key => Value::from(name),
+            "timestamp" => match t.timestamp {
+                TimestampForm::EpochMillis => Value::from(1_700_000_000_000u64),
+                _ => Value::from("2026-01-01T00:00:00Z"),
+            },
+            "tool_name" => tool.map_or(Value::Null, Value::from),
+            "tool_input" | "tool_response" => Value::Object(Map::new()),
+            _ => Value::from("x"),
+        };
+        payload.insert(key.to_string(), value);
+    }
+    let bytes = serde_json::to_vec(&Value::Object(payload)).ok()?;
+    let (mut decoded, _) = decode_event_as(&bytes, host, Some(name)).ok()?;
+    // A host that nests the call in an object (Cline's `preToolUse`) gets none from the sample's
+    // flat values: its tool events still carry one, and a result after it.
+    if kind.is_tool_event() && decoded.tool.is_none() {
+        decoded.tool = Some(ToolCall {
+            name: t.canonical_tool(tool.unwrap_or_default()).to_string(),
+            input: Value::Object(Map::new()),
+            other_ids: Vec::new(),
+            rewrite: None,
+        });
+        if *kind == EventKind::PostToolUse {
+            decoded
+                .fields
+                .insert("tool_response".into(), Value::Object(Map::new()));
+        }
+    }
+    Some(decoded)
+}
+
 /// The stdin a handler of `flavor` expects for `event`.
 pub fn encode_event(event: &Event, flavor: Flavor) -> Value {
     let event = &*super::failed::shown_to(event, flavor);

@@ -6,7 +6,7 @@ use crate::discover::Source;
 use crate::model::{EventKind, Handler, HandlerKind};
 use crate::tables::Rule;
 use crate::tables::{Dialect, Flavor};
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -223,42 +223,7 @@ pub(super) fn wrapped_flavor(rule: &Rule) -> Option<Flavor> {
 /// recorded payload, decoded and encoded as hookx's run path does. `None` when the host's
 /// payload was never recorded.
 fn routed_payload_keys(host: Dialect, event: &EventKind, flavor: Flavor) -> Option<Vec<String>> {
-    let sent = host.default_flavor();
-    let t = sent.tables();
-    let keys = t.payload_keys(event)?;
-    let name = t.event_name(event)?;
-    let tool = t.tools.first().and_then(|(_, n)| n.first()).copied();
-    let mut payload = Map::new();
-    // Values of the shape each key has (what decoding looks at); the keys are what counts.
-    for key in keys {
-        let value = match crate::protocol::canonical_key(t, key).as_str() {
-            _ if *key == t.protocol.event_key => json!(name),
-            "timestamp" => match t.timestamp {
-                crate::tables::TimestampForm::EpochMillis => json!(1_700_000_000_000u64),
-                _ => json!("2026-01-01T00:00:00Z"),
-            },
-            "tool_name" => json!(tool),
-            "tool_input" | "tool_response" => json!({}),
-            _ => json!("x"),
-        };
-        payload.insert(key.to_string(), value);
-    }
-    let bytes = serde_json::to_vec(&Value::Object(payload)).ok()?;
-    let (mut decoded, _) =
-        crate::protocol::payload::decode_event_as(&bytes, host, Some(name)).ok()?;
-    // A host that nests the call in an object (Cline's `preToolUse`) gets none from the sample's
-    // flat values: its tool events still carry one, and a result after it.
-    if event.is_tool_event() && decoded.tool.is_none() {
-        decoded.tool = Some(crate::model::ToolCall {
-            name: t.canonical_tool(tool.unwrap_or_default()).to_string(),
-            input: json!({}),
-            other_ids: Vec::new(),
-            rewrite: None,
-        });
-        if *event == EventKind::PostToolUse {
-            decoded.fields.insert("tool_response".into(), json!({}));
-        }
-    }
+    let decoded = crate::protocol::payload::recorded_event(host, event)?;
     match crate::protocol::payload::encode_event(&decoded, flavor) {
         Value::Object(out) => Some(out.keys().cloned().collect()),
         _ => None,
