@@ -112,7 +112,8 @@ pub struct Planned {
     /// The files holding a copy hookx leaves out (it has another runner).
     pub skipped: Vec<String>,
     /// Where the host fires the rule's event at another rate than the agent it was written
-    /// for, how ([`crate::tables::Tables::cadence_change`], attacks row 1761).
+    /// for, how ([`crate::tables::Tables::cadence_change`], attacks row 1761), or not after a
+    /// failed call its agent fires it after ([`unfired_change`], attacks row 2021).
     pub cadence: Option<String>,
 }
 
@@ -723,6 +724,17 @@ fn skipped_by_host(
     move |s: &Source, rule: &Rule, index: usize| {
         if s.dialect != host {
             return None;
+        }
+        // Started in this linked worktree, the host reads the main checkout's file instead
+        // (attacks row 2022); the same bytes run alike.
+        if let Some((there, false, _)) = discover::loaded_instead(&ctx.project, host, s) {
+            return Some(format!(
+                "{} started in this linked worktree reads the main checkout's {} instead of {}, \
+                 and their bytes differ",
+                host.def().display,
+                there.display(),
+                s.display
+            ));
         }
         if let Some(gate) = gate.filter(|g| g.locations.contains(&s.location.id))
             && !*folder_trusted.get_or_init(|| discover::folder_trusted(ctx, host, gate))
@@ -1343,11 +1355,30 @@ fn plan_with(
             runner,
             also,
             skipped,
-            cadence: host.flavors().find_map(|f| {
-                f.tables()
-                    .cadence_change(c.rule.flavor.tables(), &c.rule.event)
-            }),
+            cadence: host
+                .flavors()
+                .find_map(|f| {
+                    f.tables()
+                        .cadence_change(c.rule.flavor.tables(), &c.rule.event)
+                })
+                .or_else(|| unfired_change(host, c.rule)),
         });
     }
     plan
+}
+
+/// Where `host` fires no post event after a failed call that `rule`'s agent fires it after,
+/// for a tool the rule's matcher takes: a sentence saying so
+/// ([`crate::protocol::failed::unfired_change`], attacks row 2021).
+pub fn unfired_change(host: Dialect, rule: &Rule) -> Option<String> {
+    use crate::dispatch::select::{MatchVerdict, rules_match};
+    let matches = |id: &str| {
+        let event = crate::model::Event::tool_call(rule.event.clone(), id, Value::Null);
+        matches!(
+            rules_match([rule], &event).pop(),
+            Some(MatchVerdict::Match | MatchVerdict::Unevaluable(_))
+        )
+    };
+    host.flavors()
+        .find_map(|f| crate::protocol::failed::unfired_change(f, rule.flavor, &rule.event, matches))
 }

@@ -3939,6 +3939,173 @@ fn a_rule_matched_on_a_field_the_host_never_sends_is_said_to_never_run() {
     );
 }
 
+/// Attacks row 2021: Droid 0.225.2 fires no `PostToolUse` after a failed call, and Codex
+/// 0.171.0 none after a patch that does not apply (`FailedCall::Unfired`, rows 1841, 1842). A
+/// Gemini `AfterTool` rule (Gemini fires it after failed calls too, marked) runs there after
+/// calls that succeed only; `list` and `doctor` said nothing. Now both say it, per rule, where
+/// the rule's matcher takes a tool the host is silent after: not a Gemini shell rule under
+/// Codex, whose failed commands fire `PostToolUse`.
+#[test]
+fn a_rule_that_sees_failed_calls_is_said_to_see_none_under_droid_and_codex() {
+    let dir = tempfile::tempdir().unwrap();
+    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let after = |matcher: &str, command: &str| json!({"matcher": matcher, "hooks": [{"type": "command", "command": command}]});
+    write(
+        &project,
+        ".gemini/settings.json",
+        &json!({"hooks": {"AfterTool": [
+            after("run_shell_command", "./shell-after.sh"),
+            after("write_file|replace", "./write-after.sh"),
+        ]}})
+        .to_string(),
+    );
+    write(
+        &project,
+        ".claude/settings.json",
+        &json!({"hooks": {"PostToolUse": [after("Bash", "./claude-post.sh")]}}).to_string(),
+    );
+    let run = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.env("HOME", &home).args(args);
+        cmd.arg("--project").arg(&project).arg("--home").arg(&home);
+        ran(&mut cmd)
+    };
+    run(&["trust", "--yes"]);
+    let rates = |host: &str| {
+        let list = run(&["list", "--host", host]);
+        list.stdout
+            .split("run at another rate than where they were written:")
+            .nth(1)
+            .unwrap_or_default()
+            .to_string()
+    };
+    let succeed = "here it runs after calls that succeed only";
+    let droid = rates("droid");
+    for command in ["./shell-after.sh", "./write-after.sh"] {
+        assert!(
+            droid.lines().any(|l| l.contains(command)
+                && l.contains("Droid fires no `PostToolUse` after a failed call")
+                && l.contains(succeed)),
+            "list --host droid names {command}'s missed failures:\n{droid}"
+        );
+    }
+    assert!(
+        !droid.contains("./claude-post.sh"),
+        "a Claude PostToolUse rule runs after successes at home too:\n{droid}"
+    );
+    let codex = rates("codex");
+    assert!(
+        codex.lines().any(|l| l.contains("./write-after.sh")
+            && l.contains("`apply_patch`")
+            && l.contains(succeed))
+            && !codex.contains("./shell-after.sh"),
+        "list --host codex: the write rule only:\n{codex}"
+    );
+    // doctor: a note under the rule, at its line.
+    let doctor = run(&["doctor", "--host", "droid"]);
+    let at_rule = doctor
+        .stdout
+        .split("AfterTool \"run_shell_command\" (line ")
+        .nth(1)
+        .and_then(|rest| rest.split("AfterTool \"write_file").next())
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        at_rule.contains("note: Factory Droid fires no `PostToolUse` after a failed call")
+            && at_rule.contains(succeed),
+        "doctor --host droid says it at the rule: {doctor:?}"
+    );
+}
+
+/// Attacks rows 2022-2024: Codex 0.171.0 started in a linked git worktree loads the main
+/// checkout's `.codex/hooks.json`, judges folder trust at the checkout and keys its reviews by
+/// the checkout's file (live: `live_codex::codex_loads_the_checkouts_hooks_file_in_a_worktree`,
+/// row 1927). `list` and `doctor` in the worktree read its own file as the one Codex runs: a
+/// branch's Codex rule was shown running natively, the trusted checkout was said not trusted,
+/// and hookx's reviewed route was said never reviewed.
+#[test]
+fn codex_in_a_linked_worktree_is_said_to_read_the_main_checkouts_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let (main, wt) = (dir.path().join("main"), dir.path().join("wt"));
+    std::fs::create_dir_all(&main).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let git = |at: &Path, args: &[&str]| {
+        let out = std::process::Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+            .args(args)
+            .current_dir(at)
+            .env("HOME", &home)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "git {args:?}: {out:?}");
+    };
+    let run = |at: &Path, args: &[&str]| {
+        let mut cmd = common::hookx_clean(at);
+        cmd.env("HOME", &home).args(args);
+        cmd.arg("--project").arg(at).arg("--home").arg(&home);
+        ran(&mut cmd)
+    };
+    git(&main, &["init", "-q"]);
+    write(
+        &main,
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": "./guard.sh"}]}]}})
+        .to_string(),
+    );
+    run(&main, &["trust", "--yes"]);
+    assert_eq!(run(&main, &["install", "--host", "codex"]).code, Some(0));
+    write(
+        &home,
+        ".codex/config.toml",
+        &format!(
+            "{}[projects.{}]\ntrust_level = \"trusted\"\n",
+            std::fs::read_to_string(home.join(".codex/config.toml")).unwrap_or_default(),
+            json!(std::fs::canonicalize(&main).unwrap().display().to_string())
+        ),
+    );
+    git(&main, &["add", "-A"]);
+    git(&main, &["commit", "-qm", "team hooks"]);
+    git(
+        &main,
+        &["worktree", "add", "-q", wt.to_str().unwrap(), "-b", "wt"],
+    );
+    let theirs = std::fs::canonicalize(&main)
+        .unwrap()
+        .join(".codex/hooks.json")
+        .display()
+        .to_string();
+    // The same bytes: the route reviewed at the checkout counts, the checkout's trust too.
+    let doctor = run(&wt, &["doctor", "--host", "codex"]);
+    assert!(
+        doctor.stdout.contains(&format!(
+            "reads the main checkout's {theirs} instead, the same bytes"
+        )) && !doctor.stdout.contains("only in a trusted folder")
+            && !doctor.stdout.contains("never reviewed"),
+        "doctor in the worktree, the same file: {doctor:?}"
+    );
+    // A branch whose file differs: its rule is not what Codex runs.
+    write(
+        &wt,
+        ".codex/hooks.json",
+        &json!({"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "echo branch-only"}]}]}})
+            .to_string(),
+    );
+    let list = run(&wt, &["list", "--host", "codex"]);
+    assert!(
+        list.stdout.lines().any(|l| l.contains("echo branch-only")
+            && l.contains(&format!("nobody (Codex started in this linked worktree reads the main checkout's {theirs} instead"))),
+        "list --host codex in the worktree: {list:?}"
+    );
+    let doctor = run(&wt, &["doctor", "--host", "codex"]);
+    assert!(
+        doctor.stdout.contains(&format!("warning: Codex started in this linked worktree reads the main checkout's {theirs} instead, other bytes")),
+        "doctor in the worktree, another file: {doctor:?}"
+    );
+}
+
 /// Attacks row 1780: Qwen Code 0.24.4 fires `UserPromptSubmit` before every model turn (four
 /// times for one prompt and three tool calls, `tests/fixtures/cadence/qwen-0.24.4.json`); the
 /// user's prompt carries `submitted_prompt`, a turn after tool results `prompt: ""` without it.

@@ -2562,6 +2562,67 @@ fn a_trusted_guard_denies_when_codex_starts_in_a_worktree() {
     c.done("worktree");
 }
 
+/// Attacks row 2022: Codex started in a linked worktree loads the main checkout's
+/// `.codex/hooks.json`, not the worktree's own: the worktree's file (a branch that dropped
+/// hookx's route) is replaced, yet the checkout's route runs and the guard's deny holds, and
+/// `hooks/list` names the checkout's file. `hookx list --host codex` and `doctor` in the
+/// worktree name that file too, and say the worktree's own is not loaded.
+fn codex_loads_the_checkouts_hooks_file_in_a_worktree() {
+    let branch_file = serde_json::json!({"hooks": {"Stop": [{"hooks": [
+        {"type": "command", "command": "echo branch-only-2022"}]}]}})
+    .to_string();
+    let Some(l) = live("team", WRITE, |sb| {
+        let checkout = common::worktree_of_a_guarded_checkout(
+            &sb.root,
+            &sb.project,
+            &sb.home,
+            "R2022-CODEX",
+            &[&["trust", "--yes"], &["install", "--host", "codex"]],
+        );
+        common::write(&sb.project, ".codex/hooks.json", &branch_file);
+        sb.user_config(&format!(
+            "[projects.{}]\ntrust_level = \"trusted\"\n\n",
+            json!(checkout.display().to_string())
+        ));
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let checkout = l.sb.root.join("checkout");
+    let listed = client::binary().map(|bin| l.sb.hook_inventory(&bin));
+    let sources: Vec<String> = listed
+        .iter()
+        .flat_map(|v| v["hooks"].as_array().cloned().unwrap_or_default())
+        .filter_map(|h| h["sourcePath"].as_str().map(str::to_string))
+        .collect();
+    eprintln!("hooks/list in the worktree names: {sources:?}");
+    c.that(
+        sources
+            .iter()
+            .any(|s| s.starts_with(&checkout.display().to_string()))
+            && !sources
+                .iter()
+                .any(|s| s.starts_with(&l.sb.project.display().to_string())),
+        format!("hooks/list in the worktree names the checkout's file only: {listed:#?}"),
+    );
+    let result = l.tool_result("team", common::STORY_DENIED);
+    c.that(
+        l.out.status == Some(0) && result.contains("R2022-CODEX"),
+        format!(
+            "the checkout's route runs in the worktree, the deny holds: exit {:?}: {result}\n{}",
+            l.out.status, l.out.stderr
+        ),
+    );
+    let list = common::hookx_at(&l.sb.project, &l.sb.home, &["list", "--host", "codex"]);
+    let text = String::from_utf8_lossy(&list.get_output().stdout).into_owned();
+    let theirs = checkout.join(".codex/hooks.json").display().to_string();
+    c.that(
+        text.contains(&theirs),
+        format!("`hookx list --host codex` names the file Codex loads ({theirs}):\n{text}"),
+    );
+    c.done("worktree");
+}
+
 /// The team loop under Codex CLI (attacks row 620, [`common::team_loop`]): a Claude guard and
 /// a Codex guard, each its file's first `PreToolUse` rule, converted each into the other's
 /// file, hookx installed for Codex in both scopes, trusted in hookx, the project trusted in
@@ -2923,6 +2984,7 @@ fn main() -> std::process::ExitCode {
             lifecycle_events_fire_as_often_as_recorded,
             approval_modes_and_a_guards_deny,
             a_trusted_guard_denies_when_codex_starts_in_a_worktree,
+            codex_loads_the_checkouts_hooks_file_in_a_worktree,
             a_droid_prompt_hooks_exit_3_blocks_the_prompt_under_codex,
             claude_projects_loop,
             ground_truth_tools,

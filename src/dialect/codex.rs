@@ -481,6 +481,9 @@ pub static DEF: DialectDef = DialectDef {
         fix: "run `codex exec --trust` once in the project (or accept the trust prompt of `codex`)",
         untrusted: "Codex does not load the project's `.codex/` folder, in `codex exec` or \
                     interactively, so none of its hooks run",
+        // Run 0.171.0 in a linked worktree (tests/live_codex.rs
+        // codex_loads_the_checkouts_hooks_file_in_a_worktree): the checkout's file and trust.
+        main_checkout_in_worktree: true,
         source: "run 0.171.0 (tests/live_codex.rs only_trusted_handlers_run); source: openai/codex \
                  codex-rs/config/src/loader (project trust by exact path)",
     }),

@@ -750,6 +750,7 @@ pub static DEF: DialectDef = DialectDef {
         fix: "GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS=true copilot -p …  (or trust the folder \
               once in an interactive `copilot` session)",
         untrusted: "in `-p` mode none of its hooks run",
+        main_checkout_in_worktree: false,
         source: "run 1.0.102 (an untrusted folder in -p mode runs no repo hook; the variable \
                  loads them); docs (trusted_folders in ~/.copilot/config.json)",
     }),

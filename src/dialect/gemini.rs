@@ -491,6 +491,7 @@ pub static DEF: DialectDef = DialectDef {
               run it with GEMINI_CLI_TRUST_WORKSPACE=true",
         untrusted: "in `-p` mode Gemini CLI exits (55) before any hook runs; interactively it \
                     does not read the file, and registers no hook",
+        main_checkout_in_worktree: false,
         source: "run 0.61.0 (an untrusted folder in -p exits 55; trustedFolders.json TRUST_FOLDER \
                  and GEMINI_CLI_TRUST_WORKSPACE trust it); source (TRUST_PARENT, DO_NOT_TRUST, \
                  the longest path wins)",

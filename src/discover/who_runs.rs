@@ -223,6 +223,13 @@ pub fn folder_trusted(
 ) -> bool {
     let project = ctx.project.canonicalize();
     let project = project.as_deref().unwrap_or(&ctx.project);
+    // In a linked worktree an agent that reads its project files at the main checkout judges
+    // the checkout (attacks row 2023).
+    let main = gate
+        .main_checkout_in_worktree
+        .then(|| super::worktree::main_checkout(project))
+        .flatten();
+    let project = main.as_deref().unwrap_or(project);
     let set = |vars: &[(&str, &str)]| {
         vars.iter()
             .any(|(var, value)| std::env::var(var).is_ok_and(|v| v == *value))

@@ -64,6 +64,47 @@ pub fn repository(root: &Path) -> Option<PathBuf> {
     (gitdir.parent() == Some(common.join(WORKTREES).as_path())).then_some(common)
 }
 
+/// The main checkout of the repository whose linked worktree is at `root` ([`repository`]
+/// says so both ways); `None` for the main checkout itself, a bare repository's worktree, or no
+/// worktree at all.
+pub fn main_checkout(root: &Path) -> Option<PathBuf> {
+    if std::fs::symlink_metadata(root.join(DOT_GIT)).ok()?.is_dir() {
+        return None;
+    }
+    let common = repository(root)?;
+    let main = common.parent()?;
+    (common.file_name()? == DOT_GIT && repository(main).as_ref() == Some(&common))
+        .then(|| main.to_path_buf())
+}
+
+/// The file `host` reads in place of `source`, its own project file, when started in this
+/// linked worktree: the main checkout's at the same place
+/// ([`crate::tables::FolderTrust::main_checkout_in_worktree`], attacks row 2022), and whether
+/// it holds the same bytes, with the checkout. `None` where the host reads `source` itself.
+pub fn loaded_instead(
+    project: &Path,
+    host: Dialect,
+    source: &Source,
+) -> Option<(PathBuf, bool, PathBuf)> {
+    let gate = host.def().folder_trust.as_ref()?;
+    if source.dialect != host
+        || !gate.main_checkout_in_worktree
+        || !gate.locations.contains(&source.location.id)
+    {
+        return None;
+    }
+    let project = std::fs::canonicalize(project).ok()?;
+    let main = main_checkout(&project)?;
+    let rel = std::fs::canonicalize(&source.path)
+        .ok()?
+        .strip_prefix(&project)
+        .ok()?
+        .to_path_buf();
+    let there = main.join(rel);
+    let same = std::fs::read(&there).ok() == std::fs::read(&source.path).ok();
+    Some((there, same, main))
+}
+
 /// The record of `source` found in another worktree of the project's repository, with the
 /// real path of the checkout that holds it, when that file is the same bytes as `sha256` (of
 /// this file, asked only where such a record is) and trusted so. `project`: the run's project (`source` below it).

@@ -142,7 +142,14 @@ impl Review {
             value,
             records,
             host,
-            path: crate::route::review_key_path(&ctx.home, host, &source.path),
+            // In a linked worktree Codex reads, and keys its reviews by, the main checkout's
+            // file (attacks row 2024).
+            path: crate::route::review_key_path(
+                &ctx.home,
+                host,
+                &discover::loaded_instead(&ctx.project, host, source)
+                    .map_or(source.path.clone(), |(there, _, _)| there),
+            ),
             shown: ctx.display(&file),
             home: ctx.home.clone(),
             layers: std::cell::OnceCell::new(),

@@ -52,6 +52,57 @@ fn silent_after(flavor: Flavor, tool: Option<&str>) -> bool {
     }
 }
 
+/// Where `host`'s agent fires no post event after a failed call (a [`FailedCall::Unfired`]
+/// tool) that `flavor`'s agent fires `PostToolUse` after: a rule of `flavor` on PostToolUse,
+/// written to see those failures too, runs there after calls that succeed only (Droid 0.225.2
+/// after any failed call, Codex 0.171.0 after a failed patch; attacks rows 1841, 2021). A
+/// sentence saying so, for `list` and `doctor`; `matches` says whether the rule's matcher takes
+/// a canonical tool id. `None` where the rule misses no failure it would see at home.
+pub fn unfired_change(
+    host: Flavor,
+    flavor: Flavor,
+    rule_event: &EventKind,
+    matches: impl Fn(&str) -> bool,
+) -> Option<String> {
+    let (ht, ft) = (host.tables(), flavor.tables());
+    let FailedCall::Unfired(unfired) = ht.protocol.failed_call else {
+        return None;
+    };
+    if *rule_event != EventKind::PostToolUse {
+        return None;
+    }
+    let missed: Vec<&str> = ht
+        .tools
+        .iter()
+        .map(|(id, _)| *id)
+        .filter(|&id| silent_after(host, Some(id)) && !silent_after(flavor, Some(id)))
+        .filter(|&id| matches(id))
+        .collect();
+    if missed.is_empty() {
+        return None;
+    }
+    let name = ht.event_name(rule_event)?;
+    let theirs = ft.event_name(rule_event).unwrap_or(name);
+    let calls = match unfired == EVERY_TOOL {
+        true => "a failed call".to_string(),
+        false => {
+            let mut names: Vec<String> = Vec::new();
+            for id in &missed {
+                let name = format!("`{}`", ht.tool_name(id).unwrap_or(id));
+                if !names.contains(&name) {
+                    names.push(name);
+                }
+            }
+            format!("a failed call of {}", names.join(", "))
+        }
+    };
+    let (here_by, there_by) = (ht.dialect.def().product, ft.dialect.def().product);
+    Some(format!(
+        "{here_by} fires no `{name}` after {calls}; {there_by} fires `{theirs}` after failed \
+         calls too, which the rule was written for: here it runs after calls that succeed only"
+    ))
+}
+
 /// Whether a host's `event` may fire rules written for `rule_event` ([`fires`] decides, with
 /// the rule's flavour): what reading a file for one event keeps.
 pub fn may_fire(event: &EventKind, rule_event: &EventKind) -> bool {

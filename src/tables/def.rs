@@ -509,6 +509,11 @@ pub struct FolderTrust {
     /// What the agent does with these hooks in a folder the user has not trusted, for doctor's
     /// warning: agents differ (Copilot skips them in `-p` mode only, Codex never loads them).
     pub untrusted: &'static str,
+    /// Started in a linked git worktree, the agent reads these files, and looks the folder up
+    /// in its record, at the repository's main checkout instead (Codex 0.171.0: `hooks/list`
+    /// names the checkout's `.codex/hooks.json`, and the checkout's trust lets it load; attacks
+    /// rows 1927, 2022, 2023). A worktree's own copy of them is not what the agent runs.
+    pub main_checkout_in_worktree: bool,
     /// Where these facts come from.
     pub source: &'static str,
 }

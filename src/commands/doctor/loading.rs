@@ -488,6 +488,30 @@ impl Doctor<'_> {
         let display = host.def().display;
         match runs {
             Runs::Native => {
+                // Attacks row 2022: in a linked worktree Codex loads the main checkout's file.
+                if let Some((there, same, main)) =
+                    crate::discover::loaded_instead(&self.ctx.project, host, source)
+                {
+                    let (level, bytes) = match same {
+                        true => (Level::Note, "the same bytes as this file"),
+                        false => (Level::Warning, "other bytes: this file's rules do not run"),
+                    };
+                    findings.push(Finding::new(
+                        level,
+                        format!(
+                            "{display} started in this linked worktree reads the main \
+                             checkout's {} instead, {bytes}",
+                            there.display()
+                        ),
+                        (!same).then(|| {
+                            format!(
+                                "hookx list --project {} --host {} shows what it runs",
+                                crate::shell::shell_quote(&main.display().to_string()),
+                                host.name()
+                            )
+                        }),
+                    ));
+                }
                 if let Some(gate) = host.def().folder_trust.as_ref()
                     && gate.locations.contains(&source.location.id)
                     && !crate::dispatch::gates::folder_trusted(self.ctx, host, gate)
@@ -767,7 +791,10 @@ fn unreviewed(ctx: &Context, host: Dialect, source: &Source) -> Option<Finding> 
     };
     let records_file = ctx.agent_file(host, review.file);
     let text = crate::read::text(&records_file, crate::read::MAX_FILE_BYTES).unwrap_or_default();
-    let named = crate::route::review_key_path(&ctx.home, host, &source.path);
+    // The file Codex keys its reviews by: the main checkout's in a linked worktree (row 2024).
+    let path = crate::discover::loaded_instead(&ctx.project, host, source)
+        .map_or(source.path.clone(), |(there, _, _)| there);
+    let named = crate::route::review_key_path(&ctx.home, host, &path);
     let records = (review.records)(&named, &value, &|_| true);
     let (mut missing, mut stale, mut off) = (0, 0, 0);
     for (key, value) in &records {

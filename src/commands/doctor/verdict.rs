@@ -885,10 +885,13 @@ fn unseen_event_note(rule: &Rule, host: Dialect) -> Option<Finding> {
 
 /// A note on a rule whose event `host` fires at another rate than the agent it was written
 /// for (attacks row 1761: Gemini's `PreCompress` before every model request).
+/// Or one whose agent fires it after failed calls that `host` fires nothing after (attacks
+/// row 2021: Droid's PostToolUse).
 fn cadence_note(rule: &Rule, host: Dialect) -> Option<Finding> {
     let why = host
         .flavors()
-        .find_map(|f| f.tables().cadence_change(rule.flavor.tables(), &rule.event))?;
+        .find_map(|f| f.tables().cadence_change(rule.flavor.tables(), &rule.event))
+        .or_else(|| crate::plan::unfired_change(host, rule))?;
     Some(Finding::new(Level::Note, why, None))
 }
 
