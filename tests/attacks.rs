@@ -4018,6 +4018,90 @@ fn a_rule_that_sees_failed_calls_is_said_to_see_none_under_droid_and_codex() {
     );
 }
 
+/// Attacks row 2020 (row 1903 decided): Copilot CLI 1.0.102 runs the call after a camelCase
+/// `preToolUse` hook's `{"decision":"block"}`, as Droid 0.225.2 after a `PreToolUse` one (the
+/// answer books' `cblock`, `blockold`); hookx, running such a handler under another host,
+/// reads it as a deny (kept: it gains denies, loses none). `validate` and `doctor` said
+/// nothing; now both say it at the handler, from its line or a script the line names. A
+/// permission decision, and a Claude hook's `decision: block` (Claude reads it), are not named.
+#[test]
+fn a_block_its_own_agent_ignores_is_said_by_validate_and_doctor() {
+    let dir = tempfile::tempdir().unwrap();
+    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    write(
+        &project,
+        ".github/hooks/hooks.json",
+        "{\"version\": 1, \"hooks\": {\"preToolUse\": [\n\
+         {\"type\": \"command\", \"bash\": \"echo '{\\\"decision\\\":\\\"block\\\",\\\"reason\\\":\\\"no\\\"}'\"},\n\
+         {\"type\": \"command\", \"bash\": \"./.github/hooks/guard.sh\"},\n\
+         {\"type\": \"command\", \"bash\": \"echo '{\\\"permissionDecision\\\":\\\"deny\\\"}'\"}\n]}}\n",
+    );
+    write(
+        &project,
+        ".github/hooks/guard.sh",
+        "#!/bin/sh\njq -n '{decision: \"block\", reason: \"r\"}'\n",
+    );
+    let claude_block = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+        "command": "echo '{\"decision\":\"block\",\"reason\":\"c\"}'"}]}]}});
+    write(&project, ".claude/settings.json", &claude_block.to_string());
+    let run = |args: &[&str]| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.current_dir(&project).env("HOME", &home).args(args);
+        ran(&mut cmd)
+    };
+    let said = "this handler answers `decision: block`, which GitHub Copilot CLI does not act on at `preToolUse`";
+    let validate = run(&[
+        "validate",
+        ".github/hooks/hooks.json",
+        ".claude/settings.json",
+    ]);
+    for at in [":2:1: warning: ", ":3:1: warning: "] {
+        assert!(
+            validate
+                .stderr
+                .lines()
+                .chain(validate.stdout.lines())
+                .any(|l| l.contains(&format!(".github/hooks/hooks.json{at}{said}"))),
+            "validate names the handler at {at}: {validate:?}"
+        );
+    }
+    let all = format!("{}{}", validate.stdout, validate.stderr);
+    assert_eq!(
+        all.matches("answers `decision: block`").count(),
+        2,
+        "the permission decision and Claude's block are not named: {validate:?}"
+    );
+    let mut trust = common::hookx_clean(&project);
+    trust
+        .env("HOME", &home)
+        .args(["trust", "--yes", "--project"])
+        .arg(&project)
+        .arg("--home")
+        .arg(&home);
+    ran(&mut trust);
+    let mut doctor = common::hookx_clean(&project);
+    doctor
+        .env("HOME", &home)
+        .args(["doctor", "--host", "claude", "--project"])
+        .arg(&project)
+        .arg("--home")
+        .arg(&home);
+    let doctor = ran(&mut doctor);
+    let at_guard = doctor
+        .stdout
+        .split("preToolUse (line 3): ./.github/hooks/guard.sh")
+        .nth(1)
+        .and_then(|rest| rest.split("preToolUse (line 4)").next())
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        at_guard.contains(&format!("note: {said}")) && doctor.stdout.matches(said).count() == 2,
+        "doctor --host claude says it at each of the two handlers: {doctor:?}"
+    );
+}
+
 /// Attacks rows 2022-2024: Codex 0.171.0 started in a linked git worktree loads the main
 /// checkout's `.codex/hooks.json`, judges folder trust at the checkout and keys its reviews by
 /// the checkout's file (live: `live_codex::codex_loads_the_checkouts_hooks_file_in_a_worktree`,

@@ -30,4 +30,5 @@ pub mod list;
 pub mod schema;
 pub mod sync;
 pub mod trust;
+pub mod unread_block;
 pub mod validate;

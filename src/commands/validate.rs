@@ -429,6 +429,21 @@ impl Checker<'_> {
         if let HandlerKind::Command(c) = &handler.kind {
             self.outdated_guards(rule, c, at);
         }
+        // Attacks row 2020: a block its own agent ignores, which hookx reads as a deny. Words
+        // of the line are looked up below the file's folders (the project is one of them).
+        let roots: Vec<&std::path::Path> = std::path::Path::new(&self.src.path)
+            .ancestors()
+            .skip(1)
+            .take(4)
+            .collect();
+        if let Some(why) = crate::commands::unread_block::note(rule, handler, &roots) {
+            self.push(
+                Severity::Warning,
+                at,
+                why,
+                Some(crate::commands::unread_block::FIX.into()),
+            );
+        }
         if let HandlerKind::Command(c) = &handler.kind
             && c.is_async == Some(true)
             && rule.event == EventKind::PreToolUse

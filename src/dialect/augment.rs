@@ -725,6 +725,7 @@ mod protocol_rows {
         }]),
         ignored_blocks: &[],
         decision_ignored: &[],
+        block_unread: &[],
         block_withholds_result: &[],
         // 0.36.0: PreToolUse and PostToolUse payloads name no call (attacks row 1382).
         carried_context: None,

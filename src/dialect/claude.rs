@@ -1235,6 +1235,7 @@ pub(crate) mod protocol_rows {
         // compaction (attacks rows 1570, 1571).
         ignored_blocks: &[EventKind::SessionStart],
         decision_ignored: &[],
+        block_unread: &[],
         block_withholds_result: &[],
         carried_context: None,
         result_forms: super::RESULT_FORMS,

@@ -774,6 +774,7 @@ mod protocol_rows {
         ]),
         ignored_blocks: &[],
         decision_ignored: &[],
+        block_unread: &[],
         block_withholds_result: &[],
         carried_context: None,
         result_forms: super::RESULT_FORMS,

@@ -1222,6 +1222,7 @@ mod protocol_rows {
             EventKind::PreCompact,
             EventKind::PostCompact,
         ],
+        block_unread: &[],
         // PostToolUse `decision: block` replaces the tool's output with the reason (run).
         block_withholds_result: &[EventKind::PostToolUse],
         carried_context: None,

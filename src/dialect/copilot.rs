@@ -1187,6 +1187,9 @@ mod protocol_rows {
         // package's `SessionStartHookOutput` is `{additionalContext, modifiedConfig}`, read
         // not run (attacks row 1743).
         decision_ignored: &[EventKind::PreCompact, EventKind::SessionStart],
+        // Attacks row 1903 (answer books `cblock`, `blockold`): a `decision: block` on the
+        // call's guard runs the call; only a permission decision denies.
+        block_unread: &[EventKind::PreToolUse],
         // postToolUse `decision: block`: "Tool result blocked: REASON" instead (run, both casings).
         block_withholds_result: &[EventKind::PostToolUse],
         carried_context: None,
@@ -1290,6 +1293,7 @@ mod protocol_rows {
         // package's `SessionStartHookOutput` is `{additionalContext, modifiedConfig}`, read
         // not run (attacks row 1743).
         decision_ignored: &[EventKind::PreCompact, EventKind::SessionStart],
+        block_unread: &[],
         // postToolUse `decision: block`: "Tool result blocked: REASON" instead (run, both casings).
         block_withholds_result: &[EventKind::PostToolUse],
         carried_context: None,

@@ -527,6 +527,7 @@ mod protocol_rows {
         failed_call: crate::tables::FailedCall::OwnEvent,
         ignored_blocks: &[],
         decision_ignored: &[],
+        block_unread: &[],
         block_withholds_result: &[],
         carried_context: None,
         result_forms: &[],

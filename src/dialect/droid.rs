@@ -551,6 +551,9 @@ mod protocol_rows {
         // blocks it), not at its JSON (attacks row 1571). Run 0.225.2: a SessionStart
         // `decision: block` is not acted on, its reason reaches no model (attacks row 1845).
         decision_ignored: &[EventKind::PreCompact, EventKind::SessionStart],
+        // Attacks row 1903 (answer books `cblock`, `blockold`): a `decision: block` on the
+        // call's guard runs the call; only a permission decision denies.
+        block_unread: &[EventKind::PreToolUse],
         block_withholds_result: &[],
         // 0.225.2: PreToolUse and PostToolUse payloads name no call (attacks row 1382).
         carried_context: None,

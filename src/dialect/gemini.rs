@@ -798,6 +798,7 @@ mod protocol_rows {
             EventKind::Notification,
         ],
         decision_ignored: &[],
+        block_unread: &[],
         // AfterTool `decision: block`: the model gets `{"error": REASON}` instead (run).
         block_withholds_result: &[EventKind::PostToolUse],
         // 0.61.0: BeforeTool and AfterTool payloads name no call (attacks row 1382).

@@ -431,6 +431,7 @@ pub(crate) mod protocol_rows {
         failed_call: crate::tables::FailedCall::Unmarked,
         ignored_blocks: &[],
         decision_ignored: &[],
+        block_unread: &[],
         block_withholds_result: &[],
         carried_context: None,
         result_forms: &[],

@@ -767,6 +767,7 @@ mod protocol_rows {
             EventKind::PreCompact,
         ],
         decision_ignored: &[],
+        block_unread: &[],
         block_withholds_result: &[],
         // Run 0.24.4 (live_qwen `a_claude_pretooluse_context_reaches_qwens_model_once`; bundle
         // `firePreToolUseHook` returns it and nothing reads it): a PreToolUse context never

@@ -394,6 +394,7 @@ mod protocol_rows {
         // `stopReason`, `systemMessage`), SessionStart `additionalContext` only (attacks row
         // 1571).
         decision_ignored: &[EventKind::SessionStart, EventKind::PreCompact],
+        block_unread: &[],
         block_withholds_result: &[],
         carried_context: None,
         result_forms: &[],

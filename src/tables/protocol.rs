@@ -115,6 +115,12 @@ pub struct ProtocolTables {
     /// note, and never becomes a block another host acts on (attacks row 1571: a Codex or
     /// Droid `PreCompact` hook's JSON block stopped Claude Code's compaction).
     pub decision_ignored: &'static [EventKind],
+    /// Events where the agent acts on no JSON `decision: block` of its own hooks (on a tool
+    /// call's guard only a permission decision denies), while hookx, running such a handler
+    /// under another host, reads it as the deny it spells elsewhere: kept so (it gains denies,
+    /// loses none; attacks row 1903), and said by `validate` and `doctor` where a handler's
+    /// text answers so ([`crate::commands::unread_block`], row 2020).
+    pub block_unread: &'static [EventKind],
     /// Events on which a block the host acts on takes the place of the tool's result the model
     /// sees (Gemini CLI 0.61.0 AfterTool: `{"error": REASON}`; Codex CLI 0.171.0 PostToolUse:
     /// the reason; Copilot CLI 1.0.102 postToolUse, both casings: "Tool result blocked:

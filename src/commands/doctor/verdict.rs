@@ -398,6 +398,16 @@ impl Doctor<'_> {
             if let Some(finding) = timeout_finding(handler, flavor) {
                 verdict.findings.push(finding);
             }
+            // Attacks row 2020: a block its own agent ignores, which hookx reads as a deny.
+            if let Some(why) =
+                crate::commands::unread_block::note(rule, handler, &[&self.ctx.project])
+            {
+                verdict.findings.push(Finding::new(
+                    Level::Note,
+                    why,
+                    Some(crate::commands::unread_block::FIX.to_string()),
+                ));
+            }
             if runner == Runs::Hookx
                 && let Some(finding) =
                     outlasts_the_route(handler, i, rule, host, self.written_route(host, rule))
