@@ -4102,12 +4102,13 @@ fn a_block_its_own_agent_ignores_is_said_by_validate_and_doctor() {
     );
 }
 
-/// Attacks rows 2022-2024: Codex 0.171.0 started in a linked git worktree loads the main
+/// Attacks rows 2022-2025: Codex 0.171.0 started in a linked git worktree loads the main
 /// checkout's `.codex/hooks.json`, judges folder trust at the checkout and keys its reviews by
 /// the checkout's file (live: `live_codex::codex_loads_the_checkouts_hooks_file_in_a_worktree`,
 /// row 1927). `list` and `doctor` in the worktree read its own file as the one Codex runs: a
 /// branch's Codex rule was shown running natively, the trusted checkout was said not trusted,
-/// and hookx's reviewed route was said never reviewed.
+/// and hookx's reviewed route was said never reviewed; `install` in the worktree wrote a route
+/// Codex does not load there, and said only that the worktree was not trusted.
 #[test]
 fn codex_in_a_linked_worktree_is_said_to_read_the_main_checkouts_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -4187,6 +4188,14 @@ fn codex_in_a_linked_worktree_is_said_to_read_the_main_checkouts_file() {
     assert!(
         doctor.stdout.contains(&format!("warning: Codex started in this linked worktree reads the main checkout's {theirs} instead, other bytes")),
         "doctor in the worktree, another file: {doctor:?}"
+    );
+    // Row 2025: a route installed in the worktree is one Codex does not load there: said.
+    let install = run(&wt, &["install", "--host", "codex"]);
+    assert!(
+        install.stderr.contains(&format!(
+            "warning: Codex CLI started in this linked worktree reads the main checkout's {theirs} instead"
+        )) && !install.stderr.contains("does not trust"),
+        "install --host codex in the worktree: {install:?}"
     );
 }
 

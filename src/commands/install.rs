@@ -1871,7 +1871,28 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
     {
         let project = opts.ctx.project.canonicalize();
         let project = project.as_deref().unwrap_or(&opts.ctx.project);
-        if !trust.trusts(
+        // Attacks row 2025: started in this linked worktree, Codex reads the main checkout's
+        // file, trust and reviews, never the route just written here.
+        let main = trust
+            .main_checkout_in_worktree
+            .then(|| crate::discover::main_checkout(project))
+            .flatten();
+        if let Some(main) = &main {
+            errln!(
+                "warning: {} started in this linked worktree reads the main checkout's {} \
+                 instead of this one's, and keys its reviews by it: the route written here runs \
+                 under it only once the checkout's file holds it (`hookx install --host {host} \
+                 --project {}`, or this branch merged there)",
+                host.def().product,
+                crate::diag::visible(
+                    &main
+                        .join(host.config().install_project)
+                        .display()
+                        .to_string()
+                ),
+                crate::shell::shell_quote(&main.display().to_string()),
+            );
+        } else if !trust.trusts(
             |f| opts.ctx.agent_file(host, f),
             project,
             crate::config::syntax::value_as,

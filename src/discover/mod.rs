@@ -63,4 +63,4 @@ pub use who_runs::{
     Runner, folder_record, folder_trusted, host_state_files, is_native, location_runner,
     moved_from_hookx, needed_for_run, needs_trust, read_for_copies, runner,
 };
-pub use worktree::loaded_instead;
+pub use worktree::{loaded_instead, main_checkout};
