@@ -259,6 +259,8 @@ struct Homed {
     _dir: tempfile::TempDir,
     project: std::path::PathBuf,
     home: std::path::PathBuf,
+    /// How long one command may take before the test kills it and fails.
+    ceiling: Duration,
 }
 
 #[cfg(unix)]
@@ -273,10 +275,23 @@ impl Homed {
             _dir: dir,
             project,
             home,
+            ceiling: Duration::from_secs(20),
         }
     }
 
-    /// `hookx ARGS…` here, killed after 20 seconds: a read that waits on a FIFO fails the test.
+    /// A home whose commands read and write a record near 16 MiB: a debug build's `trust`
+    /// takes over a second of CPU there, which a loaded machine (a load of 25 on 2 cores)
+    /// stretches past 20 s of wall time; the flake of
+    /// `trust_never_writes_a_record_run_cannot_read` (attacks row 2080).
+    fn with_a_huge_record() -> Homed {
+        Homed {
+            ceiling: Duration::from_secs(600),
+            ..Homed::new()
+        }
+    }
+
+    /// `hookx ARGS…` here, killed at the ceiling (20 s unless the test needs more), which fails
+    /// the test, saying so: a read that waits on a FIFO.
     fn hookx(&self, args: &[&str], stdin: &str) -> (Option<i32>, String, String) {
         let out = Command::cargo_bin("hookx")
             .unwrap()
@@ -291,10 +306,18 @@ impl Homed {
             .env_remove("COPILOT_CLI")
             .env_remove("BRICKS_HOOK_EVENT")
             .write_stdin(stdin.to_string())
-            .timeout(Duration::from_secs(20))
+            .timeout(self.ceiling)
             .output()
             .unwrap();
         let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        assert!(
+            out.status.code().is_some(),
+            "hookx {:?}… was killed at the test's ceiling of {:?} ({}): {}",
+            &args[..args.len().min(2)],
+            self.ceiling,
+            out.status,
+            text(&out.stderr)
+        );
         (out.status.code(), text(&out.stdout), text(&out.stderr))
     }
 
@@ -383,6 +406,7 @@ fn forty_projects_in_turn_find_their_warnings_without_reading_the_record() {
                 _dir: tempfile::tempdir().unwrap(),
                 project: root.join(format!("p{n}")),
                 home: home.clone(),
+                ceiling: Duration::from_secs(20),
             };
             std::fs::create_dir_all(h.project.join(".git")).unwrap();
             untrusted_file(&h);
@@ -553,7 +577,7 @@ fn a_record_too_large_to_read_says_how_to_start_afresh() {
 
 #[test]
 fn trust_never_writes_a_record_run_cannot_read() {
-    let h = Homed::new();
+    let h = Homed::with_a_huge_record();
     h.trusted_deny(0);
     let record = h.home.join(".hookx/trust.json");
     let mut v: serde_json::Value =
