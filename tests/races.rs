@@ -407,3 +407,86 @@ fn install_takes_copilots_own_lock_on_its_settings() {
     assert_eq!(value["model"], "gpt-4.1", "{text}");
     assert!(value["disabledHooks"].is_array(), "{text}");
 }
+
+/// A Qwen Code 0.24.4 tool-call event of `session`'s call `call` through `hookx run --host
+/// qwen`, started, not waited for: a batch of calls, or several agents' sessions, at once.
+fn qwen_event(s: &Setup, event: &str, call: &str, session: &str) -> std::process::Child {
+    use std::io::Write;
+    let payload = serde_json::json!({
+        "session_id": session, "transcript_path": "/dev/null", "cwd": s.project,
+        "hook_event_name": event, "permission_mode": "yolo",
+        "tool_name": "run_shell_command", "tool_input": {"command": "echo x"},
+        "tool_use_id": call, "tool_response": {"llmContent": "x"},
+    });
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hookx"))
+        .args(["run", "--host", "qwen", "--event", event, "--project"])
+        .arg(&s.project)
+        .arg("--home")
+        .arg(&s.home)
+        .env("HOME", &s.home)
+        .env_remove("HOOKX_HOME")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(payload.to_string().as_bytes()).unwrap();
+    child
+}
+
+/// Row 2081: Qwen drops a PreToolUse context, which `hookx run` carries to the call's post
+/// event (row 1650). The store was one file per session under its folder's lock, waited for
+/// 500 ms: a process holding that lock (a run stopped in that instant; under load, the runs
+/// of a batch of calls and of other agents' sessions queueing for it) made each keep fail
+/// ("not carried") and each take come back empty without a word, the kept context left
+/// behind. Here the folder's lock is held throughout, and two sessions' calls run at once;
+/// each call's post event answers its own context, once, and nothing is left.
+#[test]
+#[cfg(unix)]
+fn carried_contexts_reach_their_own_calls_while_runs_and_sessions_overlap() {
+    let s = Setup::new();
+    // A Claude rule whose context names the call it was given.
+    let rule = r#"id=$(sed -n 's/.*"tool_use_id": *"\([^"]*\)".*/\1/p'); printf '{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"CTX-%s"}}' "$id""#;
+    let hooks = write(
+        &s.project,
+        ".claude/settings.json",
+        &serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": rule}]}]}})
+        .to_string(),
+    );
+    s.trust(&hooks);
+    let carried = s.home.join(".hookx/carried");
+    std::fs::create_dir_all(&carried).unwrap();
+    let holder = std::fs::File::open(&carried).unwrap();
+    holder.lock().unwrap();
+    let calls: Vec<(String, String)> = ["s1", "s2"]
+        .iter()
+        .flat_map(|session| (0..8).map(move |n| (format!("t{n}"), session.to_string())))
+        .collect();
+    let run_all = |event: &str| {
+        let children: Vec<_> = calls
+            .iter()
+            .map(|(call, session)| qwen_event(&s, event, call, session))
+            .collect();
+        children
+            .into_iter()
+            .map(|c| c.wait_with_output().unwrap())
+            .collect::<Vec<_>>()
+    };
+    for out in run_all("PreToolUse") {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("context carried"), "{stderr}");
+    }
+    for ((call, session), out) in calls.iter().zip(run_all("PostToolUse")) {
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let took: Vec<_> = stdout.matches("CTX-").collect();
+        assert!(
+            took.len() == 1 && stdout.contains(&format!("CTX-{call}\"")),
+            "{session} {call}: {stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    drop(holder);
+    assert_eq!(std::fs::read_dir(&carried).unwrap().count(), 0);
+}

@@ -5,14 +5,17 @@
 //! result, so the context delivered there reaches the same next request a Claude PreToolUse
 //! context reaches under Claude.
 //!
-//! `hookx run` keeps such a context in `<home>/.hookx/carried/`, one file per session (0600 in
-//! a 0700 folder, written atomically under the folder's lock, waited for briefly), under the
-//! call's id; the same call's post event takes it out, once, and answers it before its own
-//! handlers' context. A deny's context is not kept: the call never runs. A call the host
+//! `hookx run` keeps such a context in `<home>/.hookx/carried/<session>/`, one file per keep
+//! (0600 in 0700 folders), named by the call and renamed into place whole; the same call's
+//! post event takes it out by renaming it away, so exactly one event takes it, and answers it
+//! before its own handlers' context. No lock is taken: a batch of calls, or the sessions of
+//! several agents at once, each write and take files of their own (attacks row 2081: with
+//! one file per session under its folder's lock, 96 runs at once lost 26 to 45 contexts,
+//! kept ones silently). A deny's context is not kept: the call never runs. A call the host
 //! refuses after hookx answered (another hook) reaches no post event: its context goes with
-//! the session's others past [`STALE`]. A session keeps at most [`MAX_CALLS`] calls' contexts,
-//! each at most [`MAX_BYTES`]: nothing grows with events. A context hookx cannot keep is the
-//! note on stderr it was before, saying why.
+//! the session's others past [`STALE`]. A session keeps at most [`MAX_CALLS`] contexts, each
+//! at most [`MAX_BYTES`]: nothing grows with events. A context hookx cannot keep is the note
+//! on stderr it was before, saying why.
 //!
 //! [`ProtocolTables::carried_context`]: crate::tables::ProtocolTables::carried_context
 
@@ -21,7 +24,6 @@ use crate::model::{Decision, Event, EventKind, Outcome};
 use crate::protocol::answer::as_the_host_takes_it;
 use crate::tables::{CarriedContext, Flavor, Slot};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -30,8 +32,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 /// as long is swept.
 pub const STALE: Duration = Duration::from_secs(24 * 3600);
 
-/// The most calls whose contexts one session keeps: past it, the oldest goes. Calls the host
-/// refused after hookx answered are the only ones that stay; a session has few.
+/// The most contexts one session keeps: past it, the oldest go. Calls the host refused after
+/// hookx answered are the only ones that stay; a session has few.
 pub const MAX_CALLS: usize = 64;
 
 /// The most bytes of context kept for one call; a longer one is dropped whole, with the note,
@@ -53,9 +55,9 @@ pub struct Carry {
 
 enum Role {
     None,
-    /// The event whose context the host drops: kept under `file`, at `call`.
+    /// The event whose context the host drops: kept in the session's folder `dir`, for `call`.
     Keep {
-        file: PathBuf,
+        dir: PathBuf,
         call: String,
         to: String,
         host: Flavor,
@@ -84,10 +86,9 @@ impl Carry {
         ) else {
             return none;
         };
-        let file = home.join(".hookx/carried").join(format!(
-            "{}.json",
-            crate::hash::sha256_hex(session.as_bytes())
-        ));
+        let dir = home
+            .join(".hookx/carried")
+            .join(crate::hash::sha256_hex(session.as_bytes()));
         let call = crate::hash::sha256_hex(call.as_bytes());
         if event.kind == spec.from {
             let to = spec
@@ -98,7 +99,7 @@ impl Carry {
                 .join(" or ");
             return Carry {
                 role: Role::Keep {
-                    file,
+                    dir,
                     call,
                     to,
                     host,
@@ -108,7 +109,7 @@ impl Carry {
         }
         if spec.to.contains(&event.kind) {
             return Carry {
-                role: Role::Took(take(&file, &call)),
+                role: Role::Took(take(&dir, &call)),
             };
         }
         none
@@ -139,9 +140,9 @@ impl Carry {
             {
                 None
             }
-            Role::Keep { file, call, to, .. } => {
+            Role::Keep { dir, call, to, .. } => {
                 let mut out = outcome.clone();
-                match keep(file, call, &outcome.additional_context) {
+                match keep(dir, call, &outcome.additional_context) {
                     Ok(()) => {
                         out.additional_context.clear();
                         out.errors.push(format!(
@@ -180,90 +181,164 @@ fn stale(at: u64, now: u64) -> bool {
     now.abs_diff(at) > STALE.as_secs()
 }
 
-/// The session's kept contexts in `text`; a file hookx did not write holds none.
-fn parse(text: Option<&str>) -> BTreeMap<String, Kept> {
-    text.and_then(|t| serde_json::from_str(t).ok())
-        .unwrap_or_default()
+/// A kept context in `text`; a file hookx did not write holds none.
+fn parse(text: &str) -> Option<Kept> {
+    serde_json::from_str(text).ok()
 }
 
-/// Keeps `context` for `call` in the session's `file`, dropping the stale and, past
-/// [`MAX_CALLS`], the oldest; then sweeps the folder's stale files.
-fn keep(file: &Path, call: &str, context: &[String]) -> Result<(), String> {
-    use crate::config::update::{Change, update_private_briefly};
+/// Whether `name` (in a session's folder) is a context kept for `call`: `CALL-UNIQUE.json`.
+fn kept_for<'a>(name: &'a str, call: &str) -> Option<&'a str> {
+    name.strip_prefix(call)?
+        .strip_prefix('-')?
+        .strip_suffix(".json")
+}
+
+/// Keeps `context` for `call` in the session's folder `dir`, a file of its own renamed into
+/// place whole (two routes of one agent may each keep what their rules answered); past
+/// [`MAX_CALLS`] the session's oldest go; then sweeps the sessions gone stale.
+fn keep(dir: &Path, call: &str, context: &[String]) -> Result<(), String> {
+    use std::io::Write;
     let bytes: usize = context.iter().map(String::len).sum();
     if bytes > MAX_BYTES {
         return Err(format!(
             "{bytes} bytes, more than the {MAX_BYTES} hookx keeps for a call"
         ));
     }
-    let now = now_secs();
-    update_private_briefly(file, |current| {
-        let mut map = parse(current);
-        map.retain(|_, k| !stale(k.at, now));
-        let entry = map.entry(call.to_string()).or_insert(Kept {
-            at: now,
-            context: Vec::new(),
-        });
-        // Two routes of one agent may each keep what their rules answered.
-        entry.context.extend(context.iter().cloned());
-        while map.len() > MAX_CALLS {
-            let oldest = map.iter().min_by_key(|(_, k)| k.at).map(|(c, _)| c.clone());
-            oldest.map(|c| map.remove(&c));
-        }
-        Ok(Change::Write(
-            serde_json::to_string(&map).unwrap_or_default(),
-        ))
+    let text = serde_json::to_string(&Kept {
+        at: now_secs(),
+        context: context.to_vec(),
     })
-    .map_err(|e| e.to_string())?;
-    if let Some(dir) = file.parent() {
-        sweep(dir);
+    .unwrap_or_default();
+    let shown = |e: std::io::Error| format!("{}: {e}", dir.display());
+    // Another run's take may remove the session's folder, emptied, in between: once more.
+    let mut tries = 0;
+    let tmp = loop {
+        crate::config::update::private_dir(dir).map_err(shown)?;
+        let mut builder = tempfile::Builder::new();
+        builder.prefix(".hookx-");
+        #[cfg(unix)]
+        builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600));
+        match builder.tempfile_in(dir) {
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound && tries == 0 => tries += 1,
+            made => break made.map_err(shown)?,
+        }
+    };
+    let mut tmp = tmp;
+    tmp.write_all(text.as_bytes()).map_err(shown)?;
+    let unique = tmp
+        .path()
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_prefix(".hookx-"))
+        .unwrap_or_default()
+        .to_string();
+    tmp.persist_noclobber(dir.join(format!("{call}-{unique}.json")))
+        .map_err(|e| shown(e.error))?;
+    bound(dir);
+    if let Some(carried) = dir.parent() {
+        sweep(carried);
     }
     Ok(())
 }
 
-/// Takes `call`'s kept context out of the session's `file`: none where there is no file, none
-/// kept, or it cannot be read or written (then it is not delivered twice either).
-fn take(file: &Path, call: &str) -> Vec<String> {
-    use crate::config::update::{Change, update_private_briefly};
-    // An event whose session kept nothing pays a look, not the folder's lock.
-    if std::fs::symlink_metadata(file).is_err() {
-        return Vec::new();
-    }
-    let mut took = Vec::new();
-    let now = now_secs();
-    let _ = update_private_briefly(file, |current| {
-        let mut map = parse(current);
-        if let Some(kept) = map.remove(call).filter(|k| !stale(k.at, now)) {
-            took = kept.context;
-        }
-        map.retain(|_, k| !stale(k.at, now));
-        Ok(match map.is_empty() {
-            true => Change::Delete,
-            false => Change::Write(serde_json::to_string(&map).unwrap_or_default()),
-        })
-    });
-    took
-}
-
-/// Removes from `dir` (`carried/`, hookx's own folder) the regular files not written for
-/// [`STALE`]: sessions that ended with a call refused after hookx answered, and the temporary
-/// file of a write a host killed.
-fn sweep(dir: &Path) {
+/// Removes the session's oldest contexts past [`MAX_CALLS`].
+fn bound(dir: &Path) {
     let Ok(listing) = std::fs::read_dir(dir) else {
         return;
     };
-    let now = SystemTime::now();
-    for entry in listing.flatten() {
-        // Not followed: a link is no file of hookx's.
-        let Ok(meta) = entry.metadata() else {
+    let mut kept: Vec<(SystemTime, PathBuf)> = listing
+        .flatten()
+        .filter(|e| e.file_name().to_str().is_some_and(|n| n.ends_with(".json")))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    if kept.len() <= MAX_CALLS {
+        return;
+    }
+    kept.sort();
+    for (_, path) in &kept[..kept.len() - MAX_CALLS] {
+        let _ = std::fs::remove_file(path);
+    }
+}
+
+/// Takes `call`'s kept contexts out of the session's folder `dir`: each file is renamed away
+/// before it is read, so that of two events that look at once only one takes it. None where
+/// nothing was kept, or it cannot be read (then it is not delivered twice either).
+fn take(dir: &Path, call: &str) -> Vec<String> {
+    // An event whose session kept nothing pays a look.
+    let Ok(listing) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut mine: Vec<(String, PathBuf)> = listing
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let unique = kept_for(&name, call)?.to_string();
+            Some((unique, e.path()))
+        })
+        .collect();
+    if mine.is_empty() {
+        return Vec::new();
+    }
+    let now = now_secs();
+    let mut took: Vec<(u64, Vec<String>)> = Vec::new();
+    mine.sort();
+    for (unique, path) in mine {
+        let taken = dir.join(format!("{call}-{unique}.took-{}", std::process::id()));
+        if std::fs::rename(&path, &taken).is_err() {
             continue;
-        };
-        let old = meta.modified().is_ok_and(|at| {
+        }
+        let text = crate::read::text(&taken, (MAX_BYTES as u64) * 8);
+        let _ = std::fs::remove_file(&taken);
+        if let Some(kept) = text.ok().as_deref().and_then(parse)
+            && !stale(kept.at, now)
+        {
+            took.push((kept.at, kept.context));
+        }
+    }
+    // Emptied: gone (a keep that raced it makes the folder again).
+    let _ = std::fs::remove_dir(dir);
+    took.sort_by_key(|(at, _)| *at);
+    took.into_iter().flat_map(|(_, c)| c).collect()
+}
+
+/// Removes from `carried` (hookx's own folder) the sessions none of whose files was written
+/// for [`STALE`] (those that ended with a call refused after hookx answered), and anything
+/// else not written for as long: the temporary file of a keep a host killed, the one file per
+/// session of hookx before row 2081.
+fn sweep(carried: &Path) {
+    let now = SystemTime::now();
+    let old = |meta: &std::fs::Metadata| {
+        meta.modified().is_ok_and(|at| {
             now.duration_since(at)
                 .map_or_else(|ahead| ahead.duration() > STALE, |age| age > STALE)
-        });
-        if meta.is_file() && old {
+        })
+    };
+    let Ok(listing) = std::fs::read_dir(carried) else {
+        return;
+    };
+    for entry in listing.flatten() {
+        // Not followed: a link is no file of hookx's.
+        let Ok(meta) = entry.path().symlink_metadata() else {
+            continue;
+        };
+        if meta.is_file() && old(&meta) {
             let _ = std::fs::remove_file(entry.path());
+        } else if meta.is_dir() && old(&meta) {
+            let Ok(files) = std::fs::read_dir(entry.path()) else {
+                continue;
+            };
+            let files: Vec<_> = files.flatten().collect();
+            let all_old = files.iter().all(|f| {
+                f.path()
+                    .symlink_metadata()
+                    .is_ok_and(|m| m.is_file() && old(&m))
+            });
+            if all_old {
+                for f in files {
+                    let _ = std::fs::remove_file(f.path());
+                }
+                let _ = std::fs::remove_dir(entry.path());
+            }
         }
     }
 }
@@ -329,15 +404,19 @@ mod tests {
             pre.answer(&context("CTX")).unwrap();
         }
         let dir = home.path().join(".hookx/carried");
-        let files: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
-        assert_eq!(files.len(), 1);
-        let map = parse(std::fs::read_to_string(files[0].path()).ok().as_deref());
-        assert_eq!(map.len(), MAX_CALLS);
+        let sessions: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().collect();
+        assert_eq!(sessions.len(), 1);
+        let files: Vec<_> = std::fs::read_dir(sessions[0].path())
+            .unwrap()
+            .flatten()
+            .collect();
+        assert_eq!(files.len(), MAX_CALLS);
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
             let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
             assert_eq!(mode(&dir), 0o700);
+            assert_eq!(mode(&sessions[0].path()), 0o700);
             assert_eq!(mode(&files[0].path()), 0o600);
         }
         let long = "x".repeat(MAX_BYTES + 1);
