@@ -134,18 +134,57 @@ pub struct Record {
     pub without_agent_keys: Option<String>,
     /// RFC 3339, UTC.
     pub trusted_at: String,
+    /// The content hookx's own edit of the file is putting in place of the trusted content
+    /// ([`trust_landing`]): trusted beside it from before the edit's rename until the record
+    /// is saved again after it ([`trust_landed`]), so that no `hookx run` in between finds
+    /// the file changed since trusted and skips it (attacks row 2085).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub landing: Option<Landing>,
+}
+
+/// The content of a [`Record::landing`]: its bytes' hash, and what hookx reads of it where
+/// the record keeps that ([`Record::without_agent_keys`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Landing {
+    pub sha256: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub without_agent_keys: Option<String>,
 }
 
 impl Record {
     /// Whether it trusts `bytes` as the content of its file: the same bytes, or the same read
-    /// of them ([`Record::without_agent_keys`]).
+    /// of them ([`Record::without_agent_keys`]), its own or its landing edit's.
     pub fn trusts(&self, bytes: &[u8]) -> bool {
-        crate::hash::sha256_hex(bytes) == self.sha256
-            || self.without_agent_keys.as_ref().is_some_and(|want| {
-                context::location(&self.location)
+        self.trusts_hash(&crate::hash::sha256_hex(bytes))
+            || self.keeps_reads()
+                && context::location(&self.location)
                     .and_then(|l| without_agent_keys(Path::new(&self.path), bytes)(l.dialect))
-                    .is_some_and(|got| got == *want)
-            })
+                    .is_some_and(|got| self.trusts_read(&got))
+    }
+
+    /// Whether it trusts the bytes hashed `sha256`: the trusted ones, or its landing edit's.
+    pub fn trusts_hash(&self, sha256: &str) -> bool {
+        self.sha256 == sha256 || self.landing.as_ref().is_some_and(|l| l.sha256 == sha256)
+    }
+
+    /// Whether it keeps what hookx reads of the content it trusts (for its content or its
+    /// landing edit's), so that other bytes read the same way are trusted too.
+    pub fn keeps_reads(&self) -> bool {
+        self.without_agent_keys.is_some()
+            || self
+                .landing
+                .as_ref()
+                .is_some_and(|l| l.without_agent_keys.is_some())
+    }
+
+    /// Whether `read`, the hash of what hookx reads of some content (the agent's own keys
+    /// left out), is that of the content it trusts or of its landing edit's.
+    pub fn trusts_read(&self, read: &str) -> bool {
+        self.without_agent_keys.as_deref() == Some(read)
+            || self
+                .landing
+                .as_ref()
+                .is_some_and(|l| l.without_agent_keys.as_deref() == Some(read))
     }
 }
 
@@ -598,11 +637,8 @@ impl TrustStore {
             return TrustState::Trusted;
         }
         match (self.get(id), sha256) {
-            (Some(r), Some(sha)) if r.sha256 == sha => TrustState::Trusted,
-            (Some(r), Some(_))
-                if r.without_agent_keys.is_some()
-                    && r.without_agent_keys.as_deref() == without_agent_keys =>
-            {
+            (Some(r), Some(sha)) if r.trusts_hash(sha) => TrustState::Trusted,
+            (Some(r), Some(_)) if without_agent_keys.is_some_and(|read| r.trusts_read(read)) => {
                 TrustState::Trusted
             }
             (Some(_), _) => TrustState::Changed,
@@ -683,6 +719,7 @@ impl TrustStore {
                 sha256: sha256.to_string(),
                 without_agent_keys: without_agent_keys.map(str::to_string),
                 trusted_at,
+                landing: None,
             },
         );
         true
@@ -720,6 +757,68 @@ impl TrustStore {
             }
         }
         changed
+    }
+
+    /// [`TrustStore::carry_over`] in two steps around hookx's own edit of the file, for
+    /// [`trust_landing`]: each record that trusts `before` (as `carry_over` decides) trusts
+    /// `after` beside it ([`Record::landing`]), until [`TrustStore::landed`]. Returns whether
+    /// anything changed.
+    pub fn land(
+        &mut self,
+        canonical: &Path,
+        (before, after): (&str, &str),
+        without_agent_keys: [&dyn Fn(crate::tables::Dialect) -> Option<String>; 2],
+    ) -> bool {
+        self.parse_whole();
+        let mut changed = false;
+        for (location, records) in &mut self.trusted {
+            let dialect = context::location(location).map(|l| l.dialect);
+            let projection = |which: usize| dialect.and_then(without_agent_keys[which]);
+            if let Some(record) = records.get_mut(canonical.as_os_str())
+                && before != after
+                && (record.sha256 == before
+                    || record.without_agent_keys.is_some()
+                        && record.without_agent_keys == projection(0))
+            {
+                let landing = Landing {
+                    sha256: after.to_string(),
+                    without_agent_keys: projection(1)
+                        .filter(|_| record.without_agent_keys.is_some()),
+                };
+                if record.landing.as_ref() != Some(&landing) {
+                    record.landing = Some(landing);
+                    self.changed
+                        .insert((*location, canonical.as_os_str().to_owned()));
+                    changed = true;
+                }
+            }
+        }
+        changed
+    }
+
+    /// Ends each landing edit of the file at `canonical` ([`TrustStore::land`]): where the
+    /// content hashed `written` landed, the record trusts it alone; where nothing was written
+    /// (`None`, or other content), the landing goes and the record trusts what it did before.
+    /// Returns whether any record now trusts `written`.
+    pub fn landed(&mut self, canonical: &Path, written: Option<&str>) -> bool {
+        self.parse_whole();
+        let mut carried = false;
+        for (location, records) in &mut self.trusted {
+            let Some(record) = records.get_mut(canonical.as_os_str()) else {
+                continue;
+            };
+            let Some(landing) = record.landing.take() else {
+                continue;
+            };
+            if written == Some(landing.sha256.as_str()) {
+                record.sha256 = landing.sha256;
+                record.without_agent_keys = landing.without_agent_keys;
+                carried = true;
+            }
+            self.changed
+                .insert((*location, canonical.as_os_str().to_owned()));
+        }
+        carried
     }
 
     /// Every record, in no particular order: `hookx trust --list`.
@@ -916,6 +1015,60 @@ pub fn keep_trusted(
     store.save().map(|()| true)
 }
 
+/// [`keep_trusted`] for an edit not yet in place, first step: before hookx renames `after`
+/// over the bytes `before` of the file at `path`, each record that trusts `before` trusts
+/// `after` beside it ([`Record::landing`]), saved. `hookx run` reads the file and the record
+/// without a lock, each renamed into place whole: a record saved after the edit left a run in
+/// between to find the user's trusted guard changed and skip it (attacks row 2085). Whether
+/// the record changed (then [`trust_landed`] is owed once the edit is in place or given up);
+/// a record that cannot be read trusts nothing, so lands nothing.
+pub fn trust_landing(
+    ctx: &Context,
+    path: &Path,
+    before: &[u8],
+    after: &[u8],
+) -> Result<bool, Error> {
+    let (Ok(canonical), Ok(mut store)) = (std::fs::canonicalize(path), TrustStore::load(ctx))
+    else {
+        return Ok(false);
+    };
+    let hashes = (
+        crate::hash::sha256_hex(before),
+        crate::hash::sha256_hex(after),
+    );
+    if !store.land(
+        &canonical,
+        (&hashes.0, &hashes.1),
+        [
+            &without_agent_keys(path, before),
+            &without_agent_keys(path, after),
+        ],
+    ) {
+        return Ok(false);
+    }
+    store.save().map(|()| true)
+}
+
+/// [`trust_landing`]'s second step, once hookx's edit of the file at `path` is in place
+/// (`written`, its bytes) or given up (`None`): the records trust the written bytes alone, or
+/// again only what they trusted before. Whether a record now trusts `written`.
+pub fn trust_landed(ctx: &Context, path: &Path, written: Option<&[u8]>) -> Result<bool, Error> {
+    let (Ok(canonical), Ok(mut store)) = (std::fs::canonicalize(path), TrustStore::load(ctx))
+    else {
+        return Ok(false);
+    };
+    let hash = written.map(crate::hash::sha256_hex);
+    let carried = store.landed(&canonical, hash.as_deref());
+    if let (true, Some(hash), Some(text)) = (
+        carried,
+        &hash,
+        written.and_then(|w| std::str::from_utf8(w).ok()),
+    ) {
+        store.keep_copy(hash, text)?;
+    }
+    store.save().map(|()| carried)
+}
+
 /// [`Record::without_agent_keys`] of the content `text` of the file at `path`, per dialect
 /// (for [`TrustStore::carry_over`]).
 pub fn without_agent_keys<'a>(
@@ -1049,6 +1202,7 @@ mod tests {
             sha256: format!("{n:064x}"),
             without_agent_keys: None,
             trusted_at: "2026-11-07T10:00:00Z".to_string(),
+            landing: None,
         };
         let mut trusted: Vec<_> = real
             .iter()

@@ -490,3 +490,120 @@ fn carried_contexts_reach_their_own_calls_while_runs_and_sessions_overlap() {
     drop(holder);
     assert_eq!(std::fs::read_dir(&carried).unwrap().count(), 0);
 }
+
+/// Row 2085: `hookx install --host gemini` adds hookx's route (for a Claude rule) to a project
+/// `.gemini/settings.json` holding the user's trusted guard, and carries the user's trust over
+/// to the bytes it writes; then `install --uninstall` takes the route out again. A `hookx run` answering a
+/// shell call at any moment of either must deny by that guard. Before, the edit was renamed
+/// into place first and the record saved after, under `~/.hookx`'s lock: a run in between read
+/// the new bytes against the old record, skipped the guard as changed since trusted, and
+/// allowed the call. Forced by holding that lock, as another `hookx trust` or install saving
+/// does: before install starts (it waits for the lock with the file as it was, or, before,
+/// with its edit in place), and from the moment its edit is about to be renamed into place
+/// (`HOOKX_TEST_BEFORE_RENAME`), until uninstall waits for it.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_trusted_guard_denies_at_every_moment_of_installs_edit_of_its_file() {
+    use std::os::unix::fs::MetadataExt;
+    let s = Setup::new();
+    let guard = write(
+        &s.project,
+        ".gemini/settings.json",
+        &gemini_guard("project guard"),
+    );
+    s.trust(&guard);
+    let claude = write(
+        &s.project,
+        ".claude/settings.json",
+        r#"{"hooks":{"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"true"}]}]}}"#,
+    );
+    s.trust(&claude);
+    let state = s.home.join(".hookx");
+    let ino = std::fs::metadata(&state).unwrap().ino();
+    let (held, release) = (s.home.join("held"), s.home.join("release"));
+    let hookx = |args: &[&str], before_rename: &str| {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("hookx"))
+            .args(args)
+            .arg("--project")
+            .arg(&s.project)
+            .arg("--home")
+            .arg(&s.home)
+            .env("HOME", &s.home)
+            .env_remove("HOOKX_HOME")
+            .env("HOOKX_TEST_BEFORE_RENAME", before_rename)
+            .env("TARGET", &guard)
+            .env("STATE", &state)
+            .env("HELD", &held)
+            .env("RELEASE", &release)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap()
+    };
+    let denies = |answer: &str| {
+        answer.contains(r#""permissionDecision":"deny""#) && answer.contains("project guard")
+    };
+    // A run once the command waits for ~/.hookx's lock (the file as it is then); then the lock
+    // let go, and the command's success.
+    let answer_while_it_waits = |mut child: std::process::Child, let_go: &dyn Fn()| {
+        let start = std::time::Instant::now();
+        while lock_waiters(ino) == 0 {
+            if child.try_wait().unwrap().is_some() {
+                let out = child.wait_with_output().unwrap();
+                panic!(
+                    "the command ended without waiting for ~/.hookx's lock: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+            }
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(120),
+                "the command never waited for ~/.hookx's lock"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let file = std::fs::read_to_string(&guard).unwrap();
+        let answer = s.claude_shell_call();
+        let_go();
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        (answer, file)
+    };
+
+    let holder = std::fs::File::open(&state).unwrap();
+    holder.lock().unwrap();
+    let install = hookx(&["install", "--host", "gemini"], "");
+    let (answer, file) = answer_while_it_waits(install, &|| holder.unlock().unwrap());
+    assert!(
+        denies(&answer),
+        "a run while install waited to record its trust allowed the call: {answer:?}; the \
+         file then: {file}"
+    );
+    let installed = std::fs::read_to_string(&guard).unwrap();
+    assert!(installed.contains("run --host gemini"), "{installed}");
+    assert!(denies(&s.claude_shell_call()), "after install");
+
+    // Another process takes the lock just before uninstall's rename, and holds it.
+    let hold_before_rename = r#"[ "$HOOKX_TEST_RENAMING" = "$TARGET" ] && [ ! -e "$HELD" ] || exit 0
+flock "$STATE" sh -c ': > "$HELD"; while [ ! -e "$RELEASE" ]; do sleep 0.01; done' &
+while [ ! -e "$HELD" ]; do sleep 0.01; done"#;
+    let uninstall = hookx(
+        &["install", "--uninstall", "--host", "gemini"],
+        hold_before_rename,
+    );
+    let (answer, file) = answer_while_it_waits(uninstall, &|| {
+        std::fs::write(&release, "").unwrap();
+    });
+    assert!(
+        denies(&answer),
+        "a run between uninstall's rename and its trust record's allowed the call: {answer:?}; \
+         the file then: {file}"
+    );
+    assert!(!file.contains("run --host gemini"), "{file}");
+    assert!(denies(&s.claude_shell_call()), "after uninstall");
+    let record = std::fs::read_to_string(state.join("trust.json")).unwrap();
+    assert!(!record.contains("landing"), "{record}");
+}

@@ -149,7 +149,10 @@ fn read_text(path: &Path) -> std::io::Result<String> {
 /// [`config::update::update`] for a file install edits, keeping the user's trust in it: when
 /// the trust record trusted the bytes install replaced, it trusts the bytes install wrote
 /// ([`crate::trust::keep_trusted`]). Install's edit (a route, a review record) must not turn
-/// the user's trusted hooks in that file into "changed since trusted".
+/// the user's trusted hooks in that file into "changed since trusted". The record trusts the
+/// new bytes beside the old before they are renamed into place, and them alone after
+/// ([`crate::trust::trust_landing`]): a `hookx run` at any moment of the edit finds the file
+/// trusted (attacks row 2085).
 fn update_keeping_trust(
     ctx: &Context,
     (path, host_lock): (&Path, Option<&str>),
@@ -157,33 +160,44 @@ fn update_keeping_trust(
     mut edit: impl FnMut(Option<&str>) -> Result<Change, Error>,
 ) -> Result<config::update::Outcome, Error> {
     let mut edited = None;
+    let mut landing = false;
     let outcome = config::update::update_under_host_lock(path, host_lock, |current| {
         let change = edit(current)?;
-        if let (Some(before), Change::Write(after)) = (current, &change) {
-            edited = Some((before.to_string(), after.clone()));
+        edited = None;
+        if let (Some(before), Change::Write(after)) = (current, &change)
+            && before != after
+        {
+            landing |= crate::trust::trust_landing(ctx, path, before.as_bytes(), after.as_bytes())?;
+            edited = Some(after.clone());
         }
         Ok(change)
-    })?;
-    if outcome == config::update::Outcome::Written
-        && let Some((before, after)) = edited
-    {
-        keep_trusted(ctx, path, before.as_bytes(), after.as_bytes(), report)?;
-    }
-    Ok(outcome)
-}
-
-/// [`crate::trust::keep_trusted`] after install wrote `path`, noting the file in `report`.
-fn keep_trusted(
-    ctx: &Context,
-    path: &Path,
-    before: &[u8],
-    after: &[u8],
-    report: &mut Vec<PathBuf>,
-) -> Result<(), Error> {
-    if crate::trust::keep_trusted(ctx, path, before, after)? {
+    });
+    let written = match &outcome {
+        Ok(config::update::Outcome::Written) => edited.as_deref().map(str::as_bytes),
+        _ => None,
+    };
+    if landing && crate::trust::trust_landed(ctx, path, written)? {
         report.push(path.to_path_buf());
     }
-    Ok(())
+    outcome
+}
+
+/// [`crate::trust::trust_landing`] around install's `write` of the bytes `after` over the
+/// bytes `before` of `path` (a route script), noting the file in `report` when the record
+/// trusts `after` as it trusted `before`.
+fn write_keeping_trust(
+    ctx: &Context,
+    (path, before, after): (&Path, &[u8], &[u8]),
+    report: &mut Vec<PathBuf>,
+    write: impl FnOnce() -> Result<(), Error>,
+) -> Result<(), Error> {
+    let landing = crate::trust::trust_landing(ctx, path, before, after)?;
+    let wrote = write();
+    let written = wrote.as_ref().ok().map(|()| after);
+    if landing && crate::trust::trust_landed(ctx, path, written)? {
+        report.push(path.to_path_buf());
+    }
+    wrote
 }
 
 /// For a project install, refuses a target reached through a symlink in the project that leads
@@ -1059,13 +1073,11 @@ fn apply_scripts(opts: &Options, layout: &crate::tables::ScriptLayout) -> Result
                     continue;
                 }
                 Ok(current) if scripts::is_route(&current) => {
-                    scripts::write_executable(&through_link(opts, &path), &text)?;
-                    keep_trusted(
+                    write_keeping_trust(
                         &opts.ctx,
-                        &path,
-                        current.as_bytes(),
-                        text.as_bytes(),
+                        (&path, current.as_bytes(), text.as_bytes()),
                         &mut report.kept_trusted,
+                        || scripts::write_executable(&through_link(opts, &path), &text),
                     )?;
                     report.updated.push(name.clone());
                 }

@@ -172,16 +172,17 @@ fn read_as(
     gated: bool,
 ) -> Option<Source> {
     let markdown = source.display.ends_with(".md");
-    let accept = |sha: &str| record.is_none_or(|r| r.sha256 == sha);
+    let accept = |sha: &str| record.is_none_or(|r| r.trusts_hash(sha));
     // Bytes other than the trusted ones, where the record keeps what hookx reads of them:
     // the same read of those bytes, the agent's own keys left out (its hash, when it is the
     // trusted one). Worked out only then, so an unchanged file costs nothing more.
     let same_read = |src: &SourceFile| {
-        let want = record?.without_agent_keys.as_deref()?;
-        config::read::sha256_without_agent_keys(src, location.dialect).filter(|got| got == want)
+        let record = record?;
+        config::read::sha256_without_agent_keys(src, location.dialect)
+            .filter(|got| record.trusts_read(got))
     };
     let same_read_if: SameRead = record
-        .is_some_and(|r| r.without_agent_keys.is_some())
+        .is_some_and(Record::keeps_reads)
         .then_some(&same_read);
     if let Some(layout) = location.dialect.config().scripts {
         return Some(read_script(
