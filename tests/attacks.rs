@@ -4250,3 +4250,54 @@ fn a_claude_prompt_hook_runs_once_per_prompt_under_qwen() {
         "the skip is said: {ran:?}"
     );
 }
+
+/// Attacks row 2060: a Claude rule naming an MCP server or tool as configured (`x-y`,
+/// `dot.tool`), converted (or synced) into Codex's own file. Codex CLI 0.171.0 writes every
+/// character of those names but `[A-Za-z0-9_]` as `_` and matches its hooks' matchers on that
+/// name (live: `live_codex::mcp_names_under_codex`, its synced half), so the copy's matcher is
+/// written as Codex writes the names; converted back, the rule's own matcher returns.
+#[test]
+fn a_claude_mcp_rule_converted_to_codex_names_the_tools_as_codex_writes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let rule =
+        |m: &str| json!({"matcher": m, "hooks": [{"type": "command", "command": "./guard.sh"}]});
+    let claude = json!({"hooks": {"PreToolUse": [
+        rule("mcp__x-y__.*"), rule("mcp__srv__dot\\.tool"), rule("Bash|mcp__p\\.q__run"),
+        rule("mcp__srv__run")]}});
+    write(dir.path(), "settings.json", &claude.to_string());
+    let (ran, out) = convert(dir.path(), "settings.json", "codex");
+    let written: Vec<&str> = out["hooks"]["PreToolUse"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["matcher"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        written,
+        [
+            "mcp__x_y__.*",
+            "mcp__srv__dot_tool",
+            "Bash|mcp__p_q__run",
+            "mcp__srv__run"
+        ],
+        "{}",
+        ran.stderr
+    );
+    write(dir.path(), ".codex/hooks.json", &out.to_string());
+    let (_, back) = convert(dir.path(), ".codex/hooks.json", "claude");
+    let back: Vec<&str> = back["hooks"]["PreToolUse"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["matcher"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        back,
+        [
+            "mcp__x-y__.*",
+            "mcp__srv__dot\\.tool",
+            "Bash|mcp__p\\.q__run",
+            "mcp__srv__run"
+        ]
+    );
+}

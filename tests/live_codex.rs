@@ -4213,6 +4213,56 @@ fn mcp_names_under_codex() {
         !ran.contains_key(&dashed) && ran.contains_key(&0),
         format!("the call c-dashed denies did not run, the others did: {ran:?}"),
     );
+
+    // Row 2060: the same rules synced into the project's `.codex/hooks.json` (`hookx sync`, a
+    // team's loop), the copies reviewed in Codex, no route: Codex matches the copies' own
+    // matchers on its rewritten names, so each must be written as Codex writes the names.
+    let Some(l) = live("mcpnames", &bypass, |sb| {
+        mcp_names_config(sb);
+        sb.trust_project();
+        let rule = |matcher: &str, label: &str| json!({"matcher": matcher, "hooks": [{"type": "command", "command": sb.dumper(label)}]});
+        let claude = json!({"hooks": {"PreToolUse": [
+            rule("mcp__x-y__.*", "s-dashed"), rule("mcp__srv__dot\\.tool", "s-dotted"),
+            rule("mcp__x-z__.*", "s-other")]}});
+        sb.write("project/.claude/settings.json", &claude.to_string());
+        let manifest = format!(
+            "version = 1\nsources = [{{ path = \".claude/settings.json\", from = \"claude\" }}]\n\n[targets.codex]\nhookx = {:?}\n",
+            env!("CARGO_BIN_EXE_hookx")
+        );
+        sb.write("project/.hookx/sync.toml", &manifest);
+        sb.answer("s-dashed", "a", "", "", "S-DASHED-SAYS-NO", 2);
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["sync"]).success();
+        let written = std::fs::read_to_string(sb.project.join(".codex/hooks.json")).unwrap();
+        let written: Value = serde_json::from_str(&written).unwrap();
+        sb.trust(HookFile::ProjectJson, &written["hooks"]);
+    }) else {
+        return;
+    };
+    for (label, want) in [
+        ("s-dashed", vec!["mcp__x_y__run"]),
+        ("s-dotted", vec!["mcp__srv__dot_tool"]),
+        ("s-other", vec![]),
+    ] {
+        let got: Vec<&str> = l
+            .dumps
+            .iter()
+            .filter(|d| d.label == label)
+            .filter_map(|d| d.stdin["tool_name"].as_str())
+            .collect();
+        c.that(
+            got == want,
+            format!(
+                "synced {label} ran on {got:?}, not {want:?}\n{}",
+                l.out.stderr
+            ),
+        );
+    }
+    let ran = mcp_names::ran(&l.sb.root.join("mcp-ran.log"));
+    c.that(
+        !ran.contains_key(&dashed) && ran.contains_key(&0),
+        format!("the call the synced s-dashed denies did not run, the others did: {ran:?}"),
+    );
     c.done("mcp_names_under_codex");
 }
 

@@ -42,8 +42,27 @@ pub const PROBE_TOOLS: &[&str] = &[
 /// A tool name and its counterpart in another flavour (`None`: it has no such tool).
 pub type Counterpart = (&'static str, Option<&'static str>);
 
-/// Translates `text`, written in `from` for an event whose matcher filters `on`, to `to`.
+/// Translates `text`, written in `from` for an event whose matcher filters `on`, to `to`;
+/// where `to`'s agent rewrites characters of MCP names (Codex's `x_y` for server `x-y`), the
+/// names in it as that agent writes them, or its own matcher never fires on them (attacks row
+/// 2060: a synced Codex copy of a Claude deny on `mcp__x-y__.*` ran nowhere).
 pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> Translated {
+    let mut translated = translate_names(text, on, from, to);
+    let names = to.tables().mcp_names;
+    if on == MatchOn::ToolName
+        && let Some(rewrite) = names.rewrite
+        && from.tables().mcp_names.rewrite != Some(rewrite)
+        && let Some(written) = &translated.text
+        && let Some(rewritten) =
+            rewrite.matcher(written, &format!("{}{}", names.prefix, names.separator))
+    {
+        translated.text = Some(rewritten);
+    }
+    translated
+}
+
+/// [`translate`], names as `to` names tools when nothing rewrites them.
+fn translate_names(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> Translated {
     let source_style = from.tables().matcher_style;
     let target_style = to.tables().matcher_style;
     let field = matches!(on, MatchOn::Field(_));
