@@ -1137,11 +1137,15 @@ fn plan_with(
         }
         list.push(i);
     }
-    let sent: Vec<crate::model::EventKind> = host
-        .own_events()
-        .into_iter()
-        .map(|(kind, ..)| kind)
-        .collect();
+    // Whether some event the host sends fires the rule: its own, or the host's post event
+    // that marks a failed call for a failure rule (Gemini's AfterTool for Claude's
+    // PostToolUseFailure, `crate::protocol::failed`; attacks row 2062: "nobody", no route).
+    let own = host.own_events();
+    let sent = |rule: &Rule| {
+        own.iter().any(|(kind, _, flavor)| {
+            crate::protocol::failed::can_fire(*flavor, kind, rule.flavor, &rule.event)
+        })
+    };
     let mut plan = Plan {
         host,
         rules: Vec::with_capacity(order.len()),
@@ -1226,7 +1230,7 @@ fn plan_with(
                 )
             }
             // No route can bring an event the host never sends to hookx.
-            (None, None, Some(i)) if !sent.contains(&copies[i].rule.event) => (
+            (None, None, Some(i)) if !sent(copies[i].rule) => (
                 Runner::Nobody {
                     why: format!(
                         "{} sends no {} event",

@@ -402,3 +402,70 @@ fn droid_and_codex_post_rules_run_only_where_their_agents_fire_after_a_failed_ca
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// Attacks row 2062: a team's Claude PostToolUse rule synced into Gemini's file (Gemini runs
+/// that copy) beside a Claude PostToolUseFailure rule, which Gemini has no event for, so it
+/// is not copied (a loss, said). Gemini CLI 0.61.0's AfterTool after a failed call fires such
+/// a rule through hookx's route (`failed::fires`), but the plan said "nobody (Gemini sends no
+/// PostToolUseFailure event)", `install --host gemini` routed no AfterTool, and the failure
+/// rule ran nowhere under Gemini. Now the plan gives it to hookx, install routes AfterTool, and
+/// `run` runs it once after the failed call, and not after a good one.
+#[test]
+fn a_failure_rule_gemini_has_no_copy_of_is_routed_to_its_marked_post_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let project = root.join("p");
+    let home = root.join("h");
+    std::fs::create_dir_all(home.join(".gemini")).unwrap();
+    // The folder trusted in Gemini CLI, so that Gemini runs the project's file.
+    let trusted = json!({ project.display().to_string(): "TRUST_FOLDER" });
+    common::write(&home, ".gemini/trustedFolders.json", &trusted.to_string());
+    let claude = json!({"hooks": {
+        "PostToolUse": [{"matcher": "", "hooks": [{"type": "command",
+            "command": "cat > claude-post.json; echo claude-post >> log"}]}],
+        "PostToolUseFailure": [{"matcher": "", "hooks": [{"type": "command",
+            "command": "cat > claude-fail.json; echo claude-fail >> log"}]}],
+    }});
+    common::write(&project, ".claude/settings.json", &claude.to_string());
+    common::write(
+        &project,
+        ".hookx/sync.toml",
+        "version = 1\nsources = [\".claude/settings.json\"]\n[targets.gemini]\n",
+    );
+    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
+    common::hookx_at(&project, &home, &["sync"]).success();
+    common::hookx_at(&project, &home, &["install", "--host", "gemini"]).success();
+    let settings = std::fs::read_to_string(project.join(".gemini/settings.json")).unwrap();
+    assert!(
+        settings.contains("run --host gemini --event AfterTool"),
+        "no route for the failure rule on Gemini's AfterTool: {settings}"
+    );
+    let listed = common::hookx_at(&project, &home, &["list", "--host", "gemini"]).success();
+    let listed = String::from_utf8_lossy(&listed.get_output().stdout).into_owned();
+    assert!(
+        listed
+            .lines()
+            .any(|l| l.contains("PostToolUseFailure")
+                && l.contains("hookx runs .claude/settings.json")),
+        "{listed}"
+    );
+    let doctor = common::hookx_at(&project, &home, &["doctor", "--host", "gemini"])
+        .get_output()
+        .clone();
+    let doctor = String::from_utf8_lossy(&doctor.stdout).into_owned();
+    let at = doctor.find("PostToolUseFailure").expect(&doctor);
+    assert!(
+        doctor[at..]
+            .lines()
+            .nth(1)
+            .is_some_and(|l| l.trim_start().starts_with("fires: gemini")),
+        "{doctor}"
+    );
+    let failed = payload(root, "gemini-0.61.0/tools.32.AfterTool.json", |_| {});
+    let (ran, got) = run(root, "gemini", &failed);
+    assert_eq!(ran, ["claude-fail"], "after the failed call");
+    assert!(got["claude-fail"]["error"].is_string(), "{got}");
+    let good = payload(root, "gemini-0.61.0/tools.14.AfterTool.json", |_| {});
+    let (ran, _) = run(root, "gemini", &good);
+    assert!(ran.is_empty(), "Gemini runs its copy there: {ran:?}");
+}

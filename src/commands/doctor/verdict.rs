@@ -354,17 +354,13 @@ impl Doctor<'_> {
                     None => verdict.unrouted = names,
                 }
             } else if verdict.status < Status::Blocked
+                && let on = routed_on(host, rule)
                 && let Some(why) = self
                     .uncalled
                     .borrow_mut()
-                    .entry((host, rule.event.clone()))
+                    .entry((host, on.clone()))
                     .or_insert_with(|| {
-                        crate::dispatch::simulate::uncalled(
-                            self.ctx,
-                            self.sources,
-                            host,
-                            &rule.event,
-                        )
+                        crate::dispatch::simulate::uncalled(self.ctx, self.sources, host, &on)
                     })
                     .clone()
             {
@@ -842,6 +838,20 @@ fn closest_event(key: &str, flavor: Flavor) -> Option<&'static str> {
         .or_else(|| did_you_mean(key, flavor.dialect()))
 }
 
+/// The host's event whose route brings `rule` to hookx: its own, else the post event that
+/// marks a failed call for a failure rule (Gemini's AfterTool; attacks row 2062).
+fn routed_on(host: Dialect, rule: &Rule) -> crate::model::EventKind {
+    let own = host.own_events();
+    if own.iter().any(|(kind, ..)| *kind == rule.event) {
+        return rule.event.clone();
+    }
+    own.into_iter()
+        .find(|(kind, _, sent)| {
+            crate::protocol::failed::can_fire(*sent, kind, rule.flavor, &rule.event)
+        })
+        .map_or_else(|| rule.event.clone(), |(kind, ..)| kind)
+}
+
 /// Why `rule`'s event never comes to whoever runs it under `host` (`runs`), read as `flavor`
 /// (`native`: the host reads the file itself): the host has no such event for that flavour's
 /// hooks, or sends none a route could bring to hookx.
@@ -862,7 +872,13 @@ fn unsent(
             ),
             None,
         )),
-        Runs::Hookx if !host.own_events().iter().any(|(kind, ..)| kind == event) => {
+        // A failure rule fires on the host's post event that marks the failed call
+        // (Gemini's AfterTool; attacks row 2062).
+        Runs::Hookx
+            if !host.own_events().iter().any(|(kind, _, sent)| {
+                crate::protocol::failed::can_fire(*sent, kind, rule.flavor, event)
+            }) =>
+        {
             Some(Finding::new(
                 Level::Error,
                 format!("{display} sends no `{event}` event: no route can bring it to hookx"),
