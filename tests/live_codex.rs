@@ -19,6 +19,8 @@ mod converted;
 mod faults;
 #[path = "live_common/form_probe.rs"]
 mod form_probe;
+#[path = "live_common/in_background.rs"]
+mod in_background;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
 #[path = "live_common/matcher_probe.rs"]
@@ -99,6 +101,10 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .chain([Step::Text("mcp done")])
             .collect(),
         "subfolder" => vec![shell("echo sub-call"), Step::Text("subfolder done")],
+        "async" => vec![
+            shell(&in_background::call(project)),
+            Step::Text("async done"),
+        ],
         // Attacks rows 1840-1859: four calls that fail, each its own way (Codex reads files
         // with a command, and has `view_image`).
         "failed" => vec![
@@ -3035,6 +3041,7 @@ fn main() -> std::process::ExitCode {
             a_route_whose_hookx_is_in_a_folder_a_shell_would_read,
             mcp_tools_under_codex,
             mcp_names_under_codex,
+            a_converted_async_handler_runs_in_the_background,
             another_accounts_git_above_marks_no_project,
             another_accounts_git_above_keeps_the_users_guard,
         ],
@@ -4535,4 +4542,34 @@ fn failed_calls_as_codex_fires_them() {
         "PostToolUse after the two commands only: {posts:?}"
     );
     check_recorded("failed", &l, &[]);
+}
+
+/// Attacks row 2069 ([`in_background`]): a Claude `async: true` guard converted to Codex, which
+/// has the key, so `convert` (and sync) writes `async: true` on the copy, not `exec --async`.
+/// Codex 0.171.0 must run it in the background as Claude does: the call runs, the handler sees
+/// it, and its deny counts for nothing.
+fn a_converted_async_handler_runs_in_the_background() {
+    let bypass = ["--dangerously-bypass-approvals-and-sandbox"];
+    let Some(l) = live("async", &bypass, |sb| {
+        let converted = in_background::converted(&sb.root.join("src"), "codex");
+        assert_eq!(
+            converted["hooks"]["PreToolUse"][0]["hooks"][0]["async"],
+            true,
+            "{converted}"
+        );
+        sb.trusted_hooks(HookFile::UserJson, &converted["hooks"]);
+    }) else {
+        return;
+    };
+    l.keep("async");
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let result = l.tool_result("async", "async-call");
+    for failed in in_background::failures(&l.sb.project, &result) {
+        c.that(false, failed);
+    }
+    c.done("async");
 }
