@@ -4553,8 +4553,7 @@ fn a_converted_async_handler_runs_in_the_background() {
     let Some(l) = live("async", &bypass, |sb| {
         let converted = in_background::converted(&sb.root.join("src"), "codex");
         assert_eq!(
-            converted["hooks"]["PreToolUse"][0]["hooks"][0]["async"],
-            true,
+            converted["hooks"]["PreToolUse"][0]["hooks"][0]["async"], true,
             "{converted}"
         );
         sb.trusted_hooks(HookFile::UserJson, &converted["hooks"]);
