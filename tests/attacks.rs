@@ -4301,3 +4301,87 @@ fn a_claude_mcp_rule_converted_to_codex_names_the_tools_as_codex_writes_them() {
         ]
     );
 }
+
+/// Attacks row 2071: a Claude rule that is one MCP name (every MCP tool, a server's tools, one
+/// tool), converted or synced to Gemini, is written in Gemini's spelling (`mcp_SERVER_TOOL`,
+/// Gemini CLI 0.61.0, row 1868), so Gemini's own matcher fires the copy on its call. Before,
+/// the copy kept `mcp__probe__.*`, which Gemini's `mcp_probe_echo` never matches: a synced
+/// Claude deny on an MCP server ran nowhere under Gemini (a loss said "may not fire").
+#[test]
+fn a_claude_mcp_rule_converted_to_gemini_fires_on_geminis_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let rule = |m: &str, tag: &str| json!({"matcher": m, "hooks": [{"type": "command", "command": format!("./guard.sh {tag}")}]});
+    let matchers = [
+        "mcp__probe__.*",
+        "mcp__.*",
+        "mcp__probe__echo",
+        "mcp__other__.*",
+    ];
+    let claude = json!({"hooks": {"PreToolUse": [
+        rule(matchers[0], "server"), rule(matchers[1], "every"), rule(matchers[2], "tool"),
+        rule(matchers[3], "other")]}});
+    write(&project, "settings.json", &claude.to_string());
+    let (converted, out) = convert(&project, "settings.json", "gemini");
+    let written: Vec<&str> = out["hooks"]["BeforeTool"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["matcher"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        written,
+        ["mcp_probe_.*", "mcp_.*", "mcp_probe_echo", "mcp_other_.*"],
+        "{}",
+        converted.stderr
+    );
+    assert!(
+        !converted.stdout.contains("not rewritten"),
+        "{}",
+        converted.stdout
+    );
+    // Gemini's own matching of the copies on its name for the recorded MCP call
+    // (tests/fixtures/recorded/gemini-0.61.0/tools.63.BeforeTool.json).
+    write(&home, ".gemini/settings.json", &out.to_string());
+    let mut cmd = common::hookx_clean(&project);
+    cmd.env("HOME", &home).args([
+        "simulate",
+        "--host",
+        "gemini",
+        "--event",
+        "BeforeTool",
+        "--tool",
+        "mcp_probe_echo",
+        "--input",
+        r#"{"text": "hi-mcp"}"#,
+        "--project",
+    ]);
+    cmd.arg(&project).arg("--home").arg(&home);
+    cmd.args(["--dry-run", "--format", "json"]);
+    let ran = ran(&mut cmd);
+    let report: Value =
+        serde_json::from_str(&ran.stdout).unwrap_or_else(|e| panic!("{e}: {ran:?}"));
+    let fired: Vec<&str> = ["server", "every", "tool", "other"]
+        .into_iter()
+        .filter(|tag| {
+            report["native"]["would_run"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|w| w["command"].as_str())
+                .any(|c| c.contains(&format!("guard.sh {tag}")))
+        })
+        .collect();
+    assert_eq!(fired, ["server", "every", "tool"], "{report:#}");
+    // And back: the rules as written.
+    write(&project, ".gemini/settings.json", &out.to_string());
+    let (_, back) = convert(&project, ".gemini/settings.json", "claude");
+    let back: Vec<&str> = back["hooks"]["PreToolUse"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["matcher"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(back, matchers);
+}

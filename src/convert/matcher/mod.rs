@@ -354,17 +354,19 @@ fn write_checked(
 }
 
 /// A matcher that is one MCP name in the source's spelling (every MCP tool, a server's tools,
-/// one tool), written in the target's, where the two prefixes share nothing (Kiro's `@git` is
-/// Claude's `mcp__git__.*`); `None` when it is not one.
+/// one tool), written in the target's, where the target's prefix does not hold the source's
+/// (Kiro's `@git` is Claude's `mcp__git__.*`, Claude's `mcp__git__.*` Gemini's `mcp_git_.*`:
+/// attacks row 2071, a synced Claude deny on an MCP server never fired under Gemini); `None`
+/// when it is not one.
 fn mcp_name(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> Option<String> {
     let (from_mcp, to_mcp) = (from.tables().mcp_names, to.tables().mcp_names);
     if on == MatchOn::ToolName
         && from_mcp != to_mcp
         // A source without a prefix (Copilot's `SERVER-TOOL`) names no MCP tool apart from
-        // the others.
+        // the others; one whose prefix the target's holds (Gemini's `mcp_` in `mcp__`) does not
+        // say where its server ends (`mcp_my_srv_run`).
         && !from_mcp.prefix.is_empty()
         && !to_mcp.prefix.starts_with(from_mcp.prefix)
-        && (to_mcp.prefix.is_empty() || !from_mcp.prefix.starts_with(to_mcp.prefix))
         && text != from_mcp.builtin
         && let Some(name) = text.and_then(|t| McpName::parse(t, from_mcp))
     {
