@@ -2581,6 +2581,7 @@ fn main() -> std::process::ExitCode {
             a_project_route_whose_hookx_is_gone,
             ground_truth_tools,
             mcp_names_under_gemini,
+            a_converted_claude_mcp_deny_fires_under_gemini,
             ground_truth_deny,
             ground_truth_ask,
             hookx_answer_forms,
@@ -3819,4 +3820,89 @@ fn a_converted_async_handler_runs_in_the_background() {
         c.that(false, failed);
     }
     c.done("async");
+}
+
+/// Attacks row 2071: the team's Claude rules on MCP tools, a deny on server `x-y`'s tools
+/// (`mcp__x-y__.*`) and a logger on server `srv`'s (`mcp__srv__.*`), converted to Gemini by
+/// this build (as `sync` writes them) into the trusted project's `.gemini/settings.json`,
+/// under Gemini CLI 0.61.0 (`-p --yolo`) over the MCP-names probe's calls. Gemini's own
+/// matcher must fire each copy on the calls it names (`mcp_x-y_run`): the deny stops the call,
+/// the logger runs, the other servers' calls run.
+fn a_converted_claude_mcp_deny_fires_under_gemini() {
+    const REASON: &str = "R2071-MCP-DENY";
+    let Some(l) = live("mcpnames", &["--yolo"], &[], |sb| {
+        sb.trust_folder();
+        let script = sb.write(
+            "mcp_names_server.js",
+            include_str!("live_common/mcp_server.js"),
+        );
+        let log = sb.root.join("mcp-ran.log");
+        let servers: serde_json::Map<String, Value> = mcp_names::SERVERS
+            .iter()
+            .map(|(s, extra)| {
+                let args = mcp_names::server_args(&script, s, extra, &log);
+                (
+                    s.to_string(),
+                    json!({"command": "node", "args": args, "trust": true}),
+                )
+            })
+            .collect();
+        sb.user_settings_with(json!({}), json!({"mcpServers": servers}));
+        let deny = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": "deny", "permissionDecisionReason": REASON}});
+        let logged = sb.root.join("srv-2071.log");
+        let claude = json!({"hooks": {"PreToolUse": [
+            {"matcher": "mcp__x-y__.*", "hooks": [{"type": "command",
+                "command": format!("cat >/dev/null; printf '%s' '{deny}'")}]},
+            {"matcher": "mcp__srv__.*", "hooks": [{"type": "command",
+                "command": format!("cat >/dev/null; echo x >> {}", logged.display())}]},
+        ]}});
+        let src = sb.write("src/.claude/settings.json", &claude.to_string());
+        let out = common::hookx()
+            .current_dir(src.parent().unwrap().parent().unwrap())
+            .args(["convert", ".claude/settings.json", "--to", "gemini"])
+            .args(["--format", "json", "--hookx", env!("CARGO_BIN_EXE_hookx")])
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let converted: Value = serde_json::from_str(report["output"].as_str().unwrap()).unwrap();
+        sb.write(
+            "project/.gemini/settings.json",
+            &serde_json::to_string_pretty(&converted).unwrap(),
+        );
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let ran = mcp_names::ran(&l.sb.root.join("mcp-ran.log"));
+    let denied = mcp_names::CALLS
+        .iter()
+        .position(|call| *call == ("x-y", "run"))
+        .unwrap();
+    c.that(
+        !ran.contains_key(&denied),
+        format!("the call the synced deny names ran: {ran:?}"),
+    );
+    let result = l.tool_result("mcpnames", &format!("\"{}\"", mcp_names::text(denied)));
+    c.that(
+        result.contains(REASON),
+        format!("the denied call's result: {result}"),
+    );
+    for (i, (server, _)) in mcp_names::CALLS.iter().enumerate() {
+        if *server == "p.q" || *server == "Up_Case" {
+            c.that(
+                ran.contains_key(&i),
+                format!("{server}'s call did not run: {ran:?}"),
+            );
+        }
+    }
+    let logged = std::fs::read_to_string(l.sb.root.join("srv-2071.log")).unwrap_or_default();
+    c.that(
+        logged.lines().count() >= 1,
+        format!(
+            "the synced logger on srv's tools ran {} times",
+            logged.lines().count()
+        ),
+    );
+    c.done("a_converted_claude_mcp_deny_fires_under_gemini");
 }
