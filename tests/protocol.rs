@@ -1471,6 +1471,120 @@ fn a_replacement_reaches_claude_in_the_tools_own_shape() {
     }
 }
 
+/// Attacks row 1811: a Claude hook's `updatedToolOutput` in the tool's own shape (the Bash
+/// object Claude Code 2.1.332 takes, an MCP tool's content) under Copilot CLI's camelCase
+/// `postToolUse`, whose `modifiedResult` text is what the model reads: the text the handler
+/// meant, not the Claude object's JSON text. A value no form of Claude's reads (a bare object
+/// Claude itself would refuse) still withholds the original, as its JSON text.
+#[test]
+fn a_claude_replacement_reaches_copilot_as_the_text_it_meant() {
+    let claude = claude::DIALECT.default_flavor();
+    let copilot = Flavor::named("copilot").unwrap();
+    let bash = json!({"stdout": "R-1811", "stderr": "E-1811", "interrupted": false,
+        "isImage": false, "noOutputExpected": false});
+    let cases = [
+        (
+            "copilot-1.0.102/tools.10.postToolUse.json",
+            "updatedToolOutput",
+            bash,
+            "R-1811\nE-1811",
+        ),
+        (
+            "copilot-1.0.102/mcp.11.postToolUse.json",
+            "updatedMCPToolOutput",
+            json!([{"type": "text", "text": "R-1811"}]),
+            "R-1811",
+        ),
+        (
+            "copilot-1.0.102/tools.10.postToolUse.json",
+            "updatedToolOutput",
+            json!({"stdout": "R-1811"}),
+            r#"{"stdout":"R-1811"}"#,
+        ),
+    ];
+    for (file, field, value, text) in cases {
+        let event = recorded_event(file);
+        let own = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", field: value}});
+        let own = own.to_string().into_bytes();
+        let read = decode_answer(claude, &event, &finished(Exit::Code(0), &own, ""));
+        let answer = encode_answer(copilot, &event, &read);
+        let out: Value = serde_json::from_str(&answer.stdout).unwrap_or(Value::Null);
+        assert_eq!(
+            out.pointer("/modifiedResult/textResultForLlm"),
+            Some(&json!(text)),
+            "{file} {field} {value}: {answer:?}"
+        );
+    }
+    // A Write's own shape reads as no text: it goes as it was, never as nothing.
+    let event = recorded_event("copilot-1.0.102/tools.16.postToolUse.json");
+    let own = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+        "updatedToolOutput": {"type": "create", "filePath": "/p/R-1811-W", "content": "c",
+        "structuredPatch": [], "originalFile": null, "userModified": false}}});
+    let own = own.to_string().into_bytes();
+    let read = decode_answer(claude, &event, &finished(Exit::Code(0), &own, ""));
+    let answer = encode_answer(copilot, &event, &read);
+    let out: Value = serde_json::from_str(&answer.stdout).unwrap_or(Value::Null);
+    let text = out.pointer("/modifiedResult/textResultForLlm");
+    assert!(
+        text.and_then(Value::as_str)
+            .is_some_and(|t| t.contains("R-1811-W")),
+        "a Write's replacement: {answer:?}"
+    );
+}
+
+/// Attacks row 1803: Gemini CLI's and Qwen Code's own `Error:` line in a shell result (a
+/// process-level error: Gemini 0.61.0 writes it only then, Qwen 0.24.4 writes `(none)` without
+/// one) reaches a Claude handler as the `stderr`, where a scanner looks; it was dropped. Qwen's
+/// `(none)` is no error.
+#[test]
+fn the_agents_own_error_line_reaches_a_claude_handler_as_stderr() {
+    let cases = [
+        (
+            "gemini-0.61.0/tools.8.AfterTool.json",
+            "<untrusted_context>\nOutput: partial\nError: spawn failed SECRET-1803\nExit Code: 1\nProcess Group PGID: 5\n</untrusted_context>",
+            ("partial", "spawn failed SECRET-1803"),
+        ),
+        (
+            "qwen-0.24.4/tools.06.PostToolUse.json",
+            "Command: echo hello-shell\nDirectory: (root)\nOutput: partial\nError: SECRET-1803\nExit Code: 1\nSignal: (none)\nProcess Group PGID: (none)",
+            ("partial", "SECRET-1803"),
+        ),
+        (
+            "qwen-0.24.4/tools.06.PostToolUse.json",
+            "Command: echo hello-shell\nDirectory: (root)\nOutput: (empty)\nError: SECRET-1803\nExit Code: 1\nSignal: (none)\nProcess Group PGID: 9",
+            ("", "SECRET-1803"),
+        ),
+        (
+            "qwen-0.24.4/tools.06.PostToolUse.json",
+            "Command: echo hello-shell\nDirectory: (root)\nOutput: fine\nError: (none)\nExit Code: 0\nSignal: (none)\nProcess Group PGID: 9",
+            ("fine", ""),
+        ),
+    ];
+    for (file, text, (stdout, stderr)) in cases {
+        let mut event = recorded_event(file);
+        event
+            .fields
+            .insert("tool_response".into(), json!({"llmContent": text}));
+        let host = Dialect::named(file.split('-').next().unwrap()).unwrap();
+        let name = host
+            .default_flavor()
+            .tables()
+            .event_name(&event.kind)
+            .unwrap();
+        let bytes = serde_json::to_vec(&encode_event(&event, host.default_flavor())).unwrap();
+        let (event, _) = decode_event_as(&bytes, host, Some(name)).unwrap();
+        let out = encode_event(&event, claude::DIALECT.default_flavor());
+        assert_eq!(
+            (
+                out.pointer("/tool_response/stdout"),
+                out.pointer("/tool_response/stderr")
+            ),
+            (Some(&json!(stdout)), Some(&json!(stderr))),
+            "{file}: {text}: {out}"
+        );
+    }
+}
+
 /// Attacks row 1802: a write's or an edit's result that is not the agent's success text (a
 /// failure's, Augment's "Failed to save", Droid's `{"success": false, …}` not marked as a failed
 /// call) reaches another agent's handler as the host sent it, never as a success made up from

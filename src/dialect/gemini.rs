@@ -823,7 +823,7 @@ const RESULT_FORMS: &[ResultForm] = &[
     ),
     ResultForm::of(
         ids::SHELL,
-        r#"{"llmContent": "<untrusted_context>\nOutput: ${output}\nError: ${_}\nExit Code: ${exit_code}\nProcess Group PGID: ${_}\n</untrusted_context>"}"#,
+        r#"{"llmContent": "<untrusted_context>\nOutput: ${output}\nError: ${error}\nExit Code: ${exit_code}\nProcess Group PGID: ${_}\n</untrusted_context>"}"#,
     ),
     ResultForm::of(
         ids::SHELL,

@@ -795,15 +795,29 @@ const TEXT_RESULT: &str = r#"{"llmContent": "${output}", "returnDisplay": "${sho
 const RESULT_FORMS: &[ResultForm] = &[
     ResultForm::of(
         ids::SHELL,
-        r#"{"llmContent": "Command: ${input.command}\nDirectory: ${_}\nOutput: (empty)\nError: ${_}\nExit Code: ${exit_code}\nSignal: ${_}\nProcess Group PGID: ${_}"}"#,
+        r#"{"llmContent": "Command: ${input.command}\nDirectory: ${_}\nOutput: (empty)\nError: (none)\nExit Code: ${exit_code}\nSignal: ${_}\nProcess Group PGID: ${_}"}"#,
     ),
     ResultForm::of(
         ids::SHELL,
-        r#"{"llmContent": "Command: ${input.command}\nDirectory: ${_}\nOutput: ${output}\nError: ${_}\nExit Code: ${exit_code}\nSignal: ${_}\nProcess Group PGID: ${_}"}"#,
+        r#"{"llmContent": "Command: ${input.command}\nDirectory: ${_}\nOutput: ${output}\nError: (none)\nExit Code: ${exit_code}\nSignal: ${_}\nProcess Group PGID: ${_}"}"#,
     ),
     ResultForm::of(
         ids::SHELL,
-        r#"{"llmContent": "Directory: ${_}\nOutput: ${output}\nError: ${_}\nExit Code: ${exit_code}\nSignal: ${_}\nProcess Group PGID: ${_}"}"#,
+        r#"{"llmContent": "Directory: ${_}\nOutput: ${output}\nError: (none)\nExit Code: ${exit_code}\nSignal: ${_}\nProcess Group PGID: ${_}"}"#,
+    ),
+    // The same with an error of Qwen's own (`Error:` is `(none)` without one), read as the
+    // stderr (attacks row 1803: it was dropped).
+    ResultForm::of(
+        ids::SHELL,
+        r#"{"llmContent": "Command: ${input.command}\nDirectory: ${_}\nOutput: (empty)\nError: ${error}\nExit Code: ${exit_code}\nSignal: ${_}\nProcess Group PGID: ${_}"}"#,
+    ),
+    ResultForm::of(
+        ids::SHELL,
+        r#"{"llmContent": "Command: ${input.command}\nDirectory: ${_}\nOutput: ${output}\nError: ${error}\nExit Code: ${exit_code}\nSignal: ${_}\nProcess Group PGID: ${_}"}"#,
+    ),
+    ResultForm::of(
+        ids::SHELL,
+        r#"{"llmContent": "Directory: ${_}\nOutput: ${output}\nError: ${error}\nExit Code: ${exit_code}\nSignal: ${_}\nProcess Group PGID: ${_}"}"#,
     ),
     ResultForm::of(
         ids::SHELL,

@@ -18,6 +18,9 @@ const STDOUT: &str = "stdout";
 const STDERR: &str = "stderr";
 const OUTPUT: &str = "output";
 const EXIT_CODE: &str = "exit_code";
+/// A line of the agent's own error beside the output (Gemini's and Qwen's `Error:`), read as
+/// the stderr where there is none (attacks row 1803).
+const ERROR: &str = "error";
 const ANY: &str = "_";
 const INPUT: &str = "input.";
 const SHOWN: &str = "shown";
@@ -73,7 +76,7 @@ pub(crate) fn read(host: Flavor, tool: &ToolCall, value: &Value) -> ToolResult {
         });
     let mut take = |name: &str| parts.remove(name);
     let stdout = take(STDOUT).or_else(|| take(OUTPUT)).unwrap_or_default();
-    let stderr = take(STDERR).unwrap_or_default();
+    let stderr = take(STDERR).or_else(|| take(ERROR)).unwrap_or_default();
     ToolResult {
         shape_of: host.dialect().name(),
         stdout,
@@ -125,16 +128,28 @@ pub(crate) fn write(event: &Event, flavor: Flavor, value: &Value) -> Value {
 /// own agent's is as it wrote it, as is any for a host whose field takes any value.
 pub(crate) fn replacement(host: Flavor, event: &Event, of: &str, value: &Value) -> Option<Value> {
     let p = &host.tables().protocol;
-    if of == host.dialect().name() || !p.result_forms.iter().any(|f| f.replaces) {
+    if of == host.dialect().name() {
         return Some(value.clone());
     }
-    let tool = event.tool.as_ref()?;
-    let form = forms(host, &tool.name).find(|f| f.replaces)?;
     let handler = Flavor::all()
         .iter()
         .find(|f| f.dialect().name() == of)
         .copied()
         .unwrap_or(host);
+    if !p.result_forms.iter().any(|f| f.replaces) {
+        // A field that takes any value (Copilot's `modifiedResult` text) gets the text the
+        // handler's value is by its own agent's forms: a Claude `updatedToolOutput` object
+        // reached the model as its JSON text (attacks row 1811). A value that reads as no text
+        // (a Write's shape, its path alone) goes as it was, never as nothing.
+        let text = event
+            .tool
+            .as_ref()
+            .map(|tool| part(OUTPUT, &read(handler, tool, value), &tool.input))
+            .filter(|text| !text.is_empty());
+        return Some(text.map_or_else(|| value.clone(), Value::String));
+    }
+    let tool = event.tool.as_ref()?;
+    let form = forms(host, &tool.name).find(|f| f.replaces)?;
     let out = fill(&template(form), &read(handler, tool, value), &tool.input);
     Some(if form.encoded {
         Value::String(out.to_string())
@@ -170,7 +185,7 @@ fn fill(template: &Value, result: &ToolResult, input: &Value) -> Value {
 fn part(name: &str, result: &ToolResult, input: &Value) -> String {
     match name {
         STDOUT => result.stdout.clone(),
-        STDERR => result.stderr.clone(),
+        STDERR | ERROR => result.stderr.clone(),
         OUTPUT | SHOWN if result.stderr.is_empty() => result.stdout.clone(),
         OUTPUT | SHOWN => format!("{}\n{}", result.stdout, result.stderr),
         // A result that does not say its exit code is a post-call event's success.

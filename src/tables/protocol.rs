@@ -218,7 +218,8 @@ pub struct ResultForm {
     /// The result as JSON text (the canonical envelope keys of
     /// [`ProtocolTables::tool_result_keys`] where the flavour has one), its strings holding
     /// parts: `${stdout}`, `${stderr}`, `${output}` (stdout, then stderr on a line of its own
-    /// if any: the one text of both streams most agents give), `${exit_code}`, `${_}`
+    /// if any: the one text of both streams most agents give), `${exit_code}`, `${error}` (a
+    /// line of the agent's own error, the stderr where there is none), `${_}`
     /// (anything on one line, read and dropped: a form holding one is never written),
     /// `${shown}` (the output where the agent shows it the user) and `${input.KEY}` (the
     /// call's canonical argument), `${lines}` (the output's count of lines, a number): these
