@@ -1215,3 +1215,126 @@ fn simulate_gives_a_cursor_stop_hook_the_loop_count_run_gives_it() {
         "simulate counted a follow-up"
     );
 }
+
+/// A Claude project installed for Gemini and trusted, in a home of its own: `simulate --host
+/// gemini` with `args` (a dry run unless `run`), its JSON report.
+fn gemini_report(root: &Path, args: &[&str]) -> Value {
+    let home = root.join("home");
+    let mut all = vec!["--host", "gemini", "--format", "json"];
+    all.extend(args);
+    let out = common::hookx()
+        .arg("simulate")
+        .args(&all)
+        .arg("--project")
+        .arg(root)
+        .arg("--home")
+        .arg(&home)
+        .current_dir(root)
+        .env("HOME", &home)
+        .env_remove("HOOKX_HOME")
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)))
+}
+
+/// Attacks rows 1808 and 1960: a result given to `simulate` as a `tool_response` field reaches
+/// a handler of another agent in that agent's shape, as `run` gives a payload's (it was the
+/// host's shape, a Claude scanner on `.tool_response.stdout` reading null); and a result of a
+/// tool no form of the handler's agent knows (Gemini's `save_memory`) is said to be the host's.
+#[test]
+fn simulate_gives_a_result_in_the_handlers_shape_and_says_where_it_cannot() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join("home")).unwrap();
+    common::write(
+        &root,
+        ".claude/settings.json",
+        r#"{"hooks":{"PostToolUse":[{"matcher":"","hooks":[{"type":"command","command":"cat >/dev/null"}]}]}}"#,
+    );
+    let folders = serde_json::json!({ root.to_str().unwrap(): "TRUST_FOLDER" });
+    common::write(
+        &root,
+        "home/.gemini/trustedFolders.json",
+        &folders.to_string(),
+    );
+    for args in [&["install", "--host", "gemini"][..], &["trust", "--yes"]] {
+        let out = common::hookx()
+            .args(args)
+            .current_dir(&root)
+            .env("HOME", root.join("home"))
+            .env_remove("HOOKX_HOME")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+    let shell = gemini_report(
+        &root,
+        &[
+            "--dry-run",
+            "--event",
+            "AfterTool",
+            "--tool",
+            "run_shell_command",
+            "--input",
+            r#"{"command":"echo R-1960"}"#,
+            "--field",
+            r#"tool_response={"llmContent":"<untrusted_context>\nOutput: R-1960\nProcess Group PGID: 7\n</untrusted_context>"}"#,
+        ],
+    );
+    let stdin = &shell["would_run"][0]["stdin"];
+    assert_eq!(stdin["tool_response"]["stdout"], "R-1960", "{shell:#}");
+    let memory = gemini_report(
+        &root,
+        &[
+            "--dry-run",
+            "--event",
+            "AfterTool",
+            "--tool",
+            "save_memory",
+            "--input",
+            r#"{"fact":"f"}"#,
+            "--field",
+            r#"tool_response={"llmContent":"saved R-1808","returnDisplay":"saved"}"#,
+        ],
+    );
+    let notes = memory["notes"].to_string();
+    assert!(
+        notes.contains("hookx knows no shape of Claude"),
+        "{memory:#}"
+    );
+}
+
+/// Attacks row 1908's note: a host that takes a hook's rewrite as the whole new input (Claude's
+/// `updatedInput`, by hookx's tables) runs the call without the arguments the rewrite leaves
+/// out, and a tool that needs one refuses the call (Gemini CLI 0.61.0 did so with its own
+/// hooks' `tool_input`, "params must have required property 'command'", though its reference
+/// says it merges). simulate says which.
+#[test]
+fn simulate_says_which_arguments_a_rewrite_taken_whole_leaves_out() {
+    let dir = tempfile::tempdir().unwrap();
+    common::write(
+        dir.path(),
+        ".claude/settings.json",
+        r#"{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"echo '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\",\"updatedInput\":{\"description\":\"D-1908\"}}}'"}]}]}}"#,
+    );
+    let out = simulate(
+        dir.path(),
+        &[
+            "--host",
+            "claude",
+            "--event",
+            "PreToolUse",
+            "--tool",
+            "Bash",
+            "--input",
+            r#"{"command":"echo hi","description":"d"}"#,
+            "--format",
+            "json",
+        ],
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["native"]["matched"], 1, "{report:#}");
+    let notes = report["native"]["notes"].to_string();
+    assert!(notes.contains("leaves out `command`"), "{report:#}");
+}

@@ -763,7 +763,13 @@ mod protocol_rows {
             F::new(Slot::Reason, &["reason"], Writes::On(BLOCKS)),
             F::new(Slot::Permission, &["decision"], Writes::On(PRE)),
             F::new(Slot::PermissionReason, &["reason"], Writes::On(PRE)),
-            // Merged (shallow) into the arguments, which are then re-validated.
+            // Merged (shallow) into the arguments, as Gemini's hook reference says ("merges
+            // with and overrides the model's arguments"). Gemini CLI 0.61.0 itself rebuilds
+            // the call from its own hooks' `tool_input` alone (bundle: the scheduler's
+            // `evaluateBeforeToolHook` runs `tool.build(modifiedInput)`; the `Object.assign`
+            // is in `executeToolWithHooks`, which it calls with `skipBeforeHook`), and refused
+            // one of the description alone (live, attacks row 1908): its bug; hookx writes it
+            // the whole input.
             F::new(Slot::UpdatedInput, &[HSO, "tool_input"], Writes::On(PRE)),
             F::new(
                 Slot::Context,

@@ -146,12 +146,18 @@ pub fn synthetic_event(
         let value = serde_json::from_str(value).unwrap_or_else(|_| Value::from(value));
         map.insert(key.to_string(), value);
     }
+    // A result given as a field is read as the host's, as `run` reads a payload's: a handler
+    // of another agent is given it in its own agent's shape (it was the host's, unlike `run`).
+    let result = match (&tool, map.get(crate::protocol::payload::TOOL_RESPONSE)) {
+        (Some(tool), Some(value)) => Some(crate::protocol::result::read(host, tool, value)),
+        _ => None,
+    };
     Ok(Event {
         kind,
         timestamp: Some(chrono::Utc::now()),
         tool,
         fields: map,
-        result: None,
+        result,
     })
 }
 
@@ -173,6 +179,64 @@ pub fn cadence_notes(dispatch: &Dispatch, host: Flavor, kind: &EventKind) -> Vec
         }
     }
     notes
+}
+
+/// For each handler `dispatch` ran or would run whose agent has no form hookx knows for the
+/// call's result, and is not the host's, a note: it is given the host's own shape of the
+/// result, which its own agent may give elsewhere (attacks row 1808).
+pub fn result_notes(dispatch: &Dispatch, host: Flavor, event: &Event) -> Vec<String> {
+    let Some(tool) = &event.tool else {
+        return Vec::new();
+    };
+    let ran = dispatch.runs.iter().map(|r| (r.flavor, r.origin.as_str()));
+    let would = dispatch
+        .would_run
+        .iter()
+        .map(|w| (w.flavor, w.origin.as_str()));
+    let mut notes: Vec<String> = Vec::new();
+    for (flavor, origin) in ran.chain(would) {
+        if crate::protocol::result::in_the_hosts_shape(event, flavor) {
+            let note = format!(
+                "{origin}: hookx knows no shape of {}'s for a `{}` result, so this handler is given {}'s as {} sent it; its own agent may give it elsewhere, and a rule reading it there reads nothing",
+                flavor.dialect().def().display,
+                tool.name,
+                host.name(),
+                host.name()
+            );
+            if !notes.contains(&note) {
+                notes.push(note);
+            }
+        }
+    }
+    notes
+}
+
+/// The arguments of the call that the rewrite `taken` runs with leaves out, said where the
+/// host rebuilds the call from a rewrite alone (attacks row 1908: Gemini CLI 0.61.0 refused a
+/// call whose hook rewrote its description alone, "params must have required property
+/// 'command'").
+pub fn rewrite_note(host: Flavor, event: &Event, taken: &Outcome) -> Option<String> {
+    if host.tables().protocol.updated_input_merges {
+        return None;
+    }
+    let (Some(Value::Object(new)), Some(tool)) = (&taken.updated_input, &event.tool) else {
+        return None;
+    };
+    let Value::Object(old) = &tool.input else {
+        return None;
+    };
+    let left: Vec<String> = old
+        .keys()
+        .filter(|k| !new.contains_key(*k))
+        .map(|k| format!("`{k}`"))
+        .collect();
+    (!left.is_empty()).then(|| {
+        format!(
+            "the rewrite the call runs with leaves out {} of the call's arguments: {} builds the call from the rewrite alone, so they are gone, and a tool that needs one refuses the call",
+            left.join(", "),
+            host.name()
+        )
+    })
 }
 
 /// The report as JSON: each handler's input, answer, timing and meaning, and the final answer.

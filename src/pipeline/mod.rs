@@ -379,6 +379,8 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
     for dispatch in [&mut through_hookx, &mut native] {
         dispatch.notes = simulate::cadence_notes(dispatch, request.host, &event.kind);
     }
+    let shapes = simulate::result_notes(&through_hookx, request.host, &event);
+    through_hookx.notes.extend(shapes);
     discover::remove_private_copies();
     // As the host takes each answer: hookx's, where an ask it cannot put and a rewrite it
     // cannot apply deny; its own handlers', which it runs by its own flow (attacks row 1900).
@@ -399,6 +401,12 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
         && !outcome.block
     {
         outcome.decision = Some(crate::model::Decision::Ask);
+    }
+    if let Some(note) = simulate::rewrite_note(host, &event, &outcome) {
+        match native.outcome.updated_input == outcome.updated_input {
+            true => native.notes.push(note),
+            false => through_hookx.notes.push(note),
+        }
     }
     Ok(Simulation {
         through_hookx,

@@ -19,7 +19,7 @@ use std::borrow::Cow;
 /// Canonical keys of the tool call, lifted out of `fields` into [`Event::tool`].
 const TOOL_NAME: &str = "tool_name";
 const TOOL_INPUT: &str = "tool_input";
-const TOOL_RESPONSE: &str = "tool_response";
+pub(crate) const TOOL_RESPONSE: &str = "tool_response";
 const TIMESTAMP: &str = "timestamp";
 /// Canonical envelope keys of a tool result (Copilot's `toolResult`).
 const RESULT_TYPE: &str = "result_type";

@@ -158,6 +158,19 @@ pub(crate) fn replacement(host: Flavor, event: &Event, of: &str, value: &Value) 
     })
 }
 
+/// Whether a handler of `flavor`, another agent's, is given the call's result as the host
+/// sent it because its agent has no form hookx knows for the tool's result (attacks row
+/// 1808): its own agent may give the result elsewhere, and a rule reading it there reads
+/// nothing.
+pub fn in_the_hosts_shape(event: &Event, flavor: Flavor) -> bool {
+    let (Some(result), Some(tool)) = (&event.result, &event.tool) else {
+        return false;
+    };
+    result.shape_of != flavor.dialect().name()
+        && !super::failed::failed(event)
+        && forms(flavor, &tool.name).all(|f| f.json.contains("${_}"))
+}
+
 /// The template with its parts filled in.
 fn fill(template: &Value, result: &ToolResult, input: &Value) -> Value {
     match template {

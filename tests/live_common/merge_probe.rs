@@ -406,8 +406,9 @@ pub const KNOWN: &[(&str, &str, &str)] = &[
     // Codex gives the model the first deny's reason only; simulate names both (row 1907).
     ("codex-cli", "c3", "1907"),
     // A command rewrite, then another hook's rewrite of the description alone: Gemini's
-    // aggregate keeps the last `tool_input`, assigns it over the call's arguments, and its
-    // rebuild of the call failed "params must have required property 'command'" (row 1908).
+    // aggregate keeps the last `tool_input` whole, and its 0.61.0 scheduler rebuilds the call
+    // from it alone (not merged, as its reference says), which failed "params must have
+    // required property 'command'" (row 1908): Gemini's bug; simulate reads it as documented.
     ("gemini-cli", "m10", "1908"),
 ];
 
