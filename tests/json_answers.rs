@@ -692,6 +692,97 @@ fn two_different_rewrites_of_one_call_deny_it() {
     }
 }
 
+/// Attacks row 1961: two trusted PostToolUse hooks of another agent replace one shell result,
+/// each from the original (hookx gives every handler the host's payload): a redactor (`R-1961`)
+/// and an annotator that keeps the output (`SECRET-1961 [checked]`), Copilot's `modifiedResult`
+/// under Claude Code, Claude's `updatedToolOutput` under Copilot's camelCase `postToolUse`.
+/// The later replacement was the answer, so with the annotator second the secret the redactor
+/// withheld reached the model. The model is given neither (a withheld text, in the host's
+/// shape), in either order; one replacement alone, or two alike, still goes.
+#[test]
+fn two_different_replacements_of_one_result_withhold_it() {
+    // Each host's handlers are the other agent's: a host runs its own agent's itself.
+    let hook = |host: &str, text: &str| match host {
+        "claude" => {
+            let answer = json!({"modifiedResult": {"resultType": "success",
+                "textResultForLlm": text}});
+            json!({"type": "command", "bash": format!("cat >/dev/null; printf '%s' '{answer}'")})
+        }
+        _ => {
+            let answer = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+                "updatedToolOutput": {"stdout": text, "stderr": "", "interrupted": false,
+                "isImage": false, "noOutputExpected": false}}});
+            json!({"type": "command",
+                "command": format!("cat >/dev/null; printf '%s' '{answer}'")})
+        }
+    };
+    let run = |texts: &[&str], host: &str| -> String {
+        let dir = tempfile::tempdir().unwrap();
+        let (project, home) = (dir.path().join("p"), dir.path().join("h"));
+        std::fs::create_dir_all(project.join(".git")).unwrap();
+        std::fs::create_dir_all(&home).unwrap();
+        let hooks: Vec<Value> = texts.iter().map(|t| hook(host, t)).collect();
+        let (file, config) = match host {
+            "claude" => (
+                ".github/hooks/team.json",
+                json!({"version": 1, "hooks": {"postToolUse": hooks}}),
+            ),
+            _ => (
+                ".claude/settings.json",
+                json!({"hooks": {"PostToolUse": [{"matcher": "", "hooks": hooks}]}}),
+            ),
+        };
+        common::write(&project, file, &config.to_string());
+        common::hookx_at(&project, &home, &["trust", "--yes"]).success();
+        let (event, payload) = match host {
+            "copilot" => (
+                "postToolUse",
+                json!({"sessionId": "s", "timestamp": 1, "cwd": project, "toolName": "bash",
+                    "toolArgs": {"command": "cat .env"},
+                    "toolResult": {"resultType": "success", "textResultForLlm": "SECRET-1961"}}),
+            ),
+            _ => (
+                "PostToolUse",
+                json!({"session_id": "s", "transcript_path": null, "cwd": project,
+                    "hook_event_name": "PostToolUse", "permission_mode": "default",
+                    "tool_name": "Bash", "tool_input": {"command": "cat .env"},
+                    "tool_response": {"stdout": "SECRET-1961", "stderr": "",
+                        "interrupted": false, "isImage": false, "noOutputExpected": false},
+                    "tool_use_id": "call_1"}),
+            ),
+        };
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args(["run", "--host", host, "--event", event, "--home"])
+            .arg(&home)
+            .env("HOME", &home)
+            .write_stdin(payload.to_string());
+        let ran = common::ran(&mut cmd);
+        assert_eq!(ran.code, Some(0), "{ran:?}");
+        ran.stdout
+    };
+    for host in ["claude", "copilot"] {
+        let (redact, annotate) = ("R-1961", "SECRET-1961 [checked]");
+        for texts in [[redact, annotate], [annotate, redact]] {
+            let out = run(&texts, host);
+            assert!(
+                !out.contains("SECRET-1961") && !out.contains("R-1961"),
+                "{host}: the secret or one replacement alone: {out}"
+            );
+            assert!(
+                out.contains("hookx withheld this tool result: two hooks replaced it"),
+                "{host}: {out}"
+            );
+        }
+        for texts in [&[redact, redact][..], &[redact]] {
+            let out = run(texts, host);
+            assert!(
+                out.contains("R-1961") && !out.contains("withheld"),
+                "{host}: {out}"
+            );
+        }
+    }
+}
+
 /// Attacks rows 1024, 1160 (and 1025's ask with a rewrite): a guard's `ask` under a host that
 /// cannot ask on PreToolUse (Codex 0.171.0 runs a handler's own `ask` like an allow, its
 /// answer book's `nativeask`; Droid 0.225.2 only logs one; Auggie 0.36.0 never acts on one,

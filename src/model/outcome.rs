@@ -52,6 +52,10 @@ pub struct Outcome {
     pub errors: Vec<String>,
 }
 
+/// The result the model is given where two handlers replaced the call's result differently,
+/// read as the host's own shape (`modified_result_of` no handler's).
+pub const TWO_RESULTS: &str = "hookx withheld this tool result: two hooks replaced it differently, and neither replacement keeps the other's change";
+
 /// The reason of a call two handlers rewrote differently.
 pub const TWO_REWRITES: &str = "hookx denied this call: two hooks rewrote its input differently, and neither rewrite keeps the other's change";
 
@@ -85,9 +89,21 @@ impl Outcome {
         if other.modified_prompt.is_some() {
             self.modified_prompt = other.modified_prompt;
         }
-        if other.modified_result.is_some() {
-            self.modified_result = other.modified_result;
-            self.modified_result_of = other.modified_result_of;
+        match (&self.modified_result, other.modified_result) {
+            // Two handlers replaced the result differently, each from the original: the later
+            // replacement alone undoes the earlier's (a redaction's), so the model is given
+            // neither, and no text of the original (attacks row 1961).
+            (Some(mine), Some(theirs))
+                if (mine, self.modified_result_of) != (&theirs, other.modified_result_of) =>
+            {
+                self.modified_result = Some(Value::String(TWO_RESULTS.into()));
+                self.modified_result_of = "";
+            }
+            (_, Some(theirs)) => {
+                self.modified_result = Some(theirs);
+                self.modified_result_of = other.modified_result_of;
+            }
+            (_, None) => {}
         }
         self.errors.extend(other.errors);
     }
@@ -95,12 +111,19 @@ impl Outcome {
     /// Folds another of a host's own handlers' answers in as the host does: as [`Self::merge`],
     /// but a later rewrite takes the place of an earlier one. No agent denies a call two of
     /// its hooks rewrote differently (that is hookx's answer, attacks row 1022): Gemini CLI
-    /// 0.61.0 and Codex CLI 0.171.0 ran the second hook's rewrite (attacks row 1906).
+    /// 0.61.0 and Codex CLI 0.171.0 ran the second hook's rewrite (attacks row 1906). A later
+    /// replaced result likewise takes the place of an earlier one: withholding both is hookx's
+    /// answer (attacks row 1961), and no run has shown a host's own.
     pub fn merge_as_a_host(&mut self, mut other: Outcome) {
         let theirs = other.updated_input.take();
+        let result = other.modified_result.take().map(|r| (r, other.modified_result_of));
         self.merge(other);
         if theirs.is_some() {
             self.updated_input = theirs;
+        }
+        if let Some((result, of)) = result {
+            self.modified_result = Some(result);
+            self.modified_result_of = of;
         }
     }
 }
