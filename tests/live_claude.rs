@@ -277,7 +277,23 @@ static SCRIPTS: &[(&str, Script)] = &[
     ("story", story_script),
     ("failed", failed_script),
     ("redact", redact_script),
+    ("replace", replace_script),
 ];
+
+/// Attacks rows 1812 and 1810's turn: a Write, an Edit of the file written, a Grep, the end.
+fn replace_script(step: usize, project: &str) -> Vec<Block> {
+    let file = format!("{project}/made.txt");
+    let call = match step {
+        0 => ("Write", json!({"file_path": file, "content": "made\n"})),
+        1 => (
+            "Edit",
+            json!({"file_path": file, "old_string": "made", "new_string": "edited"}),
+        ),
+        2 => ("Grep", json!({"pattern": "edited", "path": project})),
+        _ => return vec![Block::Text("Replace done.".into())],
+    };
+    vec![Block::Tool(call.0, call.1)]
+}
 
 /// Attacks row 1633's turn: a Bash call and a Read, each of whose output holds a secret the
 /// call's own text does not, a Write, then the end.
@@ -2845,6 +2861,7 @@ fn main() -> std::process::ExitCode {
             a_gemini_rule_copied_into_claudes_file_runs_once_per_call,
             a_trusted_guard_denies_in_a_claude_worktree,
             a_copilot_redaction_replaces_claudes_output,
+            a_writes_replacement_is_only_its_path,
         ],
     )
 }
@@ -4931,4 +4948,81 @@ fn a_copilot_redaction_replaces_claudes_output() {
         "a_copilot_redaction_replaces_claudes_output",
         &format!("{first}\n{}", run.describe()),
     );
+}
+
+/// Attacks row 1812: a Claude hook's `updatedToolOutput` in a Write's and an Edit's own output
+/// shape, its path and its text changed. Claude Code 2.1.332 takes the shape, and gives the
+/// model the tool's sentence about the path alone ("File created successfully at: PATH", "The
+/// file PATH has been updated successfully."; bundle: each tool's
+/// `mapToolResultToToolResultBlockParam` reads `filePath` and flags, no content): a
+/// replacement's text never reaches the model, so hookx writes none there and keeps the note.
+/// Row 1810: whether `-p` has Grep, and its result's shape (printed, for the recordings).
+fn a_writes_replacement_is_only_its_path() {
+    let Some(bin) = client_or_skip("a_writes_replacement_is_only_its_path") else {
+        return;
+    };
+    let mut c = Checks::default();
+    let model = FakeModel::start(SCRIPTS);
+    let world = World::new();
+    let project = world.project.display().to_string();
+    let answer = |output: Value| json!({"hookSpecificOutput": {"hookEventName": "PostToolUse", "updatedToolOutput": output}});
+    let write = answer(
+        json!({"type": "create", "filePath": format!("{project}/REPLACED-1812-W"),
+        "content": "REPLACED-TEXT-1812", "structuredPatch": [], "originalFile": null,
+        "userModified": false}),
+    );
+    let edit = answer(json!({"filePath": format!("{project}/REPLACED-1812-E"),
+        "oldString": "made", "newString": "REPLACED-TEXT-1812", "originalFile": "made\n",
+        "structuredPatch": [], "userModified": false, "replaceAll": false}));
+    let script = |name: &str, out: &Value| {
+        let at = world.dump.join(name);
+        std::fs::write(&at, format!("cat >/dev/null\ncat <<'J'\n{out}\nJ\n")).unwrap();
+        json!([{"type": "command", "command": format!("sh {}", at.display())}])
+    };
+    let grep = world.dump.join("grep.json");
+    write_json(
+        &world.project.join(".claude/settings.json"),
+        &json!({"hooks": {"PostToolUse": [
+            {"matcher": "Write", "hooks": script("w.sh", &write)},
+            {"matcher": "Edit", "hooks": script("e.sh", &edit)},
+            {"matcher": "Grep", "hooks": [{"type": "command",
+                "command": format!("cat > {}", grep.display())}]},
+        ]}}),
+    );
+    let run = client::run(
+        &bin,
+        &world,
+        model.port,
+        "SCRIPT:replace write edit grep",
+        &["--dangerously-skip-permissions"],
+    );
+    let seen = Seen::new(&model);
+    let made = std::fs::read_to_string(world.project.join("made.txt")).unwrap_or_default();
+    c.check(
+        made.contains("edited"),
+        format!("the Write and the Edit ran: {made:?}"),
+    );
+    for (tool, path) in [("Write", "REPLACED-1812-W"), ("Edit", "REPLACED-1812-E")] {
+        c.check(
+            seen.any(path),
+            format!(
+                "Claude took the {tool}'s replacement in its own shape: the model read its path"
+            ),
+        );
+    }
+    c.check(
+        !seen.any("REPLACED-TEXT-1812"),
+        "the replacement's text reached the model",
+    );
+    eprintln!(
+        "row 1810: Grep's PostToolUse payload: {}",
+        std::fs::read_to_string(&grep).unwrap_or_else(|_| "(none: Grep did not run)".into())
+    );
+    let last = seen.texts.last().cloned().unwrap_or_default();
+    let grep_result = last
+        .rfind("tool_result")
+        .map(|at| last[at..].chars().take(300).collect::<String>())
+        .unwrap_or_default();
+    eprintln!("row 1810: the Grep call's tool_result: {grep_result}");
+    c.finish("a_writes_replacement_is_only_its_path", &run.describe());
 }
