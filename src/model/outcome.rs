@@ -116,7 +116,10 @@ impl Outcome {
     /// answer (attacks row 1961), and no run has shown a host's own.
     pub fn merge_as_a_host(&mut self, mut other: Outcome) {
         let theirs = other.updated_input.take();
-        let result = other.modified_result.take().map(|r| (r, other.modified_result_of));
+        let result = other
+            .modified_result
+            .take()
+            .map(|r| (r, other.modified_result_of));
         self.merge(other);
         if theirs.is_some() {
             self.updated_input = theirs;
