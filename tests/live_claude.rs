@@ -2862,6 +2862,7 @@ fn main() -> std::process::ExitCode {
             a_trusted_guard_denies_in_a_claude_worktree,
             a_copilot_redaction_replaces_claudes_output,
             a_writes_replacement_is_only_its_path,
+            two_replacements_of_one_result,
         ],
     )
 }
@@ -5025,4 +5026,75 @@ fn a_writes_replacement_is_only_its_path() {
         .unwrap_or_default();
     eprintln!("row 1810: the Grep call's tool_result: {grep_result}");
     c.finish("a_writes_replacement_is_only_its_path", &run.describe());
+}
+
+/// Attacks row 1962: two PostToolUse hooks replace one Bash result differently under Claude
+/// Code 2.1.332: two of Claude's own (a redactor `R-1962-A`, then `R-1962-B`, and the other
+/// order), and one of Claude's own beside a team's Copilot hook run through hookx's route
+/// (`modifiedResult` `R-1962-X`). The model reads the last hook's alone, the route's after
+/// Claude's own (hookx's `simulate` takes it so), never the Bash call's output.
+fn two_replacements_of_one_result() {
+    let Some(bin) = client_or_skip("two_replacements_of_one_result") else {
+        return;
+    };
+    let mut c = Checks::default();
+    let own = |text: &str| {
+        let answer = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+            "updatedToolOutput": {"stdout": text, "stderr": "", "interrupted": false,
+            "isImage": false, "noOutputExpected": false}}});
+        json!({"type": "command", "command": format!("cat >/dev/null; echo '{answer}'")})
+    };
+    let mut described = Vec::new();
+    let cases: [(&str, &[&str], bool); 3] = [
+        ("A then B", &["R-1962-A", "R-1962-B"], false),
+        ("B then A", &["R-1962-B", "R-1962-A"], false),
+        ("own A beside hookx's X", &["R-1962-A"], true),
+    ];
+    for (name, texts, team) in cases {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        std::fs::write(world.project.join("secret.txt"), "SECRET-READ-1633\n").unwrap();
+        let hooks: Vec<Value> = texts.iter().map(|t| own(t)).collect();
+        write_json(
+            &world.project.join(".claude/settings.json"),
+            &json!({"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": hooks}]}}),
+        );
+        if team {
+            let file = world.project.join(".github/hooks/team.json");
+            let x = r#"cat >/dev/null; echo '{"modifiedResult":{"resultType":"success","textResultForLlm":"R-1962-X"}}'"#;
+            write_json(
+                &file,
+                &json!({"version": 1, "hooks": {"postToolUse": [{"type": "command", "bash": x}]}}),
+            );
+            hookx_cmd(&world, &["trust", file.to_str().unwrap()]);
+            hookx_cmd(&world, &["install", "--host", "claude"]);
+        }
+        let run = client::run(
+            &bin,
+            &world,
+            model.port,
+            "SCRIPT:redact call three tools",
+            &["--dangerously-skip-permissions"],
+        );
+        let seen = Seen::new(&model);
+        let read: Vec<&str> = ["R-1962-A", "R-1962-B", "R-1962-X", "SECRET-OUT-1633"]
+            .into_iter()
+            .filter(|t| seen.any(t))
+            .collect();
+        let last = match (team, texts.last()) {
+            (true, _) => "R-1962-X",
+            (false, Some(text)) => text,
+            (false, None) => "",
+        };
+        c.check(
+            read == [last],
+            format!("{name}: the model read the last replacement alone, {last}: {read:?}"),
+        );
+        c.check(
+            world.project.join("made.txt").exists(),
+            format!("{name}: the session ran its three calls"),
+        );
+        described.push(run.describe());
+    }
+    c.finish("two_replacements_of_one_result", &described.join("\n"));
 }

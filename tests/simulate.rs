@@ -1338,3 +1338,56 @@ fn simulate_says_which_arguments_a_rewrite_taken_whole_leaves_out() {
     let notes = report["native"]["notes"].to_string();
     assert!(notes.contains("leaves out `command`"), "{report:#}");
 }
+
+/// Attacks rows 1961 and 1962: under Claude Code a PostToolUse hook of Claude's own replaces a
+/// Bash result (`R-1962-A`) and a team's Copilot hook run through hookx's route replaces it
+/// otherwise (`R-1962-X`). Claude Code 2.1.332 gave the model the route's alone (live,
+/// `live_claude::two_replacements_of_one_result`): simulate's answer as taken is the route's,
+/// not hookx's withheld text, which is for two of hookx's own handlers.
+#[test]
+fn simulate_takes_the_routes_replacement_after_the_hosts_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let own = r#"{"hookSpecificOutput":{"hookEventName":"PostToolUse","updatedToolOutput":{"stdout":"R-1962-A","stderr":"","interrupted":false,"isImage":false,"noOutputExpected":false}}}"#;
+    let claude = serde_json::json!({"hooks": {"PostToolUse": [{"matcher": "Bash",
+        "hooks": [{"type": "command", "command": format!("cat >/dev/null; echo '{own}'")}]}]}});
+    common::write(&root, ".claude/settings.json", &claude.to_string());
+    let x = r#"cat >/dev/null; echo '{"modifiedResult":{"resultType":"success","textResultForLlm":"R-1962-X"}}'"#;
+    let team = serde_json::json!({"version": 1, "hooks": {"postToolUse": [{"type": "command",
+        "bash": x}]}});
+    common::write(&root, ".github/hooks/team.json", &team.to_string());
+    for args in [&["install", "--host", "claude"][..], &["trust", "--yes"]] {
+        let out = common::hookx()
+            .args(args)
+            .current_dir(&root)
+            .env("HOME", &root)
+            .env_remove("HOOKX_HOME")
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    }
+    let out = simulate(
+        &root,
+        &[
+            "--host",
+            "claude",
+            "--event",
+            "PostToolUse",
+            "--tool",
+            "Bash",
+            "--input",
+            r#"{"command":"cat .env"}"#,
+            "--format",
+            "json",
+        ],
+    );
+    let report: Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
+    assert_eq!(report["native"]["matched"], 1, "{report:#}");
+    assert_eq!(report["matched"], 1, "{report:#}");
+    let taken = report["taken"].to_string();
+    assert!(
+        taken.contains("R-1962-X") && !taken.contains("R-1962-A") && !taken.contains("withheld"),
+        "{report:#}"
+    );
+}

@@ -112,18 +112,25 @@ impl Outcome {
     /// but a later rewrite takes the place of an earlier one. No agent denies a call two of
     /// its hooks rewrote differently (that is hookx's answer, attacks row 1022): Gemini CLI
     /// 0.61.0 and Codex CLI 0.171.0 ran the second hook's rewrite (attacks row 1906). A later
-    /// replaced result likewise takes the place of an earlier one: withholding both is hookx's
-    /// answer (attacks row 1961), and no run has shown a host's own.
+    /// replaced result likewise, as [`Self::merge_a_later_result`].
     pub fn merge_as_a_host(&mut self, mut other: Outcome) {
         let theirs = other.updated_input.take();
+        self.merge_a_later_result(other);
+        if theirs.is_some() {
+            self.updated_input = theirs;
+        }
+    }
+
+    /// As [`Self::merge`], but a later replaced result takes the place of an earlier one, as a
+    /// host takes its hooks' in their order: withholding both is hookx's answer for its own
+    /// handlers (attacks row 1961). Claude Code 2.1.332 gave the model the last of its hooks'
+    /// `updatedToolOutput`, hookx's route's after its own (live, attacks row 1962).
+    pub fn merge_a_later_result(&mut self, mut other: Outcome) {
         let result = other
             .modified_result
             .take()
             .map(|r| (r, other.modified_result_of));
         self.merge(other);
-        if theirs.is_some() {
-            self.updated_input = theirs;
-        }
         if let Some((result, of)) = result {
             self.modified_result = Some(result);
             self.modified_result_of = of;

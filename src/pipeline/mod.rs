@@ -389,7 +389,11 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
         crate::protocol::answer::as_the_host_takes_its_own(host, kind, &native.outcome)
             .into_owned();
     let hookx = &through_hookx.outcome;
-    outcome.merge(crate::protocol::answer::as_the_host_takes_it(host, kind, hookx).into_owned());
+    // A replaced result of hookx's route's takes the place of the host's own handlers' (Claude
+    // Code 2.1.332 gave the model the route's, live: attacks row 1962).
+    outcome.merge_a_later_result(
+        crate::protocol::answer::as_the_host_takes_it(host, kind, hookx).into_owned(),
+    );
     // The agent stops where its own handler says so, or hookx's answer can tell it to.
     let stop = (native.outcome.stop
         || hookx.stop && host.tables().protocol.can_stop_the_agent(kind))
