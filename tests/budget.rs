@@ -616,3 +616,54 @@ fn a_block_answered_while_the_host_had_stopped_hookx_is_not_lost() {
         "{stdout}\n{stderr}"
     );
 }
+
+/// Attacks row 1963: a team's redactor on a tool's result (Copilot's `postToolUse` under Claude
+/// Code, Claude's PostToolUse under Copilot's camelCase `postToolUse`) that outlasts the time
+/// hookx has to answer the host (its own timeout is longer): hookx answered without it, no
+/// replacement, and the output it would have withheld reached the model. The result is
+/// withheld instead, saying why.
+#[test]
+fn a_redactor_hookx_cannot_wait_for_withholds_the_result() {
+    for host in ["claude", "copilot"] {
+        let s = Setup::new();
+        let line = hang(&s.release, &s.marker);
+        let (file, rules, event, payload) = match host {
+            "claude" => (
+                ".github/hooks/team.json",
+                json!({"version": 1, "hooks": {"postToolUse": [
+                    {"type": "command", "bash": line, "timeoutSec": 300}]}}),
+                "PostToolUse",
+                json!({"session_id": "s", "transcript_path": null, "cwd": s.project,
+                    "hook_event_name": "PostToolUse", "permission_mode": "default",
+                    "tool_name": "Bash", "tool_input": {"command": "cat .env"},
+                    "tool_response": {"stdout": "SECRET-1963", "stderr": "",
+                        "interrupted": false, "isImage": false, "noOutputExpected": false},
+                    "tool_use_id": "call_1"}),
+            ),
+            _ => (
+                ".claude/settings.json",
+                json!({"hooks": {"PostToolUse": [{"hooks": [
+                    {"type": "command", "command": line, "timeout": 300}]}]}}),
+                "postToolUse",
+                json!({"sessionId": "s", "timestamp": 1, "cwd": s.project, "toolName": "bash",
+                    "toolArgs": {"command": "cat .env"},
+                    "toolResult": {"resultType": "success", "textResultForLlm": "SECRET-1963"}}),
+            ),
+        };
+        // Copilot runs a project's Claude settings itself; hookx, the user's.
+        let root = match host {
+            "claude" => &s.project,
+            _ => &s.home,
+        };
+        let file = common::write(root, file, &rules.to_string());
+        s.trust(&file);
+        let mut cmd = s.hookx(&["run", "--host", host, "--event", event]);
+        let ran = common::ran(cmd.write_stdin(payload.to_string()));
+        assert!(
+            ran.stdout.contains("hookx withheld this tool result: ")
+                && ran.stdout.contains("did not answer within"),
+            "{host}: {ran:?}"
+        );
+        assert!(!s.marker.exists(), "{host}: hookx waited for the handler");
+    }
+}

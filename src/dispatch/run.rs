@@ -9,8 +9,8 @@ use crate::protocol::answer::{HostAnswer, decode_answer, encode_answer};
 use crate::protocol::payload::{encode_event, handler_env};
 use crate::shell::shell_quote;
 use crate::spawn::{Batch, Exit, Finished, Spawn, Step};
-use crate::tables::Flavor;
 use crate::tables::Rule;
+use crate::tables::{Flavor, Slot};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::path::Path;
@@ -570,6 +570,17 @@ impl Plan<'_> {
             .iter()
             .map(|j| host_stops && j.flavor.tables().protocol.asks_to_stop())
             .collect();
+        // A handler whose agent takes a replaced result on this event (a redactor's
+        // `updatedToolOutput`, `modifiedResult`) that hookx's time cuts short may have withheld
+        // the result: the model is not given it (attacks row 1963).
+        let may_replace: Vec<bool> = jobs
+            .iter()
+            .map(|j| {
+                event.tool.is_some()
+                    && (j.flavor.tables().protocol).writes(Slot::ToolResult, &event.kind)
+            })
+            .collect();
+        let mut late_may_replace = false;
         while let Some(step) = match final_deny {
             // Those that ended with it still count; nothing more is waited for.
             true => batch.next_ended(),
@@ -637,6 +648,7 @@ impl Plan<'_> {
                     });
                     if cut.contains(&index) {
                         late.push(runs[runs.len() - 1].origin.clone());
+                        late_may_replace |= may_replace[index];
                     }
                 }
                 None if stopped && !batch.is_started(index) => skipped.push(format!(
@@ -644,7 +656,10 @@ impl Plan<'_> {
                     job.origin,
                     host.dialect()
                 )),
-                None if spent => late.push(job.origin),
+                None if spent => {
+                    late.push(job.origin);
+                    late_may_replace |= may_replace[index];
+                }
                 None if !batch.is_started(index) => skipped.push(format!(
                     "{}: runs after the answer: a handler before it denied",
                     job.origin
@@ -670,6 +685,12 @@ impl Plan<'_> {
             );
             skipped.push(format!("{why}; hookx answered without it"));
             outcome.merge(super::failure::outcome(host, &event.kind, &why));
+            if late_may_replace {
+                outcome.modified_result = Some(Value::String(format!(
+                    "hookx withheld this tool result: {why}, and it may have replaced it"
+                )));
+                outcome.modified_result_of = "";
+            }
         }
         if outcome.decision == Some(crate::model::Decision::Deny)
             && tables.first_deny_stops_the_rest
