@@ -667,3 +667,133 @@ fn a_redactor_hookx_cannot_wait_for_withholds_the_result() {
         assert!(!s.marker.exists(), "{host}: hookx waited for the handler");
     }
 }
+
+/// `hookx run --host HOST --event EVENT` over a shell `PreToolUse` in a process group of its
+/// own, as Qwen starts a hook, with `env` set. The host's part: reads the answer to EOF, waits
+/// for the exit, then SIGKILLs the group at once, as Qwen Code 0.24.4 does when the user quits
+/// (`setsid sh -c 'hookx run …; kill -KILL -$$'`). What hookx printed and its exit code.
+#[cfg(target_os = "linux")]
+fn answered_then_group_killed(s: &Setup, host: Dialect, env: &[(&str, &str)]) -> (String, i32) {
+    use std::io::Write as _;
+    use std::os::unix::process::CommandExt as _;
+    use std::process::Stdio;
+    let (flavor, event) = pre_tool_use(host);
+    let mut payload = hookx::protocol::encode_event(&shell_call(), flavor);
+    payload["cwd"] = s.project.display().to_string().into();
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+        .args(["run", "--host", host.name(), "--event", event])
+        .arg("--home")
+        .arg(&s.home)
+        .current_dir(&s.project)
+        .env("HOME", &s.home)
+        .env_remove("HOOKX_HOME")
+        .env_remove("HOOKX_DEPTH")
+        .env_remove("CLAUDE_PROJECT_DIR")
+        .envs(env.iter().copied())
+        .process_group(0)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(payload.to_string().as_bytes()).unwrap();
+    drop(stdin);
+    let group = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// Whether `file` appears within `bound`.
+#[cfg(target_os = "linux")]
+fn appears_within(file: &Path, bound: Duration) -> bool {
+    let start = Instant::now();
+    while !file.exists() {
+        if start.elapsed() >= bound {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    true
+}
+
+/// Attacks row 2001 (row 1831's follow-up): a route's deny answered at once, beside a handler
+/// that goes on past the answer (1 s, then it writes the marker), and a host that SIGKILLs the
+/// hook's process group as soon as the hook has ended (Qwen on quit). The worker used to leave
+/// the host's group only after it had handed its answer over: the kill could come first (a
+/// debug-only delay after the hand-over holds that window open; under load the scheduler
+/// opened it), and the worker's guardian then ended the handler. It leaves the group before
+/// the answer now: the handler runs to its end, and the deny still reaches the host.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_host_killing_hookx_group_right_after_its_answer_leaves_the_handlers_past_it() {
+    let s = Setup::new();
+    let rules = json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": deny(&s.denied)},
+        {"type": "command",
+         "command": format!("cat >/dev/null; sleep 1; touch '{}'", s.marker.display())},
+    ]}]}});
+    let file = common::write(&s.project, ".bricks/hooks.json", &rules.to_string());
+    s.trust(&file);
+    let (stdout, code) = answered_then_group_killed(
+        &s,
+        dialect("claude"),
+        &[("HOOKX_TEST_ANSWERED_DELAY_MS", "300")],
+    );
+    assert!(
+        code == 2 || stdout.contains("\"deny\""),
+        "the deny was lost: exit {code}: {stdout}"
+    );
+    assert!(
+        appears_within(&s.marker, Duration::from_secs(20)),
+        "the handler past the answer was ended with the host's group"
+    );
+}
+
+/// Attacks row 2000 (row 1827): a trusted Claude or Qwen `async: true` handler (its agent runs
+/// it in the background and ignores its answer) routed by `hookx run` under Gemini (a Claude
+/// file) and Copilot (a Qwen file). It waits
+/// 1 s, writes the marker and denies. Before, the route skipped it ("hookx runs them only under
+/// Claude itself"): an async audit logger logged nothing under another agent. It runs past the
+/// answer now, which does not wait for it and counts nothing of it, and the host's kill of the
+/// hook's group as soon as the hook has ended does not end it.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_routed_async_handler_runs_in_the_background_under_other_hosts() {
+    // Copilot runs a project's Claude file itself: a Qwen file there, which it does not.
+    for (host, file) in [
+        ("gemini", ".claude/settings.json"),
+        ("copilot", ".qwen/settings.json"),
+    ] {
+        let s = Setup::new();
+        let line = format!(
+            "cat >/dev/null; sleep 1; touch '{}'; echo '{}'",
+            s.marker.display(),
+            json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                "permissionDecision": "deny", "permissionDecisionReason": "R2000"}})
+        );
+        let rules = json!({"hooks": {"PreToolUse": [{"hooks": [
+            {"type": "command", "command": line, "async": true}]}]}});
+        let file = common::write(&s.project, file, &rules.to_string());
+        s.trust(&file);
+        let started = Instant::now();
+        let (stdout, code) = answered_then_group_killed(&s, dialect(host), &[]);
+        let took = started.elapsed();
+        assert!(
+            !stdout.contains("R2000") && code == 0,
+            "{host}: the async handler's deny counted: exit {code}: {stdout}"
+        );
+        assert!(
+            took < Duration::from_millis(900),
+            "{host}: the answer waited for the async handler ({took:?})"
+        );
+        assert!(
+            appears_within(&s.marker, Duration::from_secs(20)),
+            "{host}: the async handler never ran to its end"
+        );
+    }
+}

@@ -4937,6 +4937,7 @@ fn main() -> std::process::ExitCode {
         )],
         live_tests![
             a_converted_async_handler_runs_in_the_background,
+            a_routed_async_handler_runs_in_the_background,
             failed_calls_as_copilot_fires_them,
             lifecycle_events_fire_as_often_as_recorded,
             two_command_keys_run_as_hookx_reads_them,
@@ -5929,6 +5930,31 @@ fn a_foreign_allow_does_not_pass_copilots_deny_tool() {
         );
     }
     c.done("modes");
+}
+
+/// Attacks row 2000 (row 1827, [`in_background`]): the same handler as a Qwen `async: true`
+/// handler in the project's trusted `.qwen/settings.json` (Copilot runs a project's Claude file
+/// itself, a Qwen file never), routed by `hookx install --host copilot`, under Copilot CLI
+/// 1.0.102, one shell call. Before, the route skipped it: it never ran.
+fn a_routed_async_handler_runs_in_the_background() {
+    let Some(l) = live_env("async", |sb| {
+        common::write(
+            &sb.project,
+            ".qwen/settings.json",
+            &in_background::qwen_source().to_string(),
+        );
+        hookx(sb, &["trust", "--yes"]);
+        hookx(sb, &["install", "--host", "copilot"]);
+        routed_env(sb)
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let result = l.tool_result("async", "async-call");
+    for failed in in_background::failures(&l.sb.project, &result) {
+        c.that(false, failed);
+    }
+    c.done("async");
 }
 
 /// Attacks rows 1762, 1820 ([`in_background`]): a Claude `async: true` guard converted to

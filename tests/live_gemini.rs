@@ -2613,6 +2613,7 @@ fn main() -> std::process::ExitCode {
             a_wrapped_claude_guard_runs_in_a_project_whose_path_has_a_space,
             a_trusted_guard_denies_when_gemini_starts_in_a_worktree,
             a_converted_async_handler_runs_in_the_background,
+            a_routed_async_handler_runs_in_the_background,
             its_own_mcp_add_keeps_a_trusted_guard_trusted,
             its_own_settings_migration_keeps_a_trusted_guard_trusted,
             claude_projects_loop,
@@ -3781,6 +3782,35 @@ fn converted_corpus_configs() {
         format!("without hookx: rules ran: {ran:?}"),
     );
     c.done("converted_corpus_configs");
+}
+
+/// Attacks row 2000 (row 1827, [`in_background`]): the same Claude `async: true` handler in
+/// the project's trusted `.claude/settings.json`, routed by `hookx install --host gemini`, under
+/// Gemini CLI 0.61.0 (`-p --yolo`), one shell call. Before, the route skipped it ("hookx runs
+/// them only under Claude itself"): it never ran (it never saw the call).
+fn a_routed_async_handler_runs_in_the_background() {
+    let Some(l) = live("async", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({}));
+        sb.trust_folder();
+        sb.write(
+            "project/.claude/settings.json",
+            &in_background::claude_source().to_string(),
+        );
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "gemini"]).success();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let result = l.tool_result("async", "async-call");
+    for failed in in_background::failures(&l.sb.project, &result) {
+        c.that(false, failed);
+    }
+    c.done("async");
 }
 
 /// Attacks rows 1762, 1820 ([`in_background`]): a Claude `async: true` guard converted to

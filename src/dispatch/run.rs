@@ -363,6 +363,10 @@ pub struct Plan<'e> {
     /// The session's counts of follow-ups, where a handler's agent caps them
     /// ([`Plan::keeping_follow_up_caps`]).
     counts: Option<super::follow_ups::Counts>,
+    /// Handlers their own agent runs in the background, its answer ignored
+    /// ([`runs_in_background`]): run past the answer, never merged into it (attacks row 1827:
+    /// skipped, an async audit logger logged nothing under another agent).
+    background: Vec<(String, Spawn)>,
 }
 
 /// Selects the handlers `event` fires among `rules` and prepares each as its own dialect runs
@@ -387,6 +391,7 @@ pub fn plan<'a, 'e, S: RuleSource + 'a>(
         .collect();
     let mut jobs = Vec::new();
     let mut specs = Vec::new();
+    let mut background = Vec::new();
     // Only a route runs the event's rules: below `exec`'s one handler, a route is the one
     // that runs them (a converted copy of a team's wrapper). One digest for all handlers.
     let mark =
@@ -410,8 +415,13 @@ pub fn plan<'a, 'e, S: RuleSource + 'a>(
                 if let Some(mark) = &mark {
                     spec.env.push((EVENT_VAR.to_string(), mark.clone()));
                 }
-                jobs.push(job);
-                specs.push(spec);
+                match runs_in_background(s.rule.flavor, s.handler) {
+                    true => background.push((job.origin, spec)),
+                    false => {
+                        jobs.push(job);
+                        specs.push(spec);
+                    }
+                }
             }
             Err(why) => skipped.push(format!("{}: skipped: {why}", describe(s.rule))),
         }
@@ -426,6 +436,7 @@ pub fn plan<'a, 'e, S: RuleSource + 'a>(
         budget: budget(host, &event.kind, limit),
         limit,
         counts: None,
+        background,
     }
 }
 
@@ -437,6 +448,7 @@ impl Plan<'_> {
         self.specs.extend(other.specs);
         self.skipped.extend(other.skipped);
         self.unevaluated.extend(other.unevaluated);
+        self.background.extend(other.background);
     }
 
     /// What it would run, running nothing (`simulate --dry-run`): the handlers, what each
@@ -453,12 +465,17 @@ impl Plan<'_> {
                 stdin: job.stdin,
             })
             .collect();
+        let notes = self
+            .background
+            .iter()
+            .map(|(origin, _)| format!("{origin}: {WOULD_RUN_BEHIND}"))
+            .collect();
         let outcome = Outcome::default();
         Dispatch {
             runs: Vec::new(),
             skipped: self.skipped,
             native: Vec::new(),
-            notes: Vec::new(),
+            notes,
             would_run,
             answer: encode_answer(self.host, self.event, &outcome),
             outcome,
@@ -508,9 +525,14 @@ impl Plan<'_> {
         plan
     }
 
-    /// How many handlers it starts (at most).
+    /// How many handlers it starts (at most) whose answers make the answer.
     pub fn handlers(&self) -> usize {
         self.specs.len()
+    }
+
+    /// How many handlers it runs in the background, past the answer ([`runs_in_background`]).
+    pub fn in_background(&self) -> usize {
+        self.background.len()
     }
 
     /// How long it has to answer the host, from its start; `None`: no limit.
@@ -550,6 +572,7 @@ impl Plan<'_> {
             budget,
             limit,
             mut counts,
+            background,
         } = self;
         let tables = host.tables();
         let deadline = budget.and_then(|b| started().checked_add(b));
@@ -708,12 +731,62 @@ impl Plan<'_> {
             answer: answered,
             cut_short,
         };
-        if let Some(answer) = answer.as_mut() {
-            answer(&dispatch);
-            batch.finish();
+        match answer.as_mut() {
+            Some(answer) => {
+                answer(&dispatch);
+                batch.finish();
+                // Past the answer, within their own timeouts.
+                run_behind(&background, None);
+                dispatch
+            }
+            None => {
+                // No answer handed over before the end (one process: `simulate`, or no
+                // second process for the route): they run before it, within the budget.
+                let mut dispatch = dispatch;
+                dispatch.notes.extend(run_behind(&background, kill_by));
+                dispatch
+            }
         }
-        dispatch
     }
+}
+
+/// What `simulate --dry-run` says of a handler it would run in the background.
+const WOULD_RUN_BEHIND: &str = "would run in the background, as its own agent runs it (async): \
+     its answer counts for nothing";
+
+/// Runs the handlers their own agent runs in the background (`background`, with where each
+/// was written), each within its own timeout and killed at `kill_by` at the latest; what each
+/// did, for the report. Their answers count for nothing.
+fn run_behind(background: &[(String, Spawn)], kill_by: Option<Instant>) -> Vec<String> {
+    if background.is_empty() {
+        return Vec::new();
+    }
+    let specs: Vec<Spawn> = background.iter().map(|(_, spec)| spec.clone()).collect();
+    let mut batch = Batch::new(&specs, true, kill_by, None);
+    let mut ended = vec![String::new(); specs.len()];
+    while let Some(step) = batch.next() {
+        if let Step::Ended {
+            index, finished, ..
+        } = step
+        {
+            ended[index] = match finished.exit {
+                Exit::Code(code) => format!("with exit {code}"),
+                Exit::Signal(signal) => format!("killed by signal {signal}"),
+                Exit::TimedOut => "at its timeout".into(),
+                Exit::FailedToStart(why) => format!("unstarted: {why}"),
+            };
+        }
+    }
+    background
+        .iter()
+        .zip(ended)
+        .map(|((origin, _), exit)| {
+            format!(
+                "{origin}: ran in the background, as its own agent runs it (async), and ended \
+                 {exit}; its answer counts for nothing"
+            )
+        })
+        .collect()
 }
 
 /// What one job's process printed and how it ended, read as its own dialect reads it.
@@ -780,6 +853,18 @@ fn own_budget(flavor: Flavor, kind: &crate::model::EventKind, timeout: Duration)
     }
 }
 
+/// Whether its own agent runs `handler` in the background and ignores its answer (Claude's
+/// and Qwen's `async: true`, Claude's `asyncRewake`).
+fn runs_in_background(flavor: Flavor, handler: &Handler) -> bool {
+    let keys = &flavor.dialect().config().run_keys;
+    let is_async = matches!(&handler.kind, HandlerKind::Command(c) if c.is_async == Some(true));
+    is_async
+        || keys
+            .background
+            .iter()
+            .any(|k| handler.extra.get(*k) == Some(&Value::Bool(true)))
+}
+
 /// The process for one selected handler: its own dialect's payload, environment and timeout.
 fn prepare<S: RuleSource>(
     selected: &Selected<'_, S>,
@@ -817,17 +902,6 @@ fn prepare<S: RuleSource>(
         return Err("no command for this operating system".into());
     };
     let keys = &flavor.dialect().config().run_keys;
-    let in_background = keys
-        .background
-        .iter()
-        .any(|k| handler.extra.get(*k) == Some(&Value::Bool(true)));
-    if command.is_async == Some(true) || in_background {
-        // Claude runs async hooks in the background and ignores their answer.
-        let agent = flavor.dialect().def().display;
-        return Err(format!(
-            "async hooks run in the background in {agent}; hookx runs them only under {agent} itself"
-        ));
-    }
     // The exec form: the program and its arguments, quoted for the shell that runs the line.
     let exec_args = keys
         .exec_args

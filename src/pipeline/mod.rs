@@ -751,7 +751,11 @@ fn answer_in_time(
     // One handler is answered here, after it ends or is killed; where a kill would outlast the
     // host's limit, it is answered as two are, without waiting for the kill (attacks row 341).
     #[cfg(unix)]
-    if plan.handlers() >= 2 || (plan.handlers() == 1 && plan.kill_outlasts_margin()) {
+    // A handler run in the background (row 1827) runs past the answer: in the worker.
+    if plan.handlers() >= 2
+        || (plan.handlers() == 1 && plan.kill_outlasts_margin())
+        || plan.in_background() > 0
+    {
         use crate::spawn::split::{self, Answer, Split};
         // The host's process waits past the worker's due time, not past the host's limit
         // (the budget leaves a third of itself, at least, before that).
@@ -933,11 +937,8 @@ fn in_background(plan: dispatch::run::Plan<'_>, hosted: &host::HostEvent) -> i32
         use crate::spawn::split::{self, Answer, Split};
         match split::split(None) {
             Split::Worker(answerer) => {
-                // Out of the host's process group before the host can have its answer: a host
-                // that kills the group once its hook has ended (Qwen when the user quits) must
-                // not take the handler with it (attacks row 1831: under load the kill came
-                // before the worker left, and its guardian ended the handler).
-                let _ = rustix::process::setsid();
+                // Out of the host's process group before the host can have its answer
+                // (`Answerer::answer`, attacks row 1831).
                 answerer.answer(&Answer {
                     stdout: Vec::new(),
                     stderr: Vec::new(),

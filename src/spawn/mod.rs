@@ -442,7 +442,8 @@ fn spawn_live(cmd: &mut Command) -> io::Result<(std::process::Child, LiveGroup)>
 /// Debug builds only: the variable `var` (milliseconds) widens a window a signal can fall
 /// into, so that a test can send its signal there: `HOOKX_TEST_SPAWN_DELAY_MS` between a
 /// handler's start and its registration, `HOOKX_TEST_SPLIT_DELAY_MS` between the worker's start
-/// and its recording.
+/// and its recording, `HOOKX_TEST_ANSWERED_DELAY_MS` after the worker handed its answer over
+/// (where a host's kill of its group after its hook ended falls).
 fn test_delay(var: &str) {
     #[cfg(debug_assertions)]
     if let Some(ms) = std::env::var(var).ok().and_then(|v| v.parse().ok()) {

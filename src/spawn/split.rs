@@ -48,12 +48,16 @@ pub struct Answerer {
 }
 
 impl Answerer {
-    /// Hands the answer to the host's process, which prints it and exits; then leaves the
-    /// host's session and process group, so that nothing the host does to them after its hook
-    /// ended reaches this process or its handlers.
+    /// Leaves the host's session and process group, then hands the answer to the host's
+    /// process, which prints it and exits: nothing the host does to them once its hook has
+    /// ended reaches this process or the handlers it runs past the answer (attacks row 1831:
+    /// left after the answer, a host that kills the group as soon as its hook ends, as Qwen
+    /// Code does on quit, could kill this process first, and its guardian ended them). Until
+    /// then it stays in the group, so that a host's kill before its answer ends it.
     pub fn answer(self, answer: &Answer) {
-        self.send(answer);
         let _ = rustix::process::setsid();
+        self.send(answer);
+        super::test_delay("HOOKX_TEST_ANSWERED_DELAY_MS");
     }
 
     /// Writes the answer and closes the pipe.

@@ -332,8 +332,9 @@ pub fn expected(
     let mut ran = Vec::new();
     for (place, value) in sources {
         // An `async` handler runs once per event under its own agent, in the background; hookx's
-        // route leaves it to that agent (`run`: "hookx runs them only under …"). Where and on
-        // what it runs is the question here, so the reading is asked of it as a plain handler.
+        // route runs it past its answer, and `simulate --dry-run` names it among its notes, not
+        // `would_run`. Where and on what it runs is the question here, so the reading is asked of
+        // it as a plain handler.
         let mut value = value.clone();
         unasync(&mut value);
         let at = project.join(place);

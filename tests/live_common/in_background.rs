@@ -33,6 +33,16 @@ pub fn claude_source() -> Value {
         {"type": "command", "command": line, "async": true}]}]}})
 }
 
+/// Attacks row 2000: [`claude_source`] as a Qwen file (`.qwen/settings.json`, Qwen's name for
+/// the shell tool), for a host that runs a project's Claude file itself (Copilot).
+// Used by the Copilot suite alone.
+#[allow(dead_code)]
+pub fn qwen_source() -> Value {
+    let mut source = claude_source();
+    source["hooks"]["PreToolUse"][0]["matcher"] = "run_shell_command".into();
+    source
+}
+
 /// The source written at `dir/.claude/settings.json` (outside the host's project, so that no
 /// host reads it itself) and converted to `host` by this build: the converted document.
 pub fn converted(dir: &Path, host: &str) -> Value {
