@@ -509,11 +509,7 @@ fn faithful(w: &crate::convert::Unwrapped, copy: &Copy, first: &Copy) -> bool {
 /// `asyncRewake`): a copy with `exec --async` stands in only for such a rule, as a guard's
 /// copy whose deny is ignored would lose it.
 fn in_background(c: &Copy) -> bool {
-    let background = c.rule.flavor.dialect().config().run_keys.background;
-    matches!(&c.handler.kind, HandlerKind::Command(cmd) if cmd.is_async == Some(true))
-        || background
-            .iter()
-            .any(|k| c.handler.extra.get(*k) == Some(&Value::Bool(true)))
+    crate::dispatch::run::runs_in_background(c.rule.flavor, c.handler)
 }
 
 /// Whether `copy` runs on every tool call `first` runs on, and is given as long: its own

@@ -854,8 +854,8 @@ fn own_budget(flavor: Flavor, kind: &crate::model::EventKind, timeout: Duration)
 }
 
 /// Whether its own agent runs `handler` in the background and ignores its answer (Claude's
-/// and Qwen's `async: true`, Claude's `asyncRewake`).
-fn runs_in_background(flavor: Flavor, handler: &Handler) -> bool {
+/// and Qwen's `async: true`, Claude's `asyncRewake`): the route runs it past its answer.
+pub fn runs_in_background(flavor: Flavor, handler: &Handler) -> bool {
     let keys = &flavor.dialect().config().run_keys;
     let is_async = matches!(&handler.kind, HandlerKind::Command(c) if c.is_async == Some(true));
     is_async

@@ -377,7 +377,8 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
     through_hookx.native = simulate::native_runs(&ctx, request.host, &event, &sources);
     let mut native = run_natively(&ctx, &all, request.host, &event, &project, request.dry_run);
     for dispatch in [&mut through_hookx, &mut native] {
-        dispatch.notes = simulate::cadence_notes(dispatch, request.host, &event.kind);
+        let cadence = simulate::cadence_notes(dispatch, request.host, &event.kind);
+        dispatch.notes.extend(cadence);
     }
     let shapes = simulate::result_notes(&through_hookx, request.host, &event);
     through_hookx.notes.extend(shapes);
