@@ -51,8 +51,11 @@ const KNOWN: &[(&str, &str, &str)] = &[
     // An `ask` in `-p`: Gemini CLI ends the run, which simulate calls an ask (row 1905).
     ("gemini-cli", "nativeask", "1905"),
     ("gemini-cli", "hxpreask", "1905"),
-    // `defer`: Claude Code ends a `-p` run; hookx reads no decision (claude-facts, row 1904).
-    ("claude-code", "deferrw", "1904"),
+    // `defer`: Claude Code runs not the call (an ask, as simulate says) and ends the `-p` run;
+    // interactively it ignores the defer (its source), so simulate, which cannot tell the two,
+    // says no stop (row 2002).
+    ("claude-code", "deferrw", "2002"),
+    ("claude-code", "deferbare", "2002"),
 ];
 
 /// What simulate predicts of one form's call: (the call ran as, the agent stopped).

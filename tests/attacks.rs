@@ -4385,3 +4385,83 @@ fn a_claude_mcp_rule_converted_to_gemini_fires_on_geminis_names() {
         .collect();
     assert_eq!(back, matchers);
 }
+
+/// Attacks row 2002 (row 1904): a trusted Claude PreToolUse guard that defers the call (with a
+/// rewrite), routed by `hookx run` under Gemini and Codex. Claude Code 2.1.332 in `-p` runs not
+/// the call and ends the run, the call deferred as it came (the answer book's `deferrw`,
+/// `deferbare`). Read as no decision, the call ran under both, rewritten. It is an ask now:
+/// Gemini is told to ask (its `-p` then ends the run), Codex, which cannot ask, denies; the
+/// rewrite is passed to neither.
+#[test]
+fn a_claude_defer_runs_no_call_under_other_hosts() {
+    use assert_cmd::cargo::CommandCargoExt;
+    let dir = tempfile::tempdir().unwrap();
+    let (project, home) = (dir.path().join("project"), dir.path().join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let answer = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+        "permissionDecision": "defer", "permissionDecisionReason": "R2002",
+        "updatedInput": {"command": "echo REWRITTEN-2002"}}});
+    write(
+        &project,
+        ".claude/settings.json",
+        &json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command",
+            "command": format!("cat >/dev/null; echo '{answer}'")}]}]}})
+        .to_string(),
+    );
+    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
+    let input = json!({"command": "echo hi"});
+    let hosts = [
+        (
+            "gemini",
+            "BeforeTool",
+            json!({"session_id": "s", "hook_event_name": "BeforeTool", "cwd": project,
+                "tool_name": "run_shell_command", "tool_input": input}),
+        ),
+        (
+            "codex",
+            "PreToolUse",
+            json!({"session_id": "s", "turn_id": "t", "hook_event_name": "PreToolUse",
+                "cwd": project, "model": "m", "permission_mode": "default",
+                "tool_name": "Bash", "tool_input": input, "tool_use_id": "c1"}),
+        ),
+    ];
+    for (host, event, payload) in hosts {
+        let out = std::process::Command::cargo_bin("hookx")
+            .unwrap()
+            .args(["run", "--host", host, "--event", event, "--home"])
+            .arg(&home)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("HOOKX_DEPTH")
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .and_then(|mut child| {
+                use std::io::Write;
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(payload.to_string().as_bytes())?;
+                child.wait_with_output()
+            })
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let answer: Value = serde_json::from_str(stdout.trim())
+            .unwrap_or_else(|e| panic!("{host}: {e}: {stdout:?}"));
+        let decision = answer["decision"]
+            .as_str()
+            .or(answer["hookSpecificOutput"]["permissionDecision"].as_str());
+        assert!(
+            matches!(decision, Some("ask" | "deny")),
+            "{host}: the deferred call runs: {stdout}"
+        );
+        assert!(
+            !stdout.contains("REWRITTEN-2002"),
+            "{host}: the defer's rewrite was passed on: {stdout}"
+        );
+    }
+}

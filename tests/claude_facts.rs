@@ -3,7 +3,7 @@
 
 use hookx::dialect::claude;
 use hookx::model::tool::ids;
-use hookx::model::{Event, EventKind, Outcome};
+use hookx::model::{Decision, Event, EventKind, Outcome};
 use hookx::protocol::{decode_answer, encode_answer};
 use hookx::spawn::{Exit, Finished};
 use serde_json::{Value, json};
@@ -99,13 +99,22 @@ fn stop_and_subagent_stop_take_additional_context() {
     }
 }
 
+/// Attacks row 2002 (row 1904): Claude Code 2.1.332 in `-p` runs not a call a PreToolUse hook
+/// defers and ends the run, the call deferred with its original input, a rewrite or none (the
+/// answer book's `deferrw`, `deferbare`); interactively it ignores the defer. Read as no
+/// decision, the call ran under every other host, rewritten where the handler rewrote it. An
+/// ask: the call runs only if someone allows it, as it came.
 #[test]
 fn pre_tool_use_may_defer() {
     let answer = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "defer"}});
     let out = claude(EventKind::PreToolUse, 0, &answer.to_string(), "");
     assert!(out.errors.is_empty(), "{out:?}");
-    // Deferring leaves the decision to the host's own flow: no decision of hookx's.
-    assert_eq!(out.decision, None, "{out:?}");
+    assert_eq!(out.decision, Some(Decision::Ask), "{out:?}");
+    let rewritten = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+        "permissionDecision": "defer", "updatedInput": {"command": "rm -rf /"}}});
+    let out = claude(EventKind::PreToolUse, 0, &rewritten.to_string(), "");
+    assert_eq!(out.decision, Some(Decision::Ask), "{out:?}");
+    assert_eq!(out.updated_input, None, "the deferred call keeps its input: {out:?}");
 }
 
 #[path = "common/claude_events.rs"]

@@ -1046,7 +1046,7 @@ struct Form {
 /// The names of the forms, in the order the model calls them, one client run per list: a
 /// form that ends the `-p` run (`defer`, `continue: false`) is alone in its run, followed by a
 /// call that shows whether the run went on.
-const FORM_RUNS: [&[&str]; 3] = [
+const FORM_RUNS: [&[&str]; 4] = [
     &[
         "allowrw",
         "allowrwr",
@@ -1077,6 +1077,7 @@ const FORM_RUNS: [&[&str]; 3] = [
         "post2json",
     ],
     &["deferrw", "afterdefer"],
+    &["deferbare", "afterdeferbare"],
     &["prehalt", "afterhalt"],
 ];
 
@@ -1275,6 +1276,15 @@ fn claude_forms() -> Vec<Form> {
                 "",
                 0,
             ),
+            NotRun,
+            &[],
+            &[],
+        ),
+        // Attacks row 2002 (row 1904): `defer` without a rewrite.
+        form(
+            "deferbare",
+            "PreToolUse",
+            answer_with(&pre(json!({"permissionDecision": "defer"})), "", 0),
             NotRun,
             &[],
             &[],
@@ -1501,6 +1511,7 @@ fn claude_forms() -> Vec<Form> {
             &[],
         ),
         form("afterdefer", "PreToolUse", silent(), NotRun, &[], &[]),
+        form("afterdeferbare", "PreToolUse", silent(), NotRun, &[], &[]),
         form("afterhalt", "PreToolUse", silent(), NotRun, &[], &[]),
     ]
 }

@@ -714,6 +714,7 @@ mod protocol_rows {
         // ask; a hook's ask is denied there (attacks row 1161).
         permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],
+        permission_defers: &[],
         // Auggie 0.36.0 reads a decision only from the hook that stops the call (source): an allow is
         // never acted on.
         allow_reach: crate::tables::AllowReach::Nothing,

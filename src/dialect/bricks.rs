@@ -297,6 +297,7 @@ mod protocol_rows {
         answer_event_key: None,
         // The seed shows deny only; allow and ask fall back to Bricks' own flow.
         permission_passes: &[],
+        permission_defers: &[],
         // Bricks follows Claude Code's conventions (documents): taken as Claude's.
         allow_reach: crate::tables::AllowReach::Prompt,
         failed_call: crate::tables::FailedCall::Unmarked,

@@ -1226,8 +1226,12 @@ pub(crate) mod protocol_rows {
         reason_alone_is_context: false,
         answer_event_key: Some((HSO, "hookEventName")),
         permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
-        // PreToolUse `defer` (claude-code 2.1.332 schema): the host's own flow decides.
-        permission_passes: &["defer"],
+        permission_passes: &[],
+        // PreToolUse `defer`: in `-p` Claude Code 2.1.332 runs not the call and ends the run,
+        // the call deferred with its original input (live, the answer book's `deferrw` and
+        // `deferbare`); interactively it ignores it ("defer is print-mode only", its source).
+        // Attacks row 2002 (row 1904): read as no decision, the call ran under other hosts.
+        permission_defers: &["defer"],
         // SessionEnd hooks share 1.5 s in all (claude-code 2.1.332 binary, field).
         // Run 2.1.332 (`live_claude::a_block_at_the_session_edges_under_claude_itself`): a
         // SessionStart hook's `decision: block` and its `continue: false` change nothing (the

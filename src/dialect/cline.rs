@@ -753,6 +753,7 @@ mod protocol_rows {
         answer_event_key: None,
         permission_values: &[],
         permission_passes: &[],
+        permission_defers: &[],
         // Cline reads no allow (a cancel or nothing).
         allow_reach: crate::tables::AllowReach::Nothing,
         // `postToolUse.success` is false only where the tool itself failed (3.0.65 source:

@@ -1200,6 +1200,7 @@ mod protocol_rows {
         // `ask` runs the call like `allow` (run): only allow and deny decide.
         permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],
+        permission_defers: &[],
         // The 1 s SessionEnd and Interrupt routes get is their route's limit (`RouteLimit::on`).
         // Run 0.171.0 (codex-facts): a PreToolUse allow does not skip Codex's own approval.
         allow_reach: crate::tables::AllowReach::Nothing,

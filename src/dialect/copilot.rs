@@ -1176,6 +1176,7 @@ mod protocol_rows {
         answer_event_key: None,
         permission_values: ALL_DECISIONS,
         permission_passes: &[],
+        permission_defers: &[],
         // Run 1.0.102 (`live_copilot::permission_modes_and_a_hooks_answer`): a `preToolUse` allow
         // runs the call without `--allow-all-tools` and past `--deny-tool shell` (attacks row 1494).
         allow_reach: crate::tables::AllowReach::DenyRules,
@@ -1283,6 +1284,7 @@ mod protocol_rows {
         answer_event_key: Some((HSO, "hookEventName")),
         permission_values: ALL_DECISIONS,
         permission_passes: &[],
+        permission_defers: &[],
         // As the camelCase form (the same reader: not run apart).
         allow_reach: crate::tables::AllowReach::DenyRules,
         // postToolUseFailure with `error` after a failed call (run 1.0.102, `tools.30`).

@@ -521,6 +521,7 @@ mod protocol_rows {
         answer_event_key: None,
         permission_values: ALL_DECISIONS,
         permission_passes: &[],
+        permission_defers: &[],
         // Cursor's documents: an allow runs the call without asking (no client here).
         allow_reach: crate::tables::AllowReach::Prompt,
         // postToolUseFailure (docs).

@@ -538,6 +538,7 @@ mod protocol_rows {
         // ask with a rewrite runs the rewrite under the same flow (attacks row 1025).
         permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],
+        permission_defers: &[],
         // Run 0.225.2 (attacks row 1723): its own allow runs a call of high risk below `--auto
         // high` (binary: `allow-bypass` skips the level's confirmation); its command blocklist
         // is checked before hooks run.

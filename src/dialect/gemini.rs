@@ -783,6 +783,7 @@ mod protocol_rows {
         answer_event_key: None,
         permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
         permission_passes: &[],
+        permission_defers: &[],
         // Bundle 0.61.0: SessionStart's caller reads only `systemMessage` and the context,
         // `firePreCompressEvent` and `fireSessionEndEvent` are awaited and their result
         // dropped, Notification's likewise but for `systemMessage`.

@@ -460,6 +460,7 @@ mod protocol_rows {
         answer_event_key: None,
         permission_values: &[Decision::Deny],
         permission_passes: &[],
+        permission_defers: &[],
         // Kiro reads no allow (exit 2 or nothing).
         allow_reach: crate::tables::AllowReach::Nothing,
         failed_call: crate::tables::FailedCall::Unmarked,

@@ -426,6 +426,7 @@ pub(crate) mod protocol_rows {
         answer_event_key: None,
         permission_values: &[Decision::Allow, Decision::Deny],
         permission_passes: &[],
+        permission_defers: &[],
         // hookx's plugin acts on a deny only.
         allow_reach: crate::tables::AllowReach::Nothing,
         failed_call: crate::tables::FailedCall::Unmarked,

@@ -753,6 +753,7 @@ mod protocol_rows {
         // Run 0.24.4: `ask` in `-p` denies with the reason as the result.
         permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
         permission_passes: &[],
+        permission_defers: &[],
         // Bundle 0.24.4: `fireSessionStartHook` and the compression's `firePreCompactEvent`
         // read only the context (PreCompact's joins the compaction instructions); the
         // SessionEnd callers drop the result.

@@ -385,6 +385,7 @@ mod protocol_rows {
         // "deny (most restrictive) … ask … allow".
         permission_values: &[Decision::Allow, Decision::Ask, Decision::Deny],
         permission_passes: &[],
+        permission_defers: &[],
         // VS Code's documents: an allow auto-approves the tool (no client here).
         allow_reach: crate::tables::AllowReach::Prompt,
         // One PostToolUse (docs); how a failure shows is not known here.

@@ -546,6 +546,7 @@ mod protocol_rows {
             answer_event_key: None,
             permission_values: &[Decision::Deny],
             permission_passes: &[],
+            permission_defers: &[],
             // Windsurf reads no allow (exit 2 or nothing).
             allow_reach: crate::tables::AllowReach::Nothing,
             // Its post events' payloads show no failure (docs; no client here).

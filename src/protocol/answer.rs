@@ -993,6 +993,7 @@ fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut 
     let tool_id = event.tool.as_ref().map(|t| t.name.as_str());
     let mut seen_paths: Vec<&[&str]> = Vec::new();
     let mut seen_text: Vec<(Slot, String)> = Vec::new();
+    let mut deferred = false;
     for field in p.answer {
         if seen_paths.contains(&field.path) {
             continue;
@@ -1068,6 +1069,13 @@ fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut 
                 if let Some(s) = text(field.slot, out) {
                     match s.as_str() {
                         pass if p.permission_passes.contains(&pass) => {}
+                        defer
+                            if field.slot == Slot::Permission
+                                && p.permission_defers.contains(&defer) =>
+                        {
+                            set_decision(out, Decision::Ask);
+                            deferred = true;
+                        }
                         "allow" => set_decision(out, Decision::Allow),
                         "deny" => set_decision(out, Decision::Deny),
                         "ask" if field.slot == Slot::Permission => set_decision(out, Decision::Ask),
@@ -1140,6 +1148,10 @@ fn read_json(flavor: Flavor, event: &Event, map: &Map<String, Value>, out: &mut 
         if out.additional_context.is_empty() {
             out.additional_context.extend(reasons);
         }
+    }
+    if deferred {
+        // The call is put off as it came (`permission_defers`).
+        out.updated_input = None;
     }
     if p.updated_input_needs_allow
         && out.updated_input.is_some()

@@ -98,6 +98,10 @@ pub struct ProtocolTables {
     pub permission_values: &'static [Decision],
     /// Permission decision strings that make no decision and leave it to the host's own flow.
     pub permission_passes: &'static [&'static str],
+    /// Permission decision strings that put the call off for someone outside the agent to
+    /// decide (Claude's `defer`): read as an ask (the call does not run unless someone allows
+    /// it), its rewrite dropped, as the agent defers the call as it came.
+    pub permission_defers: &'static [&'static str],
     /// As a host: events whose hooks share one time budget in all, whatever each one's own
     /// timeout (Claude's SessionEnd), in milliseconds, and the host's variable that overrides
     /// it. hookx answers within it, as within its route's limit
