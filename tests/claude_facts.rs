@@ -114,7 +114,10 @@ fn pre_tool_use_may_defer() {
         "permissionDecision": "defer", "updatedInput": {"command": "rm -rf /"}}});
     let out = claude(EventKind::PreToolUse, 0, &rewritten.to_string(), "");
     assert_eq!(out.decision, Some(Decision::Ask), "{out:?}");
-    assert_eq!(out.updated_input, None, "the deferred call keeps its input: {out:?}");
+    assert_eq!(
+        out.updated_input, None,
+        "the deferred call keeps its input: {out:?}"
+    );
 }
 
 #[path = "common/claude_events.rs"]
