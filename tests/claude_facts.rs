@@ -206,8 +206,9 @@ fn version_lists_the_host_versions_the_tables_were_verified_with() {
 /// Claude's newer handler fields and types (2.1.332 schema), read from a user settings file
 /// that Copilot never reads, so hookx runs it under a Copilot host: `args` is the exec form
 /// (no shell), `onFailure: "block"` makes a failure count as exit 2 (a deny on PreToolUse),
-/// `asyncRewake` runs in the background like `async`, and an `http` or `mcp_tool` handler is
-/// read and kept but left to Claude.
+/// `asyncRewake` runs in the background like `async`, past the answer (attacks row 2005; the
+/// route skipped it before row 2000), and an `http` or `mcp_tool` handler is read and kept but
+/// left to Claude.
 #[test]
 fn newer_claude_handler_fields_are_read_and_run_as_claude_would() {
     let tmp = tempfile::tempdir().unwrap();
@@ -218,7 +219,7 @@ fn newer_claude_handler_fields_are_read_and_run_as_claude_would() {
     let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "command", "command": "sh", "args": ["-c", format!("echo ran > '{}'", marker.display())]},
         {"type": "command", "command": "exit 1", "onFailure": "block"},
-        {"type": "command", "command": "echo never > rewake.txt", "asyncRewake": true},
+        {"type": "command", "command": "sleep 1; echo ran > rewake.txt", "asyncRewake": true},
         {"type": "http", "url": "https://example.com/hook", "timeout": 5},
         {"type": "mcp_tool", "server": "guard", "tool": "check", "input": {}}
     ]}]}});
@@ -269,6 +270,15 @@ fn newer_claude_handler_fields_are_read_and_run_as_claude_would() {
     assert!(
         !project.join("rewake.txt").exists(),
         "asyncRewake ran in the foreground"
+    );
+    let mut waited = 0;
+    while !project.join("rewake.txt").exists() && waited < 400 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        waited += 1;
+    }
+    assert!(
+        project.join("rewake.txt").exists(),
+        "asyncRewake never ran in the background"
     );
 }
 

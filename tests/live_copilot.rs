@@ -4938,6 +4938,7 @@ fn main() -> std::process::ExitCode {
         live_tests![
             a_converted_async_handler_runs_in_the_background,
             a_routed_async_handler_runs_in_the_background,
+            a_claude_async_handler_copilot_runs_itself,
             failed_calls_as_copilot_fires_them,
             lifecycle_events_fire_as_often_as_recorded,
             two_command_keys_run_as_hookx_reads_them,
@@ -5954,6 +5955,34 @@ fn a_routed_async_handler_runs_in_the_background() {
     for failed in in_background::failures(&l.sb.project, &result) {
         c.that(false, failed);
     }
+    c.done("async");
+}
+
+/// Attacks row 2009 ([`in_background`]): the Claude `async: true` handler in the project's
+/// own `.claude/settings.json`, which Copilot CLI 1.0.102 runs itself (no hookx), one shell
+/// call. Copilot ignores `async`: it waits for the handler, and its deny stops the call, where
+/// Claude runs the call at once and ignores the deny. The client's own; hookx's route stands
+/// aside for a file Copilot runs itself. The checks are what Copilot did.
+fn a_claude_async_handler_copilot_runs_itself() {
+    let Some(l) = live_env("async", |sb| {
+        common::write(
+            &sb.project,
+            ".claude/settings.json",
+            &in_background::claude_source().to_string(),
+        );
+        vec![("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true".into())]
+    }) else {
+        return;
+    };
+    let result = l.tool_result("async", "async-call");
+    let failed = in_background::failures(&l.sb.project, &result);
+    eprintln!("row 2009: result {result}; otherwise than under Claude: {failed:?}");
+    let mut c = Checks::default();
+    c.that(
+        result.contains(in_background::REASON)
+            && !l.sb.project.join(in_background::CALLED).exists(),
+        format!("Copilot no longer runs the async handler in the foreground (row 2009): {result}"),
+    );
     c.done("async");
 }
 
