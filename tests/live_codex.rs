@@ -130,6 +130,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .map(|n| shell(&format!("printf 'ran-%s\\n' {n}")))
             .chain([Step::Text("modes done")])
             .collect(),
+        // Attacks rows 2010, 2013 ([`in_background`]).
+        "async" => vec![
+            shell(&in_background::call(project)),
+            Step::Text("async done"),
+        ],
         "twice" => vec![
             shell("echo twice-call"),
             shell("echo twice-call"),
@@ -2985,6 +2990,8 @@ fn main() -> std::process::ExitCode {
             ),
         )],
         live_tests![
+            a_codex_async_handler_runs_in_the_background,
+            a_routed_async_handler_runs_in_the_background,
             several_hooks_answers_merge_as_simulate_says,
             failed_calls_as_codex_fires_them,
             lifecycle_events_fire_as_often_as_recorded,
@@ -4570,5 +4577,62 @@ fn a_converted_async_handler_runs_in_the_background() {
     for failed in in_background::failures(&l.sb.project, &result) {
         c.that(false, failed);
     }
+    c.done("async");
+}
+
+/// Attacks row 2010 ([`in_background`]): the handler of the Claude `async: true` guard as
+/// Codex's own, `async: true` in the user's `hooks.json` (trusted by hash), under Codex CLI
+/// 0.171.0, one shell call. Its binary holds "running async … hook synchronously in …", which
+/// would make Codex's `async` a guard whose deny counts; run, Codex runs the handler in the
+/// background, as Claude and Qwen do: the call runs at once, the deny counts for nothing, and
+/// the handler sees the call run. hookx reads every agent's `async: true` so (the route runs
+/// such a handler past its answer, `convert` keeps the key for Codex).
+fn a_codex_async_handler_runs_in_the_background() {
+    let Some(l) = live("async", WRITE, |sb| {
+        sb.trusted_hooks(HookFile::UserJson, &in_background::claude_source()["hooks"]);
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let result = l.tool_result("async", "async-call");
+    for failed in in_background::failures(&l.sb.project, &result) {
+        c.that(false, failed);
+    }
+    c.done("async");
+}
+
+/// Attacks row 2013 (rows 2000, 2001, [`in_background`]): a trusted Claude `async: true`
+/// handler on the shell call, and one on `Stop` that logs 2 s later
+/// ([`in_background::with_a_late_stop_logger`]), in the project's `.claude/settings.json`,
+/// routed by `hookx install --host codex` (the project trusted in Codex), under Codex CLI
+/// 0.171.0, one shell call. As under Claude: the call runs at once, the deny counts for
+/// nothing, the handler sees the call run, and the Stop logger runs to its end past Codex's.
+fn a_routed_async_handler_runs_in_the_background() {
+    let Some(l) = live("async", WRITE, |sb| {
+        sb.trust_project();
+        let source = in_background::with_a_late_stop_logger(in_background::claude_source());
+        sb.write("project/.claude/settings.json", &source.to_string());
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let result = l.tool_result("async", "async-call");
+    for failed in in_background::failures(&l.sb.project, &result) {
+        c.that(false, failed);
+    }
+    c.that(
+        in_background::stop_logged(&l.sb.project),
+        "the Stop logger ran on past Codex's end, to its own",
+    );
     c.done("async");
 }

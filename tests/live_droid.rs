@@ -1883,6 +1883,7 @@ fn main() -> std::process::ExitCode {
         live_tests![
             lifecycle_events_fire_as_often_as_recorded,
             a_converted_async_handler_runs_in_the_background,
+            a_routed_async_handler_runs_in_the_background,
             autonomy_levels_and_a_guards_deny,
             a_droid_stop_hooks_exit_3_ends_the_turn,
             a_droid_hooks_exit_3_aborts_the_agent,
@@ -2222,4 +2223,37 @@ fn lifecycle_events_fire_as_often_as_recorded() {
     };
     failed.extend(cadence::settle(&format!("droid-{VERSION}"), &now));
     assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// Attacks row 2015 (rows 2000, 2001, [`in_background`]): a trusted Claude `async: true`
+/// handler on the shell call, and one on `Stop` that logs 2 s later
+/// ([`in_background::with_a_late_stop_logger`]), in the project's `.claude/settings.json`,
+/// routed by `hookx install --host droid`, under Droid 0.225.2 (`exec --auto high`), one shell
+/// call. As under Claude: the call runs at once, the deny counts for nothing, the handler sees
+/// the call run, and the Stop logger runs to its end past Droid's.
+fn a_routed_async_handler_runs_in_the_background() {
+    let Some(bin) = droid() else { return };
+    let sb = Sandbox::new("hookx-live-droid-routed-async");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    user_settings(&sb, &model, None);
+    let source = in_background::with_a_late_stop_logger(in_background::claude_source());
+    common::write(&sb.project, ".claude/settings.json", &source.to_string());
+    faults::hookx(&sb.project, &sb.home, &["install", "--host", "droid"]);
+    faults::hookx(&sb.project, &sb.home, &["trust", "--yes"]);
+    let out = run_droid(&sb, &bin, "async");
+    let results: Vec<String> = (model.chats().iter())
+        .flat_map(|r| r["messages"].as_array().cloned().unwrap_or_default())
+        .filter(|m| m["role"] == "tool")
+        .map(|m| m["content"].to_string())
+        .collect();
+    let mut failed = in_background::failures(&sb.project, &results.join(" | "));
+    if !in_background::stop_logged(&sb.project) {
+        failed.push("the Stop logger ran on past Droid's end, to its own".into());
+    }
+    assert!(
+        failed.is_empty(),
+        "routed async: exit {:?}: {}",
+        out.status.code(),
+        failed.join("\n")
+    );
 }

@@ -19,6 +19,8 @@ mod converted;
 mod faults;
 #[path = "live_common/form_probe.rs"]
 mod form_probe;
+#[path = "live_common/in_background.rs"]
+mod in_background;
 #[path = "live_common/json_syntax.rs"]
 mod json_syntax;
 #[path = "live_common/matcher_probe.rs"]
@@ -123,6 +125,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             one(shell("echo cadence-two")),
             one(("write_file", json!({"file_path": file, "content": "one\n"}))),
             Step::Text("cadence done"),
+        ],
+        // Attacks row 2014 ([`in_background`]).
+        "async" => vec![
+            one(shell(&in_background::call(project))),
+            Step::Text("async done"),
         ],
         "twice" => vec![
             one(shell("echo twice-call")),
@@ -1850,6 +1857,7 @@ fn main() -> std::process::ExitCode {
             both_scopes_get_one_event,
             a_claude_pretooluse_context_reaches_qwens_model_once,
             failed_calls_as_qwen_fires_them,
+            a_routed_async_handler_runs_in_the_background,
         ],
     )
 }
@@ -2068,4 +2076,38 @@ fn failed_calls_as_qwen_fires_them() {
         "PostToolUseFailure once per call, with `error`: {posts:?}"
     );
     check_recorded("failed", &l);
+}
+
+/// Attacks row 2014 (rows 2000, 2001, [`in_background`]): a trusted Claude `async: true`
+/// handler on the shell call, and one on `Stop` that logs 2 s later
+/// ([`in_background::with_a_late_stop_logger`]), in the project's `.claude/settings.json`,
+/// routed by `hookx install --host qwen`, under Qwen Code 0.24.4 (`-p --yolo`), one shell call.
+/// Qwen kills a hook's process group when the user quits (row 1831); here the run ends as soon
+/// as the last hook has answered. As under Claude: the call runs at once, the deny counts for
+/// nothing, the handler sees the call run, and the Stop logger runs to its end past Qwen's.
+fn a_routed_async_handler_runs_in_the_background() {
+    let Some(l) = live("async", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({}));
+        let source = in_background::with_a_late_stop_logger(in_background::claude_source());
+        sb.write("project/.claude/settings.json", &source.to_string());
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "qwen"]).success();
+        None
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let result = l.tool_result("async", "async-call");
+    for failed in in_background::failures(&l.sb.project, &result) {
+        c.that(false, failed);
+    }
+    c.that(
+        in_background::stop_logged(&l.sb.project),
+        "the Stop logger ran on past Qwen's end, to its own",
+    );
+    c.done("async");
 }

@@ -45,6 +45,8 @@ pub fn qwen_source() -> Value {
 
 /// The source written at `dir/.claude/settings.json` (outside the host's project, so that no
 /// host reads it itself) and converted to `host` by this build: the converted document.
+// Not used by the Qwen and Codex suites.
+#[allow(dead_code)]
 pub fn converted(dir: &Path, host: &str) -> Value {
     let src = dir.join(".claude/settings.json");
     std::fs::create_dir_all(src.parent().unwrap()).unwrap();
@@ -89,4 +91,31 @@ pub fn failures(project: &Path, result: &str) -> Vec<String> {
         failed.push("the handler, still running when the call ran, saw it run".into());
     }
     failed
+}
+
+/// The file [`with_a_late_stop_logger`]'s handler makes, 2 s after the session's `Stop`.
+// Used by the Qwen, Codex and Droid suites alone.
+#[allow(dead_code)]
+pub const STOP_LOGGED: &str = "stop-logged-2013.txt";
+
+/// Attacks rows 2013-2015: `source` (a Claude file) with an `async: true` handler on `Stop`
+/// beside it that waits 2 s, then makes [`STOP_LOGGED`] in its folder: it runs on past the
+/// answer to the session's last hook, and so past the host's own end in a one-shot run.
+#[allow(dead_code)]
+pub fn with_a_late_stop_logger(mut source: Value) -> Value {
+    let line = format!("cat >/dev/null; sleep 2; touch {STOP_LOGGED}");
+    source["hooks"]["Stop"] =
+        json!([{"hooks": [{"type": "command", "command": line, "async": true}]}]);
+    source
+}
+
+/// Whether [`with_a_late_stop_logger`]'s handler ran to its end (waits at most 20 s).
+#[allow(dead_code)]
+pub fn stop_logged(project: &Path) -> bool {
+    let mut waited = 0;
+    while !project.join(STOP_LOGGED).exists() && waited < 400 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        waited += 1;
+    }
+    project.join(STOP_LOGGED).exists()
 }
