@@ -101,6 +101,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .chain([Step::Text("mcp done")])
             .collect(),
         "subfolder" => vec![shell("echo sub-call"), Step::Text("subfolder done")],
+        // Attacks rows 2010, 2013, 2069 ([`in_background`]).
         "async" => vec![
             shell(&in_background::call(project)),
             Step::Text("async done"),
@@ -130,11 +131,6 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .map(|n| shell(&format!("printf 'ran-%s\\n' {n}")))
             .chain([Step::Text("modes done")])
             .collect(),
-        // Attacks rows 2010, 2013 ([`in_background`]).
-        "async" => vec![
-            shell(&in_background::call(project)),
-            Step::Text("async done"),
-        ],
         "twice" => vec![
             shell("echo twice-call"),
             shell("echo twice-call"),
