@@ -24,6 +24,8 @@ mod json_syntax;
 mod matcher_probe;
 #[path = "live_common/mcp_names.rs"]
 mod mcp_names;
+#[path = "live_common/merge_probe.rs"]
+mod merge_probe;
 #[path = "live_common/run.rs"]
 mod run;
 #[path = "live_common/scopes.rs"]
@@ -74,6 +76,16 @@ const PASCAL: &[&str] = &[
 
 fn scripts(name: &str, project: &str) -> Vec<Step> {
     let file = format!("{project}/notes.txt");
+    if name == "merge" {
+        let calls = merge_probe::claude_cases("p").into_iter().map(|c| {
+            let command = format!("printf x > o-{}.txt", c.name);
+            Step::Tools(vec![(
+                "bash",
+                json!({"command": command, "description": "d"}),
+            )])
+        });
+        return calls.chain([Step::Text("merge done")]).collect();
+    }
     match name {
         "mcpnames" => MCP_NAME_CALLS
             .iter()
@@ -1550,6 +1562,63 @@ fn ground_truth_answer_forms() {
         failed.len(),
         failed.join("\n  ")
     );
+}
+
+/// Attacks rows 2040-2059 (row 1912): two PreToolUse hooks (Claude's PascalCase event, which
+/// Copilot CLI reads with Claude's answers) of the user's answering each call their own way
+/// (`merge_probe::claude_cases`): what Copilot made of each pair (recorded in
+/// `tests/fixtures/merged/`) against what `simulate --host copilot` says of the same file.
+fn several_hooks_answers_merge_as_simulate_says() {
+    let cases = merge_probe::claude_cases("p");
+    let Some(l) = live(
+        "merge",
+        |sb| {
+            let label = |l: &str| json!({"hooks": [{"type": "command", "command": sb.dumper(l)}]});
+            let hooks = json!({"version": 1, "hooks": {"PreToolUse": [label("ma"), label("mb")]}});
+            sb.write("home/.copilot/hooks/merge.json", &hooks.to_string());
+            for c in &cases {
+                let when = format!("o-{}.txt", c.name);
+                for (label, a) in [("ma", &c.a), ("mb", &c.b)] {
+                    sb.answer(label, &c.name, &when, &a.stdout, &a.stderr, a.exit);
+                }
+            }
+        },
+        &[],
+    ) else {
+        return;
+    };
+    let rec = merge_probe::Recording {
+        client: "copilot-cli".into(),
+        version: client::VERSION.into(),
+        host: "copilot".into(),
+        event: "PreToolUse".into(),
+        tool: "bash".into(),
+        input: json!({"description": "d"}),
+        cases: cases
+            .iter()
+            .map(|c| {
+                let when = format!("o-{}.txt", c.name);
+                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    l.tool_result("merge", &when)
+                }))
+                .unwrap_or_else(|_| "(no result)".into());
+                eprintln!("{}: {result}", c.name);
+                merge_probe::Recorded {
+                    case: c.clone(),
+                    became: merge_probe::became(c, &l.sb.project, &result),
+                }
+            })
+            .collect(),
+    };
+    let mut c = Checks::default();
+    for d in merge_probe::settle(&format!("copilot-{}", client::VERSION), &rec) {
+        c.that(false, d);
+    }
+    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    for d in merge_probe::against_hookx(&hookx, &rec) {
+        c.that(false, d);
+    }
+    c.done("merge");
 }
 
 /// Ground truth: `decision:"block"` on userPromptSubmitted refuses the prompt.
@@ -5003,6 +5072,7 @@ fn main() -> std::process::ExitCode {
             both_scopes_get_one_event,
             a_hand_copied_guard_in_vscodes_form_runs_as_doctor_says,
             a_startup_rule_runs_when_copilot_starts_a_new_session,
+            several_hooks_answers_merge_as_simulate_says,
         ],
     )
 }

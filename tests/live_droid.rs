@@ -22,6 +22,8 @@ mod in_background;
 mod json_syntax;
 #[path = "live_common/matcher_probe.rs"]
 mod matcher_probe;
+#[path = "live_common/merge_probe.rs"]
+mod merge_probe;
 #[path = "live_common/minimal.rs"]
 mod minimal;
 #[path = "live_common/recorded.rs"]
@@ -87,6 +89,11 @@ const MODE_CALLS: &[(&str, &str)] = &[
 ];
 
 fn scripts(name: &str, project: &str) -> Vec<Step> {
+    if name == "merge" {
+        let calls = merge_probe::claude_cases("d").into_iter();
+        let calls = calls.map(|c| execute(&format!("printf x > o-{}.txt", c.name)));
+        return calls.chain([Step::Text("merge done")]).collect();
+    }
     match name {
         "modes" => MODE_CALLS
             .iter()
@@ -637,6 +644,54 @@ fn ground_truth_answer_forms() {
         failed.len(),
         failed.join("\n")
     );
+}
+
+/// Attacks rows 2040-2059 (row 1912): two PreToolUse hooks of the user's answering each call
+/// their own way (`merge_probe::claude_cases`): what Droid made of each pair (recorded in
+/// `tests/fixtures/merged/`) against what `simulate --host droid` says of the same file.
+fn several_hooks_answers_merge_as_simulate_says() {
+    let Some(bin) = droid() else { return };
+    let cases = merge_probe::claude_cases("d");
+    let sb = Sandbox::new("hookx-live-droid");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    let label = |l: &str| json!({"hooks": [{"type": "command", "command": sb.dumper(l)}]});
+    let hooks = json!({"PreToolUse": [label("ma"), label("mb")]});
+    user_settings(&sb, &model, Some(hooks));
+    for c in &cases {
+        let when = format!("o-{}.txt", c.name);
+        for (label, a) in [("ma", &c.a), ("mb", &c.b)] {
+            sb.answer(label, &c.name, &when, (&a.stdout, &a.stderr, a.exit));
+        }
+    }
+    let out = run_droid(&sb, &bin, "merge");
+    keep(&sb, &model, &out, "merge");
+    let requests = model.requests_of("merge");
+    let rec = merge_probe::Recording {
+        client: "factory-droid".into(),
+        version: VERSION.into(),
+        host: "droid".into(),
+        event: "PreToolUse".into(),
+        tool: "Execute".into(),
+        input: json!({"summary": "Run one shell command", "riskLevel": "low",
+            "riskLevelReason": "prints text"}),
+        cases: cases
+            .iter()
+            .map(|c| {
+                let when = format!("o-{}.txt", c.name);
+                let result = std::panic::catch_unwind(|| minimal::tool_result(&requests, &when))
+                    .unwrap_or_else(|_| "(no result)".into());
+                eprintln!("{}: {result}", c.name);
+                merge_probe::Recorded {
+                    case: c.clone(),
+                    became: merge_probe::became(c, &sb.project, &result),
+                }
+            })
+            .collect(),
+    };
+    let mut differ = merge_probe::settle(&format!("droid-{VERSION}"), &rec);
+    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    differ.extend(merge_probe::against_hookx(&hookx, &rec));
+    assert!(differ.is_empty(), "merge:\n{}", differ.join("\n"));
 }
 
 /// The pinned binary, or `None` after a skip line.
@@ -1906,6 +1961,7 @@ fn main() -> std::process::ExitCode {
             both_scopes_get_one_event,
             failed_calls_as_droid_fires_them,
             a_sessionstart_decision_block_under_droid,
+            several_hooks_answers_merge_as_simulate_says,
         ],
     )
 }

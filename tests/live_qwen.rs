@@ -25,6 +25,8 @@ mod in_background;
 mod json_syntax;
 #[path = "live_common/matcher_probe.rs"]
 mod matcher_probe;
+#[path = "live_common/merge_probe.rs"]
+mod merge_probe;
 #[path = "live_common/recorded.rs"]
 mod recorded;
 #[path = "live_common/run.rs"]
@@ -102,6 +104,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .map(|c| one(shell(c)))
             .chain([Step::Text(done)])
             .collect();
+    }
+    if name == "merge" {
+        let calls = merge_probe::claude_cases("q").into_iter();
+        let calls = calls.map(|c| one(shell(&format!("printf x > o-{}.txt", c.name))));
+        return calls.chain([Step::Text("merge done")]).collect();
     }
     match name {
         // Attacks rows 1840-1859: four calls that fail, each its own way.
@@ -1668,6 +1675,53 @@ fn hookx_answer_forms() {
     form_probe::settle("qwen-code", version, "qwen", hookx_probed(), entries);
 }
 
+/// Attacks rows 2040-2059 (row 1912): two PreToolUse hooks of the user's answering each call
+/// their own way (`merge_probe::claude_cases`): what Qwen Code made of each pair (recorded in
+/// `tests/fixtures/merged/`) against what `simulate --host qwen` says of the same file.
+fn several_hooks_answers_merge_as_simulate_says() {
+    let cases = merge_probe::claude_cases("q");
+    let Some(l) = live("merge", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({"PreToolUse": [group(sb, None, "ma"), group(sb, None, "mb")]}));
+        for c in &cases {
+            let when = format!("o-{}.txt", c.name);
+            for (label, a) in [("ma", &c.a), ("mb", &c.b)] {
+                sb.answer(label, &c.name, &when, &a.stdout, &a.stderr, a.exit);
+            }
+        }
+        None
+    }) else {
+        return;
+    };
+    let rec = merge_probe::Recording {
+        client: "qwen-code".into(),
+        version: client::VERSION.into(),
+        host: "qwen".into(),
+        event: "PreToolUse".into(),
+        tool: "run_shell_command".into(),
+        input: json!({"description": "d"}),
+        cases: cases
+            .iter()
+            .map(|c| {
+                let result = l.tool_result("merge", &format!("o-{}.txt", c.name));
+                eprintln!("{}: {result}", c.name);
+                merge_probe::Recorded {
+                    case: c.clone(),
+                    became: merge_probe::became(c, &l.sb.project, &result),
+                }
+            })
+            .collect(),
+    };
+    let mut c = Checks::default();
+    for d in merge_probe::settle(&format!("qwen-{}", client::VERSION), &rec) {
+        c.that(false, d);
+    }
+    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    for d in merge_probe::against_hookx(&hookx, &rec) {
+        c.that(false, d);
+    }
+    c.done("merge");
+}
+
 /// Attacks row 1682: a guard whose `timeout` is past what a JavaScript timer holds (2^31 - 1
 /// ms): Qwen Code reads a command hook's value of 1000 or more as milliseconds and arms
 /// `setTimeout` with it. Whether the user's guard that takes a second to deny still denies at
@@ -1858,6 +1912,7 @@ fn main() -> std::process::ExitCode {
             a_claude_pretooluse_context_reaches_qwens_model_once,
             failed_calls_as_qwen_fires_them,
             a_routed_async_handler_runs_in_the_background,
+            several_hooks_answers_merge_as_simulate_says,
         ],
     )
 }

@@ -724,6 +724,7 @@ mod protocol_rows {
             is_false: false,
             message: &["tool_error"],
         }]),
+        permission_fold: crate::tables::PermissionFold::Strictest,
         ignored_blocks: &[],
         decision_ignored: &[],
         block_unread: &[],

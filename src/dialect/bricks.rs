@@ -301,6 +301,7 @@ mod protocol_rows {
         // Bricks follows Claude Code's conventions (documents): taken as Claude's.
         allow_reach: crate::tables::AllowReach::Prompt,
         failed_call: crate::tables::FailedCall::Unmarked,
+        permission_fold: crate::tables::PermissionFold::Strictest,
         ignored_blocks: &[],
         decision_ignored: &[],
         block_unread: &[],

@@ -1237,6 +1237,7 @@ pub(crate) mod protocol_rows {
         // SessionStart hook's `decision: block` and its `continue: false` change nothing (the
         // session goes on, the reason reaches nobody); a PreCompact JSON block does stop the
         // compaction (attacks rows 1570, 1571).
+        permission_fold: crate::tables::PermissionFold::Strictest,
         ignored_blocks: &[EventKind::SessionStart],
         decision_ignored: &[],
         block_unread: &[],

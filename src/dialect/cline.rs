@@ -773,6 +773,7 @@ mod protocol_rows {
                 message: &["tool_response", "error"],
             },
         ]),
+        permission_fold: crate::tables::PermissionFold::Strictest,
         ignored_blocks: &[],
         decision_ignored: &[],
         block_unread: &[],

@@ -526,6 +526,7 @@ mod protocol_rows {
         allow_reach: crate::tables::AllowReach::Prompt,
         // postToolUseFailure (docs).
         failed_call: crate::tables::FailedCall::OwnEvent,
+        permission_fold: crate::tables::PermissionFold::Strictest,
         ignored_blocks: &[],
         decision_ignored: &[],
         block_unread: &[],

@@ -547,6 +547,7 @@ mod protocol_rows {
         // missing file's Read, an Edit whose text is not there (run 0.225.2, `failed.*`;
         // attacks row 1841). "[Process exited with code 0]" ends a success's output.
         failed_call: crate::tables::FailedCall::Unfired(crate::tables::EVERY_TOOL),
+        permission_fold: crate::tables::PermissionFold::FirstField,
         ignored_blocks: &[],
         // Binary 0.225.2: compaction looks at each PreCompact hook's exit code alone (2 or 3
         // blocks it), not at its JSON (attacks row 1571). Run 0.225.2: a SessionStart

@@ -798,6 +798,7 @@ mod protocol_rows {
             is_false: false,
             message: &["tool_response", "error", "message"],
         }]),
+        permission_fold: crate::tables::PermissionFold::Strictest,
         ignored_blocks: &[
             EventKind::SessionStart,
             EventKind::SessionEnd,

@@ -464,6 +464,7 @@ mod protocol_rows {
         // Kiro reads no allow (exit 2 or nothing).
         allow_reach: crate::tables::AllowReach::Nothing,
         failed_call: crate::tables::FailedCall::Unmarked,
+        permission_fold: crate::tables::PermissionFold::Strictest,
         ignored_blocks: &[],
         decision_ignored: &[],
         block_unread: &[],

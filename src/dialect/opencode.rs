@@ -430,6 +430,7 @@ pub(crate) mod protocol_rows {
         // hookx's plugin acts on a deny only.
         allow_reach: crate::tables::AllowReach::Nothing,
         failed_call: crate::tables::FailedCall::Unmarked,
+        permission_fold: crate::tables::PermissionFold::Strictest,
         ignored_blocks: &[],
         decision_ignored: &[],
         block_unread: &[],

@@ -762,6 +762,7 @@ mod protocol_rows {
         allow_reach: crate::tables::AllowReach::Nothing,
         // PostToolUseFailure after a failed call (run 0.24.4, `tools.22`).
         failed_call: crate::tables::FailedCall::OwnEvent,
+        permission_fold: crate::tables::PermissionFold::LastField,
         ignored_blocks: &[
             EventKind::SessionStart,
             EventKind::SessionEnd,

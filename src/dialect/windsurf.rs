@@ -551,6 +551,7 @@ mod protocol_rows {
             allow_reach: crate::tables::AllowReach::Nothing,
             // Its post events' payloads show no failure (docs; no client here).
             failed_call: crate::tables::FailedCall::Unmarked,
+            permission_fold: crate::tables::PermissionFold::Strictest,
             ignored_blocks: &[],
             decision_ignored: &[],
             block_unread: &[],

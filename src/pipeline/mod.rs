@@ -1339,12 +1339,12 @@ fn run_natively(
         true => plan.preview(),
         false => plan.run(None),
     };
-    // The host folds its own handlers' answers itself (attacks row 1906).
+    // The host folds its own handlers' answers itself (attacks rows 1906, 2040-2059).
     if !dispatch.runs.is_empty() {
-        let mut outcome = crate::model::Outcome::default();
-        for run in &dispatch.runs {
-            outcome.merge_as_a_host(run.outcome.clone());
-        }
+        let runs: Vec<_> = (dispatch.runs.iter())
+            .map(|r| (r.flavor, &r.finished, &r.outcome))
+            .collect();
+        let outcome = crate::protocol::answer::fold_as_the_host(host, &runs);
         dispatch.answer = crate::protocol::encode_answer(host, event, &outcome);
         dispatch.outcome = outcome;
     }

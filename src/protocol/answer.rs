@@ -7,7 +7,7 @@ use crate::protocol::payload::{decode_tool_result, encode_tool_result, replace_l
 use crate::protocol::{event_name, input_from_canonical, input_to_canonical, is_permission_event};
 use crate::spawn::{Exit, Finished};
 use crate::tables::Flavor;
-use crate::tables::{AnswerField, Exit2, ExitCodes, ProtocolTables, Slot};
+use crate::tables::{AnswerField, Exit2, ExitCodes, PermissionFold, ProtocolTables, Slot};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
@@ -361,6 +361,86 @@ pub(crate) fn as_the_host_takes_its_own<'o>(
     }
     own.updated_input = None;
     Cow::Owned(own)
+}
+
+/// The host's own handlers' answers on one event, folded as the host folds them
+/// ([`ProtocolTables::permission_fold`]): each run is (its flavour, how it ended, its outcome),
+/// in the order the host runs them. Each handler is read as [`Outcome::merge_as_a_host`] reads
+/// it; where the host decides by one hook's permission field, that hook's decision and
+/// reasons are the fold's (attacks rows 2040-2059).
+///
+/// [`ProtocolTables::permission_fold`]: crate::tables::ProtocolTables::permission_fold
+pub(crate) fn fold_as_the_host(host: Flavor, runs: &[(Flavor, &Finished, &Outcome)]) -> Outcome {
+    let mut outcome = Outcome::default();
+    for (_, _, o) in runs {
+        outcome.merge_as_a_host((*o).clone());
+    }
+    let fold = host.tables().protocol.permission_fold;
+    let fields: Vec<Option<Decision>> = runs
+        .iter()
+        .map(|(flavor, finished, _)| permission_field(*flavor, finished))
+        .collect();
+    let decider = match fold {
+        PermissionFold::Strictest => None,
+        PermissionFold::FirstField => fields.iter().position(Option::is_some),
+        PermissionFold::LastField => fields.iter().rposition(Option::is_some),
+    };
+    let Some(i) = decider else {
+        return outcome;
+    };
+    let (field, deciding) = (fields[i], runs[i].2);
+    // A deny that is not the field's (exit 2) still denies where the first field decides.
+    let other_denies: Vec<&Outcome> = runs
+        .iter()
+        .zip(&fields)
+        .filter(|((_, _, o), f)| f.is_none() && o.decision == Some(Decision::Deny))
+        .map(|((_, _, o), _)| *o)
+        .collect();
+    match (fold, field, other_denies.first()) {
+        (PermissionFold::FirstField, Some(Decision::Allow | Decision::Ask), Some(deny)) => {
+            outcome.decision = Some(Decision::Deny);
+            outcome.reasons = deny.reasons.clone();
+        }
+        _ => {
+            outcome.decision = field;
+            outcome.reasons = deciding.reasons.clone();
+        }
+    }
+    if fold == PermissionFold::FirstField {
+        // The deciding hook's rewrite, else the first one.
+        outcome.updated_input = deciding
+            .updated_input
+            .clone()
+            .or_else(|| runs.iter().find_map(|(_, _, o)| o.updated_input.clone()));
+    }
+    outcome
+}
+
+/// The decision a handler's JSON answer puts in its dialect's permission field
+/// ([`Slot::Permission`]), if any: what [`PermissionFold`] hosts fold by.
+fn permission_field(flavor: Flavor, finished: &Finished) -> Option<Decision> {
+    let p = &flavor.tables().protocol;
+    if !matches!(finished.exit, Exit::Code(0)) || !answer_is_object(p, finished) {
+        return None;
+    }
+    let (text, _, _) = answer_text(p, finished);
+    let map = match serde_json::from_str::<Value>(js_trim(&text)).ok()? {
+        Value::Object(map) => map,
+        Value::String(inner) => match serde_json::from_str::<Value>(&inner).ok()? {
+            Value::Object(map) => map,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    p.answer
+        .iter()
+        .filter(|f| f.slot == Slot::Permission)
+        .find_map(|f| match lookup(&map, f.path)?.as_str()? {
+            "allow" => Some(Decision::Allow),
+            "deny" => Some(Decision::Deny),
+            "ask" => Some(Decision::Ask),
+            _ => None,
+        })
 }
 
 /// A replacement of the tool's result (a redaction: Claude's `updatedToolOutput`, Copilot's

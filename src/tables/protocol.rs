@@ -113,6 +113,9 @@ pub struct ProtocolTables {
     /// it, a note, and never becomes a block another host acts on (attacks row 1320: a Gemini
     /// `PreCompress` hook's block, which Gemini ignores, stopped Claude Code's compaction).
     pub ignored_blocks: &'static [EventKind],
+    /// How the agent folds several of its own hooks' permission decisions on one tool call
+    /// ([`PermissionFold`]; attacks rows 2040-2059).
+    pub permission_fold: PermissionFold,
     /// Events on which the agent reads no `decision` in a JSON answer (its schema for the event
     /// has none, or its code looks at the exit code alone), though an exit code's block or
     /// `continue: false` still counts there: a handler's JSON `decision: block` on them is a
@@ -453,6 +456,26 @@ pub enum Exit2 {
     Block,
     /// stderr is fed to the model as context.
     Context,
+}
+
+/// How an agent folds the permission decisions of several of its own hooks on one tool call,
+/// each hook given the same call (read in each agent's bundle, probed live by the merge probe,
+/// `tests/fixtures/merged/`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PermissionFold {
+    /// Deny beats ask beats allow, whichever hook said it (Claude Code, Gemini CLI, Codex CLI,
+    /// Copilot CLI).
+    Strictest,
+    /// The first hook whose answer has the permission field ([`Slot::Permission`]) decides
+    /// by it; a deny in another form (exit 2) still denies after its allow or ask, and the
+    /// first rewrite is the one run. Droid 0.225.2: a later hook's `permissionDecision: deny`
+    /// after an earlier one's `allow` is not read.
+    FirstField,
+    /// The last hook whose answer has the permission field decides by it (the agent merges
+    /// the hooks' `hookSpecificOutput` keys, a later one's over an earlier one's); without
+    /// one, any deny or block. Qwen Code 0.24.4: an earlier hook's deny, by the field, exit 2
+    /// or `decision: block`, gives way to a later hook's `permissionDecision: allow`.
+    LastField,
 }
 
 /// One piece of an answer, whatever key it sits under.

@@ -327,11 +327,17 @@ pub fn predict(hookx: &Path, rec: &Recording, case: &Case) -> (Became, Value) {
         );
         groups.push(json!({"hooks": [{"type": "command", "command": command}]}));
     }
-    let body = json!({"hooks": {&rec.event: groups}});
+    let mut body = json!({"hooks": {&rec.event: groups}});
+    if rec.host == "copilot" {
+        body["version"] = json!(1);
+    }
     let file = match rec.host.as_str() {
         "gemini" => ".gemini/settings.json",
         "claude" => ".claude/settings.json",
         "codex" => ".codex/hooks.json",
+        "qwen" => ".qwen/settings.json",
+        "droid" => ".factory/settings.json",
+        "copilot" => ".copilot/hooks/merge.json",
         other => panic!("no layout for {other}"),
     };
     let at = home.join(file);
@@ -410,6 +416,19 @@ pub const KNOWN: &[(&str, &str, &str)] = &[
     // from it alone (not merged, as its reference says), which failed "params must have
     // required property 'command'" (row 1908): Gemini's bug; simulate reads it as documented.
     ("gemini-cli", "m10", "1908"),
+    // Copilot runs its preToolUse hooks one after another: a deny ends the chain (the model
+    // reads the first deny's reason only, and an exit 1's "hook errored" without its text),
+    // and a later hook is given the call as an earlier one rewrote it, so the probe's second
+    // hook, which answers the call as the model made it, answered nothing there; simulate runs
+    // each handler on the model's call (rows 2043, 2044).
+    ("copilot-cli", "p3", "2044"),
+    ("copilot-cli", "p5", "2043"),
+    ("copilot-cli", "p6", "2043"),
+    ("copilot-cli", "p7", "2044"),
+    // A PreToolUse `decision: block` neither Copilot nor Droid reads, which hookx reads as a
+    // deny (row 1903).
+    ("copilot-cli", "p9", "1903"),
+    ("factory-droid", "d9", "1903"),
 ];
 
 /// Each case where simulate's prediction differs from what the client did, but [`KNOWN`]'s.
