@@ -212,11 +212,9 @@ fn a_qwen_handlers_json_at_exit_1_counts() {
 #[test]
 fn a_droid_handlers_json_at_exit_1_counts() {
     let deny = pre(json!({"permissionDecision": "deny", "permissionDecisionReason": "R-D1"}));
-    let (out, err, _) = exec_as("droid", "droid", "PreToolUse", &deny, "E-D1", 1);
-    assert_eq!(
-        out["hookSpecificOutput"]["permissionDecision"], "deny",
-        "{out} {err}"
-    );
+    let (out, err, code) = exec_as("droid", "droid", "PreToolUse", &deny, "E-D1", 1);
+    // hookx's deny on Droid's PreToolUse is exit 2 with the reason on stderr (attacks row 2047).
+    assert!(code == 2 && err.contains("R-D1"), "{out} {err} exit {code}");
 }
 
 /// Droid 0.225.2 (run): a PostToolUse `decision: block` never reaches the model, its
@@ -805,8 +803,9 @@ fn an_ask_the_host_cannot_put_to_anyone_denies_the_call() {
         for (flavor, answer) in answers {
             let (out, err, code) = exec_as(host, flavor, "PreToolUse", answer, "", 0);
             let reason = match host {
-                // Kiro reads no JSON answer: exit 2 with the reason on stderr.
-                "kiro" => (code == 2).then_some(err.as_str()),
+                // Kiro reads no JSON answer, Droid only its first hook's permission field
+                // (attacks row 2047): exit 2 with the reason on stderr.
+                "kiro" | "droid" => (code == 2).then_some(err.as_str()),
                 // Cline's deny is `cancel` (it ends the run).
                 "cline" => (out["cancel"] == true)
                     .then(|| out["errorMessage"].as_str())

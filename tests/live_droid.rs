@@ -89,6 +89,12 @@ const MODE_CALLS: &[(&str, &str)] = &[
 ];
 
 fn scripts(name: &str, project: &str) -> Vec<Step> {
+    if name == "approver" {
+        return vec![
+            execute(merge_probe::APPROVED_CALL),
+            Step::Text("approver done"),
+        ];
+    }
     if name == "merge" {
         let calls = merge_probe::claude_cases("d").into_iter();
         let calls = calls.map(|c| execute(&format!("printf x > o-{}.txt", c.name)));
@@ -692,6 +698,35 @@ fn several_hooks_answers_merge_as_simulate_says() {
     let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
     differ.extend(merge_probe::against_hookx(&hookx, &rec));
     assert!(differ.is_empty(), "merge:\n{}", differ.join("\n"));
+}
+
+/// Attacks row 2047: a Claude project whose first rule allows every call (an approver) and
+/// whose second, its guard, denies the shell call, converted to Droid (`convert --write`):
+/// each rule a Droid hook running `hookx exec`. Under Claude the deny holds; Droid 0.225.2
+/// reads the first hook's `permissionDecision` only, so the guard's deny, written there alone,
+/// was not read and the call ran.
+fn a_converted_guard_after_an_approver_still_denies() {
+    let Some(bin) = droid() else { return };
+    let sb = Sandbox::new("hookx-live-droid");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    user_settings(&sb, &model, None);
+    let file = merge_probe::guard_and_approver(&sb.project, false);
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    let args = [
+        "convert", &file, "--to", "droid", "--write", "--hookx", hookx,
+    ];
+    faults::hookx(&sb.project, &sb.home, &args);
+    let out = run_droid(&sb, &bin, "approver");
+    keep(&sb, &model, &out, "approver");
+    let requests = model.requests_of("approver");
+    let result =
+        std::panic::catch_unwind(|| minimal::tool_result(&requests, merge_probe::APPROVED_CALL))
+            .unwrap_or_else(|_| "(no result)".into());
+    let ran = sb.project.join(merge_probe::APPROVED_FILE).exists();
+    assert!(
+        !ran && result.contains(merge_probe::GUARD_REASON),
+        "the guard's deny was lost: the call ran {ran}, its result {result:?}"
+    );
 }
 
 /// The pinned binary, or `None` after a skip line.
@@ -1962,6 +1997,7 @@ fn main() -> std::process::ExitCode {
             failed_calls_as_droid_fires_them,
             a_sessionstart_decision_block_under_droid,
             several_hooks_answers_merge_as_simulate_says,
+            a_converted_guard_after_an_approver_still_denies,
         ],
     )
 }

@@ -105,6 +105,12 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             .chain([Step::Text(done)])
             .collect();
     }
+    if name == "approver" {
+        return vec![
+            one(shell(merge_probe::APPROVED_CALL)),
+            Step::Text("approver done"),
+        ];
+    }
     if name == "merge" {
         let calls = merge_probe::claude_cases("q").into_iter();
         let calls = calls.map(|c| one(shell(&format!("printf x > o-{}.txt", c.name))));
@@ -1722,6 +1728,33 @@ fn several_hooks_answers_merge_as_simulate_says() {
     c.done("merge");
 }
 
+/// Attacks row 2046: a Claude project whose guard denies the shell call, with a second rule
+/// after it that allows every call (an approver), converted to Qwen (`convert --write`): each
+/// rule a Qwen hook running `hookx exec`. Under Claude the deny holds; Qwen Code 0.24.4 takes
+/// the last hook's `permissionDecision`, so the approver's allow, written there, ran the call.
+fn a_converted_guard_before_an_approver_still_denies() {
+    let Some(l) = live("approver", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({}));
+        let file = merge_probe::guard_and_approver(&sb.project, true);
+        let args = ["convert", &file, "--to", "qwen", "--write"];
+        let bin = env!("CARGO_BIN_EXE_hookx");
+        faults::hookx(
+            &sb.project,
+            &sb.home,
+            &[&args[..], &["--hookx", bin]].concat(),
+        );
+        None
+    }) else {
+        return;
+    };
+    let result = l.tool_result("approver", merge_probe::APPROVED_CALL);
+    let ran = l.sb.project.join(merge_probe::APPROVED_FILE).exists();
+    assert!(
+        !ran && result.contains(merge_probe::GUARD_REASON),
+        "the guard's deny was lost: the call ran {ran}, its result {result:?}"
+    );
+}
+
 /// Attacks row 1682: a guard whose `timeout` is past what a JavaScript timer holds (2^31 - 1
 /// ms): Qwen Code reads a command hook's value of 1000 or more as milliseconds and arms
 /// `setTimeout` with it. Whether the user's guard that takes a second to deny still denies at
@@ -1913,6 +1946,7 @@ fn main() -> std::process::ExitCode {
             failed_calls_as_qwen_fires_them,
             a_routed_async_handler_runs_in_the_background,
             several_hooks_answers_merge_as_simulate_says,
+            a_converted_guard_before_an_approver_still_denies,
         ],
     )
 }

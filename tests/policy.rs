@@ -31,8 +31,12 @@ fn is_guard(kind: &EventKind) -> bool {
 
 /// The host read this answer as a deny of the tool call, in its own protocol.
 fn assert_denies(flavor: Flavor, kind: &EventKind, ran: &Ran) {
-    // A host that reads exit codes only (Windsurf): exit 2 denies, stderr is the reason.
-    if flavor.tables().protocol.answer.is_empty() {
+    // A host that reads exit codes only (Windsurf), or only its first hook's permission field
+    // (Droid, attacks row 2047): exit 2 denies, stderr is the reason.
+    let p = &flavor.tables().protocol;
+    let first_field = p.permission_fold == hookx::tables::PermissionFold::FirstField
+        && p.exit2(kind) == Some(hookx::tables::Exit2::Deny);
+    if p.answer.is_empty() || first_field {
         assert_eq!(ran.code, Some(2), "{flavor:?} {kind}: {ran:?}");
         assert_eq!(ran.stdout, "", "{flavor:?} {kind}: {ran:?}");
         assert!(

@@ -166,16 +166,18 @@ mod tests {
 
     /// Denying is only a policy where the host can express a deny: in JSON at exit 0, or, for a
     /// host that reads no JSON answer there (Windsurf), by the exit 2 its table says denies
-    /// (never an exit 2 that means anything else: Claude reads it as "keep going" on Stop).
+    /// (never an exit 2 that means anything else: Claude reads it as "keep going" on Stop), and
+    /// by that exit 2 where the host reads only the first hook's field (Droid, attacks row 2047).
     #[test]
     fn every_fail_closed_event_denies_in_json_at_exit_0_or_by_its_deny_exit() {
-        use crate::tables::{Exit2, Slot};
+        use crate::tables::{Exit2, PermissionFold, Slot};
         for &flavor in Flavor::all() {
             let p = &flavor.tables().protocol;
             for kind in p.fail_closed {
                 let a = answer(Some(flavor), Some(kind), "why");
-                let exit_deny =
-                    p.exit2(kind) == Some(Exit2::Deny) && !p.writes(Slot::Permission, kind);
+                let exit_deny = p.exit2(kind) == Some(Exit2::Deny)
+                    && (!p.writes(Slot::Permission, kind)
+                        || p.permission_fold == PermissionFold::FirstField);
                 if exit_deny && a.exit_code == 2 {
                     assert!(a.stderr.contains("denied: why"), "{flavor:?} {kind}: {a:?}");
                     continue;

@@ -607,14 +607,28 @@ fn encode_permission(
                 input_written = w.set(Slot::BehaviorInput, input.clone());
             }
         } else if p.writes(Slot::Permission, kind) && p.permission_values.contains(&d) {
-            w.set(Slot::Permission, decision_str(d).into());
-            if d == Decision::Deny {
+            if d == Decision::Deny && p.permission_fold == PermissionFold::FirstField {
+                // Where the host reads only the first hook's field, a deny there after another
+                // hook's allow is not read; its exit 2 is, after any allow (Droid 0.225.2):
+                // the deny is the exit code's, with its reason (attacks row 2047). A stop
+                // keeps its JSON: Droid reads `continue: false` first, from any hook.
+                if let (Some(Exit2::Deny), false) = (p.exit2(kind), outcome.stop) {
+                    exit2.push(reason_or(reason, "denied by hook"));
+                }
+            }
+            if d == Decision::Allow && p.permission_fold == PermissionFold::LastField {
+                // Where the host takes the last hook's field, an allow there would take the
+                // place of an earlier hook's deny (Qwen Code 0.24.4, whose PreToolUse allow
+                // reaches nothing besides: `allow_reach`): not written (attacks row 2046).
+            } else if d == Decision::Deny {
+                w.set(Slot::Permission, decision_str(d).into());
                 // A deny always says why: Codex refuses (and runs) a deny without a reason.
                 w.set(
                     Slot::PermissionReason,
                     reason_or(reason, "denied by hook").into(),
                 );
             } else {
+                w.set(Slot::Permission, decision_str(d).into());
                 w.set_str(Slot::PermissionReason, reason);
             }
         } else if d == Decision::Deny && p.writes(Slot::Cancel, kind) {

@@ -226,6 +226,37 @@ pub fn claude_cases(prefix: &str) -> Vec<Case> {
     ]
 }
 
+/// The call of the approver probe (attacks rows 2046, 2047), the file it makes, and the
+/// guard's reason for denying it.
+pub const APPROVED_CALL: &str = "printf x > o-approver.txt";
+pub const APPROVED_FILE: &str = "o-approver.txt";
+pub const GUARD_REASON: &str = "R-APPROVER-GUARD";
+
+/// Writes the project's `.claude/settings.json`: a guard that denies every shell call by its
+/// permission field and an approver that allows every call, the guard first when
+/// `guard_first`. Claude Code folds them to the deny in either order. Its path, for `convert`.
+pub fn guard_and_approver(project: &Path, guard_first: bool) -> String {
+    let rule = |decision: &str, reason: Option<&str>| {
+        let mut o = json!({"hookEventName": "PreToolUse", "permissionDecision": decision});
+        if let Some(r) = reason {
+            o["permissionDecisionReason"] = json!(r);
+        }
+        let text = json!({"hookSpecificOutput": o}).to_string();
+        json!({"matcher": "Bash",
+            "hooks": [{"type": "command", "command": format!("echo '{text}'")}]})
+    };
+    let (guard, approver) = (rule("deny", Some(GUARD_REASON)), rule("allow", None));
+    let groups = match guard_first {
+        true => vec![guard, approver],
+        false => vec![approver, guard],
+    };
+    let path = project.join(".claude/settings.json");
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    let body = json!({"hooks": {"PreToolUse": groups}}).to_string();
+    std::fs::write(&path, body).unwrap();
+    path.display().to_string()
+}
+
 /// The marker texts of a case's answers.
 pub fn markers(case: &Case) -> Vec<String> {
     let mut out = Vec::new();
