@@ -3022,7 +3022,8 @@ fn an_mcp_name_the_host_rewrote_or_spells_per_event_reaches_its_rules() {
             "PermissionRequest",
             "mcp__p\\.q__run",
             permission("p.q/run"),
-            Some("mcp__p.q__run"),
+            // As Claude Code 2.1.332 itself names `p.q`'s tool (row 1940).
+            Some("mcp__p_q__run"),
         ),
         (
             "copilot",

@@ -3903,6 +3903,90 @@ fn mcp_names_under_claude() {
         c.check(false, diff);
     }
     c.finish("mcp_names_under_claude", &run.describe());
+
+    // Rows 1867, 1940, 1942: the user's Gemini, Codex and Copilot rules naming the servers as
+    // configured, or as their own agent writes them, routed in: Claude's `mcp__p_q__run` (its
+    // `mcp_server.name` `p.q`) reaches the Gemini deny on `mcp_p\.q_run`, which stops the call.
+    let mut c = Checks::default();
+    let model = FakeModel::start(MCP_NAME_SCRIPTS);
+    let world = World::new();
+    let ran = world.dump.join("mcp-ran.log");
+    let script = world.dump.join("mcp_server.js");
+    std::fs::write(&script, include_str!("live_common/mcp_server.js")).unwrap();
+    let servers: serde_json::Map<String, Value> = mcp_names::SERVERS
+        .iter()
+        .map(|(s, extra)| {
+            let args = mcp_names::server_args(&script, s, extra, &ran);
+            (s.to_string(), json!({"command": "node", "args": args}))
+        })
+        .collect();
+    let config = world.dump.join("mcp.json");
+    write_json(&config, &json!({"mcpServers": servers}));
+    let rule = |event: &str, label: &str, matcher: &str| json!({"matcher": matcher, "hooks": [{"type": "command", "command": world.dumper_command(label, event)}]});
+    let gemini = world.home.join(".gemini/settings.json");
+    write_json(
+        &gemini,
+        &json!({"hooks": {"BeforeTool": [
+            rule("BeforeTool", "g-dotted", "mcp_p\\.q_run"),
+            rule("BeforeTool", "g-cafe", "mcp_café_run"),
+            rule("BeforeTool", "g-dot-tool", "mcp_srv_dot\\.tool"),
+            rule("BeforeTool", "g-other", "mcp_x-z_.*")]}}),
+    );
+    world.answers("g-dotted", &[("BeforeTool", exit2("G-DOTTED-SAYS-NO"))]);
+    let codex = world.home.join(".codex/hooks.json");
+    write_json(
+        &codex,
+        &json!({"hooks": {"PreToolUse": [rule("PreToolUse", "x-dashed", "mcp__x_y__run")]}}),
+    );
+    let copilot = world.home.join(".copilot/hooks/rules.json");
+    write_json(
+        &copilot,
+        &json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "matcher": "s p-run",
+            "bash": world.dumper_command("p-spaced", "preToolUse")}]}}),
+    );
+    for file in [&gemini, &codex, &copilot] {
+        hookx_cmd(&world, &["trust", file.to_str().unwrap()]);
+    }
+    hookx_cmd(&world, &["install", "--host", "claude", "--scope", "user"]);
+    let run = client::run(
+        &bin,
+        &world,
+        model.port,
+        "SCRIPT:mcpnames call the MCP tools",
+        &args_of(&config),
+    );
+    for (label, want) in [
+        ("g-dotted", vec!["mcp_p.q_run"]),
+        ("g-cafe", vec!["mcp_caf__run"]),
+        ("g-dot-tool", vec!["mcp_srv_dot_tool"]),
+        ("g-other", vec![]),
+        ("x-dashed", vec!["mcp__x_y__run"]),
+        ("p-spaced", vec!["s p-run"]),
+    ] {
+        let got: Vec<String> = world
+            .records(label)
+            .iter()
+            .filter_map(|r| mcp_names::name_in(&r.stdin))
+            .collect();
+        c.check(got == want, format!("{label} ran on {got:?}, not {want:?}"));
+    }
+    let ran = mcp_names::ran(&ran);
+    let dotted = mcp_names::CALLS.iter().position(|c| c.0 == "p.q").unwrap();
+    c.check(
+        !ran.contains_key(&dotted) && ran.contains_key(&0),
+        format!("the call g-dotted denies did not run, the others did: {ran:?}"),
+    );
+    c.finish("mcp_names_under_claude (routed)", &run.describe());
+}
+
+/// Claude's arguments for an MCP `config` of its own only, every call allowed.
+fn args_of(config: &Path) -> [&str; 4] {
+    [
+        "--dangerously-skip-permissions",
+        "--strict-mcp-config",
+        "--mcp-config",
+        config.to_str().unwrap(),
+    ]
 }
 
 /// `--mcp-config` for [`MCP_SERVERS`], each logging the calls that ran to `log`.

@@ -629,6 +629,74 @@ fn mcp_names_under_gemini() {
     if let Some(diff) = mcp_names::check(&format!("gemini-{}", client::VERSION), &rec) {
         c.that(false, format!("{diff}\n{}", l.out.stderr));
     }
+
+    // Rows 1868, 1941, 1942: the user's Claude and Codex rules naming the servers as configured,
+    // or as their own agent writes them, routed in: Gemini's `mcp_caf__run` (its `mcp_context`
+    // naming `café`) reaches the Claude deny on `mcp__café__run`, which stops the call.
+    let Some(l) = live("mcpnames", &["--yolo"], &[], |sb| {
+        sb.trust_folder();
+        let script = sb.write(
+            "mcp_names_server.js",
+            include_str!("live_common/mcp_server.js"),
+        );
+        let log = sb.root.join("mcp-ran.log");
+        let servers: serde_json::Map<String, Value> = mcp_names::SERVERS
+            .iter()
+            .map(|(s, extra)| {
+                let args = mcp_names::server_args(&script, s, extra, &log);
+                (
+                    s.to_string(),
+                    json!({"command": "node", "args": args, "trust": true}),
+                )
+            })
+            .collect();
+        sb.user_settings_with(json!({}), json!({"mcpServers": servers}));
+        let rule = |label: &str, matcher: &str| json!({"matcher": matcher, "hooks": [{"type": "command", "command": sb.dumper(label)}]});
+        let claude = json!({"hooks": {"PreToolUse": [
+            rule("c-cafe", "mcp__café__run"), rule("c-spaced", "mcp__s p__run"),
+            rule("c-to", "mcp__srv__tö"), rule("c-own", "mcp__s_p__run"),
+            rule("c-other", "mcp__x-z__.*")]}});
+        let claude = sb.write("home/.claude/settings.json", &claude.to_string());
+        sb.answer("c-cafe", "a", "", "", "C-CAFE-SAYS-NO", 2);
+        let codex = json!({"hooks": {"PreToolUse": [rule("x-dashed", "mcp__x_y__run")]}});
+        let codex = sb.write("home/.codex/hooks.json", &codex.to_string());
+        for file in [&claude, &codex] {
+            common::hookx_at(&sb.project, &sb.home, &["trust", file.to_str().unwrap()]).success();
+        }
+        common::hookx_at(
+            &sb.project,
+            &sb.home,
+            &["install", "--host", "gemini", "--scope", "user"],
+        )
+        .success();
+    }) else {
+        return;
+    };
+    for (label, want) in [
+        ("c-cafe", vec!["mcp__caf___run"]),
+        ("c-spaced", vec!["mcp__s_p__run"]),
+        ("c-to", vec!["mcp__srv__t_"]),
+        ("c-own", vec!["mcp__s_p__run"]),
+        ("c-other", vec![]),
+        ("x-dashed", vec!["mcp__x_y__run"]),
+    ] {
+        let got: Vec<&str> = l
+            .dumps
+            .iter()
+            .filter(|d| d.label == label)
+            .filter_map(|d| d.stdin["tool_name"].as_str())
+            .collect();
+        c.that(
+            got == want,
+            format!("{label} ran on {got:?}, not {want:?}\n{}", l.out.stderr),
+        );
+    }
+    let ran = mcp_names::ran(&l.sb.root.join("mcp-ran.log"));
+    let cafe = mcp_names::CALLS.iter().position(|c| c.0 == "café").unwrap();
+    c.that(
+        !ran.contains_key(&cafe) && ran.contains_key(&0),
+        format!("the call c-cafe denies did not run, the others did: {ran:?}"),
+    );
     c.done("mcp_names_under_gemini");
 }
 

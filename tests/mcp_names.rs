@@ -14,24 +14,10 @@ use std::path::Path;
 /// (client, host event, server, tool) where a rule naming the server and tool as configured
 /// does not fire under the host: Copilot CLI 1.0.102 writes a space or `.` as `-`, a
 /// non-ASCII name in punycode and cuts a name at 64 characters in `SERVER-TOOL`, and
-/// `permissionRequest` writes the tool so too (attacks row 1862, not modelled). An unescaped
-/// `.` in a rule still matches the `-`: the rules here escape it. Claude Code 2.1.332 writes
-/// each character but an ASCII letter, digit, `_` or `-` as `_` (`mcp__p_q__run`; its
-/// `mcp_server.name` says `p.q`), which hookx does not model (row 1867, found at the pass's
-/// end: Codex's table row with `-` kept). Gemini CLI 0.61.0 writes a space or non-ASCII letter
-/// `_` and names both parts in `mcp_context`, which hookx reads only where the name is their
-/// join (row 1868).
+/// `permissionRequest` writes the tool so too (attacks rows 1862, 1943, not modelled). An
+/// unescaped `.` in a rule still matches the `-`: the rules here escape it. Claude Code
+/// 2.1.332's and Gemini CLI 0.61.0's rewrites are read (rows 1867, 1868, 1940, 1941).
 const GAPS: &[(&str, &str, &str, &str)] = &[
-    ("claude", "PreToolUse", "café", "run"),
-    ("claude", "PreToolUse", "p.q", "run"),
-    ("claude", "PreToolUse", "s p", "run"),
-    ("claude", "PreToolUse", "srv", "dot.tool"),
-    ("claude", "PreToolUse", "srv", "sp ace"),
-    ("claude", "PreToolUse", "srv", "tö"),
-    ("gemini", "BeforeTool", "café", "run"),
-    ("gemini", "BeforeTool", "s p", "run"),
-    ("gemini", "BeforeTool", "srv", "sp ace"),
-    ("gemini", "BeforeTool", "srv", "tö"),
     ("copilot", "preToolUse", "srv", "dot.tool"),
     ("copilot", "preToolUse", "srv", "sp ace"),
     ("copilot", "preToolUse", "srv", "tö"),
@@ -53,6 +39,14 @@ const GAPS: &[(&str, &str, &str, &str)] = &[
         "a_very_long_server_name_that_goes_well_past_the_limit_of_64_chars",
         "run",
     ),
+];
+
+/// The recordings, and the event whose name a rule of the client's own is written on.
+const RECORDINGS: &[(&str, &str)] = &[
+    ("copilot-1.0.102.json", "preToolUse"),
+    ("codex-0.171.0.json", "PreToolUse"),
+    ("claude-2.1.332.json", "PreToolUse"),
+    ("gemini-0.61.0.json", "BeforeTool"),
 ];
 
 /// The host's payload of `event` naming the tool `name`, and the events a Claude and a Gemini
@@ -108,19 +102,26 @@ fn each_recorded_mcp_name_reaches_the_rules_naming_its_server_and_tool() {
     let mut missed = BTreeSet::new();
     let mut wrong = Vec::new();
     let mut tried = 0;
-    for (file, events) in [
-        (
-            "copilot-1.0.102.json",
-            &["preToolUse", "permissionRequest"][..],
-        ),
-        ("codex-0.171.0.json", &["PreToolUse"][..]),
-        ("claude-2.1.332.json", &["PreToolUse"][..]),
-        ("gemini-0.61.0.json", &["BeforeTool"][..]),
-    ] {
-        let rec: Value =
-            serde_json::from_str(&std::fs::read_to_string(fixtures.join(file)).unwrap()).unwrap();
+    let recs: Vec<(Value, &str)> = RECORDINGS
+        .iter()
+        .map(|(file, event)| {
+            let text = std::fs::read_to_string(fixtures.join(file)).unwrap();
+            (serde_json::from_str(&text).unwrap(), *event)
+        })
+        .collect();
+    // The name client `dialect` gave call `i`, on the event its own rules are written for.
+    let own_name = |dialect: &str, i: usize| {
+        let (rec, event) = recs.iter().find(|(r, _)| r["client"] == dialect)?;
+        rec["calls"][i]["events"][*event].as_str().map(String::from)
+    };
+    for (rec, _) in &recs {
         let host = rec["client"].as_str().unwrap();
-        for call in rec["calls"].as_array().unwrap() {
+        let events: &[&str] = match host {
+            "copilot" => &["preToolUse", "permissionRequest"],
+            "gemini" => &["BeforeTool"],
+            _ => &["PreToolUse"],
+        };
+        for (i, call) in rec["calls"].as_array().unwrap().iter().enumerate() {
             // A call the client never ran (its server offers no tool) has nothing to guard.
             let Some([server, tool]) = call["ran"].as_array().map(|r| [&r[0], &r[1]]) else {
                 continue;
@@ -133,9 +134,16 @@ fn each_recorded_mcp_name_reaches_the_rules_naming_its_server_and_tool() {
                 };
                 let (payload, claude, gemini) = payload([host, event, name, server, tool], &d);
                 let (s, t) = (regex::escape(server), regex::escape(tool));
+                // A rule as configured, and one on the name its own client gave the call
+                // (Codex's `mcp__srv__my_tool` under Claude's `mcp__srv__my-tool`; rows 1940,
+                // 1942), where that client ran it.
+                let own = |dialect: &str| own_name(dialect, i).map(|n| regex::escape(&n));
                 let rules = [
                     Some(("claude", claude, format!("mcp__{s}__{t}"))),
                     gemini.map(|g| ("gemini", g, format!("mcp_{s}_{t}"))),
+                    own("claude").map(|m| ("claude", claude, m)),
+                    gemini.and_then(|g| own("gemini").map(|m| ("gemini", g, m))),
+                    own("codex").map(|m| ("codex", claude, m)),
                 ];
                 // A rule of the host's own dialect is the host's to run, on its own name.
                 let rules = rules.into_iter().flatten().filter(|(d, _, _)| *d != host);

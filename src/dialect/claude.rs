@@ -74,7 +74,17 @@ pub static TABLES: Tables = Tables {
     unfired: &[],
     cadences: &[],
     matcher_tries_names_of: &[],
-    mcp_names: crate::tables::MCP_CANONICAL,
+    // Run 2.1.332 (attacks rows 1867, 1940): `mcp__SERVER__TOOL` with each character of either
+    // name but an ASCII letter, digit, `_` or `-` written `_` (`p.q` → `p_q`, `café` → `caf_`;
+    // the binary's `normalizeMcpServerName`, `/[^a-zA-Z0-9_-]/g`), a long name whole; the
+    // payload's `mcp_server.name` names the server as configured.
+    mcp_names: crate::tables::McpNames {
+        rewrite: Some(crate::tables::NameRewrite {
+            kept: "_-",
+            to: '_',
+        }),
+        ..crate::tables::MCP_CANONICAL
+    },
     key_case: KeyCase::Snake,
     value_renames: &[],
     key_renames: &[],

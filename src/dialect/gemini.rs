@@ -95,14 +95,20 @@ pub static TABLES: Tables = Tables {
     )],
     matcher_tries_names_of: &[],
     // Run: the MCP server `probe`'s tool `echo` is `mcp_probe_echo`; the payload's
-    // `mcp_context` names both parts.
+    // `mcp_context` names both parts as configured. Each character but an ASCII letter, digit,
+    // `_`, `-`, `.` or `:` is written `_` (run 0.61.0, `café` → `mcp_caf__run`; the bundle's
+    // `generateValidName`, which also cuts a name past 63 characters to its first and last 30
+    // around `...`, not modelled; attacks rows 1868, 1941).
     mcp_names: McpNames {
         prefix: "mcp_",
         separator: "_",
         matchers: None,
         builtin: None,
         event_separators: &[],
-        rewrite: None,
+        rewrite: Some(crate::tables::NameRewrite {
+            kept: "_-.:",
+            to: '_',
+        }),
     },
     key_case: KeyCase::Snake,
     // AfterAgent's answer text is Claude Stop's `last_assistant_message`.

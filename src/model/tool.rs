@@ -68,6 +68,13 @@ impl NameRewrite {
         c.is_ascii_alphanumeric() || self.kept.contains(c)
     }
 
+    /// A server's or tool's `name` as the agent writes it.
+    pub fn name(&self, name: &str) -> String {
+        name.chars()
+            .map(|c| if self.keeps(c) { c } else { self.to })
+            .collect()
+    }
+
     /// Matcher `text` of a flavour whose MCP names are spelled with `syntax` (its prefix and
     /// separator), with each literal character the agent rewrites written as it writes it, the
     /// regex syntax kept (a character class as it is; an unescaped `.` already matches `to`).

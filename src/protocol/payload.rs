@@ -273,7 +273,9 @@ fn payload_tool(
         Some(Value::String(name)) => {
             let (id, other_ids) = mcp_id(t, kind, &name, fields)
                 .unwrap_or_else(|| (tool_id(flavor, &name).to_string(), Vec::new()));
-            let rewrite = t.mcp_names.rewrite.filter(|_| is_mcp(&id));
+            // Where the payload names both parts as configured, the id holds them so.
+            let named = mcp_context_parts(t, fields).is_some();
+            let rewrite = t.mcp_names.rewrite.filter(|_| is_mcp(&id) && !named);
             let input = tool_input
                 .map(|v| decode_args(p.tool_args, v))
                 .map(|v| args_to_canonical(flavor, Some(&id), v))
@@ -775,13 +777,9 @@ fn mcp_id(
     if names.canonical_on(kind) {
         return None;
     }
-    let context = t.protocol.mcp_context_key.and_then(|key| fields.get(key));
-    let part = |key: &str| context.and_then(|c| c.get(key)).and_then(Value::as_str);
-    let mut ids = match (part("server_name"), part("tool_name")) {
-        (Some(server), Some(tool)) if name == names.join(server, tool) => {
-            vec![MCP_CANONICAL.join(server, tool)]
-        }
-        _ => names
+    let mut ids = match mcp_context_parts(t, fields) {
+        Some((server, tool)) => vec![MCP_CANONICAL.join(server, tool)],
+        None => names
             .splits(name)
             .into_iter()
             .map(|(server, tool)| MCP_CANONICAL.join(server, tool))
@@ -791,45 +789,74 @@ fn mcp_id(
     Some((ids.next()?, ids.collect()))
 }
 
-/// The server `event`'s MCP call `id` names, where the payload says it exactly
-/// ([`MCP_SERVER`], Claude's): the id alone splits at the first `__`.
-fn named_mcp_parts<'a>(event: &'a Event, id: &'a str) -> Option<(&'a str, &'a str)> {
-    let server = event.fields.get(MCP_SERVER)?.get("name")?.as_str()?;
-    let tool = id
-        .strip_prefix(MCP_CANONICAL.prefix)?
-        .strip_prefix(server)?
-        .strip_prefix(MCP_CANONICAL.separator)?;
+/// The server and tool a payload's MCP context names as configured (Gemini's `mcp_context`),
+/// whatever the tool name says: Gemini CLI 0.61.0 writes `café`'s `run` as `mcp_caf__run`
+/// (attacks rows 1868, 1941).
+fn mcp_context_parts<'a>(t: &Tables, fields: &'a Map<String, Value>) -> Option<(&'a str, &'a str)> {
+    let context = fields.get(t.protocol.mcp_context_key?)?;
+    let part = |key: &str| context.get(key).and_then(Value::as_str);
+    let (server, tool) = (part("server_name")?, part("tool_name")?);
     (!server.is_empty() && !tool.is_empty()).then_some((server, tool))
+}
+
+/// The server `event`'s MCP call `id` names, where the payload says it exactly
+/// ([`MCP_SERVER`], Claude's): the server as configured, then as the id holds it (the host's
+/// [`crate::model::tool::NameRewrite`]: Claude's `p.q` is `mcp__p_q__run`, attacks row 1867),
+/// and the tool. The id alone splits at the first `__`.
+fn named_mcp_parts<'a>(event: &'a Event, id: &'a str) -> Option<(&'a str, &'a str, &'a str)> {
+    let server = event.fields.get(MCP_SERVER)?.get("name")?.as_str()?;
+    let rest = id.strip_prefix(MCP_CANONICAL.prefix)?;
+    let written = match event.tool.as_ref().and_then(|t| t.rewrite) {
+        Some(rewrite) => rewrite.name(server),
+        None => server.to_string(),
+    };
+    let tool = rest
+        .strip_prefix(written.as_str())?
+        .strip_prefix(MCP_CANONICAL.separator)?;
+    let written = &rest[..written.len()];
+    (!server.is_empty() && !tool.is_empty()).then_some((server, written, tool))
 }
 
 /// [`tool_name`] for the tool `id` of `event`: an MCP tool's server as the payload names it,
 /// where it does (attacks row 1289: Claude's server `a__b`, which Copilot spells `a__b-run`),
-/// in the flavour's spelling for the event (Copilot's `permissionRequest`: `SERVER/TOOL`).
+/// in the flavour's spelling for the event (Copilot's `permissionRequest`: `SERVER/TOOL`), its
+/// characters as the flavour's agent writes them (a Codex handler gets `x-y`'s `mcp__x_y__run`
+/// under Claude, as Codex sends it; attacks row 1942).
 pub fn event_tool_name<'a>(flavor: Flavor, event: &'a Event, id: &'a str) -> Cow<'a, str> {
     let mcp = flavor.tables().mcp_names;
-    if mcp.canonical_on(&event.kind) {
+    let rewrite = mcp.rewrite.filter(|_| is_mcp(id));
+    if mcp.canonical_on(&event.kind) && rewrite.is_none() {
         return tool_name(flavor, id);
     }
     let mcp = mcp.on(&event.kind);
-    match named_mcp_parts(event, id).or_else(|| MCP_CANONICAL.split(id)) {
-        Some((server, tool)) => Cow::Owned(mcp.join(server, tool)),
+    let parts = named_mcp_parts(event, id).map(|(server, _, tool)| (server, tool));
+    match parts.or_else(|| MCP_CANONICAL.split(id)) {
+        Some((server, tool)) => Cow::Owned(match rewrite {
+            Some(r) => mcp.join(&r.name(server), &r.name(tool)),
+            None => mcp.join(server, tool),
+        }),
         None => tool_name(flavor, id),
     }
 }
 
-/// Every spelling of the tool `id` of `event` for a `flavor` whose MCP names are not the
-/// canonical ones, [`event_tool_name`]'s first: where the payload does not name the server, a
-/// canonical id holding `__` more than once splits every way (Codex's server `a__b`, whose
-/// `mcp__a__b__run` a Gemini `mcp_a__b_run` names; attacks row 1863).
+/// Every spelling of the MCP tool `id` of `event` for `flavor`, [`event_tool_name`]'s first:
+/// the names as configured where its agent rewrites them (a rule may name them so), and where
+/// the payload names the server, the server as the id holds it too (read by a matcher the
+/// host's rewrite changed); where it does not, a canonical id holding `__` more than once splits
+/// every way (Codex's server `a__b`, whose `mcp__a__b__run` a Gemini `mcp_a__b_run` names;
+/// attacks row 1863).
 pub fn event_tool_names(flavor: Flavor, event: &Event, id: &str) -> Vec<String> {
     let first = event_tool_name(flavor, event, id).into_owned();
-    let mcp = flavor.tables().mcp_names;
-    if mcp.canonical_on(&event.kind) || named_mcp_parts(event, id).is_some() {
+    if !is_mcp(id) {
         return vec![first];
     }
-    let mcp = mcp.on(&event.kind);
+    let mcp = flavor.tables().mcp_names.on(&event.kind);
+    let parts = match named_mcp_parts(event, id) {
+        Some((server, written, tool)) => vec![(server, tool), (written, tool)],
+        None => MCP_CANONICAL.splits(id),
+    };
     let mut names = vec![first];
-    for (server, tool) in MCP_CANONICAL.splits(id) {
+    for (server, tool) in parts {
         let name = mcp.join(server, tool);
         if !names.contains(&name) {
             names.push(name);
