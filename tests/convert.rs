@@ -2178,3 +2178,68 @@ fn an_absolute_folder_copilot_would_fail_on_goes_into_the_wrapped_line() {
     assert_eq!(back[0]["command"], "./guard.sh", "{back:?}");
     assert_eq!(back[1]["working_directory"], ".windsurf", "{back:?}");
 }
+
+/// Attacks row 1869: Copilot CLI 1.0.102's `permissionRequest` names an MCP call
+/// `SERVER/TOOL` (its tool events `SERVER-TOOL`), and fires its own matchers on that form only
+/// (live `live_copilot::mcp_names_under_copilot`). A Claude `PermissionRequest` rule on one MCP
+/// name is written so for Copilot, and a Copilot one back, with nothing lost; a larger regex
+/// naming one is a loss that says `<server>/<tool>`.
+#[test]
+fn an_mcp_matcher_is_spelled_for_the_event_it_is_on() {
+    let rule = |m: &str| json!({"matcher": m, "hooks": [{"type": "command", "command": "./g.sh"}]});
+    let hooks = json!({
+        "PermissionRequest": [rule("mcp__srv__.*"), rule("mcp__srv__run"), rule("mcp__.*"),
+            rule("Bash|mcp__srv__run")],
+        "PreToolUse": [rule("mcp__srv__.*")]});
+    let (out, losses) = convert_claude(hooks, COPILOT, &[]);
+    let matchers = |event: &str| -> Vec<String> {
+        out["hooks"][event]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["matcher"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(
+        matchers("permissionRequest"),
+        ["srv/.*", "srv/run", ".*/.*", "bash|mcp__srv__run"]
+    );
+    assert_eq!(matchers("preToolUse"), ["srv-.*"]);
+    assert_eq!(losses.len(), 1, "{losses:#?}");
+    assert!(
+        losses[0].to_string().contains("`<server>/<tool>`"),
+        "{losses:#?}"
+    );
+    for (matcher, name) in [("srv/.*", "srv/run"), ("srv/run", "srv/run")] {
+        let fires = hookx::convert::matcher::fires(Some(matcher), copilot::FLAVOR, name);
+        assert_eq!(fires, Some(true), "{matcher} on {name}");
+    }
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("hooks.json");
+    let entry = |m: &str| json!({"type": "command", "bash": "./g.sh", "matcher": m});
+    let copilot_hooks = json!({"version": 1, "hooks": {"permissionRequest": [
+        entry("srv/.*"), entry("srv/run"), entry("bash")]}});
+    std::fs::write(&path, copilot_hooks.to_string()).unwrap();
+    let args = [
+        path.to_str().unwrap(),
+        "--from",
+        "copilot",
+        "--to",
+        "claude",
+        "--format",
+        "json",
+    ];
+    let (code, stdout, stderr) = run_convert(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let out: Value = serde_json::from_str(report["output"].as_str().unwrap()).unwrap();
+    let written: Vec<&str> = out["hooks"]["PermissionRequest"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["matcher"].as_str().unwrap())
+        .collect();
+    assert_eq!(written, ["mcp__srv__.*", "mcp__srv__run", "Bash"], "{out}");
+    assert_eq!(report["losses"], json!([]), "{report}");
+}

@@ -5778,7 +5778,8 @@ fn mcp_names_under_copilot() {
     for (label, want) in [
         ("c-perm", vec!["mcp__srv__run"]),
         ("c-perm-dashed", vec!["mcp__x-y__run"]),
-        ("c-perm-dotted", vec!["mcp__p.q__run"]),
+        // As Claude Code 2.1.332 itself names `p.q`'s tool (row 1940).
+        ("c-perm-dotted", vec!["mcp__p_q__run"]),
     ] {
         let got: Vec<&str> = l
             .dumps
@@ -5803,6 +5804,63 @@ fn mcp_names_under_copilot() {
             "the deny's reason reached the model: {}",
             l.tool_result("mcpnames", "\"n0\"")
         ),
+    );
+
+    // Row 1869: the same Claude rules converted (`convert --to copilot`) into the user's
+    // Copilot hooks: written `srv/run` and `x-y/.*` on `permissionRequest`, which Copilot fires.
+    let Some(l) = live_with(
+        "mcpnames",
+        |sb| {
+            let rule = |matcher: &str, label: &str| json!({"matcher": matcher, "hooks": [{"type": "command", "command": sb.dumper(label)}]});
+            let claude = json!({"hooks": {"PermissionRequest": [
+                rule("mcp__srv__run", "v-perm"), rule("mcp__x-y__.*", "v-perm-dashed")]}});
+            let from = sb.write("src/.claude/settings.json", &claude.to_string());
+            sb.answer(
+                "v-perm",
+                "a",
+                "",
+                r#"{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"V-PERM-SAYS-NO"}}}"#,
+                "",
+                0,
+            );
+            let to = sb.home.join(".copilot/hooks/converted.json");
+            common::hookx()
+                .args(["convert", from.to_str().unwrap(), "--to", "copilot"])
+                .args(["--out", to.to_str().unwrap()])
+                .assert()
+                .success();
+            // The wrapped commands name `hookx`: the run finds this build first on PATH.
+            let bin = std::path::Path::new(env!("CARGO_BIN_EXE_hookx"))
+                .parent()
+                .unwrap()
+                .display()
+                .to_string();
+            let path = format!("{bin}:{}", std::env::var("PATH").unwrap_or_default());
+            vec![("PATH", path)]
+        },
+        |sb| vec!["--additional-mcp-config".into(), mcp_names_config(sb)],
+    ) else {
+        return;
+    };
+    for (label, want) in [
+        ("v-perm", vec!["mcp__srv__run"]),
+        ("v-perm-dashed", vec!["mcp__x-y__run"]),
+    ] {
+        let got: Vec<&str> = l
+            .dumps
+            .iter()
+            .filter(|d| d.label == label)
+            .filter_map(|d| d.stdin["tool_name"].as_str())
+            .collect();
+        c.that(
+            got == want,
+            format!("{label} ran on {got:?}, not {want:?}\n{}", l.out.stderr),
+        );
+    }
+    let ran = mcp_names::ran(&l.sb.root.join("mcp-ran.log"));
+    c.that(
+        !ran.contains_key(&0) && ran.contains_key(&7),
+        format!("the call v-perm denies did not run, the others did: {ran:?}"),
     );
     c.done("mcp_names_under_copilot");
 }

@@ -395,7 +395,7 @@ impl Converter<'_> {
                 );
                 match on {
                     (Some(a), Some(b)) if a == b => {
-                        matcher::translate(rule.matcher.as_deref(), a, here, from).text
+                        matcher::translate(rule.matcher.as_deref(), a, &event, here, from).text
                     }
                     _ => None,
                 }

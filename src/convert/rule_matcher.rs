@@ -141,7 +141,7 @@ impl Converter<'_> {
     ) -> Option<RuleMatcher> {
         let from = rule.flavor;
         let at = rule.origin.pointer.as_str();
-        let mut translated = matcher::translate(rule.matcher.as_deref(), on, from, to);
+        let mut translated = matcher::translate(rule.matcher.as_deref(), on, event, from, to);
         if translated.fires_for_nothing {
             let mut why = translated.problems.join("; ");
             if !why.is_empty() {
@@ -205,7 +205,9 @@ impl Converter<'_> {
         let text = category_matcher(from);
         let native = from.tables().event_name(event).unwrap_or(event.name());
         let translated = match target {
-            Some(on @ MatchOn::ToolName) => Some(matcher::translate(Some(&text), on, from, to)),
+            Some(on @ MatchOn::ToolName) => {
+                Some(matcher::translate(Some(&text), on, event, from, to))
+            }
             _ => None,
         };
         Some(match translated {

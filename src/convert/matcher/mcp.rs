@@ -113,17 +113,23 @@ pub(super) enum McpName<'a> {
     Tool(&'a str, &'a str),
 }
 
+/// A character of a name [`McpName`] reads.
+fn in_name(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-'
+}
+
 impl<'a> McpName<'a> {
+    /// Whether `separator` is no character of a name: it alone ends a server's name.
+    pub(super) fn separates(separator: &str) -> bool {
+        !separator.is_empty() && !separator.chars().any(in_name)
+    }
+
     pub(super) fn parse(text: &'a str, names: crate::tables::McpNames) -> Option<McpName<'a>> {
         let rest = text.strip_prefix(names.prefix)?;
         if rest == ".*" {
             return Some(McpName::Every);
         }
-        let name = |s: &str| {
-            !s.is_empty()
-                && s.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
-        };
+        let name = |s: &str| !s.is_empty() && s.chars().all(in_name);
         match rest.split_once(names.separator) {
             None if name(rest) => Some(McpName::Server(rest)),
             Some((server, ".*")) if name(server) => Some(McpName::Server(server)),

@@ -42,12 +42,20 @@ pub const PROBE_TOOLS: &[&str] = &[
 /// A tool name and its counterpart in another flavour (`None`: it has no such tool).
 pub type Counterpart = (&'static str, Option<&'static str>);
 
-/// Translates `text`, written in `from` for an event whose matcher filters `on`, to `to`;
-/// where `to`'s agent rewrites characters of MCP names (Codex's `x_y` for server `x-y`), the
-/// names in it as that agent writes them, or its own matcher never fires on them (attacks row
-/// 2060: a synced Codex copy of a Claude deny on `mcp__x-y__.*` ran nowhere).
-pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> Translated {
-    let mut translated = translate_names(text, on, from, to);
+/// Translates `text`, written in `from` for event `kind`, whose matcher filters `on`, to `to`
+/// (an MCP name in each flavour's spelling for the event: Copilot's `permissionRequest` says
+/// `SERVER/TOOL`, attacks row 1869); where `to`'s agent rewrites characters of MCP names
+/// (Codex's `x_y` for server `x-y`), the names in it as that agent writes them, or its own
+/// matcher never fires on them (attacks row 2060: a synced Codex copy of a Claude deny on
+/// `mcp__x-y__.*` ran nowhere).
+pub fn translate(
+    text: Option<&str>,
+    on: MatchOn,
+    kind: &EventKind,
+    from: Flavor,
+    to: Flavor,
+) -> Translated {
+    let mut translated = translate_names(text, on, kind, from, to);
     let names = to.tables().mcp_names;
     if on == MatchOn::ToolName
         && let Some(rewrite) = names.rewrite
@@ -62,7 +70,13 @@ pub fn translate(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> T
 }
 
 /// [`translate`], names as `to` names tools when nothing rewrites them.
-fn translate_names(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> Translated {
+fn translate_names(
+    text: Option<&str>,
+    on: MatchOn,
+    kind: &EventKind,
+    from: Flavor,
+    to: Flavor,
+) -> Translated {
     let source_style = from.tables().matcher_style;
     let target_style = to.tables().matcher_style;
     let field = matches!(on, MatchOn::Field(_));
@@ -93,7 +107,7 @@ fn translate_names(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) ->
     }
     // One MCP name (every MCP tool, a server's, a tool) is the target's spelling of it, with
     // nothing lost: no regex rewriting is tried on it first.
-    if let Some(written) = mcp_name(text, on, from, to) {
+    if let Some(written) = mcp_name(text, on, kind, from, to) {
         return Translated {
             text: Some(written),
             problems,
@@ -120,7 +134,7 @@ fn translate_names(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) ->
     let form = with_every_counterpart(text, on, form, from, to);
     write_checked(
         text,
-        on,
+        (on, kind),
         form,
         builtin_listed || checked,
         from,
@@ -304,7 +318,7 @@ fn translate_form(
 /// tool unless `checked` says that was done.
 fn write_checked(
     text: Option<&str>,
-    on: MatchOn,
+    (on, kind): (MatchOn, &EventKind),
     form: MatcherForm,
     checked: bool,
     from: Flavor,
@@ -323,14 +337,17 @@ fn write_checked(
     if matches!(on, MatchOn::Field(_)) && to.tables().exact_field_matchers {
         return exact_field(form, text, to, problems);
     }
-    if let Some(written) = mcp_name(text, on, from, to) {
+    if let Some(written) = mcp_name(text, on, kind, from, to) {
         return Translated {
             text: Some(written),
             problems,
             fires_for_nothing: false,
         };
     }
-    let (from_mcp, to_mcp) = (from.tables().mcp_names, to.tables().mcp_names);
+    let (from_mcp, to_mcp) = (
+        from.tables().mcp_names.on(kind),
+        to.tables().mcp_names.on(kind),
+    );
     if on == MatchOn::ToolName
         && from_mcp.prefix != to_mcp.prefix
         && !lists_builtin(text, on, from, to)
@@ -353,20 +370,37 @@ fn write_checked(
     }
 }
 
-/// A matcher that is one MCP name in the source's spelling (every MCP tool, a server's tools,
-/// one tool), written in the target's, where the target's prefix does not hold the source's
-/// (Kiro's `@git` is Claude's `mcp__git__.*`, Claude's `mcp__git__.*` Gemini's `mcp_git_.*`:
-/// attacks row 2071, a synced Claude deny on an MCP server never fired under Gemini); `None`
-/// when it is not one.
-fn mcp_name(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor) -> Option<String> {
-    let (from_mcp, to_mcp) = (from.tables().mcp_names, to.tables().mcp_names);
+/// A matcher that is one MCP name in the source's spelling for event `kind` (every MCP tool, a
+/// server's tools, one tool), written in the target's, where the target's prefix does not hold
+/// the source's (Kiro's `@git` is Claude's `mcp__git__.*`, Claude's `mcp__git__.*` Gemini's
+/// `mcp_git_.*`: attacks row 2071, a synced Claude deny on an MCP server never fired under
+/// Gemini), or the source has none but a separator no name holds (Copilot's
+/// `permissionRequest` `srv/.*` is Claude's `mcp__srv__.*`); `None` when it is not one.
+fn mcp_name(
+    text: Option<&str>,
+    on: MatchOn,
+    kind: &EventKind,
+    from: Flavor,
+    to: Flavor,
+) -> Option<String> {
+    let (from_mcp, to_mcp) = (
+        from.tables().mcp_names.on(kind),
+        to.tables().mcp_names.on(kind),
+    );
+    // A source without a prefix (Copilot's `SERVER-TOOL`) names no MCP tool apart from the
+    // others, but where its separator is no character of a name.
+    let apart = match from_mcp.prefix.is_empty() {
+        true => {
+            McpName::separates(from_mcp.separator)
+                && text.is_some_and(|t| t.contains(from_mcp.separator))
+        }
+        // One whose prefix the target's holds (Gemini's `mcp_` in `mcp__`) does not say where
+        // its server ends (`mcp_my_srv_run`).
+        false => !to_mcp.prefix.starts_with(from_mcp.prefix),
+    };
     if on == MatchOn::ToolName
         && from_mcp != to_mcp
-        // A source without a prefix (Copilot's `SERVER-TOOL`) names no MCP tool apart from
-        // the others; one whose prefix the target's holds (Gemini's `mcp_` in `mcp__`) does not
-        // say where its server ends (`mcp_my_srv_run`).
-        && !from_mcp.prefix.is_empty()
-        && !to_mcp.prefix.starts_with(from_mcp.prefix)
+        && apart
         && text != from_mcp.builtin
         && let Some(name) = text.and_then(|t| McpName::parse(t, from_mcp))
     {
@@ -525,7 +559,13 @@ mod tests {
     use crate::dialect::{augment, bricks, claude, copilot, gemini, qwen};
 
     fn tools(text: &str, from: Flavor, to: Flavor) -> Translated {
-        translate(Some(text), MatchOn::ToolName, from, to)
+        translate(
+            Some(text),
+            MatchOn::ToolName,
+            &EventKind::PreToolUse,
+            from,
+            to,
+        )
     }
 
     /// What `translate` takes for granted of a list of names no table knows: between
@@ -551,7 +591,13 @@ mod tests {
                     {
                         continue;
                     }
-                    let t = translate(Some(text), MatchOn::ToolName, from, to);
+                    let t = translate(
+                        Some(text),
+                        MatchOn::ToolName,
+                        &EventKind::PreToolUse,
+                        from,
+                        to,
+                    );
                     assert!(t.problems.is_empty(), "{from:?} -> {to:?} {text}: {t:?}");
                     assert!(!t.fires_for_nothing);
                     let mut problems = Vec::new();
@@ -681,6 +727,7 @@ mod tests {
         let field = translate(
             Some("cost\\$"),
             MatchOn::Field("notification_type"),
+            &EventKind::Notification,
             claude::FLAVOR,
             copilot::FLAVOR,
         );
@@ -705,7 +752,10 @@ mod tests {
 
     #[test]
     fn field_regexes_keep_their_anchoring() {
-        let field = |text, from, to| translate(Some(text), MatchOn::Field("agent_type"), from, to);
+        let field = |text, from, to| {
+            let kind = EventKind::SubagentStart;
+            translate(Some(text), MatchOn::Field("agent_type"), &kind, from, to)
+        };
         assert_eq!(
             field("code-.*", claude::FLAVOR, copilot::FLAVOR)
                 .text
