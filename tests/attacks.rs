@@ -2892,6 +2892,17 @@ fn an_mcp_name_the_host_rewrote_or_spells_per_event_reaches_its_rules() {
             "hook_event_name": "PermissionRequest", "tool_name": tool, "tool_input": {"text": "x"},
             "mcp_server": {"name": server, "source": "dynamic"}})
     };
+    let gemini = |tool: &str, server: &str, t: &str| {
+        json!({"session_id": "s", "transcript_path": "/t", "cwd": d,
+            "hook_event_name": "BeforeTool", "timestamp": "2026-12-07T00:00:00.000Z",
+            "tool_name": tool, "tool_input": {"text": "x"},
+            "mcp_context": {"server_name": server, "tool_name": t}})
+    };
+    let claude_pre = |tool: &str, server: &str| {
+        json!({"session_id": "s", "transcript_path": "/t", "cwd": d,
+            "hook_event_name": "PreToolUse", "tool_name": tool, "tool_input": {"text": "x"},
+            "mcp_server": {"name": server, "source": "dynamic"}})
+    };
     let guard = format!("cat > '{}'; echo no >&2; exit 2", seen.display());
     let deny = |answer: &str| format!("cat > '{}'; printf '%s' '{answer}'", seen.display());
     let claude_deny = deny(
@@ -3064,6 +3075,42 @@ fn an_mcp_name_the_host_rewrote_or_spells_per_event_reaches_its_rules() {
             "a__b/run",
             claude("mcp__a__b__run", "a__b"),
             Some("a__b/run"),
+        ),
+        // Row 1942: a rule on the name its own agent writes, under a host that writes it
+        // otherwise; its handler gets that name.
+        (
+            "claude",
+            "codex",
+            "PreToolUse",
+            "mcp__x_y__run",
+            claude_pre("mcp__x-y__run", "x-y"),
+            Some("mcp__x_y__run"),
+        ),
+        (
+            "gemini",
+            "claude",
+            "PreToolUse",
+            "mcp__caf___run",
+            gemini("mcp_caf__run", "café", "run"),
+            Some("mcp__caf___run"),
+        ),
+        // Row 1950: Claude Code and Gemini CLI write each UTF-16 unit `_` (a JavaScript regex
+        // without the `u` flag): server `a😀b` is Claude's `a__b`.
+        (
+            "gemini",
+            "claude",
+            "PreToolUse",
+            "mcp__a__b__run",
+            gemini("mcp_a__b_run", "a😀b", "run"),
+            Some("mcp__a__b__run"),
+        ),
+        (
+            "claude",
+            "gemini",
+            "BeforeTool",
+            "mcp_a😀b_run",
+            claude_pre("mcp__a__b__run", "a😀b"),
+            Some("mcp_a__b_run"),
         ),
     ];
     let mut wrong = Vec::new();

@@ -27,6 +27,8 @@ mod json_syntax;
 mod matcher_probe;
 #[path = "live_common/merge_probe.rs"]
 mod merge_probe;
+#[path = "live_common/mcp_names.rs"]
+mod mcp_names;
 #[path = "live_common/recorded.rs"]
 mod recorded;
 #[path = "live_common/run.rs"]
@@ -117,6 +119,16 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
         return calls.chain([Step::Text("merge done")]).collect();
     }
     match name {
+        // Attacks row 1944: each of `mcp_names::CALLS` by the name Qwen offers it under.
+        "mcpnames" => mcp_names::CALLS
+            .iter()
+            .enumerate()
+            .map(|(i, (server, tool))| {
+                let name: &'static str = Box::leak(qwen_mcp_name(server, tool).into_boxed_str());
+                one((name, json!({"text": mcp_names::text(i)})))
+            })
+            .chain([Step::Text("mcp done")])
+            .collect(),
         // Attacks rows 1840-1859: four calls that fail, each its own way.
         "failed" => vec![
             one(shell("echo FAIL-OUT-1840; echo FAIL-ERR-1840 >&2; exit 1")),
@@ -1947,6 +1959,7 @@ fn main() -> std::process::ExitCode {
             a_routed_async_handler_runs_in_the_background,
             several_hooks_answers_merge_as_simulate_says,
             a_converted_guard_before_an_approver_still_denies,
+            mcp_names_under_qwen,
         ],
     )
 }
@@ -2126,6 +2139,93 @@ fn converted_corpus_configs() {
         c.that(false, d);
     }
     c.done("converted");
+}
+
+/// The name Qwen Code 0.24.4 gives server `server`'s tool `tool` (its bundle's
+/// `normalizeToolNameForProvider`): `mcp__SERVER__TOOL` where that is at most 63 characters of
+/// `[A-Za-z0-9_-]` starting with a letter; else each other character written `_`, cut to 55, and
+/// `_` with the FNV-1a hash of the whole name (UTF-16 units) in base 36, 7 digits.
+fn qwen_mcp_name(server: &str, tool: &str) -> String {
+    let name = format!("mcp__{server}__{tool}");
+    let keeps = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let units: Vec<u16> = name.encode_utf16().collect();
+    if units.len() <= 63 && name.chars().all(keeps) {
+        return name;
+    }
+    let mut hash: u32 = 2166136261;
+    for unit in &units {
+        hash = (hash ^ u32::from(*unit)).wrapping_mul(16777619);
+    }
+    let mut digits = Vec::new();
+    while hash > 0 || digits.is_empty() {
+        digits.push(std::char::from_digit(hash % 36, 36).unwrap());
+        hash /= 36;
+    }
+    let digits: String = digits.iter().rev().collect();
+    let sanitized: String = name
+        .chars()
+        .map(|c| if keeps(c) { c } else { '_' })
+        .collect();
+    let cut: String = sanitized.chars().take(55).collect();
+    format!("{cut}_{digits:0>7}")
+}
+
+/// Attacks row 1944, live under Qwen Code 0.24.4: the names its hooks give MCP tools whose
+/// server or tool holds `-`, `.`, `__`, upper case, a non-ASCII letter, a space, or is long
+/// (recorded as `tests/fixtures/mcp-names/qwen-0.24.4.json`).
+fn mcp_names_under_qwen() {
+    let mut c = Checks::default();
+    let Some(l) = live("mcpnames", &["--yolo"], &[], |sb| {
+        let script = sb.write("mcp_server.js", include_str!("live_common/mcp_server.js"));
+        let log = sb.root.join("mcp-ran.log");
+        let servers: serde_json::Map<String, Value> = mcp_names::SERVERS
+            .iter()
+            .map(|(s, extra)| {
+                let args = mcp_names::server_args(&script, s, extra, &log);
+                (
+                    s.to_string(),
+                    json!({"command": "node", "args": args, "trust": true}),
+                )
+            })
+            .collect();
+        sb.user_settings(json!({"PreToolUse": [group(sb, None, "PreToolUse")],
+            "PostToolUse": [group(sb, None, "PostToolUse")]}));
+        let file = sb.root.join("home/.qwen/settings.json");
+        let mut settings: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        settings["mcpServers"] = Value::Object(servers);
+        std::fs::write(&file, settings.to_string()).unwrap();
+        None
+    }) else {
+        return;
+    };
+    let offered: Vec<Value> = l
+        .requests("mcpnames")
+        .first()
+        .and_then(|r| r["tools"].as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|t| t["function"]["name"].as_str())
+        .filter(|n| n.starts_with("mcp__"))
+        .map(|n| json!(n))
+        .collect();
+    let events: Vec<(String, Value)> = l
+        .dumps
+        .iter()
+        .map(|d| (d.label.clone(), d.stdin.clone()))
+        .collect();
+    let rec = mcp_names::recording(
+        "qwen",
+        client::VERSION,
+        "qwen -p --yolo, mcpServers in the user's settings (tests/live_qwen.rs mcp_names_under_qwen)",
+        Value::Array(offered),
+        &events,
+        &l.sb.root.join("mcp-ran.log"),
+    );
+    if let Some(diff) = mcp_names::check(&format!("qwen-{}", client::VERSION), &rec) {
+        c.that(false, format!("{diff}\n{}", l.out.stderr));
+    }
+    c.done("mcp_names_under_qwen");
 }
 
 /// Attacks rows 1840-1859, ground truth: the recorder on every event, and four calls that fail:

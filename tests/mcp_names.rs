@@ -1,9 +1,9 @@
-//! Attacks rows 1860-1879: the MCP tool names real clients gave servers and tools with `-`,
-//! `.`, `__`, upper case, non-ASCII letters, a space and a long name (recorded live by
-//! `live_copilot::mcp_names_under_copilot` and `live_codex::mcp_names_under_codex` in
-//! `tests/fixtures/mcp-names/`), against hookx's reading of them: a Claude rule and a Gemini
-//! rule naming the server and tool as configured, run by `hookx exec` under the host on the
-//! name the host gave, fire, but where a gap is known ([`GAPS`]).
+//! Attacks rows 1860-1879 and 1940-1959: the MCP tool names real clients gave servers and tools
+//! with `-`, `.`, `__`, upper case, non-ASCII letters, a space and a long name (recorded live by
+//! each suite's `mcp_names_under_*` in `tests/fixtures/mcp-names/`), against hookx's reading of
+//! them: a Claude rule and a Gemini rule naming the server and tool as configured, and Claude's,
+//! Gemini's and Codex's rules on the name their own client gave the call, run by `hookx exec`
+//! under the host on the name the host gave, fire, but where a gap is known ([`GAPS`]).
 
 mod common;
 
@@ -16,8 +16,24 @@ use std::path::Path;
 /// non-ASCII name in punycode and cuts a name at 64 characters in `SERVER-TOOL`, and
 /// `permissionRequest` writes the tool so too (attacks rows 1862, 1943, not modelled). An
 /// unescaped `.` in a rule still matches the `-`: the rules here escape it. Claude Code
-/// 2.1.332's and Gemini CLI 0.61.0's rewrites are read (rows 1867, 1868, 1940, 1941).
+/// 2.1.332's and Gemini CLI 0.61.0's rewrites are read (rows 1867, 1868, 1940, 1941). Qwen
+/// Code 0.24.4 writes a name holding any character but `[A-Za-z0-9_-]`, or past 63 characters,
+/// with those written `_`, cut to 55, and `_` and a hash of the whole name after
+/// (`mcp__p_q__run_1bf5p4t`; the long server's loses its tool), and names no server: not
+/// modelled (row 1944).
 const GAPS: &[(&str, &str, &str, &str)] = &[
+    ("qwen", "PreToolUse", "srv", "dot.tool"),
+    ("qwen", "PreToolUse", "srv", "sp ace"),
+    ("qwen", "PreToolUse", "srv", "tö"),
+    ("qwen", "PreToolUse", "p.q", "run"),
+    ("qwen", "PreToolUse", "café", "run"),
+    ("qwen", "PreToolUse", "s p", "run"),
+    (
+        "qwen",
+        "PreToolUse",
+        "a_very_long_server_name_that_goes_well_past_the_limit_of_64_chars",
+        "run",
+    ),
     ("copilot", "preToolUse", "srv", "dot.tool"),
     ("copilot", "preToolUse", "srv", "sp ace"),
     ("copilot", "preToolUse", "srv", "tö"),
@@ -47,6 +63,7 @@ const RECORDINGS: &[(&str, &str)] = &[
     ("codex-0.171.0.json", "PreToolUse"),
     ("claude-2.1.332.json", "PreToolUse"),
     ("gemini-0.61.0.json", "BeforeTool"),
+    ("qwen-0.24.4.json", "PreToolUse"),
 ];
 
 /// The host's payload of `event` naming the tool `name`, and the events a Claude and a Gemini
@@ -61,6 +78,13 @@ fn payload(
                 "toolName": name, "toolInput": {"text": "x"}, "permissionSuggestions": []}),
             "PermissionRequest",
             None,
+        ),
+        ("qwen", _) => (
+            json!({"session_id": "s", "transcript_path": "/t", "cwd": cwd,
+                "hook_event_name": event, "permission_mode": "yolo",
+                "tool_name": name, "tool_input": {"text": "x"}, "tool_use_id": "c"}),
+            "PreToolUse",
+            Some("BeforeTool"),
         ),
         ("claude", _) => (
             json!({"session_id": "s", "transcript_path": "/t", "cwd": cwd,

@@ -82,6 +82,7 @@ pub static TABLES: Tables = Tables {
         rewrite: Some(crate::tables::NameRewrite {
             kept: "_-",
             to: '_',
+            per_unit: true,
         }),
         ..crate::tables::MCP_CANONICAL
     },

@@ -86,7 +86,12 @@ pub static TABLES: Tables = Tables {
     // whole; no server key. A server whose name holds a space or a non-ASCII letter offers no
     // tool at all.
     mcp_names: crate::tables::McpNames {
-        rewrite: Some(crate::tables::NameRewrite { kept: "_", to: '_' }),
+        // Rust: a character, whatever its UTF-16 length, is one `_` (not run past the BMP).
+        rewrite: Some(crate::tables::NameRewrite {
+            kept: "_",
+            to: '_',
+            per_unit: false,
+        }),
         ..crate::tables::MCP_CANONICAL
     },
     key_case: KeyCase::Snake,

@@ -108,6 +108,7 @@ pub static TABLES: Tables = Tables {
         rewrite: Some(crate::tables::NameRewrite {
             kept: "_-.:",
             to: '_',
+            per_unit: true,
         }),
     },
     key_case: KeyCase::Snake,

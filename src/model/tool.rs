@@ -61,6 +61,9 @@ pub fn is_mcp(name: &str) -> bool {
 pub struct NameRewrite {
     pub kept: &'static str,
     pub to: char,
+    /// Each UTF-16 unit of a rewritten character becomes `to`: a JavaScript regex without the
+    /// `u` flag (Claude Code's and Gemini CLI's) writes `😀` as `__` (attacks row 1950).
+    pub per_unit: bool,
 }
 
 impl NameRewrite {
@@ -68,11 +71,22 @@ impl NameRewrite {
         c.is_ascii_alphanumeric() || self.kept.contains(c)
     }
 
+    /// What the agent writes for a character it rewrites, `c`, onto `out`.
+    fn push(&self, c: char, out: &mut String) {
+        let times = if self.per_unit { c.len_utf16() } else { 1 };
+        out.extend(std::iter::repeat_n(self.to, times));
+    }
+
     /// A server's or tool's `name` as the agent writes it.
     pub fn name(&self, name: &str) -> String {
-        name.chars()
-            .map(|c| if self.keeps(c) { c } else { self.to })
-            .collect()
+        let mut out = String::with_capacity(name.len());
+        for c in name.chars() {
+            match self.keeps(c) {
+                true => out.push(c),
+                false => self.push(c, &mut out),
+            }
+        }
+        out
     }
 
     /// Matcher `text` of a flavour whose MCP names are spelled with `syntax` (its prefix and
@@ -91,7 +105,7 @@ impl NameRewrite {
                 '\\' => match chars.next() {
                     // An escaped punctuation or space is that literal character.
                     Some(e) if !class && !e.is_ascii_alphanumeric() && !self.keeps(e) => {
-                        out.push(self.to)
+                        self.push(e, &mut out)
                     }
                     Some(e) => {
                         out.push(c);
@@ -110,7 +124,7 @@ impl NameRewrite {
                 '.' | '^' | '$' | '*' | '+' | '?' | '(' | ')' | '{' | '}' | '|' | '[' | ']' => {
                     out.push(c)
                 }
-                c if !class && !self.keeps(c) => out.push(self.to),
+                c if !class && !self.keeps(c) => self.push(c, &mut out),
                 c => out.push(c),
             }
         }
