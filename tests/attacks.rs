@@ -2873,6 +2873,8 @@ fn an_mcp_server_name_holding_the_separator_reaches_its_rules() {
 /// call `SERVER/TOOL` (live `live_copilot::mcp_names_under_copilot`, where Copilot's own
 /// `srv/.*` fires and `srv-.*` does not): read as `-`, no Claude PermissionRequest rule on an
 /// MCP tool fired under Copilot, and a Copilot `permissionRequest` rule was sent `srv-run`.
+/// Row 1862: Copilot writes a space or `.` `-` and a name past ASCII in punycode (`café` is
+/// `xn--caf-dma`), `permissionRequest` the tool only; no rule naming them as configured fired.
 #[test]
 fn an_mcp_name_the_host_rewrote_or_spells_per_event_reaches_its_rules() {
     let dir = tempfile::tempdir().unwrap();
@@ -3075,6 +3077,91 @@ fn an_mcp_name_the_host_rewrote_or_spells_per_event_reaches_its_rules() {
             "a__b/run",
             claude("mcp__a__b__run", "a__b"),
             Some("a__b/run"),
+        ),
+        // Row 1862: Copilot CLI 1.0.102 writes a space or `.` `-`, a name past ASCII in
+        // punycode; `permissionRequest` the server as configured. A Claude handler gets the
+        // name read with the server ending at the first `-` (row 1591), or where a part is
+        // punycode, the name as configured, as Claude writes it.
+        (
+            "copilot",
+            "claude",
+            "PreToolUse",
+            "mcp__p\\.q__run",
+            copilot_pre("p-q-run", &d),
+            Some("mcp__p__q-run"),
+        ),
+        (
+            "copilot",
+            "claude",
+            "PreToolUse",
+            "mcp__café__run",
+            copilot_pre("xn--caf-dma-run", &d),
+            Some("mcp__caf___run"),
+        ),
+        (
+            "copilot",
+            "claude",
+            "PreToolUse",
+            "mcp__cafe__run",
+            copilot_pre("xn--caf-dma-run", &d),
+            None,
+        ),
+        (
+            "copilot",
+            "gemini",
+            "BeforeTool",
+            "mcp_srv_sp ace",
+            copilot_pre("srv-sp-ace", &d),
+            Some("mcp_srv_sp-ace"),
+        ),
+        (
+            "copilot",
+            "claude",
+            "PermissionRequest",
+            "mcp__srv__tö",
+            permission("srv/xn--t-1ga"),
+            Some("mcp__srv__t_"),
+        ),
+        (
+            "copilot",
+            "claude",
+            "PermissionRequest",
+            "mcp__s p__run",
+            permission("s p/run"),
+            Some("mcp__s_p__run"),
+        ),
+        (
+            "copilot",
+            "claude",
+            "PermissionRequest",
+            "mcp__srv__dot\\.tool",
+            permission("srv/dot-tool"),
+            Some("mcp__srv__dot-tool"),
+        ),
+        // And a Copilot rule on the name Copilot writes, under Claude.
+        (
+            "claude",
+            "copilot",
+            "preToolUse",
+            "xn--caf-dma-run",
+            claude_pre("mcp__caf___run", "café"),
+            Some("xn--caf-dma-run"),
+        ),
+        (
+            "claude",
+            "copilot",
+            "preToolUse",
+            "p-q-run",
+            claude_pre("mcp__p_q__run", "p.q"),
+            Some("p-q-run"),
+        ),
+        (
+            "claude",
+            "copilot",
+            "permissionRequest",
+            "p\\.q/run",
+            claude("mcp__p_q__run", "p.q"),
+            Some("p.q/run"),
         ),
         // Row 1942: a rule on the name its own agent writes, under a host that writes it
         // otherwise; its handler gets that name.

@@ -3904,7 +3904,7 @@ fn mcp_names_under_claude() {
     }
     c.finish("mcp_names_under_claude", &run.describe());
 
-    // Rows 1867, 1940, 1942: the user's Gemini, Codex and Copilot rules naming the servers as
+    // Rows 1862, 1867, 1940, 1942: the user's Gemini, Codex and Copilot rules naming the servers as
     // configured, or as their own agent writes them, routed in: Claude's `mcp__p_q__run` (its
     // `mcp_server.name` `p.q`) reaches the Gemini deny on `mcp_p\.q_run`, which stops the call.
     let mut c = Checks::default();
@@ -3942,7 +3942,8 @@ fn mcp_names_under_claude() {
     write_json(
         &copilot,
         &json!({"version": 1, "hooks": {"preToolUse": [{"type": "command", "matcher": "s p-run",
-            "bash": world.dumper_command("p-spaced", "preToolUse")}]}}),
+            "bash": world.dumper_command("p-spaced", "preToolUse")}, {"type": "command",
+            "matcher": "xn--caf-dma-run", "bash": world.dumper_command("p-punycode", "preToolUse")}]}}),
     );
     for file in [&gemini, &codex, &copilot] {
         hookx_cmd(&world, &["trust", file.to_str().unwrap()]);
@@ -3961,7 +3962,9 @@ fn mcp_names_under_claude() {
         ("g-dot-tool", vec!["mcp_srv_dot_tool"]),
         ("g-other", vec![]),
         ("x-dashed", vec!["mcp__x_y__run"]),
-        ("p-spaced", vec!["s p-run"]),
+        // As Copilot CLI 1.0.102 writes them (row 1862).
+        ("p-spaced", vec!["s-p-run"]),
+        ("p-punycode", vec!["xn--caf-dma-run"]),
     ] {
         let got: Vec<String> = world
             .records(label)

@@ -5750,14 +5750,18 @@ fn mcp_names_under_copilot() {
         }
     }
 
-    // Rows 1594 and 1860: the user's Claude PermissionRequest rules on MCP tools, routed in.
+    // Rows 1594, 1860 and 1862: the user's Claude rules on MCP tools, routed in.
     let Some(l) = live_with(
         "mcpnames",
         |sb| {
             let rule = |matcher: &str, label: &str| json!({"matcher": matcher, "hooks": [{"type": "command", "command": sb.dumper(label)}]});
+            // Row 1862: rules naming names Copilot rewrites, as configured.
             let claude = json!({"hooks": {"PermissionRequest": [
                 rule("mcp__srv__run", "c-perm"), rule("mcp__x-y__.*", "c-perm-dashed"),
-                rule("mcp__p\\.q__run", "c-perm-dotted")]}});
+                rule("mcp__p\\.q__run", "c-perm-dotted"), rule("mcp__srv__tö", "c-perm-punycode"),
+                rule("mcp__srv__dot\\.tool", "c-perm-dot-tool")],
+                "PreToolUse": [rule("mcp__café__run", "c-pre-punycode"),
+                rule("mcp__s p__run", "c-pre-space"), rule("mcp__srv__dot\\.tool", "c-pre-dot-tool")]}});
             sb.write("home/.claude/settings.json", &claude.to_string());
             sb.answer(
                 "c-perm",
@@ -5780,6 +5784,14 @@ fn mcp_names_under_copilot() {
         ("c-perm-dashed", vec!["mcp__x-y__run"]),
         // As Claude Code 2.1.332 itself names `p.q`'s tool (row 1940).
         ("c-perm-dotted", vec!["mcp__p_q__run"]),
+        // Row 1862: Copilot's `srv/xn--t-1ga`, `srv/dot-tool`, `xn--caf-dma-run`, `s-p-run`,
+        // `srv-dot-tool`; a name punycode undoes as Claude writes it, one with `-` read with the
+        // server ending at the first `-` (row 1591).
+        ("c-perm-punycode", vec!["mcp__srv__t_"]),
+        ("c-perm-dot-tool", vec!["mcp__srv__dot-tool"]),
+        ("c-pre-punycode", vec!["mcp__caf___run"]),
+        ("c-pre-space", vec!["mcp__s__p-run"]),
+        ("c-pre-dot-tool", vec!["mcp__srv__dot-tool"]),
     ] {
         let got: Vec<&str> = l
             .dumps

@@ -12,13 +12,13 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 /// (client, host event, server, tool) where a rule naming the server and tool as configured
-/// does not fire under the host: Copilot CLI 1.0.102 writes a space or `.` as `-`, a
-/// non-ASCII name in punycode and cuts a name at 64 characters in `SERVER-TOOL`, and
-/// `permissionRequest` writes the tool so too (attacks rows 1862, 1943, not modelled). An
-/// unescaped `.` in a rule still matches the `-`: the rules here escape it. Claude Code
-/// 2.1.332's and Gemini CLI 0.61.0's rewrites are read (rows 1867, 1868, 1940, 1941). Qwen
-/// Code 0.24.4 writes a name holding any character but `[A-Za-z0-9_-]`, or past 63 characters,
-/// with those written `_`, cut to 55, and `_` and a hash of the whole name after
+/// does not fire under the host. Copilot CLI 1.0.102's rewrite (a space or `.` written `-`, a
+/// name past ASCII in punycode, row 1862), Claude Code 2.1.332's and Gemini CLI 0.61.0's
+/// (rows 1867, 1868, 1940, 1941) are read; Copilot's cut of a name past 64 characters is not
+/// (the long server's `run` is `…_64_cha2`, and `permissionRequest` names no tool). An
+/// unescaped `.` in a rule still matches the `-`: the rules here escape it. Qwen Code 0.24.4
+/// writes a name holding any character but `[A-Za-z0-9_-]`, or past 63 characters, with those
+/// written `_`, cut to 55, and `_` and a hash of the whole name after
 /// (`mcp__p_q__run_1bf5p4t`; the long server's loses its tool), and names no server: not
 /// modelled (row 1944).
 const GAPS: &[(&str, &str, &str, &str)] = &[
@@ -34,27 +34,34 @@ const GAPS: &[(&str, &str, &str, &str)] = &[
         "a_very_long_server_name_that_goes_well_past_the_limit_of_64_chars",
         "run",
     ),
-    ("copilot", "preToolUse", "srv", "dot.tool"),
-    ("copilot", "preToolUse", "srv", "sp ace"),
-    ("copilot", "preToolUse", "srv", "tö"),
-    ("copilot", "preToolUse", "p.q", "run"),
-    ("copilot", "preToolUse", "café", "run"),
-    ("copilot", "preToolUse", "s p", "run"),
     (
         "copilot",
         "preToolUse",
         "a_very_long_server_name_that_goes_well_past_the_limit_of_64_chars",
         "run",
     ),
-    ("copilot", "permissionRequest", "srv", "dot.tool"),
-    ("copilot", "permissionRequest", "srv", "sp ace"),
-    ("copilot", "permissionRequest", "srv", "tö"),
     (
         "copilot",
         "permissionRequest",
         "a_very_long_server_name_that_goes_well_past_the_limit_of_64_chars",
         "run",
     ),
+];
+
+/// (client, host event, server, tool, dialect) where a rule of `dialect` on the name its own
+/// client gave the call does not fire under the host, the rule as configured does: Copilot CLI
+/// 1.0.102 writes `.` and a space `-` and keeps `-`, Claude Code 2.1.332 and Gemini CLI 0.61.0
+/// write `.` and a space `_` and keep `-`, so Copilot's `p-q-run` is Claude's `mcp__p_q__run`
+/// or `mcp__p-q__run` (server `p-q`), which hookx cannot tell (row 1862).
+const OWN_GAPS: &[(&str, &str, &str, &str, &str)] = &[
+    ("copilot", "preToolUse", "p.q", "run", "claude"),
+    ("copilot", "preToolUse", "s p", "run", "claude"),
+    ("copilot", "preToolUse", "s p", "run", "gemini"),
+    ("copilot", "preToolUse", "srv", "dot.tool", "claude"),
+    ("copilot", "preToolUse", "srv", "sp ace", "claude"),
+    ("copilot", "preToolUse", "srv", "sp ace", "gemini"),
+    ("copilot", "permissionRequest", "srv", "dot.tool", "claude"),
+    ("copilot", "permissionRequest", "srv", "sp ace", "claude"),
 ];
 
 /// The recordings, and the event whose name a rule of the client's own is written on.
@@ -163,15 +170,15 @@ fn each_recorded_mcp_name_reaches_the_rules_naming_its_server_and_tool() {
                 // 1942), where that client ran it.
                 let own = |dialect: &str| own_name(dialect, i).map(|n| regex::escape(&n));
                 let rules = [
-                    Some(("claude", claude, format!("mcp__{s}__{t}"))),
-                    gemini.map(|g| ("gemini", g, format!("mcp_{s}_{t}"))),
-                    own("claude").map(|m| ("claude", claude, m)),
-                    gemini.and_then(|g| own("gemini").map(|m| ("gemini", g, m))),
-                    own("codex").map(|m| ("codex", claude, m)),
+                    Some(("claude", claude, format!("mcp__{s}__{t}"), false)),
+                    gemini.map(|g| ("gemini", g, format!("mcp_{s}_{t}"), false)),
+                    own("claude").map(|m| ("claude", claude, m, true)),
+                    gemini.and_then(|g| own("gemini").map(|m| ("gemini", g, m, true))),
+                    own("codex").map(|m| ("codex", claude, m, true)),
                 ];
                 // A rule of the host's own dialect is the host's to run, on its own name.
-                let rules = rules.into_iter().flatten().filter(|(d, _, _)| *d != host);
-                for (dialect, as_event, matcher) in rules {
+                let rules = rules.into_iter().flatten().filter(|(d, ..)| *d != host);
+                for (dialect, as_event, matcher, own_name) in rules {
                     tried += 1;
                     let _ = std::fs::remove_file(&seen);
                     let mut cmd = common::hookx_clean(dir.path());
@@ -186,7 +193,7 @@ fn each_recorded_mcp_name_reaches_the_rules_naming_its_server_and_tool() {
                     }
                     if !seen.exists() {
                         let call = [host, event, server, tool].map(String::from);
-                        missed.insert((call, dialect, matcher));
+                        missed.insert((call, dialect, own_name, matcher));
                     }
                 }
             }
@@ -197,15 +204,29 @@ fn each_recorded_mcp_name_reaches_the_rules_naming_its_server_and_tool() {
         .iter()
         .map(|(h, e, s, t)| [h, e, s, t].map(|x| x.to_string()))
         .collect();
-    let missed_calls: BTreeSet<[String; 4]> = missed.iter().map(|(c, _, _)| c.clone()).collect();
-    for (call, dialect, matcher) in &missed {
-        if !gaps.contains(call) {
+    let own_gaps: BTreeSet<([String; 4], &str)> = OWN_GAPS
+        .iter()
+        .map(|(h, e, s, t, d)| ([h, e, s, t].map(|x| x.to_string()), *d))
+        .collect();
+    let missed_calls: BTreeSet<[String; 4]> = missed.iter().map(|(c, ..)| c.clone()).collect();
+    let mut missed_own = BTreeSet::new();
+    for (call, dialect, own_name, matcher) in &missed {
+        let own_gap = *own_name && own_gaps.contains(&(call.clone(), *dialect));
+        if own_gap {
+            missed_own.insert((call.clone(), *dialect));
+        }
+        if !gaps.contains(call) && !own_gap {
             wrong.push(format!("{dialect} `{matcher}` did not fire under {call:?}"));
         }
     }
     for gap in gaps.difference(&missed_calls) {
         wrong.push(format!(
             "the known gap {gap:?} fires now: take it out of GAPS"
+        ));
+    }
+    for gap in own_gaps.difference(&missed_own) {
+        wrong.push(format!(
+            "the known gap {gap:?} fires now: take it out of OWN_GAPS"
         ));
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));

@@ -83,6 +83,8 @@ pub static TABLES: Tables = Tables {
             kept: "_-",
             to: '_',
             per_unit: true,
+            punycode: false,
+            servers_kept_on: &[],
         }),
         ..crate::tables::MCP_CANONICAL
     },

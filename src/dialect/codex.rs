@@ -91,6 +91,8 @@ pub static TABLES: Tables = Tables {
             kept: "_",
             to: '_',
             per_unit: false,
+            punycode: false,
+            servers_kept_on: &[],
         }),
         ..crate::tables::MCP_CANONICAL
     },

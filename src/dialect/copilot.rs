@@ -33,16 +33,26 @@ const FILE_ARGS: &[(&str, &str)] = &[
 /// `-` ends: hookx reads it every way (`x-y-run` is server `x`'s `y-run` and server `x-y`'s
 /// `run`, [`McpNames::splits`]), and a rule fires on any reading (attacks row 1591).
 /// `permissionRequest` (both casings) says `SERVER/TOOL`, the server as configured (`p.q/run`),
-/// and only that form fires its matchers (run 1.0.102, attacks row 1860). Not modelled: a
-/// server or tool name's space or `.` is written `-` and a non-ASCII one in punycode
-/// (`café` → `xn--caf-dma-run`), a name past 64 characters is cut (row 1862).
+/// and only that form fires its matchers (run 1.0.102, attacks row 1860). A server's or tool's
+/// name is written with each character but an ASCII letter, digit, `_` or `-` as `-` (`p.q` →
+/// `p-q`, `sp ace` → `sp-ace`), a name holding a character past ASCII first in punycode
+/// (`café` → `xn--caf-dma`, `tö` → `xn--t-1ga`); `permissionRequest` so writes the tool only
+/// (`p.q/run`, `srv/dot-tool`; run 1.0.102, attacks row 1862). Not modelled: a name past 64
+/// characters is cut, the long server's `run` written `…_64_cha2`, and `permissionRequest`
+/// then names no tool (`LONG/`).
 const MCP_NAMES: McpNames = McpNames {
     prefix: "",
     separator: "-",
     matchers: None,
     builtin: None,
     event_separators: &[(EventKind::PermissionRequest, "/")],
-    rewrite: None,
+    rewrite: Some(crate::tables::NameRewrite {
+        kept: "_-",
+        to: '-',
+        per_unit: false,
+        punycode: true,
+        servers_kept_on: &[EventKind::PermissionRequest],
+    }),
 };
 
 /// camelCase events: camelCase payload, Copilot tool names, anchored regex matchers.

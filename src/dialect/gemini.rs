@@ -109,6 +109,8 @@ pub static TABLES: Tables = Tables {
             kept: "_-.:",
             to: '_',
             per_unit: true,
+            punycode: false,
+            servers_kept_on: &[],
         }),
     },
     key_case: KeyCase::Snake,

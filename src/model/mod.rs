@@ -7,6 +7,7 @@ pub mod event_kind;
 pub mod handler;
 pub mod matcher;
 pub mod outcome;
+pub mod punycode;
 pub mod tool;
 
 pub use event::{Event, ToolCall, ToolResult};

@@ -64,11 +64,35 @@ pub struct NameRewrite {
     /// Each UTF-16 unit of a rewritten character becomes `to`: a JavaScript regex without the
     /// `u` flag (Claude Code's and Gemini CLI's) writes `😀` as `__` (attacks row 1950).
     pub per_unit: bool,
+    /// A name holding a character past ASCII is first written in its ASCII form, each such
+    /// `.`-separated label `xn--` and punycode (Copilot CLI 1.0.102: `café` → `xn--caf-dma`,
+    /// attacks row 1862). Reversible: such a label is read back ([`NameRewrite::configured`]),
+    /// and a matcher's characters past ASCII are left as written.
+    pub punycode: bool,
+    /// Events whose payloads name the server as configured, the rewrite on the tool only
+    /// (Copilot's `permissionRequest`: `p.q/dot-tool`, run 1.0.102, attacks row 1862).
+    pub servers_kept_on: &'static [super::EventKind],
 }
 
 impl NameRewrite {
     fn keeps(&self, c: char) -> bool {
-        c.is_ascii_alphanumeric() || self.kept.contains(c)
+        c.is_ascii_alphanumeric() || self.kept.contains(c) || (self.punycode && !c.is_ascii())
+    }
+
+    /// The server `name` as payloads of event `kind` write it.
+    pub fn server(&self, kind: &super::EventKind, name: &str) -> String {
+        match self.servers_kept_on.contains(kind) {
+            true => name.to_string(),
+            false => self.name(name),
+        }
+    }
+
+    /// The name as configured that a written `name` stands for, where the rewrite can be
+    /// undone and changed it (a `xn--` label: `xn--caf-dma` is `café`).
+    pub fn configured(&self, name: &str) -> Option<String> {
+        self.punycode
+            .then(|| super::punycode::label_of(name))
+            .flatten()
     }
 
     /// What the agent writes for a character it rewrites, `c`, onto `out`.
@@ -79,6 +103,14 @@ impl NameRewrite {
 
     /// A server's or tool's `name` as the agent writes it.
     pub fn name(&self, name: &str) -> String {
+        let ascii;
+        let name = match self.punycode && !name.is_ascii() {
+            true => {
+                ascii = super::punycode::to_ascii(name);
+                ascii.as_str()
+            }
+            false => name,
+        };
         let mut out = String::with_capacity(name.len());
         for c in name.chars() {
             match self.keeps(c) {

@@ -777,15 +777,39 @@ fn mcp_id(
     if names.canonical_on(kind) {
         return None;
     }
-    let mut ids = match mcp_context_parts(t, fields) {
+    let mut ids: Vec<String> = match mcp_context_parts(t, fields) {
         Some((server, tool)) => vec![MCP_CANONICAL.join(server, tool)],
         None => names
             .splits(name)
             .into_iter()
             .map(|(server, tool)| MCP_CANONICAL.join(server, tool))
             .collect(),
+    };
+    // Where the host's rewrite can be undone (Copilot's `xn--caf-dma` is `café`), the names as
+    // configured, first; where the payload names the server as configured, the server as the
+    // rewrite writes it too, which a rule the rewrite read names (attacks row 1862).
+    if let Some(rewrite) = names
+        .rewrite
+        .filter(|_| mcp_context_parts(t, fields).is_none())
+    {
+        let (mut undone, mut written) = (Vec::new(), Vec::new());
+        for (server, tool) in names.splits(name) {
+            let undo = |part: &str| rewrite.configured(part).unwrap_or_else(|| part.to_string());
+            let (s, t) = (undo(server), undo(tool));
+            if (s.as_str(), t.as_str()) != (server, tool) {
+                undone.push(MCP_CANONICAL.join(&s, &t));
+            }
+            written.push(MCP_CANONICAL.join(&rewrite.name(&s), &t));
+        }
+        let all = undone.into_iter().chain(ids).chain(written);
+        ids = Vec::new();
+        for id in all {
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+        }
     }
-    .into_iter();
+    let mut ids = ids.into_iter();
     Some((ids.next()?, ids.collect()))
 }
 
@@ -807,7 +831,7 @@ fn named_mcp_parts<'a>(event: &'a Event, id: &'a str) -> Option<(&'a str, &'a st
     let server = event.fields.get(MCP_SERVER)?.get("name")?.as_str()?;
     let rest = id.strip_prefix(MCP_CANONICAL.prefix)?;
     let written = match event.tool.as_ref().and_then(|t| t.rewrite) {
-        Some(rewrite) => rewrite.name(server),
+        Some(rewrite) => rewrite.server(&event.kind, server),
         None => server.to_string(),
     };
     let tool = rest
@@ -832,7 +856,7 @@ pub fn event_tool_name<'a>(flavor: Flavor, event: &'a Event, id: &'a str) -> Cow
     let parts = named_mcp_parts(event, id).map(|(server, _, tool)| (server, tool));
     match parts.or_else(|| MCP_CANONICAL.split(id)) {
         Some((server, tool)) => Cow::Owned(match rewrite {
-            Some(r) => mcp.join(&r.name(server), &r.name(tool)),
+            Some(r) => mcp.join(&r.server(&event.kind, server), &r.name(tool)),
             None => mcp.join(server, tool),
         }),
         None => tool_name(flavor, id),
