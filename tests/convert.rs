@@ -2205,9 +2205,19 @@ fn an_mcp_matcher_is_spelled_for_the_event_it_is_on() {
         ["srv/.*", "srv/run", ".*/.*", "bash|mcp__srv__run"]
     );
     assert_eq!(matchers("preToolUse"), ["srv-.*"]);
-    assert_eq!(losses.len(), 1, "{losses:#?}");
+    // Besides each PermissionRequest rule's cadence (rows 1883, 1984), the one matcher's loss.
+    let of_matchers: Vec<_> = losses
+        .iter()
+        .filter(|l| {
+            l["what"]
+                .as_str()
+                .unwrap_or_default()
+                .starts_with("matcher")
+        })
+        .collect();
+    assert_eq!(of_matchers.len(), 1, "{losses:#?}");
     assert!(
-        losses[0].to_string().contains("`<server>/<tool>`"),
+        of_matchers[0].to_string().contains("`<server>/<tool>`"),
         "{losses:#?}"
     );
     for (matcher, name) in [("srv/.*", "srv/run"), ("srv/run", "srv/run")] {
@@ -2241,5 +2251,12 @@ fn an_mcp_matcher_is_spelled_for_the_event_it_is_on() {
         .map(|g| g["matcher"].as_str().unwrap())
         .collect();
     assert_eq!(written, ["mcp__srv__.*", "mcp__srv__run", "Bash"], "{out}");
-    assert_eq!(report["losses"], json!([]), "{report}");
+    // Each rule's cadence is said (rows 1883, 1984); no matcher is lost.
+    let losses = report["losses"].as_array().unwrap();
+    assert!(
+        losses.iter().all(|l| l["what"]
+            .as_str()
+            .is_some_and(|w| w.starts_with("how often"))),
+        "{report}"
+    );
 }
