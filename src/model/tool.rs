@@ -145,6 +145,16 @@ impl NameRewrite {
                     }
                     None => out.push(c),
                 },
+                // A group's flags or name (`(?:`, `(?i)`, `(?P<n>`) are syntax, not a name.
+                '(' if !class && chars.clone().next() == Some('?') => {
+                    out.push(c);
+                    for f in chars.by_ref() {
+                        out.push(f);
+                        if matches!(f, ':' | ')' | '>' | '=' | '!') {
+                            break;
+                        }
+                    }
+                }
                 '[' if !class => {
                     class = true;
                     out.push(c);

@@ -56,9 +56,10 @@ pub fn translate(
     to: Flavor,
 ) -> Translated {
     let mut translated = translate_names(text, on, kind, from, to);
-    let names = to.tables().mcp_names;
+    // The event's spelling: Copilot's `permissionRequest` `SERVER/TOOL` keeps what it names.
+    let names = to.tables().mcp_names.on(kind);
     if on == MatchOn::ToolName
-        && let Some(rewrite) = names.rewrite
+        && let Some(rewrite) = to.tables().mcp_names.rewrite
         && from.tables().mcp_names.rewrite != Some(rewrite)
         && let Some(written) = &translated.text
         && let Some(rewritten) =
