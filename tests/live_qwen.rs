@@ -25,10 +25,10 @@ mod in_background;
 mod json_syntax;
 #[path = "live_common/matcher_probe.rs"]
 mod matcher_probe;
-#[path = "live_common/merge_probe.rs"]
-mod merge_probe;
 #[path = "live_common/mcp_names.rs"]
 mod mcp_names;
+#[path = "live_common/merge_probe.rs"]
+mod merge_probe;
 #[path = "live_common/recorded.rs"]
 mod recorded;
 #[path = "live_common/run.rs"]
