@@ -737,26 +737,16 @@ impl TrustStore {
         (before, after): (&str, &str),
         without_agent_keys: [&dyn Fn(crate::tables::Dialect) -> Option<String>; 2],
     ) -> bool {
-        self.parse_whole();
-        let mut changed = false;
-        for (location, records) in &mut self.trusted {
-            let dialect = context::location(location).map(|l| l.dialect);
-            let projection = |which: usize| dialect.and_then(without_agent_keys[which]);
-            if let Some(record) = records.get_mut(canonical.as_os_str())
-                && before != after
-                && (record.sha256 == before
-                    || record.without_agent_keys.is_some()
-                        && record.without_agent_keys == projection(0))
-            {
+        self.each_trusting(
+            canonical,
+            (before, after),
+            without_agent_keys,
+            |record, kept| {
                 record.sha256 = after.to_string();
-                record.without_agent_keys =
-                    projection(1).filter(|_| record.without_agent_keys.is_some());
-                self.changed
-                    .insert((*location, canonical.as_os_str().to_owned()));
-                changed = true;
-            }
-        }
-        changed
+                record.without_agent_keys = kept;
+                true
+            },
+        )
     }
 
     /// [`TrustStore::carry_over`] in two steps around hookx's own edit of the file, for
@@ -769,24 +759,47 @@ impl TrustStore {
         (before, after): (&str, &str),
         without_agent_keys: [&dyn Fn(crate::tables::Dialect) -> Option<String>; 2],
     ) -> bool {
+        self.each_trusting(
+            canonical,
+            (before, after),
+            without_agent_keys,
+            |record, kept| {
+                let landing = Landing {
+                    sha256: after.to_string(),
+                    without_agent_keys: kept,
+                };
+                let new = record.landing.as_ref() != Some(&landing);
+                record.landing = Some(landing);
+                new
+            },
+        )
+    }
+
+    /// Calls `apply` on each record of the file at `canonical` that trusts `before` (its bytes,
+    /// or what hookx reads of them), with what it would keep of `after` read without the
+    /// agent's keys; `apply` says whether it changed the record. Returns whether any changed.
+    fn each_trusting(
+        &mut self,
+        canonical: &Path,
+        (before, after): (&str, &str),
+        without_agent_keys: [&dyn Fn(crate::tables::Dialect) -> Option<String>; 2],
+        mut apply: impl FnMut(&mut Record, Option<String>) -> bool,
+    ) -> bool {
+        if before == after {
+            return false;
+        }
         self.parse_whole();
         let mut changed = false;
         for (location, records) in &mut self.trusted {
             let dialect = context::location(location).map(|l| l.dialect);
             let projection = |which: usize| dialect.and_then(without_agent_keys[which]);
             if let Some(record) = records.get_mut(canonical.as_os_str())
-                && before != after
                 && (record.sha256 == before
                     || record.without_agent_keys.is_some()
                         && record.without_agent_keys == projection(0))
             {
-                let landing = Landing {
-                    sha256: after.to_string(),
-                    without_agent_keys: projection(1)
-                        .filter(|_| record.without_agent_keys.is_some()),
-                };
-                if record.landing.as_ref() != Some(&landing) {
-                    record.landing = Some(landing);
+                let kept = projection(1).filter(|_| record.without_agent_keys.is_some());
+                if apply(record, kept) {
                     self.changed
                         .insert((*location, canonical.as_os_str().to_owned()));
                     changed = true;
