@@ -5129,8 +5129,10 @@ fn a_writes_replacement_is_only_its_path() {
 /// Attacks row 1962: two PostToolUse hooks replace one Bash result differently under Claude
 /// Code 2.1.332: two of Claude's own (a redactor `R-1962-A`, then `R-1962-B`, and the other
 /// order), and one of Claude's own beside a team's Copilot hook run through hookx's route
-/// (`modifiedResult` `R-1962-X`). The model reads the last hook's alone, the route's after
-/// Claude's own (hookx's `simulate` takes it so), never the Bash call's output.
+/// (`modifiedResult` `R-1962-X`). Claude runs the hooks in parallel on the original output and
+/// the last to finish wins (its own schema says "last-write-wins"), so the model reads one of
+/// the replacements alone, never the Bash call's output; which one is a race. The first probe
+/// read config order from three runs; CI then saw `A then B` give `A`.
 fn two_replacements_of_one_result() {
     let Some(bin) = client_or_skip("two_replacements_of_one_result") else {
         return;
@@ -5179,14 +5181,14 @@ fn two_replacements_of_one_result() {
             .into_iter()
             .filter(|t| seen.any(t))
             .collect();
-        let last = match (team, texts.last()) {
-            (true, _) => "R-1962-X",
-            (false, Some(text)) => text,
-            (false, None) => "",
-        };
+        let written: Vec<&str> = texts
+            .iter()
+            .copied()
+            .chain(team.then_some("R-1962-X"))
+            .collect();
         c.check(
-            read == [last],
-            format!("{name}: the model read the last replacement alone, {last}: {read:?}"),
+            read.len() == 1 && written.contains(&read[0]),
+            format!("{name}: the model read one replacement alone, one of {written:?}: {read:?}"),
         );
         c.check(
             world.project.join("made.txt").exists(),

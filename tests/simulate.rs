@@ -1341,9 +1341,9 @@ fn simulate_says_which_arguments_a_rewrite_taken_whole_leaves_out() {
 
 /// Attacks rows 1961 and 1962: under Claude Code a PostToolUse hook of Claude's own replaces a
 /// Bash result (`R-1962-A`) and a team's Copilot hook run through hookx's route replaces it
-/// otherwise (`R-1962-X`). Claude Code 2.1.332 gave the model the route's alone (live,
+/// otherwise (`R-1962-X`). Claude Code 2.1.332 gives the model the one that ends last (live,
 /// `live_claude::two_replacements_of_one_result`): simulate's answer as taken is the route's,
-/// not hookx's withheld text, which is for two of hookx's own handlers.
+/// not hookx's withheld text, which is for two of hookx's own handlers, and the race is said.
 #[test]
 fn simulate_takes_the_routes_replacement_after_the_hosts_own() {
     let dir = tempfile::tempdir().unwrap();
@@ -1390,4 +1390,7 @@ fn simulate_takes_the_routes_replacement_after_the_hosts_own() {
         taken.contains("R-1962-X") && !taken.contains("R-1962-A") && !taken.contains("withheld"),
         "{report:#}"
     );
+    // Claude runs them side by side, last to end wins (CI saw its own win): the race is said.
+    let notes = report["notes"].to_string();
+    assert!(notes.contains("may win the race"), "{report:#}");
 }

@@ -391,7 +391,17 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
             .into_owned();
     let hookx = &through_hookx.outcome;
     // A replaced result of hookx's route's takes the place of the host's own handlers' (Claude
-    // Code 2.1.332 gave the model the route's, live: attacks row 1962).
+    // Code 2.1.332 gave the model the route's, live: attacks row 1962). A host that runs its
+    // hooks side by side takes the one that ends last: which, is a race, and said so.
+    if host.tables().parallel
+        && (native.outcome.modified_result.as_ref())
+            .is_some_and(|own| hookx.modified_result.as_ref().is_some_and(|h| h != own))
+    {
+        through_hookx.notes.push(format!(
+            "{} runs its own hooks and hookx's route side by side and gives the model the replaced result that ends last: this takes the route's, but the host's own may win the race",
+            host.dialect().def().display
+        ));
+    }
     outcome.merge_a_later_result(
         crate::protocol::answer::as_the_host_takes_it(host, kind, hookx).into_owned(),
     );
