@@ -17,6 +17,9 @@ mod common;
 mod faults;
 #[path = "live_common/minimal.rs"]
 mod minimal;
+#[allow(dead_code)]
+#[path = "live_common/pty.rs"]
+mod pty;
 #[path = "live_common/recorded.rs"]
 mod recorded;
 #[path = "live_common/scopes.rs"]
@@ -1238,6 +1241,7 @@ fn main() -> std::process::ExitCode {
             a_guards_copy_without_hookx_cancels_the_shell_call,
             failed_calls_as_cline_marks_them,
             a_failed_call_runs_each_teams_rule_once_under_cline,
+            a_resumed_task_fires_task_resume,
         ],
     )
 }
@@ -1602,4 +1606,53 @@ fn lifecycle_events_fire_as_often_as_recorded() {
     };
     failed.extend(cadence::settle(&format!("cline-{VERSION}"), &now));
     assert!(failed.is_empty(), "{}", failed.join("\n"));
+}
+
+/// Attacks row 2186 (1987): a task resumed with `cline --id TASK`, which opens Cline's
+/// interactive chat (`--json` refuses `--id`), run on a terminal of its own (`live_common/pty.rs`)
+/// after a `--json` run made the task. The recorder as every hook file in `~/.cline/hooks/`:
+/// what fires on the resume, and its payload (printed, and checked for the task's id).
+fn a_resumed_task_fires_task_resume() {
+    let Some(bin) = cline() else { return };
+    let sb = Sandbox::new("hookx-live-cline-resume");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    for e in EVENTS {
+        executable(&sb.home, &format!(".cline/hooks/{e}"), &sb.dumper(e), 0o755);
+    }
+    let (out, stdout) = run_client(&bin, &sb, &model, "cadence", "cline-resume");
+    assert!(out.status.success(), "exit {:?}: {stdout}", out.status);
+    let first = sb.dumps();
+    let task = first
+        .iter()
+        .find(|d| d.label == "TaskStart")
+        .map(|d| d.stdin["taskId"].as_str().unwrap_or_default().to_string())
+        .expect("TaskStart fired in the --json run");
+    let hub_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .port();
+    let _hub = HubGuard(sb.project.display().to_string());
+    let mut cmd = sb.command(&bin);
+    cmd.env("TERM", "xterm-256color")
+        .env("CLINE_HUB_PORT", hub_port.to_string())
+        .args(["--id", &task]);
+    let mut term = pty::Terminal::spawn(cmd, 40, 120).expect("cline on a terminal");
+    let before = first.len();
+    term.wait("a Task hook fired on the resume", |_| {
+        sb.dumps()
+            .iter()
+            .skip(before)
+            .any(|d| d.label.starts_with("Task"))
+    });
+    let fired: Vec<minimal::Dump> = sb.dumps().into_iter().skip(before).collect();
+    for d in &fired {
+        eprintln!("resume fired {}: {}", d.label, d.raw);
+    }
+    eprintln!("screen:\n{}", term.screen());
+    let resume = fired.iter().find(|d| d.label == "TaskResume");
+    assert!(
+        resume.is_some_and(|d| d.stdin["taskId"] == task.as_str()),
+        "TaskResume with the task's id fired on `cline --id {task}`: {:?}",
+        fired.iter().map(|d| &d.label).collect::<Vec<_>>()
+    );
 }

@@ -90,6 +90,10 @@ const FIRED: &[&str] = &[
     "Stop",
 ];
 
+/// Set once [`a_context_kept_for_a_refused_call_reaches_no_call_after_continue`]'s first run
+/// ended: its scenario's script goes on with another call in the continued run.
+static CARRY_CONTINUED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
 fn shell(command: &str) -> (&'static str, Value) {
     (
         "run_shell_command",
@@ -219,6 +223,17 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             one(shell("echo carry-one")),
             one(shell("echo carry-two")),
             Step::Text("carry done"),
+        ],
+        // Attacks row 2184 (1989): a call Qwen refuses after hookx kept its context, the answer;
+        // the `--continue`d run ([`CARRY_CONTINUED`]: one tool message already in its history)
+        // makes another call, then answers.
+        "carry1989" => vec![
+            one(shell("echo carry-refused-1989")),
+            match CARRY_CONTINUED.load(std::sync::atomic::Ordering::SeqCst) {
+                false => Step::Text("carry1989 first done"),
+                true => one(shell("echo carry-after-1989")),
+            },
+            Step::Text("carry1989 second done"),
         ],
         "story" => vec![
             one(shell("echo story-ok")),
@@ -1955,6 +1970,7 @@ fn main() -> std::process::ExitCode {
             a_projects_env_reaches_the_users_hooks,
             both_scopes_get_one_event,
             a_claude_pretooluse_context_reaches_qwens_model_once,
+            a_context_kept_for_a_refused_call_reaches_no_call_after_continue,
             failed_calls_as_qwen_fires_them,
             a_routed_async_handler_runs_in_the_background,
             several_hooks_answers_merge_as_simulate_says,
@@ -2090,6 +2106,117 @@ fn a_claude_pretooluse_context_reaches_qwens_model_once() {
         );
     }
     c.done("carry");
+}
+
+/// Attacks row 2184 (1989): hookx's carried store across `qwen --continue`. A Claude
+/// PreToolUse rule routed by `hookx install --host qwen` answers a shell call with a context
+/// (which Qwen drops, so hookx keeps it for the call's post event: row 1650), and a hook of
+/// Qwen's own in the user's settings denies that call: Qwen refuses it after hookx answered, so
+/// no post event of it takes the context. Then `qwen --continue` (the same session) makes
+/// another call. The kept context never reaches the model, in either run: the store is keyed
+/// by the session and by Qwen's own `tool_use_id` (`toolu_<ms>_<random>`, one per call), and
+/// the later call's id is another.
+fn a_context_kept_for_a_refused_call_reaches_no_call_after_continue() {
+    const CTX: &str = "CTX-1989-KEPT";
+    const NATIVE: &str = "R1989-NATIVE-DENY";
+    CARRY_CONTINUED.store(false, std::sync::atomic::Ordering::SeqCst);
+    let Some(l) = live("carry1989", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({
+            "PreToolUse": [group(sb, Some("run_shell_command"), "qwen-deny")],
+            "PostToolUse": [group(sb, None, "ids-PostToolUse")],
+            "PostToolUseFailure": [group(sb, None, "ids-PostToolUseFailure")],
+        }));
+        sb.answer("qwen-deny", "00", "carry-refused", "", NATIVE, 2);
+        let answer = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "additionalContext": CTX}});
+        // The context for the refused call only: the later call gets none of its own.
+        let rule = format!(
+            "input=$(cat); case \"$input\" in *carry-refused*) printf '%s' '{answer}';; esac"
+        );
+        let rules = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": rule}]}]}});
+        sb.write("project/.claude/settings.json", &rules.to_string());
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "qwen"]).success();
+        None
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let refused = l.tool_result("carry1989", "carry-refused-1989");
+    c.that(
+        refused.contains(NATIVE) && !refused.contains(CTX),
+        format!("Qwen's own hook refused the call, no context with it: {refused:?}"),
+    );
+    let kept = |home: &std::path::Path| -> usize {
+        std::fs::read_dir(home.join(".hookx/carried"))
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|d| std::fs::read_dir(d.path()).map_or(0, |f| f.count()))
+            .sum()
+    };
+    let after_first = kept(&l.sb.home);
+    eprintln!("contexts kept after the first run: {after_first}");
+    let session = |dumps: &[client::Dump]| -> Vec<Value> {
+        let mut ids: Vec<Value> = dumps
+            .iter()
+            .filter(|d| d.label == "qwen-deny")
+            .map(|d| d.stdin["session_id"].clone())
+            .collect();
+        ids.dedup();
+        ids
+    };
+    let first_ids = session(&l.dumps);
+    CARRY_CONTINUED.store(true, std::sync::atomic::Ordering::SeqCst);
+    let bin = client::binary().expect("found by live()");
+    let out = l.sb.run(
+        &bin,
+        l.model.port,
+        "and now the follow-up",
+        &["--yolo", "--continue"],
+        None,
+        &[],
+    );
+    c.that(
+        out.status == Some(0),
+        format!("continue exit {:?}: {}", out.status, out.stderr),
+    );
+    let dumps = l.sb.dumps();
+    let all_ids = session(&dumps);
+    let posts: Vec<&str> = dumps
+        .iter()
+        .filter(|d| d.label.starts_with("ids-"))
+        .map(|d| d.label.as_str())
+        .collect();
+    eprintln!("Qwen's post events over both runs: {posts:?}");
+    eprintln!("session ids of the first run {first_ids:?}, of both {all_ids:?}");
+    c.that(
+        first_ids.len() == 1 && all_ids == first_ids,
+        format!("one session across --continue: {first_ids:?} then {all_ids:?}"),
+    );
+    let after = l.tool_result("carry1989", "carry-after-1989");
+    c.that(
+        after.contains("carry-after-1989") && !after.contains(CTX),
+        format!("the continued run's call ran, no context with it: {after:?}"),
+    );
+    let sent = l.sent("carry1989");
+    c.that(
+        !sent.contains(CTX),
+        format!(
+            "the kept context reached the model {} times",
+            sent.matches(CTX).count()
+        ),
+    );
+    eprintln!(
+        "contexts kept after the continued run: {}",
+        kept(&l.sb.home)
+    );
+    c.done("carry1989");
 }
 
 /// Attacks rows 1880-1899 (row 1766 of the twenty-sixth pass), live under Qwen Code 0.24.4:
