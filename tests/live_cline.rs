@@ -1632,27 +1632,45 @@ fn a_resumed_task_fires_task_resume() {
         .unwrap()
         .port();
     let _hub = HubGuard(sb.project.display().to_string());
-    let mut cmd = sb.command(&bin);
-    cmd.env("TERM", "xterm-256color")
+    // `Sandbox::command`'s variables, in no process group of its own: the terminal's child
+    // leads a session (setsid fails for a group leader).
+    let mut cmd = std::process::Command::new(&bin);
+    cmd.env_clear()
+        .env("HOME", &sb.home)
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("LANG", "C.UTF-8")
+        .env("TMPDIR", std::env::temp_dir())
+        .current_dir(&sb.project)
+        .env("TERM", "xterm-256color")
         .env("CLINE_HUB_PORT", hub_port.to_string())
         .args(["--id", &task]);
     let mut term = pty::Terminal::spawn(cmd, 40, 120).expect("cline on a terminal");
     let before = first.len();
+    // No hook fires when the chat opens: the resume fires with the first message sent.
+    term.wait_for_text("Ask anything");
+    term.enter_line("SCENARIO:cadence and now the follow-up");
     term.wait("a Task hook fired on the resume", |_| {
         sb.dumps()
             .iter()
             .skip(before)
             .any(|d| d.label.starts_with("Task"))
     });
+    // The resumed task answers (its history holds the three calls: the script's answer).
+    term.wait_for_text("cadence done");
     let fired: Vec<minimal::Dump> = sb.dumps().into_iter().skip(before).collect();
     for d in &fired {
         eprintln!("resume fired {}: {}", d.label, d.raw);
     }
-    eprintln!("screen:\n{}", term.screen());
+    let labels: Vec<&str> = fired.iter().map(|d| d.label.as_str()).collect();
     let resume = fired.iter().find(|d| d.label == "TaskResume");
+    // The resumed task's id is the payload's `sessionContext.rootSessionId`; its `taskId` is
+    // a conversation of its own.
     assert!(
-        resume.is_some_and(|d| d.stdin["taskId"] == task.as_str()),
-        "TaskResume with the task's id fired on `cline --id {task}`: {:?}",
-        fired.iter().map(|d| &d.label).collect::<Vec<_>>()
+        resume.is_some_and(
+            |d| d.stdin["sessionContext"]["rootSessionId"] == task.as_str()
+                && d.stdin["hookName"] == "agent_resume"
+        ) && !labels.contains(&"TaskStart"),
+        "`cline --id {task}` fires TaskResume (agent_resume, rootSessionId the task's id), no \
+         TaskStart: {labels:?}"
     );
 }
