@@ -7,10 +7,13 @@
 //! Not covered here: Claude Code with Copilot CLI (the other pair the attacks name), and copies
 //! made by `convert` (`hookx exec`): the routes alone.
 
+// Both clients' modules, as their suites include them, each include `live_common`'s `dumps`,
+// `sandbox`, `sealed` and `spawn` (so each seals with a flag of its own: `sandboxes`).
+#![allow(clippy::duplicate_mod)]
+
 #[macro_use]
 #[path = "live_common/harness.rs"]
 mod harness;
-#[allow(dead_code)]
 mod common;
 #[allow(dead_code)]
 #[path = "live_gemini/client.rs"]
@@ -361,6 +364,137 @@ fn the_guides_loop_in_two_clients_at_once() {
     );
 }
 
+/// Attacks row 2190: two Qwen Code sessions at once in one project and home, the hook set
+/// routed (`install --host qwen`, both scopes) and trusted. hookx carries a PreToolUse context
+/// only under Qwen (`dispatch/carry.rs`, keyed by the session and Qwen's call id), so two Qwen
+/// sessions are where a carried context could cross: each model gets exactly one session's
+/// context, once in its last request, the two different; per session each rule once per event
+/// (the log's session ids); both deny; the runs overlapped; nothing left in `~/.hookx/carried`.
+fn two_qwen_sessions_at_once_keep_their_own_contexts() {
+    let Some(p) = sandboxes() else { return };
+    let mut q2 = qwen::Sandbox::new();
+    q2.home = p.g.home.clone();
+    q2.project = p.g.project.clone();
+    common::write(
+        &p.g.project,
+        ".claude/settings.json",
+        &serde_json::to_string_pretty(&pair::claude_rules()).unwrap(),
+    );
+    let (project, home) = (&p.g.project, &p.g.home);
+    common::hookx_at(project, home, &["trust", "--yes"]).success();
+    for scope in ["project", "user"] {
+        common::hookx_at(
+            project,
+            home,
+            &["install", "--host", "qwen", "--scope", scope],
+        )
+        .success();
+    }
+    common::hookx_at(project, home, &["trust", "--yes"]).success();
+    let dir = project.display().to_string();
+    let models = [
+        qwen_server::FakeModel::start(qwen_script, dir.clone()),
+        qwen_server::FakeModel::start(qwen_script, dir),
+    ];
+    let start = std::sync::Barrier::new(2);
+    let outs: Vec<qwen::Outcome> = std::thread::scope(|s| {
+        let runs: Vec<_> = [&p.q, &q2]
+            .into_iter()
+            .zip(&models)
+            .map(|(q, m)| {
+                let start = &start;
+                let bin = &p.qbin;
+                s.spawn(move || {
+                    start.wait();
+                    q.run(bin, m.port, SCENARIO, &["--yolo"], None, &[])
+                })
+            })
+            .collect();
+        runs.into_iter().map(|r| r.join().unwrap()).collect()
+    });
+    let mut failed = Vec::new();
+    let mut that = |ok: bool, what: String| {
+        if !ok {
+            failed.push(what)
+        }
+    };
+    for (i, out) in outs.iter().enumerate() {
+        that(
+            out.status == Some(0),
+            format!("qwen {i}: exit {:?}: {}", out.status, out.stderr),
+        );
+    }
+    let lines = pair::lines(project);
+    eprintln!("pair.log:\n{lines:#?}");
+    that(
+        pair::overlapped(&lines),
+        format!("both sessions at their prompt before either's first call: {lines:?}"),
+    );
+    let sessions: Vec<String> = pair::sessions(&lines)
+        .remove("qwen")
+        .unwrap_or_default()
+        .into_iter()
+        .collect();
+    that(
+        sessions.len() == 2,
+        format!("two sessions in the log: {sessions:?}"),
+    );
+    let denied = pair::denied("qwen");
+    for session in &sessions {
+        for (rule, want) in [
+            ("prompt", vec![""]),
+            ("guard", vec![pair::SAFE, denied.as_str()]),
+            ("post", vec!["Bash echo pair-safe"]),
+        ] {
+            let got = pair::runs(&lines, rule, session);
+            that(
+                got == want,
+                format!("{session}: {rule} ran {got:?}, once each of {want:?} wanted"),
+            );
+        }
+    }
+    that(
+        !project.join("pair-canary-qwen").exists(),
+        "the denied call ran".into(),
+    );
+    let mut owners = Vec::new();
+    for (i, m) in models.iter().enumerate() {
+        let sent = json!(m.chats()).to_string();
+        that(
+            sent.contains(pair::REASON),
+            format!("qwen {i}: the guard's reason reached its model"),
+        );
+        let seen = pair::contexts(&sent);
+        let last = m
+            .requests_of("pair")
+            .last()
+            .map(Value::to_string)
+            .unwrap_or_default();
+        let in_last = pair::contexts(&last);
+        eprintln!("qwen {i}: contexts {seen:?}, in its last request {in_last:?}");
+        that(
+            seen.len() == 1 && in_last.len() == 1 && in_last.values().all(|n| *n == 1),
+            format!(
+                "qwen {i}: one session's context, once in its last request: {seen:?} {in_last:?}"
+            ),
+        );
+        owners.extend(seen.into_keys());
+    }
+    owners.sort();
+    that(
+        owners == sessions,
+        format!("each model got its own session's context: {owners:?} of {sessions:?}"),
+    );
+    let left = std::fs::read_dir(home.join(".hookx/carried")).map_or(0, |d| d.count());
+    that(left == 0, format!("{left} files left in ~/.hookx/carried"));
+    assert!(
+        failed.is_empty(),
+        "two qwen: {} checks failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_pair",
@@ -387,6 +521,7 @@ fn main() -> std::process::ExitCode {
         live_tests![
             two_clients_at_once_run_each_rule_once_per_session,
             the_guides_loop_in_two_clients_at_once,
+            two_qwen_sessions_at_once_keep_their_own_contexts,
         ],
     )
 }
