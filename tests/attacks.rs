@@ -6,9 +6,10 @@
 
 mod common;
 
+use common::OutputWithStdin as _;
 use common::{Ran, ran, write};
 use serde_json::{Value, json};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// `hookx convert FILE --to TO --format json` in `dir`: the report and the converted document.
 fn convert(dir: &Path, file: &str, to: &str) -> (Ran, Value) {
@@ -27,6 +28,61 @@ fn claude_handler(out: &Value) -> &Value {
     let group = &out["hooks"]["PreToolUse"][0];
     assert!(group["hooks"].is_array(), "not a Claude group: {out:#}");
     &group["hooks"][0]
+}
+
+/// A temporary folder holding the user's `home` (not made) and a `project`, a repository's
+/// root (its `.git` made): `(folder, home, project)`.
+fn home_and_project() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    (dir, home, project)
+}
+
+/// `hookx ARGS` in `project` as the user whose home is `home` (`HOME`, `--project`, `--home`).
+fn as_user(project: &Path, home: &Path, args: &[&str]) -> Ran {
+    let mut cmd = common::hookx_clean(project);
+    cmd.env("HOME", home).args(args);
+    cmd.arg("--project").arg(project).arg("--home").arg(home);
+    ran(&mut cmd)
+}
+
+/// `git ARGS` in `at` as the user whose home is `home` (named `t`), which must succeed.
+fn git_as(home: &Path, at: &Path, args: &[&str]) {
+    let out = std::process::Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@t"])
+        .args(args)
+        .current_dir(at)
+        .env("HOME", home)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+}
+
+/// What `list` says after its heading of the rules that run at another rate than where they
+/// were written, if it says that heading.
+fn at_other_rates(list: &str) -> Option<&str> {
+    list.split("run at another rate than where they were written:")
+        .nth(1)
+}
+
+/// The text of `text` between `from` and `to` (to its end without `to`; empty without `from`).
+fn between(text: &str, from: &str, to: &str) -> String {
+    text.split(from)
+        .nth(1)
+        .and_then(|rest| rest.split(to).next())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// The matchers of `event`'s groups in a converted document.
+fn matchers_of<'a>(out: &'a Value, event: &str) -> Vec<&'a str> {
+    out["hooks"][event]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["matcher"].as_str().unwrap_or_default())
+        .collect()
 }
 
 /// A provenance record a repository forged on a Copilot guard (`"hookx": {"from": "claude",
@@ -3334,16 +3390,7 @@ fn a_guard_trusted_in_the_checkout_denies_in_its_worktrees_with_the_same_scripts
     let root = tmp.path().canonicalize().unwrap();
     let (project, home) = (root.join("project"), root.join("home"));
     std::fs::create_dir_all(&home).unwrap();
-    let git = |dir: &Path, args: &[&str]| {
-        let out = std::process::Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-            .args(args)
-            .current_dir(dir)
-            .env("HOME", &home)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}: {out:?}");
-    };
+    let git = |dir: &Path, args: &[&str]| git_as(&home, dir, args);
     std::fs::create_dir_all(&project).unwrap();
     git(&project, &["init", "-q"]);
     write(
@@ -3427,9 +3474,7 @@ fn a_guard_trusted_in_the_checkout_denies_in_its_worktrees_with_the_same_scripts
 /// trimmed, so such a rule ran on every call under `simulate` and every other host.
 #[test]
 fn an_auggie_matcher_of_white_space_fires_on_no_tool() {
-    let dir = tempfile::tempdir().unwrap();
-    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
-    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let (_dir, home, project) = home_and_project();
     let hooks = json!({"hooks": {"PreToolUse": [
         {"matcher": " ", "hooks": [{"type": "command", "command": "true blank"}]},
         {"matcher": ".*", "hooks": [{"type": "command", "command": "true all"}]},
@@ -3475,16 +3520,7 @@ fn a_folder_whose_own_git_records_claim_the_users_repository_is_not_followed() {
     let (project, home) = (root.join("project"), root.join("home"));
     std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(&project).unwrap();
-    let git = |dir: &Path, args: &[&str]| {
-        let out = std::process::Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-            .args(args)
-            .current_dir(dir)
-            .env("HOME", &home)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}: {out:?}");
-    };
+    let git = |dir: &Path, args: &[&str]| git_as(&home, dir, args);
     git(&project, &["init", "-q"]);
     let settings = r#"{"hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [
             {"type": "command", "command": "sh .gemini/hooks/guard.sh"}]}]}}"#;
@@ -3544,16 +3580,7 @@ fn a_guard_reached_through_a_cd_is_compared_in_a_worktree() {
     let (project, home) = (root.join("project"), root.join("home"));
     std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(&project).unwrap();
-    let git = |dir: &Path, args: &[&str]| {
-        let out = std::process::Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-            .args(args)
-            .current_dir(dir)
-            .env("HOME", &home)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}: {out:?}");
-    };
+    let git = |dir: &Path, args: &[&str]| git_as(&home, dir, args);
     git(&project, &["init", "-q"]);
     write(
         &project,
@@ -3763,9 +3790,7 @@ fn an_async_rewake_handler_converted_still_runs_in_the_background() {
 /// under Gemini say it; Qwen, which fires `PreCompact` only when it compacts, says nothing.
 #[test]
 fn a_compaction_rule_under_gemini_is_said_to_run_before_every_request() {
-    let dir = tempfile::tempdir().unwrap();
-    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
-    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let (_dir, home, project) = home_and_project();
     let hooks = json!({"hooks": {
         "PreCompact": [{"hooks": [{"type": "command", "command": "./save-state.sh"}]}],
         "Stop": [{"hooks": [{"type": "command", "command": "echo stop"}]}],
@@ -3804,12 +3829,7 @@ fn a_compaction_rule_under_gemini_is_said_to_run_before_every_request() {
         "convert --to claude of a PreCompress rule: {report:#}"
     );
     // Under Gemini, through hookx's route: list's plan, doctor and simulate say it.
-    let trusted = |args: &[&str]| {
-        let mut cmd = common::hookx_clean(&project);
-        cmd.env("HOME", &home).args(args);
-        cmd.arg("--project").arg(&project).arg("--home").arg(&home);
-        ran(&mut cmd)
-    };
+    let trusted = |args: &[&str]| as_user(&project, &home, args);
     trusted(&["trust", ".claude/settings.json"]);
     assert_eq!(trusted(&["install", "--host", "gemini"]).code, Some(0));
     write(
@@ -3820,10 +3840,7 @@ fn a_compaction_rule_under_gemini_is_said_to_run_before_every_request() {
     let list = trusted(&["list", "--host", "gemini"]);
     let said = |text: &str| text.contains("./save-state.sh") && text.contains(every);
     assert!(
-        list.stdout
-            .split("run at another rate than where they were written:")
-            .nth(1)
-            .is_some_and(|rest| said(rest) && !rest.contains("echo stop")),
+        at_other_rates(&list.stdout).is_some_and(|rest| said(rest) && !rest.contains("echo stop")),
         "list --host gemini: {list:?}"
     );
     let doctor = trusted(&["doctor", "--host", "gemini"]);
@@ -3877,9 +3894,7 @@ fn a_compaction_rule_under_gemini_is_said_to_run_before_every_request() {
 /// each is a located loss, and `list`, `doctor` and `simulate` under Qwen say the `-p` one.
 #[test]
 fn events_a_host_fires_otherwise_or_not_in_its_headless_mode_are_said() {
-    let dir = tempfile::tempdir().unwrap();
-    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
-    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let (_dir, home, project) = home_and_project();
     write(
         &project,
         ".codex/hooks.json",
@@ -3949,23 +3964,15 @@ fn events_a_host_fires_otherwise_or_not_in_its_headless_mode_are_said() {
         "Codex fires all three as Claude does"
     );
     // Under Qwen, through hookx's route: list's plan, doctor and simulate say it.
-    let trusted = |args: &[&str]| {
-        let mut cmd = common::hookx_clean(&project);
-        cmd.env("HOME", &home).args(args);
-        cmd.arg("--project").arg(&project).arg("--home").arg(&home);
-        ran(&mut cmd)
-    };
+    let trusted = |args: &[&str]| as_user(&project, &home, args);
     trusted(&["trust", ".claude/settings.json"]);
     assert_eq!(trusted(&["install", "--host", "qwen"]).code, Some(0));
     let never = "does not fire `SessionEnd` in `-p`";
     let list = trusted(&["list", "--host", "qwen"]);
     assert!(
-        list.stdout
-            .split("run at another rate than where they were written:")
-            .nth(1)
-            .is_some_and(|rest| rest.contains("./save-notes.sh")
-                && rest.contains(never)
-                && !rest.contains("echo stop")),
+        at_other_rates(&list.stdout).is_some_and(|rest| rest.contains("./save-notes.sh")
+            && rest.contains(never)
+            && !rest.contains("echo stop")),
         "list --host qwen: {list:?}"
     );
     let doctor = trusted(&["doctor", "--host", "qwen"]);
@@ -4000,9 +4007,7 @@ fn events_a_host_fires_otherwise_or_not_in_its_headless_mode_are_said() {
 /// read from the host's recorded payload keys; the rule without a matcher still runs.
 #[test]
 fn a_rule_matched_on_a_field_the_host_never_sends_is_said_to_never_run() {
-    let dir = tempfile::tempdir().unwrap();
-    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
-    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let (_dir, home, project) = home_and_project();
     write(
         &project,
         ".claude/settings.json",
@@ -4042,12 +4047,7 @@ fn a_rule_matched_on_a_field_the_host_never_sends_is_said_to_never_run() {
     cmd.args(["convert", ".claude/settings.json", "--to", "codex"]);
     let codex = ran(&mut cmd);
     assert!(!codex.stderr.contains("carries no"), "{codex:?}");
-    let trusted = |args: &[&str]| {
-        let mut cmd = common::hookx_clean(&project);
-        cmd.env("HOME", &home).args(args);
-        cmd.arg("--project").arg(&project).arg("--home").arg(&home);
-        ran(&mut cmd)
-    };
+    let trusted = |args: &[&str]| as_user(&project, &home, args);
     trusted(&["trust", ".claude/settings.json"]);
     assert_eq!(trusted(&["install", "--host", "augment"]).code, Some(0));
     let list = trusted(&["list", "--host", "augment"]);
@@ -4082,9 +4082,7 @@ fn a_rule_matched_on_a_field_the_host_never_sends_is_said_to_never_run() {
 /// Codex, whose failed commands fire `PostToolUse`.
 #[test]
 fn a_rule_that_sees_failed_calls_is_said_to_see_none_under_droid_and_codex() {
-    let dir = tempfile::tempdir().unwrap();
-    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
-    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let (_dir, home, project) = home_and_project();
     let after = |matcher: &str, command: &str| json!({"matcher": matcher, "hooks": [{"type": "command", "command": command}]});
     write(
         &project,
@@ -4100,20 +4098,11 @@ fn a_rule_that_sees_failed_calls_is_said_to_see_none_under_droid_and_codex() {
         ".claude/settings.json",
         &json!({"hooks": {"PostToolUse": [after("Bash", "./claude-post.sh")]}}).to_string(),
     );
-    let run = |args: &[&str]| {
-        let mut cmd = common::hookx_clean(&project);
-        cmd.env("HOME", &home).args(args);
-        cmd.arg("--project").arg(&project).arg("--home").arg(&home);
-        ran(&mut cmd)
-    };
+    let run = |args: &[&str]| as_user(&project, &home, args);
     run(&["trust", "--yes"]);
     let rates = |host: &str| {
         let list = run(&["list", "--host", host]);
-        list.stdout
-            .split("run at another rate than where they were written:")
-            .nth(1)
-            .unwrap_or_default()
-            .to_string()
+        at_other_rates(&list.stdout).unwrap_or_default().to_string()
     };
     let succeed = "here it runs after calls that succeed only";
     let droid = rates("droid");
@@ -4139,13 +4128,11 @@ fn a_rule_that_sees_failed_calls_is_said_to_see_none_under_droid_and_codex() {
     );
     // doctor: a note under the rule, at its line.
     let doctor = run(&["doctor", "--host", "droid"]);
-    let at_rule = doctor
-        .stdout
-        .split("AfterTool \"run_shell_command\" (line ")
-        .nth(1)
-        .and_then(|rest| rest.split("AfterTool \"write_file").next())
-        .unwrap_or_default()
-        .to_string();
+    let at_rule = between(
+        &doctor.stdout,
+        "AfterTool \"run_shell_command\" (line ",
+        "AfterTool \"write_file",
+    );
     assert!(
         at_rule.contains("note: Factory Droid fires no `PostToolUse` after a failed call")
             && at_rule.contains(succeed),
@@ -4161,9 +4148,7 @@ fn a_rule_that_sees_failed_calls_is_said_to_see_none_under_droid_and_codex() {
 /// permission decision, and a Claude hook's `decision: block` (Claude reads it), are not named.
 #[test]
 fn a_block_its_own_agent_ignores_is_said_by_validate_and_doctor() {
-    let dir = tempfile::tempdir().unwrap();
-    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
-    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let (_dir, home, project) = home_and_project();
     std::fs::create_dir_all(&home).unwrap();
     write(
         &project,
@@ -4208,29 +4193,13 @@ fn a_block_its_own_agent_ignores_is_said_by_validate_and_doctor() {
         2,
         "the permission decision and Claude's block are not named: {validate:?}"
     );
-    let mut trust = common::hookx_clean(&project);
-    trust
-        .env("HOME", &home)
-        .args(["trust", "--yes", "--project"])
-        .arg(&project)
-        .arg("--home")
-        .arg(&home);
-    ran(&mut trust);
-    let mut doctor = common::hookx_clean(&project);
-    doctor
-        .env("HOME", &home)
-        .args(["doctor", "--host", "claude", "--project"])
-        .arg(&project)
-        .arg("--home")
-        .arg(&home);
-    let doctor = ran(&mut doctor);
-    let at_guard = doctor
-        .stdout
-        .split("preToolUse (line 3): ./.github/hooks/guard.sh")
-        .nth(1)
-        .and_then(|rest| rest.split("preToolUse (line 4)").next())
-        .unwrap_or_default()
-        .to_string();
+    as_user(&project, &home, &["trust", "--yes"]);
+    let doctor = as_user(&project, &home, &["doctor", "--host", "claude"]);
+    let at_guard = between(
+        &doctor.stdout,
+        "preToolUse (line 3): ./.github/hooks/guard.sh",
+        "preToolUse (line 4)",
+    );
     assert!(
         at_guard.contains(&format!("note: {said}")) && doctor.stdout.matches(said).count() == 2,
         "doctor --host claude says it at each of the two handlers: {doctor:?}"
@@ -4251,22 +4220,8 @@ fn codex_in_a_linked_worktree_is_said_to_read_the_main_checkouts_file() {
     let (main, wt) = (dir.path().join("main"), dir.path().join("wt"));
     std::fs::create_dir_all(&main).unwrap();
     std::fs::create_dir_all(&home).unwrap();
-    let git = |at: &Path, args: &[&str]| {
-        let out = std::process::Command::new("git")
-            .args(["-c", "user.name=t", "-c", "user.email=t@t"])
-            .args(args)
-            .current_dir(at)
-            .env("HOME", &home)
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "git {args:?}: {out:?}");
-    };
-    let run = |at: &Path, args: &[&str]| {
-        let mut cmd = common::hookx_clean(at);
-        cmd.env("HOME", &home).args(args);
-        cmd.arg("--project").arg(at).arg("--home").arg(&home);
-        ran(&mut cmd)
-    };
+    let git = |at: &Path, args: &[&str]| git_as(&home, at, args);
+    let run = |at: &Path, args: &[&str]| as_user(at, &home, args);
     git(&main, &["init", "-q"]);
     write(
         &main,
@@ -4401,12 +4356,7 @@ fn a_claude_mcp_rule_converted_to_codex_names_the_tools_as_codex_writes_them() {
         rule("mcp__srv__run")]}});
     write(dir.path(), "settings.json", &claude.to_string());
     let (ran, out) = convert(dir.path(), "settings.json", "codex");
-    let written: Vec<&str> = out["hooks"]["PreToolUse"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| g["matcher"].as_str().unwrap_or_default())
-        .collect();
+    let written: Vec<&str> = matchers_of(&out, "PreToolUse");
     assert_eq!(
         written,
         [
@@ -4420,12 +4370,7 @@ fn a_claude_mcp_rule_converted_to_codex_names_the_tools_as_codex_writes_them() {
     );
     write(dir.path(), ".codex/hooks.json", &out.to_string());
     let (_, back) = convert(dir.path(), ".codex/hooks.json", "claude");
-    let back: Vec<&str> = back["hooks"]["PreToolUse"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| g["matcher"].as_str().unwrap_or_default())
-        .collect();
+    let back: Vec<&str> = matchers_of(&back, "PreToolUse");
     assert_eq!(
         back,
         [
@@ -4444,9 +4389,7 @@ fn a_claude_mcp_rule_converted_to_codex_names_the_tools_as_codex_writes_them() {
 /// Claude deny on an MCP server ran nowhere under Gemini (a loss said "may not fire").
 #[test]
 fn a_claude_mcp_rule_converted_to_gemini_fires_on_geminis_names() {
-    let dir = tempfile::tempdir().unwrap();
-    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
-    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let (_dir, home, project) = home_and_project();
     let rule = |m: &str, tag: &str| json!({"matcher": m, "hooks": [{"type": "command", "command": format!("./guard.sh {tag}")}]});
     let matchers = [
         "mcp__probe__.*",
@@ -4459,12 +4402,7 @@ fn a_claude_mcp_rule_converted_to_gemini_fires_on_geminis_names() {
         rule(matchers[3], "other")]}});
     write(&project, "settings.json", &claude.to_string());
     let (converted, out) = convert(&project, "settings.json", "gemini");
-    let written: Vec<&str> = out["hooks"]["BeforeTool"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| g["matcher"].as_str().unwrap_or_default())
-        .collect();
+    let written: Vec<&str> = matchers_of(&out, "BeforeTool");
     assert_eq!(
         written,
         ["mcp_probe_.*", "mcp_.*", "mcp_probe_echo", "mcp_other_.*"],
@@ -4512,12 +4450,7 @@ fn a_claude_mcp_rule_converted_to_gemini_fires_on_geminis_names() {
     // And back: the rules as written.
     write(&project, ".gemini/settings.json", &out.to_string());
     let (_, back) = convert(&project, ".gemini/settings.json", "claude");
-    let back: Vec<&str> = back["hooks"]["PreToolUse"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| g["matcher"].as_str().unwrap_or_default())
-        .collect();
+    let back: Vec<&str> = matchers_of(&back, "PreToolUse");
     assert_eq!(back, matchers);
 }
 
@@ -4530,9 +4463,7 @@ fn a_claude_mcp_rule_converted_to_gemini_fires_on_geminis_names() {
 #[test]
 fn a_claude_defer_runs_no_call_under_other_hosts() {
     use assert_cmd::cargo::CommandCargoExt;
-    let dir = tempfile::tempdir().unwrap();
-    let (project, home) = (dir.path().join("project"), dir.path().join("home"));
-    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let (_dir, home, project) = home_and_project();
     std::fs::create_dir_all(&home).unwrap();
     let answer = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
         "permissionDecision": "defer", "permissionDecisionReason": "R2002",
@@ -4570,19 +4501,7 @@ fn a_claude_defer_runs_no_call_under_other_hosts() {
             .env("HOME", &home)
             .env_remove("HOOKX_HOME")
             .env_remove("HOOKX_DEPTH")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut child| {
-                use std::io::Write;
-                child
-                    .stdin
-                    .take()
-                    .unwrap()
-                    .write_all(payload.to_string().as_bytes())?;
-                child.wait_with_output()
-            })
+            .output_with_stdin(&payload.to_string())
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
         let answer: Value = serde_json::from_str(stdout.trim())

@@ -319,26 +319,15 @@ fn start_two_sleepers(s: &Setup, env: &[(&str, &str)]) -> (std::process::Child, 
     start_two(s, env, sleeper)
 }
 
-/// [`start_two_sleepers`] with handlers `handler(pid_file)`, hookx in a process group of its
-/// own (as Qwen starts a hook).
+/// `hookx run --host HOST --event EVENT` over a shell `PreToolUse` in a process group of its
+/// own (as Qwen starts a hook), with `env` set: the payload written, its stdin closed, its
+/// stdout piped.
 // The caller waits for the child it is given.
 #[allow(clippy::zombie_processes)]
-fn start_two(
-    s: &Setup,
-    env: &[(&str, &str)],
-    handler: fn(&Path) -> String,
-) -> (std::process::Child, [i32; 2]) {
+fn run_in_own_group(s: &Setup, host: Dialect, env: &[(&str, &str)]) -> std::process::Child {
     use std::io::Write as _;
     use std::os::unix::process::CommandExt as _;
     use std::process::Stdio;
-    let pids = [s.project.join("pid1"), s.project.join("pid2")];
-    let rules = json!({"hooks": {"PreToolUse": [{"hooks": [
-        {"type": "command", "command": handler(&pids[0])},
-        {"type": "command", "command": handler(&pids[1])},
-    ]}]}});
-    let file = common::write(&s.project, ".bricks/hooks.json", &rules.to_string());
-    s.trust(&file);
-    let host = dialect("claude");
     let (flavor, event) = pre_tool_use(host);
     let mut payload = hookx::protocol::encode_event(&shell_call(), flavor);
     payload["cwd"] = s.project.display().to_string().into();
@@ -361,6 +350,26 @@ fn start_two(
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(payload.to_string().as_bytes()).unwrap();
     drop(stdin);
+    child
+}
+
+/// [`start_two_sleepers`] with handlers `handler(pid_file)`, hookx in a process group of its
+/// own (as Qwen starts a hook).
+// The caller waits for the child it is given.
+#[allow(clippy::zombie_processes)]
+fn start_two(
+    s: &Setup,
+    env: &[(&str, &str)],
+    handler: fn(&Path) -> String,
+) -> (std::process::Child, [i32; 2]) {
+    let pids = [s.project.join("pid1"), s.project.join("pid2")];
+    let rules = json!({"hooks": {"PreToolUse": [{"hooks": [
+        {"type": "command", "command": handler(&pids[0])},
+        {"type": "command", "command": handler(&pids[1])},
+    ]}]}});
+    let file = common::write(&s.project, ".bricks/hooks.json", &rules.to_string());
+    s.trust(&file);
+    let mut child = run_in_own_group(s, dialect("claude"), env);
     let start = Instant::now();
     loop {
         if let (Some(a), Some(b)) = (pid_in(&pids[0]), pid_in(&pids[1])) {
@@ -674,31 +683,7 @@ fn a_redactor_hookx_cannot_wait_for_withholds_the_result() {
 /// (`setsid sh -c 'hookx run …; kill -KILL -$$'`). What hookx printed and its exit code.
 #[cfg(target_os = "linux")]
 fn answered_then_group_killed(s: &Setup, host: Dialect, env: &[(&str, &str)]) -> (String, i32) {
-    use std::io::Write as _;
-    use std::os::unix::process::CommandExt as _;
-    use std::process::Stdio;
-    let (flavor, event) = pre_tool_use(host);
-    let mut payload = hookx::protocol::encode_event(&shell_call(), flavor);
-    payload["cwd"] = s.project.display().to_string().into();
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
-        .args(["run", "--host", host.name(), "--event", event])
-        .arg("--home")
-        .arg(&s.home)
-        .current_dir(&s.project)
-        .env("HOME", &s.home)
-        .env_remove("HOOKX_HOME")
-        .env_remove("HOOKX_DEPTH")
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .envs(env.iter().copied())
-        .process_group(0)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(payload.to_string().as_bytes()).unwrap();
-    drop(stdin);
+    let child = run_in_own_group(s, host, env);
     let group = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
     let out = child.wait_with_output().unwrap();
     let _ = rustix::process::kill_process_group(group, rustix::process::Signal::KILL);

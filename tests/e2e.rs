@@ -14,6 +14,7 @@
 mod common;
 
 use assert_cmd::Command;
+use common::OutputWithStdin as _;
 use common::fixtures_dir;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeMap;
@@ -1788,19 +1789,7 @@ fn handler_scripts_reject_a_foreign_payload() {
             .env("E2E_EXPECT_PROJECT", tmp.path())
             .env("E2E_ANSWER", "silent")
             .env("E2E_REASON", "")
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .and_then(|mut child| {
-                use std::io::Write;
-                child
-                    .stdin
-                    .take()
-                    .unwrap()
-                    .write_all(payload.to_string().as_bytes())?;
-                child.wait_with_output()
-            })
+            .output_with_stdin(&payload.to_string())
             .expect("sh runs");
         assert_eq!(
             out.status.code(),

@@ -3845,13 +3845,7 @@ fn mcp_names_under_claude() {
     let ran = world.dump.join("mcp-ran.log");
     let script = world.dump.join("mcp_server.js");
     std::fs::write(&script, include_str!("live_common/mcp_server.js")).unwrap();
-    let servers: serde_json::Map<String, Value> = mcp_names::SERVERS
-        .iter()
-        .map(|(s, extra)| {
-            let args = mcp_names::server_args(&script, s, extra, &ran);
-            (s.to_string(), json!({"command": "node", "args": args}))
-        })
-        .collect();
+    let servers = mcp_names::servers(&script, &ran, json!({}));
     let config = world.dump.join("mcp.json");
     write_json(&config, &json!({"mcpServers": servers}));
     let args = [
@@ -3913,13 +3907,7 @@ fn mcp_names_under_claude() {
     let ran = world.dump.join("mcp-ran.log");
     let script = world.dump.join("mcp_server.js");
     std::fs::write(&script, include_str!("live_common/mcp_server.js")).unwrap();
-    let servers: serde_json::Map<String, Value> = mcp_names::SERVERS
-        .iter()
-        .map(|(s, extra)| {
-            let args = mcp_names::server_args(&script, s, extra, &ran);
-            (s.to_string(), json!({"command": "node", "args": args}))
-        })
-        .collect();
+    let servers = mcp_names::servers(&script, &ran, json!({}));
     let config = world.dump.join("mcp.json");
     write_json(&config, &json!({"mcpServers": servers}));
     let rule = |event: &str, label: &str, matcher: &str| json!({"matcher": matcher, "hooks": [{"type": "command", "command": world.dumper_command(label, event)}]});

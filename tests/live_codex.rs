@@ -2869,26 +2869,13 @@ fn several_hooks_answers_merge_as_simulate_says() {
         event: "PreToolUse".into(),
         tool: "Bash".into(),
         input: json!({}),
-        cases: cases
-            .iter()
-            .map(|c| {
-                let result = l.tool_result("merge", &format!("o-{}.txt", c.name));
-                eprintln!("{}: {result}", c.name);
-                merge_probe::Recorded {
-                    case: c.clone(),
-                    became: merge_probe::became(c, &l.sb.project, &result),
-                }
-            })
-            .collect(),
+        cases: merge_probe::recorded(&cases, &l.sb.project, |when| l.tool_result("merge", when)),
     };
     let mut c = Checks::default();
-    for d in merge_probe::settle(&format!("codex-{}", client::VERSION), &rec) {
-        c.that(false, d);
-    }
-    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
-    for d in merge_probe::against_hookx(&hookx, &rec) {
-        c.that(false, d);
-    }
+    c.failed(merge_probe::differences(
+        &format!("codex-{}", client::VERSION),
+        &rec,
+    ));
     c.done("merge");
 }
 
@@ -4196,27 +4183,20 @@ fn mcp_names_under_codex() {
             rule("mcp__x-z__.*", "c-other")]}});
         sb.write("project/.claude/settings.json", &claude.to_string());
         sb.answer("c-dashed", "a", "", "", "C-DASHED-SAYS-NO", 2);
-        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
-        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
+        common::trust_and_install(&sb.project, &sb.home, "codex");
     }) else {
         return;
     };
-    for (label, want) in [
-        ("c-dashed", vec!["mcp__x_y__run"]),
-        ("c-dotted", vec!["mcp__srv__dot_tool"]),
-        ("c-other", vec![]),
-    ] {
-        let got: Vec<&str> = l
-            .dumps
-            .iter()
-            .filter(|d| d.label == label)
-            .filter_map(|d| d.stdin["tool_name"].as_str())
-            .collect();
-        c.that(
-            got == want,
-            format!("{label} ran on {got:?}, not {want:?}\n{}", l.out.stderr),
-        );
-    }
+    c.failed(mcp_names::ran_otherwise(
+        l.dumps.iter().map(|d| (d.label.as_str(), &d.stdin)),
+        &[
+            ("c-dashed", vec!["mcp__x_y__run"]),
+            ("c-dotted", vec!["mcp__srv__dot_tool"]),
+            ("c-other", vec![]),
+        ],
+        "",
+        &l.out.stderr,
+    ));
     let ran = mcp_names::ran(&l.sb.root.join("mcp-ran.log"));
     let dashed = mcp_names::CALLS.iter().position(|c| c.0 == "x-y").unwrap();
     c.that(
@@ -4249,25 +4229,16 @@ fn mcp_names_under_codex() {
     }) else {
         return;
     };
-    for (label, want) in [
-        ("s-dashed", vec!["mcp__x_y__run"]),
-        ("s-dotted", vec!["mcp__srv__dot_tool"]),
-        ("s-other", vec![]),
-    ] {
-        let got: Vec<&str> = l
-            .dumps
-            .iter()
-            .filter(|d| d.label == label)
-            .filter_map(|d| d.stdin["tool_name"].as_str())
-            .collect();
-        c.that(
-            got == want,
-            format!(
-                "synced {label} ran on {got:?}, not {want:?}\n{}",
-                l.out.stderr
-            ),
-        );
-    }
+    c.failed(mcp_names::ran_otherwise(
+        l.dumps.iter().map(|d| (d.label.as_str(), &d.stdin)),
+        &[
+            ("s-dashed", vec!["mcp__x_y__run"]),
+            ("s-dotted", vec!["mcp__srv__dot_tool"]),
+            ("s-other", vec![]),
+        ],
+        "synced ",
+        &l.out.stderr,
+    ));
     let ran = mcp_names::ran(&l.sb.root.join("mcp-ran.log"));
     c.that(
         !ran.contains_key(&dashed) && ran.contains_key(&0),
@@ -4565,14 +4536,13 @@ fn a_converted_async_handler_runs_in_the_background() {
     };
     l.keep("async");
     let mut c = Checks::default();
-    c.that(
-        l.out.status == Some(0),
-        format!("exit {:?}: {}", l.out.status, l.out.stderr),
-    );
     let result = l.tool_result("async", "async-call");
-    for failed in in_background::failures(&l.sb.project, &result) {
-        c.that(false, failed);
-    }
+    c.failed(in_background::failures_after_exit(
+        l.out.status,
+        &l.out.stderr,
+        &l.sb.project,
+        &result,
+    ));
     c.done("async");
 }
 
@@ -4590,14 +4560,13 @@ fn a_codex_async_handler_runs_in_the_background() {
         return;
     };
     let mut c = Checks::default();
-    c.that(
-        l.out.status == Some(0),
-        format!("exit {:?}: {}", l.out.status, l.out.stderr),
-    );
     let result = l.tool_result("async", "async-call");
-    for failed in in_background::failures(&l.sb.project, &result) {
-        c.that(false, failed);
-    }
+    c.failed(in_background::failures_after_exit(
+        l.out.status,
+        &l.out.stderr,
+        &l.sb.project,
+        &result,
+    ));
     c.done("async");
 }
 
@@ -4612,20 +4581,18 @@ fn a_routed_async_handler_runs_in_the_background() {
         sb.trust_project();
         let source = in_background::with_a_late_stop_logger(in_background::claude_source());
         sb.write("project/.claude/settings.json", &source.to_string());
-        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
-        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "codex"]).success();
+        common::trust_and_install(&sb.project, &sb.home, "codex");
     }) else {
         return;
     };
     let mut c = Checks::default();
-    c.that(
-        l.out.status == Some(0),
-        format!("exit {:?}: {}", l.out.status, l.out.stderr),
-    );
     let result = l.tool_result("async", "async-call");
-    for failed in in_background::failures(&l.sb.project, &result) {
-        c.that(false, failed);
-    }
+    c.failed(in_background::failures_after_exit(
+        l.out.status,
+        &l.out.stderr,
+        &l.sb.project,
+        &result,
+    ));
     c.that(
         in_background::stop_logged(&l.sb.project),
         "the Stop logger ran on past Codex's end, to its own",

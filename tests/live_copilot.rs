@@ -1594,30 +1594,18 @@ fn several_hooks_answers_merge_as_simulate_says() {
         event: "PreToolUse".into(),
         tool: "bash".into(),
         input: json!({"description": "d"}),
-        cases: cases
-            .iter()
-            .map(|c| {
-                let when = format!("o-{}.txt", c.name);
-                let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    l.tool_result("merge", &when)
-                }))
-                .unwrap_or_else(|_| "(no result)".into());
-                eprintln!("{}: {result}", c.name);
-                merge_probe::Recorded {
-                    case: c.clone(),
-                    became: merge_probe::became(c, &l.sb.project, &result),
-                }
-            })
-            .collect(),
+        cases: merge_probe::recorded(&cases, &l.sb.project, |when| {
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                l.tool_result("merge", when)
+            }))
+            .unwrap_or_else(|_| "(no result)".into())
+        }),
     };
     let mut c = Checks::default();
-    for d in merge_probe::settle(&format!("copilot-{}", client::VERSION), &rec) {
-        c.that(false, d);
-    }
-    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
-    for d in merge_probe::against_hookx(&hookx, &rec) {
-        c.that(false, d);
-    }
+    c.failed(merge_probe::differences(
+        &format!("copilot-{}", client::VERSION),
+        &rec,
+    ));
     c.done("merge");
 }
 
@@ -5658,16 +5646,7 @@ const PERMISSION_MATCHERS: &[(&str, &[usize])] = &[
 fn mcp_names_config(sb: &Sandbox) -> String {
     let log = sb.root.join("mcp-ran.log");
     let script = sb.write("mcp_server.js", include_str!("live_common/mcp_server.js"));
-    let servers: serde_json::Map<String, Value> = mcp_names::SERVERS
-        .iter()
-        .map(|(s, extra)| {
-            let args = mcp_names::server_args(&script, s, extra, &log);
-            (
-                s.to_string(),
-                json!({"type": "local", "command": "node", "args": args, "tools": ["*"]}),
-            )
-        })
-        .collect();
+    let servers = mcp_names::servers(&script, &log, json!({"type": "local", "tools": ["*"]}));
     let file = sb.write("mcp.json", &json!({"mcpServers": servers}).to_string());
     format!("@{}", file.display())
 }
@@ -5779,31 +5758,25 @@ fn mcp_names_under_copilot() {
     ) else {
         return;
     };
-    for (label, want) in [
-        ("c-perm", vec!["mcp__srv__run"]),
-        ("c-perm-dashed", vec!["mcp__x-y__run"]),
-        // As Claude Code 2.1.332 itself names `p.q`'s tool (row 1940).
-        ("c-perm-dotted", vec!["mcp__p_q__run"]),
-        // Row 1862: Copilot's `srv/xn--t-1ga`, `srv/dot-tool`, `xn--caf-dma-run`, `s-p-run`,
-        // `srv-dot-tool`; a name punycode undoes as Claude writes it, one with `-` read with the
-        // server ending at the first `-` (row 1591).
-        ("c-perm-punycode", vec!["mcp__srv__t_"]),
-        ("c-perm-dot-tool", vec!["mcp__srv__dot-tool"]),
-        ("c-pre-punycode", vec!["mcp__caf___run"]),
-        ("c-pre-space", vec!["mcp__s__p-run"]),
-        ("c-pre-dot-tool", vec!["mcp__srv__dot-tool"]),
-    ] {
-        let got: Vec<&str> = l
-            .dumps
-            .iter()
-            .filter(|d| d.label == label)
-            .filter_map(|d| d.stdin["tool_name"].as_str())
-            .collect();
-        c.that(
-            got == want,
-            format!("{label} ran on {got:?}, not {want:?}\n{}", l.out.stderr),
-        );
-    }
+    c.failed(mcp_names::ran_otherwise(
+        l.dumps.iter().map(|d| (d.label.as_str(), &d.stdin)),
+        &[
+            ("c-perm", vec!["mcp__srv__run"]),
+            ("c-perm-dashed", vec!["mcp__x-y__run"]),
+            // As Claude Code 2.1.332 itself names `p.q`'s tool (row 1940).
+            ("c-perm-dotted", vec!["mcp__p_q__run"]),
+            // Row 1862: Copilot's `srv/xn--t-1ga`, `srv/dot-tool`, `xn--caf-dma-run`,
+            // `s-p-run`, `srv-dot-tool`; a name punycode undoes as Claude writes it, one with
+            // `-` read with the server ending at the first `-` (row 1591).
+            ("c-perm-punycode", vec!["mcp__srv__t_"]),
+            ("c-perm-dot-tool", vec!["mcp__srv__dot-tool"]),
+            ("c-pre-punycode", vec!["mcp__caf___run"]),
+            ("c-pre-space", vec!["mcp__s__p-run"]),
+            ("c-pre-dot-tool", vec!["mcp__srv__dot-tool"]),
+        ],
+        "",
+        &l.out.stderr,
+    ));
     let ran = mcp_names::ran(&l.sb.root.join("mcp-ran.log"));
     c.that(
         !ran.contains_key(&0) && ran.contains_key(&7),
@@ -5854,21 +5827,15 @@ fn mcp_names_under_copilot() {
     ) else {
         return;
     };
-    for (label, want) in [
-        ("v-perm", vec!["mcp__srv__run"]),
-        ("v-perm-dashed", vec!["mcp__x-y__run"]),
-    ] {
-        let got: Vec<&str> = l
-            .dumps
-            .iter()
-            .filter(|d| d.label == label)
-            .filter_map(|d| d.stdin["tool_name"].as_str())
-            .collect();
-        c.that(
-            got == want,
-            format!("{label} ran on {got:?}, not {want:?}\n{}", l.out.stderr),
-        );
-    }
+    c.failed(mcp_names::ran_otherwise(
+        l.dumps.iter().map(|d| (d.label.as_str(), &d.stdin)),
+        &[
+            ("v-perm", vec!["mcp__srv__run"]),
+            ("v-perm-dashed", vec!["mcp__x-y__run"]),
+        ],
+        "",
+        &l.out.stderr,
+    ));
     let ran = mcp_names::ran(&l.sb.root.join("mcp-ran.log"));
     c.that(
         !ran.contains_key(&0) && ran.contains_key(&7),
@@ -6092,9 +6059,7 @@ fn a_routed_async_handler_runs_in_the_background() {
     };
     let mut c = Checks::default();
     let result = l.tool_result("async", "async-call");
-    for failed in in_background::failures(&l.sb.project, &result) {
-        c.that(false, failed);
-    }
+    c.failed(in_background::failures(&l.sb.project, &result));
     c.done("async");
 }
 
@@ -6142,9 +6107,7 @@ fn a_converted_async_handler_runs_in_the_background() {
     };
     let mut c = Checks::default();
     let result = l.tool_result("async", "async-call");
-    for failed in in_background::failures(&l.sb.project, &result) {
-        c.that(false, failed);
-    }
+    c.failed(in_background::failures(&l.sb.project, &result));
     c.done("async");
 }
 

@@ -680,23 +680,12 @@ fn several_hooks_answers_merge_as_simulate_says() {
         tool: "Execute".into(),
         input: json!({"summary": "Run one shell command", "riskLevel": "low",
             "riskLevelReason": "prints text"}),
-        cases: cases
-            .iter()
-            .map(|c| {
-                let when = format!("o-{}.txt", c.name);
-                let result = std::panic::catch_unwind(|| minimal::tool_result(&requests, &when))
-                    .unwrap_or_else(|_| "(no result)".into());
-                eprintln!("{}: {result}", c.name);
-                merge_probe::Recorded {
-                    case: c.clone(),
-                    became: merge_probe::became(c, &sb.project, &result),
-                }
-            })
-            .collect(),
+        cases: merge_probe::recorded(&cases, &sb.project, |when| {
+            std::panic::catch_unwind(|| minimal::tool_result(&requests, when))
+                .unwrap_or_else(|_| "(no result)".into())
+        }),
     };
-    let mut differ = merge_probe::settle(&format!("droid-{VERSION}"), &rec);
-    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
-    differ.extend(merge_probe::against_hookx(&hookx, &rec));
+    let differ = merge_probe::differences(&format!("droid-{VERSION}"), &rec);
     assert!(differ.is_empty(), "merge:\n{}", differ.join("\n"));
 }
 

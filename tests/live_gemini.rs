@@ -567,6 +567,20 @@ const MCP_NAME_CALLS: &[&str] = &[
     "mcp_a_very_long_server_name_that_goes_well_past_the_limit_of_64_chars_run",
 ];
 
+/// `mcpServers` for [`mcp_names::SERVERS`], each trusted, logging the calls that ran to
+/// `mcp-ran.log`.
+fn mcp_names_servers(sb: &Sandbox) -> serde_json::Map<String, Value> {
+    let script = sb.write(
+        "mcp_names_server.js",
+        include_str!("live_common/mcp_server.js"),
+    );
+    mcp_names::servers(
+        &script,
+        &sb.root.join("mcp-ran.log"),
+        json!({"trust": true}),
+    )
+}
+
 /// Attacks rows 1860-1879, live under Gemini CLI 0.61.0: the names its hooks give MCP tools
 /// whose server or tool holds `-`, `.`, `__`, upper case, a non-ASCII letter, a space, or is
 /// long (recorded as `tests/fixtures/mcp-names/gemini-0.61.0.json`).
@@ -574,21 +588,7 @@ fn mcp_names_under_gemini() {
     let mut c = Checks::default();
     let Some(l) = live("mcpnames", &["--yolo"], &[], |sb| {
         sb.trust_folder();
-        let script = sb.write(
-            "mcp_names_server.js",
-            include_str!("live_common/mcp_server.js"),
-        );
-        let log = sb.root.join("mcp-ran.log");
-        let servers: serde_json::Map<String, Value> = mcp_names::SERVERS
-            .iter()
-            .map(|(s, extra)| {
-                let args = mcp_names::server_args(&script, s, extra, &log);
-                (
-                    s.to_string(),
-                    json!({"command": "node", "args": args, "trust": true}),
-                )
-            })
-            .collect();
+        let servers = mcp_names_servers(sb);
         sb.user_settings_with(
             json!({"BeforeTool": [group(sb, None, "BeforeTool")], "AfterTool": [group(sb, None, "AfterTool")]}),
             json!({"mcpServers": servers}),
@@ -635,21 +635,7 @@ fn mcp_names_under_gemini() {
     // naming `café`) reaches the Claude deny on `mcp__café__run`, which stops the call.
     let Some(l) = live("mcpnames", &["--yolo"], &[], |sb| {
         sb.trust_folder();
-        let script = sb.write(
-            "mcp_names_server.js",
-            include_str!("live_common/mcp_server.js"),
-        );
-        let log = sb.root.join("mcp-ran.log");
-        let servers: serde_json::Map<String, Value> = mcp_names::SERVERS
-            .iter()
-            .map(|(s, extra)| {
-                let args = mcp_names::server_args(&script, s, extra, &log);
-                (
-                    s.to_string(),
-                    json!({"command": "node", "args": args, "trust": true}),
-                )
-            })
-            .collect();
+        let servers = mcp_names_servers(sb);
         sb.user_settings_with(json!({}), json!({"mcpServers": servers}));
         let rule = |label: &str, matcher: &str| json!({"matcher": matcher, "hooks": [{"type": "command", "command": sb.dumper(label)}]});
         let claude = json!({"hooks": {"PreToolUse": [
@@ -672,25 +658,19 @@ fn mcp_names_under_gemini() {
     }) else {
         return;
     };
-    for (label, want) in [
-        ("c-cafe", vec!["mcp__caf___run"]),
-        ("c-spaced", vec!["mcp__s_p__run"]),
-        ("c-to", vec!["mcp__srv__t_"]),
-        ("c-own", vec!["mcp__s_p__run"]),
-        ("c-other", vec![]),
-        ("x-dashed", vec!["mcp__x_y__run"]),
-    ] {
-        let got: Vec<&str> = l
-            .dumps
-            .iter()
-            .filter(|d| d.label == label)
-            .filter_map(|d| d.stdin["tool_name"].as_str())
-            .collect();
-        c.that(
-            got == want,
-            format!("{label} ran on {got:?}, not {want:?}\n{}", l.out.stderr),
-        );
-    }
+    c.failed(mcp_names::ran_otherwise(
+        l.dumps.iter().map(|d| (d.label.as_str(), &d.stdin)),
+        &[
+            ("c-cafe", vec!["mcp__caf___run"]),
+            ("c-spaced", vec!["mcp__s_p__run"]),
+            ("c-to", vec!["mcp__srv__t_"]),
+            ("c-own", vec!["mcp__s_p__run"]),
+            ("c-other", vec![]),
+            ("x-dashed", vec!["mcp__x_y__run"]),
+        ],
+        "",
+        &l.out.stderr,
+    ));
     let ran = mcp_names::ran(&l.sb.root.join("mcp-ran.log"));
     let cafe = mcp_names::CALLS.iter().position(|c| c.0 == "café").unwrap();
     c.that(
@@ -761,26 +741,13 @@ fn several_hooks_answers_merge_as_simulate_says() {
         event: "BeforeTool".into(),
         tool: "run_shell_command".into(),
         input: json!({"description": "d"}),
-        cases: cases
-            .iter()
-            .map(|c| {
-                let result = l.tool_result("merge", &format!("o-{}.txt", c.name));
-                eprintln!("{}: {result}", c.name);
-                merge_probe::Recorded {
-                    case: c.clone(),
-                    became: merge_probe::became(c, &l.sb.project, &result),
-                }
-            })
-            .collect(),
+        cases: merge_probe::recorded(&cases, &l.sb.project, |when| l.tool_result("merge", when)),
     };
     let mut c = Checks::default();
-    for d in merge_probe::settle(&format!("gemini-{}", client::VERSION), &rec) {
-        c.that(false, d);
-    }
-    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
-    for d in merge_probe::against_hookx(&hookx, &rec) {
-        c.that(false, d);
-    }
+    c.failed(merge_probe::differences(
+        &format!("gemini-{}", client::VERSION),
+        &rec,
+    ));
     c.done("merge");
 }
 
@@ -3864,20 +3831,18 @@ fn a_routed_async_handler_runs_in_the_background() {
             "project/.claude/settings.json",
             &in_background::claude_source().to_string(),
         );
-        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
-        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "gemini"]).success();
+        common::trust_and_install(&sb.project, &sb.home, "gemini");
     }) else {
         return;
     };
     let mut c = Checks::default();
-    c.that(
-        l.out.status == Some(0),
-        format!("exit {:?}: {}", l.out.status, l.out.stderr),
-    );
     let result = l.tool_result("async", "async-call");
-    for failed in in_background::failures(&l.sb.project, &result) {
-        c.that(false, failed);
-    }
+    c.failed(in_background::failures_after_exit(
+        l.out.status,
+        &l.out.stderr,
+        &l.sb.project,
+        &result,
+    ));
     c.done("async");
 }
 
@@ -3909,14 +3874,13 @@ fn a_converted_async_handler_runs_in_the_background() {
     };
     l.keep("async");
     let mut c = Checks::default();
-    c.that(
-        l.out.status == Some(0),
-        format!("exit {:?}: {}", l.out.status, l.out.stderr),
-    );
     let result = l.tool_result("async", "async-call");
-    for failed in in_background::failures(&l.sb.project, &result) {
-        c.that(false, failed);
-    }
+    c.failed(in_background::failures_after_exit(
+        l.out.status,
+        &l.out.stderr,
+        &l.sb.project,
+        &result,
+    ));
     c.done("async");
 }
 
@@ -3930,21 +3894,7 @@ fn a_converted_claude_mcp_deny_fires_under_gemini() {
     const REASON: &str = "R2071-MCP-DENY";
     let Some(l) = live("mcpnames", &["--yolo"], &[], |sb| {
         sb.trust_folder();
-        let script = sb.write(
-            "mcp_names_server.js",
-            include_str!("live_common/mcp_server.js"),
-        );
-        let log = sb.root.join("mcp-ran.log");
-        let servers: serde_json::Map<String, Value> = mcp_names::SERVERS
-            .iter()
-            .map(|(s, extra)| {
-                let args = mcp_names::server_args(&script, s, extra, &log);
-                (
-                    s.to_string(),
-                    json!({"command": "node", "args": args, "trust": true}),
-                )
-            })
-            .collect();
+        let servers = mcp_names_servers(sb);
         sb.user_settings_with(json!({}), json!({"mcpServers": servers}));
         let deny = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
             "permissionDecision": "deny", "permissionDecisionReason": REASON}});

@@ -1732,26 +1732,13 @@ fn several_hooks_answers_merge_as_simulate_says() {
         event: "PreToolUse".into(),
         tool: "run_shell_command".into(),
         input: json!({"description": "d"}),
-        cases: cases
-            .iter()
-            .map(|c| {
-                let result = l.tool_result("merge", &format!("o-{}.txt", c.name));
-                eprintln!("{}: {result}", c.name);
-                merge_probe::Recorded {
-                    case: c.clone(),
-                    became: merge_probe::became(c, &l.sb.project, &result),
-                }
-            })
-            .collect(),
+        cases: merge_probe::recorded(&cases, &l.sb.project, |when| l.tool_result("merge", when)),
     };
     let mut c = Checks::default();
-    for d in merge_probe::settle(&format!("qwen-{}", client::VERSION), &rec) {
-        c.that(false, d);
-    }
-    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
-    for d in merge_probe::against_hookx(&hookx, &rec) {
-        c.that(false, d);
-    }
+    c.failed(merge_probe::differences(
+        &format!("qwen-{}", client::VERSION),
+        &rec,
+    ));
     c.done("merge");
 }
 
@@ -2305,16 +2292,7 @@ fn mcp_names_under_qwen() {
     let Some(l) = live("mcpnames", &["--yolo"], &[], |sb| {
         let script = sb.write("mcp_server.js", include_str!("live_common/mcp_server.js"));
         let log = sb.root.join("mcp-ran.log");
-        let servers: serde_json::Map<String, Value> = mcp_names::SERVERS
-            .iter()
-            .map(|(s, extra)| {
-                let args = mcp_names::server_args(&script, s, extra, &log);
-                (
-                    s.to_string(),
-                    json!({"command": "node", "args": args, "trust": true}),
-                )
-            })
-            .collect();
+        let servers = mcp_names::servers(&script, &log, json!({"trust": true}));
         sb.user_settings(json!({"PreToolUse": [group(sb, None, "PreToolUse")],
             "PostToolUse": [group(sb, None, "PostToolUse")]}));
         let file = sb.root.join("home/.qwen/settings.json");
@@ -2406,21 +2384,19 @@ fn a_routed_async_handler_runs_in_the_background() {
         sb.user_settings(json!({}));
         let source = in_background::with_a_late_stop_logger(in_background::claude_source());
         sb.write("project/.claude/settings.json", &source.to_string());
-        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
-        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "qwen"]).success();
+        common::trust_and_install(&sb.project, &sb.home, "qwen");
         None
     }) else {
         return;
     };
     let mut c = Checks::default();
-    c.that(
-        l.out.status == Some(0),
-        format!("exit {:?}: {}", l.out.status, l.out.stderr),
-    );
     let result = l.tool_result("async", "async-call");
-    for failed in in_background::failures(&l.sb.project, &result) {
-        c.that(false, failed);
-    }
+    c.failed(in_background::failures_after_exit(
+        l.out.status,
+        &l.out.stderr,
+        &l.sb.project,
+        &result,
+    ));
     c.that(
         in_background::stop_logged(&l.sb.project),
         "the Stop logger ran on past Qwen's end, to its own",

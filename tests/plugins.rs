@@ -6,6 +6,7 @@
 
 mod common;
 
+use common::OutputWithStdin as _;
 use hookx::dialect::{bricks, copilot};
 use hookx::discover::{self, Context, Source};
 use hookx::model::{EventKind, HandlerKind};
@@ -224,19 +225,7 @@ fn the_run_path_never_walks_the_download_folders() {
         .arg(&project)
         .arg("--home")
         .arg(&home)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(payload.to_string().as_bytes())?;
-            child.wait_with_output()
-        })
+        .output_with_stdin(&payload.to_string())
         .unwrap();
     assert!(out.status.success(), "{out:?}");
     let text = std::fs::read_to_string(&trace).unwrap();

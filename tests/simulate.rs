@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::OutputWithStdin as _;
 use serde_json::Value;
 use std::path::Path;
 
@@ -1025,19 +1026,7 @@ fn simulate_in_a_package_without_a_route_shows_the_roots_route() {
         .current_dir(&pkg)
         .env("HOME", &home)
         .env_remove("HOOKX_HOME")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(payload.to_string().as_bytes())?;
-            child.wait_with_output()
-        })
+        .output_with_stdin(&payload.to_string())
         .unwrap();
     let all = format!("{}{}", text(&ran.stdout), text(&ran.stderr));
     assert!(all.contains("R862-ROOT"), "the root's line denies: {all}");

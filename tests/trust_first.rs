@@ -4,6 +4,7 @@
 
 mod common;
 
+use common::OutputWithStdin as _;
 use common::write;
 use std::path::{Path, PathBuf};
 
@@ -439,19 +440,7 @@ fn an_unchanged_untrusted_file_costs_one_stat() {
         .arg("--home")
         .arg(&s.home)
         .env_remove("HOOKX_HOME")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .and_then(|mut child| {
-            use std::io::Write;
-            child
-                .stdin
-                .take()
-                .unwrap()
-                .write_all(payload.to_string().as_bytes())?;
-            child.wait_with_output()
-        })
+        .output_with_stdin(&payload.to_string())
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("evil"), "{stderr}");

@@ -164,21 +164,10 @@ pub fn synthetic_event(
 /// For each handler `dispatch` ran or would run that was written for an agent firing `kind`
 /// at another rate than `host` (attacks row 1761), a note saying how, once per agent.
 pub fn cadence_notes(dispatch: &Dispatch, host: Flavor, kind: &EventKind) -> Vec<String> {
-    let ran = dispatch.runs.iter().map(|r| (r.flavor, r.origin.as_str()));
-    let would = dispatch
-        .would_run
-        .iter()
-        .map(|w| (w.flavor, w.origin.as_str()));
-    let mut notes: Vec<String> = Vec::new();
-    for (flavor, origin) in ran.chain(would) {
-        if let Some(why) = host.tables().cadence_change(flavor.tables(), kind) {
-            let note = format!("{origin}: {why}");
-            if !notes.contains(&note) {
-                notes.push(note);
-            }
-        }
-    }
-    notes
+    notes_once(dispatch, |flavor, origin| {
+        let why = host.tables().cadence_change(flavor.tables(), kind)?;
+        Some(format!("{origin}: {why}"))
+    })
 }
 
 /// For each handler `dispatch` ran or would run whose agent has no form hookx knows for the
@@ -188,6 +177,22 @@ pub fn result_notes(dispatch: &Dispatch, host: Flavor, event: &Event) -> Vec<Str
     let Some(tool) = &event.tool else {
         return Vec::new();
     };
+    notes_once(dispatch, |flavor, origin| {
+        crate::protocol::result::in_the_hosts_shape(event, flavor).then(|| {
+            format!(
+                "{origin}: hookx knows no shape of {}'s for a `{}` result, so this handler is given {}'s as {} sent it; its own agent may give it elsewhere, and a rule reading it there reads nothing",
+                flavor.dialect().def().display,
+                tool.name,
+                host.name(),
+                host.name()
+            )
+        })
+    })
+}
+
+/// `note` of each handler `dispatch` ran, then of each it would run (its agent, its origin),
+/// where it says one, each note once, in that order.
+fn notes_once(dispatch: &Dispatch, note: impl Fn(Flavor, &str) -> Option<String>) -> Vec<String> {
     let ran = dispatch.runs.iter().map(|r| (r.flavor, r.origin.as_str()));
     let would = dispatch
         .would_run
@@ -195,17 +200,10 @@ pub fn result_notes(dispatch: &Dispatch, host: Flavor, event: &Event) -> Vec<Str
         .map(|w| (w.flavor, w.origin.as_str()));
     let mut notes: Vec<String> = Vec::new();
     for (flavor, origin) in ran.chain(would) {
-        if crate::protocol::result::in_the_hosts_shape(event, flavor) {
-            let note = format!(
-                "{origin}: hookx knows no shape of {}'s for a `{}` result, so this handler is given {}'s as {} sent it; its own agent may give it elsewhere, and a rule reading it there reads nothing",
-                flavor.dialect().def().display,
-                tool.name,
-                host.name(),
-                host.name()
-            );
-            if !notes.contains(&note) {
-                notes.push(note);
-            }
+        if let Some(note) = note(flavor, origin)
+            && !notes.contains(&note)
+        {
+            notes.push(note);
         }
     }
     notes

@@ -147,6 +147,13 @@ pub fn hookx_at(project: &Path, home: &Path, args: &[&str]) -> assert_cmd::asser
         .assert()
 }
 
+/// `hookx trust --yes`, then `hookx install --host HOST`, in `project` for the user of `home`:
+/// each must succeed.
+pub fn trust_and_install(project: &Path, home: &Path, host: &str) {
+    hookx_at(project, home, &["trust", "--yes"]).success();
+    hookx_at(project, home, &["install", "--host", host]).success();
+}
+
 /// [`hookx_at`] as a user whose account's home (`getpwuid`) is `home`, as for a user installing
 /// for their own home: `hookx install` then writes no `--home` on its routes, and a route run
 /// this way takes `home` from the account. Where the tests cannot say so (not root, not Linux),
@@ -236,6 +243,26 @@ pub fn ran(cmd: &mut Command) -> Ran {
         code: out.status.code(),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
         stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A std command run with `input` on its stdin, its stdout and stderr piped (as a host runs a
+/// hook): what it printed and how it ended.
+pub trait OutputWithStdin {
+    fn output_with_stdin(&mut self, input: &str) -> std::io::Result<std::process::Output>;
+}
+
+impl OutputWithStdin for std::process::Command {
+    fn output_with_stdin(&mut self, input: &str) -> std::io::Result<std::process::Output> {
+        use std::io::Write as _;
+        use std::process::Stdio;
+        let mut child = self
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()?;
+        child.stdin.take().unwrap().write_all(input.as_bytes())?;
+        child.wait_with_output()
     }
 }
 

@@ -93,6 +93,23 @@ pub fn failures(project: &Path, result: &str) -> Vec<String> {
     failed
 }
 
+/// The client's exit, which must be 0 (`status`, with its `stderr`), then [`failures`].
+// Used by the Codex, Gemini and Qwen suites alone.
+#[allow(dead_code)]
+pub fn failures_after_exit(
+    status: Option<i32>,
+    stderr: &str,
+    project: &Path,
+    result: &str,
+) -> Vec<String> {
+    let mut failed = Vec::new();
+    if status != Some(0) {
+        failed.push(format!("exit {status:?}: {stderr}"));
+    }
+    failed.extend(failures(project, result));
+    failed
+}
+
 /// The file [`with_a_late_stop_logger`]'s handler makes, 2 s after the session's `Stop`.
 // Used by the Qwen, Codex and Droid suites alone.
 #[allow(dead_code)]

@@ -43,6 +43,44 @@ pub const CALLS: &[(&str, &str)] = &[
     (LONG, "run"),
 ];
 
+/// `mcpServers` for [`SERVERS`]: each `node` running `script` (`mcp_server.js`) that logs its
+/// calls to `log`, with `keys` (an object) besides `command` and `args`.
+pub fn servers(script: &Path, log: &Path, keys: Value) -> serde_json::Map<String, Value> {
+    SERVERS
+        .iter()
+        .map(|(s, extra)| {
+            let mut server = json!({"command": "node", "args": server_args(script, s, extra, log)});
+            for (key, value) in keys.as_object().into_iter().flatten() {
+                server[key] = value.clone();
+            }
+            (s.to_string(), server)
+        })
+        .collect()
+}
+
+/// Each rule `(label, tools)` that ran on other tools (`tool_name`) than `tools`, as a failed
+/// check (`said` before it, the client's `stderr` after): `runs` is each hook run's label and
+/// payload.
+pub fn ran_otherwise<'a>(
+    runs: impl IntoIterator<Item = (&'a str, &'a Value)>,
+    rules: &[(&str, Vec<&str>)],
+    said: &str,
+    stderr: &str,
+) -> Vec<String> {
+    let runs: Vec<(&str, &Value)> = runs.into_iter().collect();
+    rules
+        .iter()
+        .filter_map(|(label, want)| {
+            let got: Vec<&str> = runs
+                .iter()
+                .filter(|(l, _)| l == label)
+                .filter_map(|(_, stdin)| stdin["tool_name"].as_str())
+                .collect();
+            (got != *want).then(|| format!("{said}{label} ran on {got:?}, not {want:?}\n{stderr}"))
+        })
+        .collect()
+}
+
 /// The text of call `i`.
 pub fn text(i: usize) -> String {
     format!("n{i}")

@@ -298,6 +298,34 @@ pub fn became(case: &Case, project: &Path, result: &str) -> Became {
     }
 }
 
+/// Each case as it became in `project`, `result_of` the model's result for the call whose
+/// arguments hold `o-NAME.txt` (printed, case by case).
+pub fn recorded(
+    cases: &[Case],
+    project: &Path,
+    result_of: impl Fn(&str) -> String,
+) -> Vec<Recorded> {
+    cases
+        .iter()
+        .map(|c| {
+            let result = result_of(&format!("o-{}.txt", c.name));
+            eprintln!("{}: {result}", c.name);
+            Recorded {
+                case: c.clone(),
+                became: became(c, project, &result),
+            }
+        })
+        .collect()
+}
+
+/// A live recording's differences: from its fixture ([`settle`]), then from what this build's
+/// simulate predicts ([`against_hookx`]).
+pub fn differences(tag: &str, rec: &Recording) -> Vec<String> {
+    let mut differ = settle(tag, rec);
+    differ.extend(against_hookx(Path::new(env!("CARGO_BIN_EXE_hookx")), rec));
+    differ
+}
+
 pub fn fixture(tag: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/merged")
