@@ -1576,11 +1576,8 @@ fn several_hooks_answers_merge_as_simulate_says() {
             let label = |l: &str| json!({"hooks": [{"type": "command", "command": sb.dumper(l)}]});
             let hooks = json!({"version": 1, "hooks": {"PreToolUse": [label("ma"), label("mb")]}});
             sb.write("home/.copilot/hooks/merge.json", &hooks.to_string());
-            for c in &cases {
-                let when = format!("o-{}.txt", c.name);
-                for (label, a) in [("ma", &c.a), ("mb", &c.b)] {
-                    sb.answer(label, &c.name, &when, &a.stdout, &a.stderr, a.exit);
-                }
+            for (label, name, when, a) in merge_probe::answers(&cases) {
+                sb.answer(label, name, &when, &a.stdout, &a.stderr, a.exit);
             }
         },
         &[],

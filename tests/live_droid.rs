@@ -663,11 +663,8 @@ fn several_hooks_answers_merge_as_simulate_says() {
     let label = |l: &str| json!({"hooks": [{"type": "command", "command": sb.dumper(l)}]});
     let hooks = json!({"PreToolUse": [label("ma"), label("mb")]});
     user_settings(&sb, &model, Some(hooks));
-    for c in &cases {
-        let when = format!("o-{}.txt", c.name);
-        for (label, a) in [("ma", &c.a), ("mb", &c.b)] {
-            sb.answer(label, &c.name, &when, (&a.stdout, &a.stderr, a.exit));
-        }
+    for (label, name, when, a) in merge_probe::answers(&cases) {
+        sb.answer(label, name, &when, (&a.stdout, &a.stderr, a.exit));
     }
     let out = run_droid(&sb, &bin, "merge");
     keep(&sb, &model, &out, "merge");

@@ -725,11 +725,8 @@ fn several_hooks_answers_merge_as_simulate_says() {
     let Some(l) = live("merge", &["--yolo"], &[], |sb| {
         sb.trust_folder();
         sb.user_settings(json!({"BeforeTool": [group(sb, None, "ma"), group(sb, None, "mb")]}));
-        for c in &cases {
-            let when = format!("o-{}.txt", c.name);
-            for (label, a) in [("ma", &c.a), ("mb", &c.b)] {
-                sb.answer(label, &c.name, &when, &a.stdout, &a.stderr, a.exit);
-            }
+        for (label, name, when, a) in merge_probe::answers(&cases) {
+            sb.answer(label, name, &when, &a.stdout, &a.stderr, a.exit);
         }
     }) else {
         return;

@@ -1715,11 +1715,8 @@ fn several_hooks_answers_merge_as_simulate_says() {
     let cases = merge_probe::claude_cases("q");
     let Some(l) = live("merge", &["--yolo"], &[], |sb| {
         sb.user_settings(json!({"PreToolUse": [group(sb, None, "ma"), group(sb, None, "mb")]}));
-        for c in &cases {
-            let when = format!("o-{}.txt", c.name);
-            for (label, a) in [("ma", &c.a), ("mb", &c.b)] {
-                sb.answer(label, &c.name, &when, &a.stdout, &a.stderr, a.exit);
-            }
+        for (label, name, when, a) in merge_probe::answers(&cases) {
+            sb.answer(label, name, &when, &a.stdout, &a.stderr, a.exit);
         }
         None
     }) else {

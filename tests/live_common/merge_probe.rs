@@ -298,6 +298,19 @@ pub fn became(case: &Case, project: &Path, result: &str) -> Became {
     }
 }
 
+/// What each of the two hooks answers on each case's call, in order: `(label, case, when,
+/// answer)`, hook `ma` answering `a` and `mb` `b` where the call's command holds `when`
+/// (`o-NAME.txt`).
+pub fn answers(cases: &[Case]) -> Vec<(&'static str, &str, String, &Answer)> {
+    cases
+        .iter()
+        .flat_map(|c| {
+            let when = format!("o-{}.txt", c.name);
+            [("ma", &c.a), ("mb", &c.b)].map(|(label, a)| (label, c.name.as_str(), when.clone(), a))
+        })
+        .collect()
+}
+
 /// Each case as it became in `project`, `result_of` the model's result for the call whose
 /// arguments hold `o-NAME.txt` (printed, case by case).
 pub fn recorded(
