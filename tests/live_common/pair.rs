@@ -4,7 +4,8 @@
 //! server, both started together in one project and one home.
 //!
 //! The rules, each a line in `$CLAUDE_PROJECT_DIR/pair.log` (`RULE HOST SESSION REST`, HOST
-//! being `$HOOKX_HOST`, which `hookx run` sets, SESSION the payload's `session_id`):
+//! being `$HOOKX_HOST`, which `hookx run` and `hookx exec` set, else `agent`: an agent that
+//! ran the rule itself; SESSION the payload's `session_id`):
 //! - `guard` (PreToolUse, `Bash`): denies a command holding `rm -rf` with [`REASON`] (exit 2),
 //!   and answers any other with the context `CTX-PAIR-SESSION` (the session it was answered
 //!   for: a context that reaches another session's model is one that crossed);
@@ -35,18 +36,18 @@ pub fn claude_rules() -> Value {
     let guard = format!(
         "i=$(cat); s=$(printf '%s' \"$i\" | jq -r .session_id); \
          c=$(printf '%s' \"$i\" | jq -r '.tool_input.command // empty'); \
-         echo \"guard $HOOKX_HOST $s $c\" >> {log}; \
+         echo \"guard ${{HOOKX_HOST:-agent}} $s $c\" >> {log}; \
          case \"$c\" in *'rm -rf'*) echo '{REASON}: no rm -rf here' >&2; exit 2;; esac; \
          printf '{{\"hookSpecificOutput\":{{\"hookEventName\":\"PreToolUse\",\
          \"additionalContext\":\"{CONTEXT}%s\"}}}}' \"$s\""
     );
     let prompt = format!(
-        "s=$(jq -r .session_id); echo \"prompt $HOOKX_HOST $s\" >> {log}; n=0; \
+        "s=$(jq -r .session_id); echo \"prompt ${{HOOKX_HOST:-agent}} $s\" >> {log}; n=0; \
          while [ \"$(grep -c '^prompt ' {log})\" -lt 2 ] && [ $n -lt 450 ]; \
          do sleep 0.1; n=$((n+1)); done; exit 0"
     );
     let post = format!(
-        "jq -r '\"post \\(env.HOOKX_HOST) \\(.session_id) \\(.tool_name) \
+        "jq -r '\"post \\(env.HOOKX_HOST // \"agent\") \\(.session_id) \\(.tool_name) \
          \\(.tool_input.command // \"-\")\"' >> {log}"
     );
     let handler = |c: &str| json!([{"type": "command", "command": c}]);
@@ -118,7 +119,8 @@ pub fn overlapped(lines: &[Line]) -> bool {
         == 2
 }
 
-/// The sessions whose context (`CTX-PAIR-SESSION`) is in `text`, each with its count.
+/// The sessions whose context (`CTX-PAIR-SESSION`) is in `text`, each with its count. The
+/// guard's own command (`CTX-PAIR-%s`), which Claude Code quotes in a deny's result, names none.
 pub fn contexts(text: &str) -> BTreeMap<String, usize> {
     let mut seen = BTreeMap::new();
     for (at, _) in text.match_indices(CONTEXT) {
@@ -126,7 +128,9 @@ pub fn contexts(text: &str) -> BTreeMap<String, usize> {
         let end = rest
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'))
             .unwrap_or(rest.len());
-        *seen.entry(rest[..end].to_string()).or_insert(0) += 1;
+        if end > 0 {
+            *seen.entry(rest[..end].to_string()).or_insert(0) += 1;
+        }
     }
     seen
 }
