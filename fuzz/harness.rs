@@ -92,6 +92,7 @@ fn read_as(src: &SourceFile, dialect: Dialect) {
                     to,
                     wrap: to != dialect,
                     hookx: "hookx".into(),
+                    copies_into: None,
                 };
                 let out = hookx::convert::convert(&[(src, &parsed.document)], &options);
                 let written = hookx::config::write::to_text(&out.document);

@@ -4382,6 +4382,80 @@ fn a_claude_mcp_rule_converted_to_codex_names_the_tools_as_codex_writes_them() {
     );
 }
 
+/// Attacks row 2063: a Claude rule on the tools of a server whose name holds a `.`, escaped as
+/// a regex writes it (`mcp__my-srv\.x__.*`, `mcp__p\.q__run`), converted or synced to Gemini,
+/// is written in Gemini's spelling with the escape kept (`mcp_my-srv\.x_.*`: Gemini keeps `-`
+/// and `.`, row 1868), so Gemini's own matcher fires it on `mcp_p.q_run`. Before, the escaped
+/// `\.` was no character of a name to `convert`: the copy kept Claude's spelling behind
+/// `hookx exec --match` and Gemini never ran it.
+#[test]
+fn a_claude_rule_on_a_dotted_mcp_server_converted_to_gemini_fires_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let rule = |m: &str, tag: &str| json!({"matcher": m, "hooks": [{"type": "command", "command": format!("./guard.sh {tag}")}]});
+    let matchers = ["mcp__my-srv\\.x__.*", "mcp__p\\.q__run", "mcp__p\\.q"];
+    let claude = json!({"hooks": {"PreToolUse": [
+        rule(matchers[0], "dashed"), rule(matchers[1], "tool"), rule(matchers[2], "server")]}});
+    write(&project, "settings.json", &claude.to_string());
+    let (converted, out) = convert(&project, "settings.json", "gemini");
+    let written: Vec<&str> = out["hooks"]["BeforeTool"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["matcher"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(
+        written,
+        ["mcp_my-srv\\.x_.*", "mcp_p\\.q_run", "mcp_p\\.q_.*"],
+        "{}",
+        converted.stdout
+    );
+    // Gemini's own matching of the copies on its name for server `p.q`'s `run`
+    // (tests/fixtures/mcp-names/gemini-0.61.0.json: `mcp_p.q_run`).
+    write(&home, ".gemini/settings.json", &out.to_string());
+    let mut cmd = common::hookx_clean(&project);
+    cmd.env("HOME", &home).args([
+        "simulate",
+        "--host",
+        "gemini",
+        "--event",
+        "BeforeTool",
+        "--tool",
+        "mcp_p.q_run",
+        "--input",
+        "{}",
+        "--project",
+    ]);
+    cmd.arg(&project).arg("--home").arg(&home);
+    cmd.args(["--dry-run", "--format", "json"]);
+    let ran = ran(&mut cmd);
+    let report: Value =
+        serde_json::from_str(&ran.stdout).unwrap_or_else(|e| panic!("{e}: {ran:?}"));
+    let fired: Vec<&str> = ["dashed", "tool", "server"]
+        .into_iter()
+        .filter(|tag| {
+            report["native"]["would_run"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|w| w["command"].as_str())
+                .any(|c| c.contains(&format!("guard.sh {tag}")))
+        })
+        .collect();
+    assert_eq!(fired, ["tool", "server"], "{report:#}");
+    // And back: the rules as written.
+    write(&project, ".gemini/settings.json", &out.to_string());
+    let (_, back) = convert(&project, ".gemini/settings.json", "claude");
+    let back: Vec<&str> = back["hooks"]["PreToolUse"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["matcher"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(back, matchers);
+}
+
 /// Attacks row 2071: a Claude rule that is one MCP name (every MCP tool, a server's tools, one
 /// tool), converted or synced to Gemini, is written in Gemini's spelling (`mcp_SERVER_TOOL`,
 /// Gemini CLI 0.61.0, row 1868), so Gemini's own matcher fires the copy on its call. Before,

@@ -92,6 +92,7 @@ fn options(to: Dialect) -> Options {
         to,
         wrap: false,
         hookx: "hookx".into(),
+        copies_into: None,
     }
 }
 

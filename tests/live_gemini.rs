@@ -3886,9 +3886,12 @@ fn a_converted_async_handler_runs_in_the_background() {
 /// this build (as `sync` writes them) into the trusted project's `.gemini/settings.json`,
 /// under Gemini CLI 0.61.0 (`-p --yolo`) over the MCP-names probe's calls. Gemini's own
 /// matcher must fire each copy on the calls it names (`mcp_x-y_run`): the deny stops the call,
-/// the logger runs, the other servers' calls run.
+/// the logger runs, the other servers' calls run. Row 2063: a deny on server `p.q`'s tools,
+/// its `.` escaped (`mcp__p\.q__.*`), written `mcp_p\.q_.*`, stops `p.q`'s call.
 fn a_converted_claude_mcp_deny_fires_under_gemini() {
     const REASON: &str = "R2071-MCP-DENY";
+    // Row 2063: a server named with a `.`, its `.` escaped in Claude's matcher.
+    const DOTTED: &str = "R2063-DOTTED-DENY";
     let Some(l) = live("mcpnames", &["--yolo"], &[], |sb| {
         sb.trust_folder();
         let servers = mcp_names_servers(sb);
@@ -3896,9 +3899,13 @@ fn a_converted_claude_mcp_deny_fires_under_gemini() {
         let deny = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
             "permissionDecision": "deny", "permissionDecisionReason": REASON}});
         let logged = sb.root.join("srv-2071.log");
+        let dotted = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": "deny", "permissionDecisionReason": DOTTED}});
         let claude = json!({"hooks": {"PreToolUse": [
             {"matcher": "mcp__x-y__.*", "hooks": [{"type": "command",
                 "command": format!("cat >/dev/null; printf '%s' '{deny}'")}]},
+            {"matcher": "mcp__p\\.q__.*", "hooks": [{"type": "command",
+                "command": format!("cat >/dev/null; printf '%s' '{dotted}'")}]},
             {"matcher": "mcp__srv__.*", "hooks": [{"type": "command",
                 "command": format!("cat >/dev/null; echo x >> {}", logged.display())}]},
         ]}});
@@ -3933,8 +3940,21 @@ fn a_converted_claude_mcp_deny_fires_under_gemini() {
         result.contains(REASON),
         format!("the denied call's result: {result}"),
     );
+    let dotted = mcp_names::CALLS
+        .iter()
+        .position(|call| *call == ("p.q", "run"))
+        .unwrap();
+    c.that(
+        !ran.contains_key(&dotted),
+        format!("the call the synced deny on `mcp__p\\.q__.*` names ran: {ran:?}"),
+    );
+    let result = l.tool_result("mcpnames", &format!("\"{}\"", mcp_names::text(dotted)));
+    c.that(
+        result.contains(DOTTED),
+        format!("the dotted server's denied call's result: {result}"),
+    );
     for (i, (server, _)) in mcp_names::CALLS.iter().enumerate() {
-        if *server == "p.q" || *server == "Up_Case" {
+        if *server == "Up_Case" {
             c.that(
                 ran.contains_key(&i),
                 format!("{server}'s call did not run: {ran:?}"),

@@ -607,3 +607,107 @@ while [ ! -e "$HELD" ]; do sleep 0.01; done"#;
     let record = std::fs::read_to_string(state.join("trust.json")).unwrap();
     assert!(!record.contains("landing"), "{record}");
 }
+
+/// Rows 2085's remainder, 2100: `convert --write` and `sync` into a project's
+/// `.gemini/settings.json` that holds the user's trusted Gemini guard, from a trusted Claude
+/// source (the write keeps the file's trust: hookx's output of trusted files), while another
+/// process holds `~/.hookx`'s lock (another `trust` or `install` saving). They renamed the new
+/// bytes into place, then waited for the lock to save the trust they carried over: a `hookx
+/// run` in between found the guard's file changed since trusted and skipped it, the call
+/// allowed. Now the record trusts the new bytes beside the old before the rename
+/// (`trust_landing`, as `install` since row 2085): each run fired while the command waits for
+/// the lock denies.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_trusted_guard_denies_at_every_moment_of_convert_writes_and_syncs_edit_of_its_file() {
+    use std::os::unix::fs::MetadataExt;
+    let s = Setup::new();
+    std::fs::create_dir_all(s.project.join(".git")).unwrap();
+    let guard = write(
+        &s.project,
+        ".gemini/settings.json",
+        &gemini_guard("project guard"),
+    );
+    s.trust(&guard);
+    let claude_rule = |command: &str| {
+        serde_json::json!({"hooks": {"PostToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": command}]}]}})
+        .to_string()
+    };
+    let claude = write(&s.project, ".claude/settings.json", &claude_rule("true"));
+    s.trust(&claude);
+    let state = s.home.join(".hookx");
+    let ino = std::fs::metadata(&state).unwrap().ino();
+    let denies = |answer: &str| {
+        answer.contains(r#""permissionDecision":"deny""#) && answer.contains("project guard")
+    };
+    // The command, started while another process holds ~/.hookx's lock; a run once the
+    // command waits for it (the file as it is then); then the lock let go, and the command's
+    // success. The answer, the file then and the file after.
+    let while_it_waits = |args: &[&str]| {
+        let holder = std::fs::File::open(&state).unwrap();
+        holder.lock().unwrap();
+        let before = std::fs::read_to_string(&guard).unwrap();
+        // `convert` takes its home from `HOME`.
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hookx"))
+            .args(args)
+            .arg("--project")
+            .arg(&s.project)
+            .current_dir(&s.project)
+            .env("HOME", &s.home)
+            .env_remove("HOOKX_HOME")
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        while lock_waiters(ino) == 0 {
+            if child.try_wait().unwrap().is_some() {
+                let out = child.wait_with_output().unwrap();
+                panic!(
+                    "{args:?} ended without waiting for ~/.hookx's lock: {}",
+                    String::from_utf8_lossy(&out.stderr)
+                );
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let file = std::fs::read_to_string(&guard).unwrap();
+        let answer = s.claude_shell_call();
+        holder.unlock().unwrap();
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let after = std::fs::read_to_string(&guard).unwrap();
+        assert_ne!(after, before, "{args:?} did not write the guard's file");
+        (answer, file)
+    };
+
+    let source = claude.display().to_string();
+    let (answer, file) = while_it_waits(&["convert", &source, "--to", "gemini", "--write"]);
+    assert!(
+        denies(&answer),
+        "a run while convert --write waited to record its trust allowed the call: {answer:?}; \
+         the file then: {file}"
+    );
+    assert!(denies(&s.claude_shell_call()), "after convert --write");
+
+    // The source changes, is trusted again, and is synced into the same file.
+    write(&s.project, ".claude/settings.json", &claude_rule("echo v2"));
+    s.trust(&claude);
+    write(
+        &s.project,
+        ".hookx/sync.toml",
+        "version = 1\nsources = [{ path = \".claude/settings.json\", from = \"claude\" }]\n[targets.gemini]\n",
+    );
+    let (answer, file) = while_it_waits(&["sync"]);
+    assert!(
+        denies(&answer),
+        "a run while sync waited to record its trust allowed the call: {answer:?}; the file \
+         then: {file}"
+    );
+    assert!(denies(&s.claude_shell_call()), "after sync");
+    let record = std::fs::read_to_string(state.join("trust.json")).unwrap();
+    assert!(!record.contains("landing"), "{record}");
+}

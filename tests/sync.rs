@@ -1023,3 +1023,95 @@ fn sync_copies_no_rule_the_targets_agent_runs_from_another_file() {
     );
     common::hookx_at(&project, &home, &["sync", "--check"]).success();
 }
+
+/// Attacks row 2061: a Qwen source the team keeps outside Qwen's own file (`hooks/qwen.json`,
+/// `from = "qwen"`: a prompt logger), synced into Gemini, Copilot, Codex and Qwen, each
+/// trusted, hookx installed for every host. The copy written "back home" into
+/// `.qwen/settings.json` had no record of the rule (`{source, digest}` only), so the plan took
+/// it for another rule: `list` had two lines for the logger under every host, and the route
+/// ran the Qwen copy beside the host's own (twice per prompt under Gemini, Qwen and Claude).
+/// Now a copy into another file of its own dialect carries the record: one rule, run once.
+#[test]
+fn a_source_synced_into_its_own_agents_file_is_one_rule_under_every_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let trusted = serde_json::json!({ project.display().to_string(): "TRUST_FOLDER" });
+    common::write(&home, ".gemini/trustedFolders.json", &trusted.to_string());
+    let log = root.join("prompts.log");
+    let logger = serde_json::json!({"hooks": {"UserPromptSubmit": [{"hooks": [{
+        "type": "command", "command": format!("echo prompt-2061 >> {}", log.display())}]}]}});
+    common::write(&project, "hooks/qwen.json", &logger.to_string());
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let targets: String = ["gemini", "copilot", "codex", "qwen"]
+        .iter()
+        .map(|t| format!("[targets.{t}]\nhookx = \"{bin}\"\n"))
+        .collect();
+    common::write(
+        &project,
+        ".hookx/sync.toml",
+        &format!(
+            "version = 1\nsources = [{{ path = \"hooks/qwen.json\", from = \"qwen\" }}]\n{targets}"
+        ),
+    );
+    let at = |args: &[&str]| common::hookx_at(&project, &home, args);
+    at(&["sync"]).success();
+    at(&["trust", "--yes"]).success();
+    let hosts = [
+        ("gemini", "BeforeAgent"),
+        ("qwen", "UserPromptSubmit"),
+        ("claude", "UserPromptSubmit"),
+        ("codex", "UserPromptSubmit"),
+        ("copilot", "userPromptSubmitted"),
+    ];
+    for (host, _) in hosts {
+        at(&["install", "--host", host]).success();
+    }
+    at(&["trust", "--yes"]).success();
+    let home_copy = std::fs::read_to_string(project.join(".qwen/settings.json")).unwrap();
+    let mut wrong = Vec::new();
+    for (host, event) in hosts {
+        let listed = at(&["list", "--host", host]).success();
+        let listed = String::from_utf8_lossy(&listed.get_output().stdout).into_owned();
+        let plan: Vec<&str> = listed
+            .lines()
+            .filter(|l| l.starts_with(&format!("  {host}  ")) && l.contains("prompt-2061"))
+            .collect();
+        if plan.len() != 1 {
+            wrong.push(format!(
+                "{host}: the plan has {} lines: {plan:#?}",
+                plan.len()
+            ));
+        }
+        // Codex runs no copy nor route its user did not review in Codex; Copilot's route and
+        // copy are as the plan says: the hosts that run a copy here are counted.
+        if ["codex", "copilot"].contains(&host) {
+            continue;
+        }
+        let _ = std::fs::remove_file(&log);
+        let mut cmd = common::hookx_clean(&project);
+        cmd.env("HOME", &home)
+            .args(["simulate", "--host", host, "--event", event])
+            .args(["--field", "prompt=hi", "--project"])
+            .arg(&project)
+            .arg("--home")
+            .arg(&home);
+        let ran = common::ran(&mut cmd);
+        let runs = std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        if runs != 1 {
+            wrong.push(format!(
+                "{host}: the logger ran {runs} times: {}",
+                ran.stdout
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{}\n.qwen/settings.json: {home_copy}",
+        wrong.join("\n")
+    );
+}

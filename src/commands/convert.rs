@@ -391,6 +391,11 @@ pub fn conversion(
         to,
         wrap: opts.wrap,
         hookx: hookx_for(opts),
+        copies_into: match (&opts.out, opts.write) {
+            (Some(out), _) => Some(out.clone()),
+            (None, true) => Some(opts.project.join(to.config().convert_target)),
+            (None, false) => None,
+        },
     };
     let mut conversion = convert::convert(&inputs, &options);
     let no_handler = conversion
@@ -1085,6 +1090,14 @@ pub fn write_file(
         );
         return Ok(Wrote::default());
     }
+    // Where the write keeps the file's trust (every input trusted as it is, the entries run
+    // what was reviewed), the record trusts the new bytes beside the old before they are
+    // renamed into place, and them alone after ([`crate::trust::trust_landing`], as install
+    // does): a `hookx run` at any moment of the write finds the user's trusted guards in the
+    // file trusted (attacks rows 2085, 2100).
+    let keeps_trust = from.reviewed && reviewed_runs(opts, conversion);
+    let ctx = crate::discover::Context::resolve(Some(&opts.project), None).ok();
+    let mut landing = false;
     // Under the writer's lock, from the file as it is then (another run may have written it
     // since it was read).
     let mut was = None;
@@ -1112,8 +1125,21 @@ pub fn write_file(
         ) {
             now = config::disabled::follow(off, current, &now, &copy_identity);
         }
+        if let (true, Some(ctx), Some(current)) = (keeps_trust, &ctx, current)
+            && current != now
+        {
+            landing |= crate::trust::trust_landing(ctx, path, current.as_bytes(), now.as_bytes())?;
+        }
         Ok(config::update::Change::Write(now.clone()))
-    })?;
+    });
+    let written = match &outcome {
+        Ok(config::update::Outcome::Written) => Some(now.as_bytes()),
+        _ => None,
+    };
+    if let (true, Some(ctx)) = (landing, &ctx) {
+        crate::trust::trust_landed(ctx, path, written)?;
+    }
+    let outcome = outcome?;
     if !hand.is_empty() {
         return Ok(Wrote {
             hand_edited: hand,

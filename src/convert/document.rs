@@ -28,7 +28,8 @@ pub(super) fn convert_all(inputs: &[(&SourceFile, &Document)], options: &Options
         // A TOML settings file is not the hook file `convert` writes: its hooks are converted.
         let documents = &doc.dialect.config().documents;
         if doc.dialect == options.to && inputs.len() == 1 && !documents.is_toml(doc.kind) {
-            out = same_dialect(doc, &mut converter.refreshed);
+            let marked = converter.copies_marked(src, doc);
+            out = same_dialect(marked.as_ref().unwrap_or(doc), &mut converter.refreshed);
             for rule in &mut out.rules {
                 converter.lose_trigger_keys(
                     src,
@@ -234,6 +235,7 @@ impl Converter<'_> {
                 home.last_unrecorded = None;
                 continue;
             }
+            let rule = self.restored_copy_marked(src, rule, first.as_ref(), &at);
             home.add(&mut out.rules, rule, first);
         }
         home.reorder(&mut out.rules);

@@ -42,6 +42,12 @@ pub struct Options {
     pub wrap: bool,
     /// The program name written into wrapped commands.
     pub hookx: String,
+    /// The file the conversion is written into (`convert --write`, `--out`, `sync`), if any:
+    /// a handler of another file of the target's own dialect is a copy there, and carries the
+    /// record naming its rule ([`crate::plan`] takes it and its original for one rule: a Qwen
+    /// source synced into `.qwen/settings.json` ran twice under a route, attacks row 2061).
+    /// A handler of this file itself (a rewrite in place) carries none.
+    pub copies_into: Option<std::path::PathBuf>,
 }
 
 impl Options {
@@ -51,6 +57,7 @@ impl Options {
             to,
             wrap: true,
             hookx: "hookx".into(),
+            copies_into: None,
         }
     }
 }
@@ -134,6 +141,7 @@ mod tests {
             to: crate::dialect::gemini::DIALECT,
             wrap: false,
             hookx: "hookx".into(),
+            copies_into: None,
         };
         let losses = |c: &Conversion| loss::render_text(&c.losses, &c.notes);
         let alone = std::thread::scope(|s| {

@@ -1,14 +1,14 @@
 //! Converting one rule: its event, its matcher ([`super::rule_matcher`]), its handlers, its
 //! shape (grouped or flat) and its other fields.
 
-use super::converter::Converter;
+use super::converter::{Carry, Converter, FirstWritten};
 use super::restore::recorded_flavor;
 use super::{target_event, target_flavor};
 use crate::config::MARKER;
 use crate::config::walk::HandlerAt;
 use crate::model::{EventKind, Handler};
 use crate::source::SourceFile;
-use crate::tables::{Flavor, Rule, RuleShape, ToolScope};
+use crate::tables::{Document, Flavor, Rule, RuleShape, ToolScope};
 
 impl Converter<'_> {
     /// `rule` converted to the target: none when it cannot be, several when the target splits
@@ -214,17 +214,101 @@ impl Converter<'_> {
             else {
                 continue;
             };
-            // Converted into another dialect, it says what it was; back home, nothing.
+            // Converted into another dialect, it says what it was; back home, nothing, but
+            // written into another file of the dialect, where it is a copy too: the record
+            // that makes it and its original one rule (attacks row 2061).
             if from.dialect() != to.dialect() {
                 h.extra.remove(MARKER);
                 if recorded_flavor(handler).is_none_or(|f| f.dialect() != to.dialect()) {
                     let record = self.record(src, rule, index, handler, from);
                     h.extra.insert(MARKER.into(), record);
                 }
+            } else if !h.extra.contains_key(MARKER) && self.copied_elsewhere(src, rule) {
+                let record = self.record(src, rule, index, handler, from);
+                h.extra.insert(MARKER.into(), record);
             }
             handlers.push(h);
         }
         handlers
+    }
+
+    /// Whether `rule` (of `src`) is written into a file other than its own
+    /// ([`super::Options::copies_into`]).
+    fn copied_elsewhere(&self, src: &SourceFile, rule: &Rule) -> bool {
+        let Some(into) = &self.options.copies_into else {
+            return false;
+        };
+        let file = match rule.origin.file.is_empty() {
+            true => &src.path,
+            false => &rule.origin.file,
+        };
+        real(std::path::Path::new(file)) != real(into)
+    }
+
+    /// `doc` (of `src`, in the target's dialect) with each handler of a rule written into
+    /// another file ([`Converter::copied_elsewhere`]) carrying the record of where it was
+    /// written, as a converted one does; `None` where the conversion is written nowhere.
+    pub(super) fn copies_marked(&mut self, src: &SourceFile, doc: &Document) -> Option<Document> {
+        self.options.copies_into.as_ref()?;
+        let mut out = doc.clone();
+        let mut routes = 0;
+        for (at, (rule, original)) in out.rules.iter_mut().zip(&doc.rules).enumerate() {
+            // A rule's place not counting hookx's own routes, as `pieces` counts it.
+            let position = at - routes;
+            if !original.handlers.is_empty()
+                && original.handlers.iter().all(crate::route::is_hookx_handler)
+            {
+                routes += 1;
+                continue;
+            }
+            if !self.copied_elsewhere(src, original) {
+                continue;
+            }
+            self.position = position;
+            for (i, (h, handler)) in rule.handlers.iter_mut().zip(&original.handlers).enumerate() {
+                if h.extra.contains_key(MARKER) || crate::route::is_hookx_handler(handler) {
+                    continue;
+                }
+                let index = (original.shape == RuleShape::Group).then_some(i);
+                let record = self.record(src, original, index, handler, original.flavor);
+                h.extra.insert(MARKER.into(), record);
+            }
+        }
+        Some(out)
+    }
+
+    /// `rule`, a handler hookx converted given back into its own dialect (first written at
+    /// `first`, at `at` in `src`), with the record of where it was first written where it is
+    /// written into another file ([`Converter::copied_elsewhere`]): there it is a copy too.
+    pub(super) fn restored_copy_marked(
+        &mut self,
+        src: &SourceFile,
+        mut rule: Rule,
+        first: Option<&FirstWritten>,
+        at: &str,
+    ) -> Rule {
+        if first.is_none() || !self.copied_elsewhere(src, &rule) {
+            return rule;
+        }
+        self.carry = Some(Carry {
+            first: first.cloned(),
+            at: at.to_string(),
+        });
+        let records: Vec<Option<serde_json::Value>> = rule
+            .handlers
+            .iter()
+            .map(|h| {
+                (!h.extra.contains_key(MARKER))
+                    .then(|| self.record(src, &rule, None, h, rule.flavor))
+            })
+            .collect();
+        self.carry = None;
+        for (h, record) in rule.handlers.iter_mut().zip(records) {
+            if let Some(record) = record {
+                h.extra.insert(MARKER.into(), record);
+            }
+        }
+        rule
     }
 
     /// The rule's other fields: kept within a dialect, else a loss.
@@ -330,4 +414,19 @@ fn one_handler_each(mut one: Rule) -> Vec<Rule> {
             .collect();
     }
     vec![one]
+}
+
+/// `path` resolved through symbolic links: the folder it names is, where the file is not yet
+/// (a target written for the first time).
+fn real(path: &std::path::Path) -> std::path::PathBuf {
+    let path = crate::context::absolute(path);
+    if let Ok(real) = std::fs::canonicalize(&path) {
+        return real;
+    }
+    match (path.parent(), path.file_name()) {
+        (Some(dir), Some(name)) => std::fs::canonicalize(dir)
+            .map(|d| d.join(name))
+            .unwrap_or(path.clone()),
+        _ => path.clone(),
+    }
 }

@@ -343,6 +343,7 @@ pub fn round_trip(
         to,
         wrap,
         hookx: "hookx".into(),
+        copies_into: None,
     };
     let there = convert::convert(&[(src, doc)], &options(via));
     let (mid_text, mid) = write_and_read(&there.document, &dir.join("mid"));

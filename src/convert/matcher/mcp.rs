@@ -74,11 +74,11 @@ pub(super) fn mcp_matchers(
         _ if text == from_mcp.prefix => return written(format!("{}*", matchers.prefix), problems),
         Some(McpName::Every) => return written(format!("{}*", matchers.prefix), problems),
         Some(McpName::Server(server)) => (
-            format!("{}{}$", matchers.separator, regex_escape(server)),
+            format!("{}{}$", matchers.separator, regex_escape(&literal(server))),
             false,
         ),
         Some(McpName::Tool(server, tool)) => {
-            let native = matchers.name(server, tool);
+            let native = matchers.name(&literal(server), &literal(tool));
             // Auggie's name splits one way only when it has one separator.
             let exact = native.matches(matchers.separator).count() == 1;
             (format!("^{}$", regex_escape(&native)), exact)
@@ -106,7 +106,8 @@ pub(super) fn mcp_matchers(
 
 /// A matcher that is one MCP name in a flavour's spelling: `PREFIX.*` (`^PREFIX.*` too),
 /// `PREFIX server` or `PREFIX server SEPARATOR .*` (its tools), `PREFIX server SEPARATOR tool`,
-/// names being word characters and `-`.
+/// names being word characters, `-` and escaped punctuation (`my-srv\.x`: a server named with
+/// a `.`, attacks row 2063), each name as the regex writes it ([`literal`] reads it).
 pub(super) enum McpName<'a> {
     Every,
     Server(&'a str),
@@ -116,6 +117,36 @@ pub(super) enum McpName<'a> {
 /// A character of a name [`McpName`] reads.
 fn in_name(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '_' || c == '-'
+}
+
+/// Whether the regex `text` is one literal name: characters [`in_name`] and ASCII punctuation
+/// escaped (`\.`, which an unescaped `.` is not: it matches any character).
+fn is_name_regex(text: &str) -> bool {
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        let literal = match c {
+            '\\' => chars.next().is_some_and(|e| e.is_ascii_punctuation()),
+            c => in_name(c),
+        };
+        if !literal {
+            return false;
+        }
+    }
+    true
+}
+
+/// The name a regex [`McpName`] read stands for: its escapes undone (`my-srv\.x` is
+/// `my-srv.x`).
+pub(super) fn literal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.extend(chars.next()),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 impl<'a> McpName<'a> {
@@ -129,7 +160,7 @@ impl<'a> McpName<'a> {
         if rest == ".*" {
             return Some(McpName::Every);
         }
-        let name = |s: &str| !s.is_empty() && s.chars().all(in_name);
+        let name = |s: &str| !s.is_empty() && is_name_regex(s);
         match rest.split_once(names.separator) {
             None if name(rest) => Some(McpName::Server(rest)),
             Some((server, ".*")) if name(server) => Some(McpName::Server(server)),
