@@ -414,7 +414,24 @@ fn write_creates_the_project_file_for_each_dialect() {
         // The converted file, each handler with hookx's record of where it came from, its
         // source named from the target.
         let written = std::fs::read_to_string(&target).unwrap();
-        assert_eq!(source(&written), source(&expected), "{to}");
+        // Written into Claude's own file from another Claude file, the copy carries the whole
+        // record too (what makes it and its original one rule, attacks row 2061), which the
+        // same-dialect conversion to stdout does not write.
+        let (compared, expected) = match to {
+            "claude" => {
+                assert!(
+                    written.contains(r#""rule": "/hooks/PreToolUse/0""#),
+                    "{written}"
+                );
+                let whole = regex::Regex::new(r#",\n *"hookx": \{[^}]*\}"#).unwrap();
+                (
+                    whole.replace_all(&written, "").into_owned(),
+                    whole.replace_all(&expected, "").into_owned(),
+                )
+            }
+            _ => (written.clone(), expected),
+        };
+        assert_eq!(source(&compared), source(&expected), "{to}");
         assert_eq!(written.matches("\"hookx\"").count(), 1, "{written}");
         assert_eq!(digest.find_iter(&written).count(), 1, "{written}");
         // Detected from its path, the written file reads back as its dialect.
