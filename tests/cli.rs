@@ -391,6 +391,8 @@ fn write_creates_the_project_file_for_each_dialect() {
     let only_source = regex::Regex::new(r#",\n *"hookx": \{\n *"source": "…"\n *\}"#).unwrap();
     // The digest of what was written (attacks row 1246), last in the record.
     let digest = regex::Regex::new(r#",\n *"digest": "[0-9a-f]{16}""#).unwrap();
+    // A record whole (one without nested objects).
+    let whole = regex::Regex::new(r#",\n *"hookx": \{[^}]*\}"#).unwrap();
     let source = |text: &str| {
         let text = digest.replace_all(text, "");
         let named = record.replace_all(&text, r#""source": "…""#);
@@ -423,7 +425,6 @@ fn write_creates_the_project_file_for_each_dialect() {
                     written.contains(r#""rule": "/hooks/PreToolUse/0""#),
                     "{written}"
                 );
-                let whole = regex::Regex::new(r#",\n *"hookx": \{[^}]*\}"#).unwrap();
                 (
                     whole.replace_all(&written, "").into_owned(),
                     whole.replace_all(&expected, "").into_owned(),
