@@ -693,34 +693,32 @@ fn answered_then_group_killed(s: &Setup, host: Dialect, env: &[(&str, &str)]) ->
     )
 }
 
-/// Whether `file` appears within `bound`.
+/// A shell line that waits until `release` exists, looking every 50 ms, for about a minute at
+/// most (a ceiling that only keeps a failing run from hanging).
 #[cfg(target_os = "linux")]
-fn appears_within(file: &Path, bound: Duration) -> bool {
-    let start = Instant::now();
-    while !file.exists() {
-        if start.elapsed() >= bound {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    true
+fn until_released(release: &Path) -> String {
+    format!(
+        "i=0; while [ ! -e '{}' ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done",
+        release.display()
+    )
 }
 
 /// Attacks row 2001 (row 1831's follow-up): a route's deny answered at once, beside a handler
-/// that goes on past the answer (1 s, then it writes the marker), and a host that SIGKILLs the
-/// hook's process group as soon as the hook has ended (Qwen on quit). The worker used to leave
-/// the host's group only after it had handed its answer over: the kill could come first (a
-/// debug-only delay after the hand-over holds that window open; under load the scheduler
-/// opened it), and the worker's guardian then ended the handler. It leaves the group before
-/// the answer now: the handler runs to its end, and the deny still reaches the host.
+/// that goes on past the answer (until the test releases it, then it writes the marker), and
+/// a host that SIGKILLs the hook's process group as soon as the hook has ended (Qwen on
+/// quit). The worker used to leave the host's group only after it had handed its answer over:
+/// the kill could come first (a debug-only delay after the hand-over holds that window open;
+/// under load the scheduler opened it), and the worker's guardian then ended the handler. It
+/// leaves the group before the answer now: the handler runs to its end, and the deny still
+/// reaches the host.
 #[cfg(target_os = "linux")]
 #[test]
 fn a_host_killing_hookx_group_right_after_its_answer_leaves_the_handlers_past_it() {
     let s = Setup::new();
     let rules = json!({"hooks": {"PreToolUse": [{"hooks": [
         {"type": "command", "command": deny(&s.denied)},
-        {"type": "command",
-         "command": format!("cat >/dev/null; sleep 1; touch '{}'", s.marker.display())},
+        {"type": "command", "command": format!("cat >/dev/null; {}; touch '{}'",
+            until_released(&s.release), s.marker.display())},
     ]}]}});
     let file = common::write(&s.project, ".bricks/hooks.json", &rules.to_string());
     s.trust(&file);
@@ -733,16 +731,18 @@ fn a_host_killing_hookx_group_right_after_its_answer_leaves_the_handlers_past_it
         code == 2 || stdout.contains("\"deny\""),
         "the deny was lost: exit {code}: {stdout}"
     );
+    assert!(!s.marker.exists(), "the answer waited for the handler");
+    // Released after the host's kill of the group: it runs to its end only if it outlived it.
     assert!(
-        appears_within(&s.marker, Duration::from_secs(20)),
+        s.released_finishes(),
         "the handler past the answer was ended with the host's group"
     );
 }
 
 /// Attacks row 2000 (row 1827): a trusted Claude or Qwen `async: true` handler (its agent runs
 /// it in the background and ignores its answer) routed by `hookx run` under Gemini (a Claude
-/// file) and Copilot (a Qwen file). It waits
-/// 1 s, writes the marker and denies. Before, the route skipped it ("hookx runs them only under
+/// file) and Copilot (a Qwen file). It waits until the test releases it after the answer,
+/// writes the marker and denies. Before, the route skipped it ("hookx runs them only under
 /// Claude itself"): an async audit logger logged nothing under another agent. It runs past the
 /// answer now, which does not wait for it and counts nothing of it, and the host's kill of the
 /// hook's group as soon as the hook has ended does not end it.
@@ -755,8 +755,12 @@ fn a_routed_async_handler_runs_in_the_background_under_other_hosts() {
         ("copilot", ".qwen/settings.json"),
     ] {
         let s = Setup::new();
+        // It ends once the test releases it, after the answer (a ceiling of about a minute
+        // only keeps a failing run from hanging): an answer that waited for it comes after
+        // the marker.
         let line = format!(
-            "cat >/dev/null; sleep 1; touch '{}'; echo '{}'",
+            "cat >/dev/null; {}; touch '{}'; echo '{}'",
+            until_released(&s.release),
             s.marker.display(),
             json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
                 "permissionDecision": "deny", "permissionDecisionReason": "R2000"}})
@@ -765,19 +769,17 @@ fn a_routed_async_handler_runs_in_the_background_under_other_hosts() {
             {"type": "command", "command": line, "async": true}]}]}});
         let file = common::write(&s.project, file, &rules.to_string());
         s.trust(&file);
-        let started = Instant::now();
         let (stdout, code) = answered_then_group_killed(&s, dialect(host), &[]);
-        let took = started.elapsed();
         assert!(
             !stdout.contains("R2000") && code == 0,
             "{host}: the async handler's deny counted: exit {code}: {stdout}"
         );
         assert!(
-            took < Duration::from_millis(900),
-            "{host}: the answer waited for the async handler ({took:?})"
+            !s.marker.exists(),
+            "{host}: the answer waited for the async handler"
         );
         assert!(
-            appears_within(&s.marker, Duration::from_secs(20)),
+            s.released_finishes(),
             "{host}: the async handler never ran to its end"
         );
     }

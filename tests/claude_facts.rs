@@ -216,10 +216,19 @@ fn newer_claude_handler_fields_are_read_and_run_as_claude_would() {
     let (project, home) = (root.join("project"), root.join("home"));
     std::fs::create_dir_all(project.join(".git")).unwrap();
     let marker = root.join("exec-form.txt");
+    // The background handler ends once the test releases it, after the answer (its ceiling of
+    // about a minute only keeps a failing run from hanging): an answer that waited for it
+    // comes after its file.
+    let release = root.join("release");
+    let rewake = format!(
+        "i=0; while [ ! -e '{}' ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; \
+         echo ran > rewake.txt",
+        release.display()
+    );
     let settings = json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "command", "command": "sh", "args": ["-c", format!("echo ran > '{}'", marker.display())]},
         {"type": "command", "command": "exit 1", "onFailure": "block"},
-        {"type": "command", "command": "sleep 1; echo ran > rewake.txt", "asyncRewake": true},
+        {"type": "command", "command": rewake, "asyncRewake": true},
         {"type": "http", "url": "https://example.com/hook", "timeout": 5},
         {"type": "mcp_tool", "server": "guard", "tool": "check", "input": {}}
     ]}]}});
@@ -271,6 +280,7 @@ fn newer_claude_handler_fields_are_read_and_run_as_claude_would() {
         !project.join("rewake.txt").exists(),
         "asyncRewake ran in the foreground"
     );
+    std::fs::write(&release, "").unwrap();
     let mut waited = 0;
     while !project.join("rewake.txt").exists() && waited < 400 {
         std::thread::sleep(std::time::Duration::from_millis(50));

@@ -276,18 +276,70 @@ impl World {
             .replace("<home>", self.home.to_str().unwrap())
     }
 
+    /// `hookx ARGS…` as `r`'s host runs it, once it and every handler it started have ended.
+    /// hookx answers at the host's time limit and leaves the handlers still running to its
+    /// worker, which outlives the answer (Codex gives `SessionEnd` 1 s, so hookx half of it:
+    /// under load a recorder was still writing when the answer came, attacks row 2141). So the
+    /// end is an event, not the answer: descriptor 3 of hookx is a pipe's write end, which its
+    /// worker and every handler inherit, and the pipe's read end reaches EOF once all of them
+    /// have let go of it.
     fn hookx(&self, r: &Recorded, args: &[&str]) -> std::process::Output {
-        let mut cmd = common::hookx();
+        use std::io::{Read as _, Write as _};
+        use std::os::fd::{AsRawFd as _, FromRawFd as _, OwnedFd};
+        use std::os::unix::process::CommandExt as _;
+        use std::process::Stdio;
+        let mut ends = [-1; 2];
+        // SAFETY: pipe2(2) writes two new descriptors, owned below and by nothing else.
+        assert_eq!(
+            unsafe { libc::pipe2(ends.as_mut_ptr(), libc::O_CLOEXEC) },
+            0
+        );
+        // SAFETY: both were just opened.
+        let (read, write) =
+            unsafe { (OwnedFd::from_raw_fd(ends[0]), OwnedFd::from_raw_fd(ends[1])) };
+        let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"));
         cmd.args(common::with_route_home(args, &self.home))
             .current_dir(&self.project)
             .env_remove("HOOKX_HOME")
             .env("HOME", &self.home)
             .env("REPLAY_OUT", &self.out)
-            .write_stdin(self.stdin(r));
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
         for (k, v) in host_env(r.host, &self.project) {
             cmd.env(k, v);
         }
-        cmd.output().unwrap()
+        let shared = write.as_raw_fd();
+        // SAFETY: dup2(2) and fcntl(2) are async-signal-safe. Only this child gets the write
+        // end (as descriptor 3, close-on-exec cleared); the test's other children do not.
+        unsafe {
+            cmd.pre_exec(move || {
+                if libc::dup2(shared, 3) < 0 || libc::fcntl(3, libc::F_SETFD, 0) < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let mut child = cmd.spawn().unwrap();
+        drop(write);
+        let mut stdin = child.stdin.take().unwrap();
+        let payload = self.stdin(r);
+        let feeder = std::thread::spawn(move || {
+            // hookx may answer without reading it all.
+            let _ = stdin.write_all(payload.as_bytes());
+        });
+        let out = child.wait_with_output().unwrap();
+        let _ = feeder.join();
+        let (done, ended) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = std::fs::File::from(read).read_to_end(&mut Vec::new());
+            let _ = done.send(());
+        });
+        // A ceiling only for a handler that never ends (the recorders end on their stdin's EOF).
+        ended
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .expect("hookx's handlers did not end within 120 s");
+        out
     }
 }
 

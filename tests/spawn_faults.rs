@@ -356,17 +356,28 @@ fn in_order_a_handler_gets_what_is_left_of_the_time_and_later_ones_none() {
 }
 
 /// A due time leaves the handlers running: `Due` comes once, then they end by their own
-/// timeouts, unmarked.
+/// timeouts, unmarked. Bound by events, not the clock: the slow handler waits on a fifo that
+/// the test opens only once `Due` has come (a kill at the due time would end it cut short, with
+/// no output); whether the fast one ends before or after the due time is the machine's load.
 #[test]
 fn a_due_time_is_said_once_and_kills_nothing() {
     use hookx::spawn::{Batch, Step};
-    let mut slow = sh("sleep 0.5; echo slow");
-    slow.timeout = Duration::from_secs(60);
+    use std::io::Write as _;
+    let dir = tempfile::tempdir().unwrap();
+    let go = dir.path().join("go");
+    let made = Command::new("mkfifo")
+        .arg(&go)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success(), "mkfifo {}", go.display());
+    let mut slow = sh(r#"read line < "$GO"; echo "slow $line""#);
+    slow.env = vec![("GO".into(), go.display().to_string())];
+    slow.timeout = BOUND;
     let fast = sh("echo fast");
     let specs = [slow, fast];
     let due = std::time::Instant::now() + Duration::from_millis(100);
     let mut batch = Batch::new(&specs, true, None, Some(due));
-    let mut steps = Vec::new();
+    let (mut steps, mut released) = (Vec::new(), None);
     while let Some(step) = batch.next() {
         steps.push(match step {
             Step::Ended {
@@ -378,13 +389,28 @@ fn a_due_time_is_said_once_and_kills_nothing() {
                 finished.exit,
                 utf8(&finished.stdout)
             ),
-            Step::Due => "due".to_string(),
+            Step::Due => {
+                // Read and write, so that the open waits for no reader: the line waits in the
+                // fifo, held open until the end, for the slow handler to read it.
+                let mut fifo = std::fs::OpenOptions::new()
+                    .read(true)
+                    .write(true)
+                    .open(&go)
+                    .unwrap();
+                fifo.write_all(b"released\n").unwrap();
+                released = Some(fifo);
+                "due".to_string()
+            }
         });
     }
-    assert_eq!(
-        steps,
-        ["1 Code(0) false fast\n", "due", "0 Code(0) false slow\n"]
-    );
+    // Said once, each handler's end once and unmarked, the slow one's after the due time.
+    let (fast, slow) = ("1 Code(0) false fast\n", "0 Code(0) false slow released\n");
+    let mut sorted = steps.clone();
+    sorted.sort();
+    assert_eq!(sorted, [slow, fast, "due"], "{steps:?}");
+    let at = |s: &str| steps.iter().position(|x| x == s);
+    assert!(at("due") < at(slow), "{steps:?}");
+    drop(released);
 }
 
 /// One by one, a handler is started only when the caller asks for the next step, so that it

@@ -24,6 +24,8 @@ pub struct Terminal {
     master: File,
     child: Child,
     screen: Arc<Mutex<vt100::Parser>>,
+    /// Set once the reader has read all there is: every holder of the terminal let go of it.
+    read_all: Arc<std::sync::atomic::AtomicBool>,
 }
 
 /// Marks `fd` close-on-exec, so that no other child inherits it.
@@ -85,17 +87,21 @@ impl Terminal {
         let parser = vt100::Parser::new(rows.expect("rows"), cols.expect("columns"), 0);
         let screen = Arc::new(Mutex::new(parser));
         let (mut reader, into) = (master.try_clone()?, screen.clone());
+        let read_all = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let done = read_all.clone();
         // Not joined: a grandchild that outlives the client may hold the terminal open.
         std::thread::spawn(move || {
             let mut buf = [0u8; 65536];
             while let Ok(n @ 1..) = reader.read(&mut buf) {
                 into.lock().unwrap().process(&buf[..n]);
             }
+            done.store(true, std::sync::atomic::Ordering::SeqCst);
         });
         Ok(Terminal {
             master,
             child,
             screen,
+            read_all,
         })
     }
 
@@ -163,12 +169,16 @@ impl Terminal {
         }
     }
 
-    /// Waits until the client exits (under the ceiling); its status (`tests/races.rs`).
+    /// Waits until the client exits and all it printed is on the screen (under the ceiling);
+    /// its status (`tests/races.rs`). The exit alone came before the reader had read the last
+    /// lines: the screen then lacked them (attacks row 2142).
     #[allow(dead_code)]
     pub fn exit_status(&mut self) -> std::process::ExitStatus {
         let start = Instant::now();
         loop {
-            if let Ok(Some(status)) = self.child.try_wait() {
+            if let Ok(Some(status)) = self.child.try_wait()
+                && self.read_all.load(std::sync::atomic::Ordering::SeqCst)
+            {
                 return status;
             }
             assert!(
