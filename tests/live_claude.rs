@@ -2874,6 +2874,7 @@ fn main() -> std::process::ExitCode {
             a_copilot_redaction_replaces_claudes_output,
             a_writes_replacement_is_only_its_path,
             two_replacements_of_one_result,
+            an_async_hooks_late_answer,
         ],
     )
 }
@@ -5185,4 +5186,59 @@ fn two_replacements_of_one_result() {
         described.push(run.describe());
     }
     c.finish("two_replacements_of_one_result", &described.join("\n"));
+}
+
+/// Attacks rows 2004, 2201: what Claude Code 2.1.332 does with its own `async: true` hook's
+/// answer (PostToolUse on the first of three calls, the `redact` turn): one that answers at
+/// once, one after 2 s (past the next call), each with `additionalContext` and a
+/// `systemMessage`. Which model requests (by the script's step) held each text.
+fn an_async_hooks_late_answer() {
+    let Some(bin) = client_or_skip("an_async_hooks_late_answer") else {
+        return;
+    };
+    let mut c = Checks::default();
+    let mut described = Vec::new();
+    for (name, delay) in [("at once", 0), ("after 2 s", 2)] {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        std::fs::write(world.project.join("secret.txt"), "plain\n").unwrap();
+        let answer = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+            "additionalContext": "C-2201-CTX"}, "systemMessage": "S-2201-MSG"});
+        let command = format!("cat >/dev/null; sleep {delay}; echo '{answer}'");
+        write_json(
+            &world.project.join(".claude/settings.json"),
+            &json!({"hooks": {"PostToolUse": [{"matcher": "Bash",
+                "hooks": [{"type": "command", "command": command, "async": true}]}]}}),
+        );
+        let run = client::run(
+            &bin,
+            &world,
+            model.port,
+            "SCRIPT:redact call three tools",
+            &["--dangerously-skip-permissions"],
+        );
+        let seen = Seen::new(&model);
+        let steps = |needle: &str| -> Vec<usize> {
+            (seen.requests.iter().zip(&seen.texts))
+                .filter(|(r, _)| r["tools"].as_array().is_some_and(|t| !t.is_empty()))
+                .filter(|(_, t)| t.contains(needle))
+                .map(|(r, _)| {
+                    (r["messages"].as_array().unwrap().iter())
+                        .filter(|m| m["role"] == "assistant")
+                        .count()
+                })
+                .collect()
+        };
+        let (ctx, msg) = (steps("C-2201-CTX"), steps("S-2201-MSG"));
+        eprintln!(
+            "{name}: context in the requests of steps {ctx:?}, message in {msg:?}; stdout {}",
+            run.stdout.contains("S-2201-MSG")
+        );
+        c.check(
+            world.project.join("made.txt").exists(),
+            format!("{name}: the session ran its three calls"),
+        );
+        described.push(run.describe());
+    }
+    c.finish("an_async_hooks_late_answer", &described.join("\n"));
 }

@@ -87,6 +87,13 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
         return calls.chain([Step::Text("merge done")]).collect();
     }
     match name {
+        "chain" => vec![
+            Step::Tools(vec![(
+                "bash",
+                json!({"command": "printf x > o-chain.txt", "description": "d"}),
+            )]),
+            Step::Text("chain done"),
+        ],
         "mcpnames" => MCP_NAME_CALLS
             .iter()
             .enumerate()
@@ -5058,6 +5065,7 @@ fn main() -> std::process::ExitCode {
             a_hand_copied_guard_in_vscodes_form_runs_as_doctor_says,
             a_startup_rule_runs_when_copilot_starts_a_new_session,
             several_hooks_answers_merge_as_simulate_says,
+            camel_hooks_get_the_call_an_earlier_one_rewrote,
         ],
     )
 }
@@ -6232,4 +6240,62 @@ fn failed_calls_as_copilot_fires_them() {
     }
     record::check("failed", &l);
     c.done("failed");
+}
+
+/// Attacks row 2200 (row 2043's PascalCase probe, in camelCase): two of the user's
+/// `preToolUse` hooks, the first rewriting the model's call by `modifiedArgs`, the second a
+/// recorder. Copilot CLI gives the second the call as the first rewrote it, and runs the
+/// rewrite; `simulate --host copilot` of the same file says the second is given it.
+fn camel_hooks_get_the_call_an_earlier_one_rewrote() {
+    let rewrite = r#"{"permissionDecision":"allow","modifiedArgs":{"command":"printf x > r-chain-a.txt"}}"#;
+    let hooks = |sb: &Sandbox| {
+        let label = |l: &str| json!({"type": "command", "bash": sb.dumper(l)});
+        json!({"version": 1, "hooks": {"preToolUse": [label("ca"), label("cb")]}})
+    };
+    let Some(l) = live(
+        "chain",
+        |sb| {
+            sb.write("home/.copilot/hooks/chain.json", &hooks(sb).to_string());
+            sb.answer("ca", "a", "o-chain.txt", rewrite, "", 0);
+        },
+        &[],
+    ) else {
+        return;
+    };
+    let mut c = Checks::default();
+    let seen: Vec<&str> = (l.dumps.iter())
+        .filter(|d| d.label == "cb")
+        .map(|d| d.raw.as_str())
+        .collect();
+    c.that(
+        seen.len() == 1 && seen[0].contains("r-chain-a.txt") && !seen[0].contains("o-chain.txt"),
+        format!("the second hook was given the first one's rewrite: {seen:?}"),
+    );
+    c.that(
+        l.sb.project.join("r-chain-a.txt").exists() && !l.sb.project.join("o-chain.txt").exists(),
+        "the rewrite ran, not the model's call",
+    );
+    // simulate, over the same file with the same recorders (their answers as recorded).
+    let out = common::hookx_at(&l.sb.project, &l.sb.home, &[
+        "simulate", "--host", "copilot", "--event", "preToolUse", "--tool", "bash",
+        "--input", r#"{"command":"printf x > o-chain.txt","description":"d"}"#,
+        "--format", "json",
+    ])
+    .get_output()
+    .stdout
+    .clone();
+    let report: Value = serde_json::from_slice(&out).unwrap_or_default();
+    let given: Vec<String> = (report["native"]["runs"].as_array().into_iter().flatten())
+        .filter(|r| r["command"].as_str().is_some_and(|c| c.ends_with(" cb")))
+        .map(|r| r["stdin"].to_string())
+        .collect();
+    c.that(
+        given.len() == 1 && given[0].contains("r-chain-a.txt"),
+        format!("simulate gives the second hook the rewrite: {given:?} (report {report})"),
+    );
+    c.that(
+        report["taken"]["updated_input"]["command"] == "printf x > r-chain-a.txt",
+        format!("simulate runs the rewrite: {}", report["taken"]),
+    );
+    c.done("chain");
 }

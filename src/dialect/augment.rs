@@ -123,6 +123,7 @@ pub static TABLES: Tables = Tables {
     // Source 0.36.0 (`I7n`): "Executing N hooks in parallel".
     parallel: true,
     first_deny_stops_the_rest: false,
+    rewrites_chain: false,
     handler_types: &["command"],
     protocol: protocol_rows::PROTOCOL,
     verified_with: Some("auggie 0.36.0"),

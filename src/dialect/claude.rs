@@ -99,6 +99,7 @@ pub static TABLES: Tables = Tables {
     project_from: crate::tables::ProjectFrom::Cwd,
     parallel: true,
     first_deny_stops_the_rest: false,
+    rewrites_chain: false,
     // `http` and `mcp_tool`: claude-code 2.1.332 settings schema.
     handler_types: &["command", "prompt", "agent", "http", "mcp_tool"],
     protocol: protocol_rows::PROTOCOL,

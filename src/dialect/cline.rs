@@ -91,6 +91,7 @@ pub static TABLES: Tables = Tables {
     // Source 3.0.65: the scripts of one event run one after another, every answer merged.
     parallel: false,
     first_deny_stops_the_rest: false,
+    rewrites_chain: false,
     handler_types: &["command"],
     protocol: protocol_rows::PROTOCOL,
     verified_with: Some("cline 3.0.65"),

@@ -123,6 +123,7 @@ pub static TABLES: Tables = Tables {
     project_from: crate::tables::ProjectFrom::Cwd,
     parallel: true,
     first_deny_stops_the_rest: false,
+    rewrites_chain: false,
     handler_types: &["command"],
     protocol: protocol_rows::PROTOCOL,
     verified_with: Some("codex 0.171.0"),

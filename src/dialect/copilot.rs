@@ -149,6 +149,10 @@ pub static TABLES: Tables = Tables {
     parallel: false,
     // Run 1.0.102: a deny ends the preToolUse chain; later handlers never start.
     first_deny_stops_the_rest: true,
+    // Run 1.0.102 (attacks rows 2043, 2200): a later preToolUse hook is given the call as
+    // the one before it rewrote it (its payload held the rewritten command, an argument the
+    // rewrite left out gone).
+    rewrites_chain: true,
     handler_types: &["command", "prompt"],
     protocol: protocol_rows::PROTOCOL,
     verified_with: Some("copilot-cli 1.0.102"),
@@ -402,6 +406,10 @@ pub static PASCAL_TABLES: Tables = Tables {
     parallel: false,
     // Run 1.0.102: a deny ends the preToolUse chain; later handlers never start.
     first_deny_stops_the_rest: true,
+    // Run 1.0.102 (attacks rows 2043, 2200): a later preToolUse hook is given the call as
+    // the one before it rewrote it (its payload held the rewritten command, an argument the
+    // rewrite left out gone).
+    rewrites_chain: true,
     handler_types: &["command", "prompt"],
     protocol: protocol_rows::PASCAL_PROTOCOL,
     verified_with: Some("copilot-cli 1.0.102"),

@@ -80,6 +80,7 @@ macro_rules! cursor_tables {
             project_from: crate::tables::ProjectFrom::Field("workspace_roots"),
             parallel: true,
             first_deny_stops_the_rest: false,
+            rewrites_chain: false,
             handler_types: &["command", "prompt"],
             protocol: $protocol,
             verified_with: None,

@@ -94,6 +94,7 @@ pub static TABLES: Tables = Tables {
     // Docs: matching hooks run in parallel.
     parallel: true,
     first_deny_stops_the_rest: false,
+    rewrites_chain: false,
     handler_types: &["command"],
     protocol: protocol_rows::PROTOCOL,
     verified_with: Some("droid 0.225.2"),

@@ -127,6 +127,7 @@ pub static TABLES: Tables = Tables {
     // In parallel unless a matching definition says `sequential: true`.
     parallel: true,
     first_deny_stops_the_rest: false,
+    rewrites_chain: false,
     handler_types: &["command"],
     protocol: protocol_rows::PROTOCOL,
     verified_with: Some("gemini-cli 0.61.0"),

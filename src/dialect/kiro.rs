@@ -109,6 +109,7 @@ pub static TABLES: Tables = Tables {
     // Not documented.
     parallel: false,
     first_deny_stops_the_rest: false,
+    rewrites_chain: false,
     // "`action.type` (`"command"` | `"agent"`)".
     handler_types: &["command", "agent"],
     protocol: protocol_rows::PROTOCOL,

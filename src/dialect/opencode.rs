@@ -191,6 +191,7 @@ pub(crate) const fn engine_tables(me: &Engine, dialect: Dialect) -> Tables {
         // Each plugin's hook is awaited in turn (plugins in loading order).
         parallel: false,
         first_deny_stops_the_rest: true,
+        rewrites_chain: false,
         handler_types: &["command"],
         protocol: protocol_rows::PROTOCOL,
         verified_with: Some(me.verified_with),

@@ -123,6 +123,7 @@ pub static TABLES: Tables = Tables {
     // Parallel unless a group says `sequential: true`.
     parallel: true,
     first_deny_stops_the_rest: false,
+    rewrites_chain: false,
     // `function` handlers are registered from code only.
     handler_types: &["command", "http", "prompt"],
     protocol: protocol_rows::PROTOCOL,

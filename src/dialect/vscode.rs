@@ -98,6 +98,7 @@ pub static TABLES: Tables = Tables {
     // Not stated; "the most restrictive decision wins" either way.
     parallel: false,
     first_deny_stops_the_rest: false,
+    rewrites_chain: false,
     // "Each hook entry must have type: "command"".
     handler_types: &["command"],
     protocol: protocol_rows::PROTOCOL,

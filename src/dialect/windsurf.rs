@@ -95,6 +95,7 @@ macro_rules! windsurf_tables {
             // "all hooks will execute in order: system → user → workspace".
             parallel: false,
             first_deny_stops_the_rest: false,
+            rewrites_chain: false,
             handler_types: &["command"],
             protocol: $protocol,
             verified_with: None,

@@ -565,7 +565,7 @@ impl Plan<'_> {
         let Plan {
             host,
             event,
-            jobs,
+            mut jobs,
             specs,
             mut skipped,
             unevaluated,
@@ -604,6 +604,15 @@ impl Plan<'_> {
             })
             .collect();
         let mut late_may_replace = false;
+        // A host that runs its hooks one after another, each given the call as the ones
+        // before it rewrote it (Copilot CLI 1.0.102, attacks rows 2043, 2200): the call as
+        // rewritten so far, once a handler has rewritten it. A handler whose own agent does
+        // so too is given it, and its rewrite is of it; one whose agent gives each hook the
+        // model's call is given that, as it was written for (two such rewrites, each of the
+        // original, deny: attacks row 1022).
+        let chain = !tables.parallel && tables.rewrites_chain && event.tool.is_some();
+        let mut chained: Option<Event> = None;
+        let mut given: Vec<Option<Event>> = jobs.iter().map(|_| None).collect();
         while let Some(step) = match final_deny {
             // Those that ended with it still count; nothing more is waited for.
             true => batch.next_ended(),
@@ -621,7 +630,7 @@ impl Plan<'_> {
                 }
             };
             let job = &jobs[index];
-            let mut one = job.read(host, event, &finished);
+            let mut one = job.read(host, given[index].as_ref().unwrap_or(event), &finished);
             if let (Some(counts), Some(cap)) = (&mut counts, &job.cap) {
                 one = counts.settle(cap, one, &job.origin, &mut skipped);
             }
@@ -635,6 +644,28 @@ impl Plan<'_> {
                 stopped = true;
             }
             denied_once |= denied;
+            if chain {
+                if let Some(input) = (ended[index].as_ref())
+                    .and_then(|(_, one)| one.updated_input.clone())
+                    .filter(|_| !denied)
+                {
+                    let mut call = chained.take().unwrap_or_else(|| event.clone());
+                    if let Some(tool) = &mut call.tool {
+                        tool.input = input;
+                    }
+                    chained = Some(call);
+                }
+                // The next in order starts on the next step: it is given the call as it is now.
+                if let (Some(call), Some(next)) = (&chained, jobs.get_mut(index + 1))
+                    && next.flavor.tables().rewrites_chain
+                    && !batch.is_started(index + 1)
+                {
+                    let seen = crate::protocol::failed::seen_as(call, &next.seen);
+                    next.stdin = encode_event(&seen, next.flavor);
+                    batch.set_stdin(index + 1, serde_json::to_vec(&next.stdin).unwrap_or_default());
+                    given[index + 1] = Some(call.clone());
+                }
+            }
             // Final: no later answer undoes a deny, and none still to come could stop the
             // agent (one of a host that stops at the first deny never starts).
             final_deny = denied_once
@@ -659,6 +690,10 @@ impl Plan<'_> {
         for (index, (job, spec)) in jobs.into_iter().zip(&specs).enumerate() {
             match ended[index].take() {
                 Some((finished, one)) => {
+                    // Chained, a later rewrite is of the call as the earlier ones left it.
+                    if given[index].is_some() && one.updated_input.is_some() {
+                        outcome.updated_input = None;
+                    }
                     outcome.merge(one.clone());
                     runs.push(HandlerRun {
                         flavor: job.flavor,

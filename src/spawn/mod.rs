@@ -193,6 +193,13 @@ impl<'a> Batch<'a> {
         self.inner.stop_starting();
     }
 
+    /// Gives handler `index` `stdin` in place of its spec's, if it has not started: a host
+    /// that runs its hooks one after another hands a later one the call as an earlier one
+    /// rewrote it.
+    pub fn set_stdin(&mut self, index: usize, stdin: Vec<u8>) {
+        self.inner.set_stdin(index, stdin);
+    }
+
     /// Whether handler `index` has started and not ended.
     pub fn is_running(&self, index: usize) -> bool {
         self.inner.is_running(index)
@@ -218,6 +225,7 @@ mod portable {
 
     pub(super) struct Batch<'a> {
         specs: &'a [Spawn],
+        stdins: std::collections::HashMap<usize, Vec<u8>>,
         parallel: bool,
         kill_by: Option<Instant>,
         next: usize,
@@ -234,6 +242,7 @@ mod portable {
         ) -> Batch<'a> {
             Batch {
                 specs,
+                stdins: Default::default(),
                 parallel,
                 kill_by,
                 next: 0,
@@ -265,10 +274,15 @@ mod portable {
                     true => self.specs.len(),
                     false => self.next + 1,
                 };
-                let cut: Vec<(Spawn, bool)> = self.specs[self.next..end]
+                let mut cut: Vec<(Spawn, bool)> = self.specs[self.next..end]
                     .iter()
                     .map(|s| self.cut(s))
                     .collect();
+                for (k, (spec, _)) in cut.iter_mut().enumerate() {
+                    if let Some(stdin) = self.stdins.remove(&(self.next + k)) {
+                        spec.stdin = stdin;
+                    }
+                }
                 let specs: Vec<Spawn> = cut.iter().map(|(s, _)| s.clone()).collect();
                 let finished = super::threads::run_together(&specs);
                 for (k, (f, (_, was_cut))) in finished.into_iter().zip(cut).enumerate() {
@@ -296,6 +310,12 @@ mod portable {
 
         pub(super) fn stop_starting(&mut self) {
             self.stopped = true;
+        }
+
+        pub(super) fn set_stdin(&mut self, index: usize, stdin: Vec<u8>) {
+            if index >= self.next {
+                self.stdins.insert(index, stdin);
+            }
         }
 
         pub(super) fn forget_due(&mut self) {}

@@ -21,6 +21,8 @@ const CHUNK: usize = 64 * 1024;
 /// another, reported one [`Step`] at a time; see [`super::Batch`].
 pub(super) struct Batch<'a> {
     specs: &'a [Spawn],
+    /// Stdin given in place of a spec's own before it starts ([`Batch::set_stdin`]).
+    stdins: Vec<Option<Vec<u8>>>,
     kill_by: Option<Instant>,
     due: Option<Instant>,
     slots: Vec<Slot<'a>>,
@@ -44,6 +46,7 @@ impl<'a> Batch<'a> {
     ) -> Batch<'a> {
         Batch {
             specs,
+            stdins: specs.iter().map(|_| None).collect(),
             kill_by,
             due,
             slots: specs.iter().map(|_| Slot::Waiting).collect(),
@@ -57,6 +60,12 @@ impl<'a> Batch<'a> {
 
     pub(super) fn stop_starting(&mut self) {
         self.stopped = true;
+    }
+
+    pub(super) fn set_stdin(&mut self, index: usize, stdin: Vec<u8>) {
+        if let (Some(Slot::Waiting), Some(slot)) = (self.slots.get(index), self.stdins.get_mut(index)) {
+            *slot = Some(stdin);
+        }
     }
 
     pub(super) fn forget_due(&mut self) {
@@ -160,7 +169,7 @@ impl<'a> Batch<'a> {
                 self.next += 1;
                 continue;
             }
-            match Handler::start(spec, self.kill_by) {
+            match Handler::start(spec, self.stdins[i].take(), self.kill_by) {
                 Ok(handler) => {
                     self.slots[i] = Slot::Running(Box::new(handler));
                     running += 1;
@@ -225,8 +234,9 @@ struct Handler<'a> {
     /// Readable once the child exits, so that the loop wakes at once (Linux ≥ 5.3).
     pidfd: Option<OwnedFd>,
     stdin: Option<OwnedFd>,
-    /// What is left to write to stdin.
-    input: &'a [u8],
+    /// What it is given on stdin, and how much of it was written.
+    input: std::borrow::Cow<'a, [u8]>,
+    fed: usize,
     stdout: Stream,
     stderr: Stream,
     state: State,
@@ -308,7 +318,12 @@ impl Stream {
 impl<'a> Handler<'a> {
     /// Starts the handler; on failure, how it ended and whether it was for want of descriptors,
     /// processes or memory (worth another try once a running handler has ended).
-    fn start(spec: &'a Spawn, kill_by: Option<Instant>) -> Result<Handler<'a>, (Finished, bool)> {
+    /// `stdin_given`: given in place of the spec's own.
+    fn start(
+        spec: &'a Spawn,
+        stdin_given: Option<Vec<u8>>,
+        kill_by: Option<Instant>,
+    ) -> Result<Handler<'a>, (Finished, bool)> {
         let start = Instant::now();
         let (mut child, live) = super::spawn_live(&mut shell_command(spec)).map_err(|err| {
             let exhausted = matches!(
@@ -337,7 +352,11 @@ impl<'a> Handler<'a> {
             live,
             pidfd,
             stdin,
-            input: &spec.stdin,
+            input: match stdin_given {
+                Some(given) => std::borrow::Cow::Owned(given),
+                None => std::borrow::Cow::Borrowed(&spec.stdin),
+            },
+            fed: 0,
             state: State::Running { deadline },
             cut_by_batch,
             timed_out: false,
@@ -454,9 +473,9 @@ impl<'a> Handler<'a> {
     /// Writes what the pipe takes; closes stdin once all is written or the child stops reading.
     fn feed(&mut self) {
         let Some(fd) = &self.stdin else { return };
-        while !self.input.is_empty() {
-            match rustix::io::write(fd, self.input) {
-                Ok(n) => self.input = &self.input[n..],
+        while self.fed < self.input.len() {
+            match rustix::io::write(fd, &self.input[self.fed..]) {
+                Ok(n) => self.fed += n,
                 Err(Errno::INTR) => {}
                 Err(Errno::AGAIN) => return,
                 // EPIPE: it closed stdin or exited; that is its business (Rust ignores SIGPIPE).

@@ -310,6 +310,9 @@ pub struct Tables {
     pub parallel: bool,
     /// Whether, running in order, the first handler that denies stops the ones after it.
     pub first_deny_stops_the_rest: bool,
+    /// Whether, running in order, a handler is given the tool call as the handlers before it
+    /// rewrote it (not as the model made it), and its own rewrite is of that call.
+    pub rewrites_chain: bool,
     /// Handler types the dialect has, by the `type` string.
     pub handler_types: &'static [&'static str],
     /// The values the agent sends for a field matcher, where the set is closed (SessionStart

@@ -392,10 +392,13 @@ pub fn predict(hookx: &Path, rec: &Recording, case: &Case) -> (Became, Value) {
     for (who, a) in [("a", &case.a), ("b", &case.b)] {
         std::fs::write(dir.path().join(format!("{who}.out")), &a.stdout).unwrap();
         std::fs::write(dir.path().join(format!("{who}.err")), &a.stderr).unwrap();
+        // As the live probe's recorder answers: only to a payload holding the model's call
+        // (a host that hands a later hook the call an earlier one rewrote gets nothing from it).
         let command = format!(
-            "cat '{0}/{who}.out'; cat '{0}/{who}.err' >&2; exit {1}",
+            "case \"$(cat)\" in *'o-{2}.txt'*) cat '{0}/{who}.out'; cat '{0}/{who}.err' >&2; exit {1};; esac",
             dir.path().display(),
-            a.exit
+            a.exit,
+            case.name
         );
         groups.push(json!({"hooks": [{"type": "command", "command": command}]}));
     }
@@ -489,13 +492,10 @@ pub const KNOWN: &[(&str, &str, &str)] = &[
     // required property 'command'" (row 1908): Gemini's bug; simulate reads it as documented.
     ("gemini-cli", "m10", "1908"),
     // Copilot runs its preToolUse hooks one after another: a deny ends the chain (the model
-    // reads the first deny's reason only, and an exit 1's "hook errored" without its text),
-    // and a later hook is given the call as an earlier one rewrote it, so the probe's second
-    // hook, which answers the call as the model made it, answered nothing there; simulate runs
-    // each handler on the model's call (rows 2043, 2044).
+    // reads the first deny's reason only, and an exit 1's "hook errored" without its text;
+    // row 2044). A later hook is given the call as an earlier one rewrote it, as simulate
+    // gives it now (rows 2043, 2200: `p5`, `p6` predicted).
     ("copilot-cli", "p3", "2044"),
-    ("copilot-cli", "p5", "2043"),
-    ("copilot-cli", "p6", "2043"),
     ("copilot-cli", "p7", "2044"),
     // A PreToolUse `decision: block` neither Copilot nor Droid reads, which hookx reads as a
     // deny (row 1903).
