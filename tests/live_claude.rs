@@ -5190,8 +5190,9 @@ fn two_replacements_of_one_result() {
 
 /// Attacks rows 2004, 2201: what Claude Code 2.1.332 does with its own `async: true` hook's
 /// answer (PostToolUse on the first of three calls, the `redact` turn): one that answers at
-/// once, one after 2 s (past the next call), each with `additionalContext` and a
-/// `systemMessage`. Which model requests (by the script's step) held each text.
+/// once, one after 2 s (past the session's last call), each with `additionalContext` and a
+/// `systemMessage`. Which model requests (by the script's step) held each text: the one at
+/// once reached the model as one message of both texts after the next call's result.
 fn an_async_hooks_late_answer() {
     let Some(bin) = client_or_skip("an_async_hooks_late_answer") else {
         return;
@@ -5238,6 +5239,15 @@ fn an_async_hooks_late_answer() {
             world.project.join("made.txt").exists(),
             format!("{name}: the session ran its three calls"),
         );
+        // Seen twice: from the request after the next call on (steps 2 and 3). When in the
+        // session it comes is the hook's race with the calls, so only that it comes is checked;
+        // the one that ends after the session's last request comes nowhere (seen, not checked).
+        if delay == 0 {
+            c.check(
+                !ctx.is_empty() && !msg.is_empty() && !ctx.contains(&0),
+                format!("{name}: the async hook's context and message reached a later request"),
+            );
+        }
         described.push(run.describe());
     }
     c.finish("an_async_hooks_late_answer", &described.join("\n"));

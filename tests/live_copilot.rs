@@ -87,12 +87,12 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
         return calls.chain([Step::Text("merge done")]).collect();
     }
     match name {
-        "chain" => vec![
+        "rwchain" => vec![
             Step::Tools(vec![(
                 "bash",
                 json!({"command": "printf x > o-chain.txt", "description": "d"}),
             )]),
-            Step::Text("chain done"),
+            Step::Text("rwchain done"),
         ],
         "mcpnames" => MCP_NAME_CALLS
             .iter()
@@ -6247,13 +6247,14 @@ fn failed_calls_as_copilot_fires_them() {
 /// recorder. Copilot CLI gives the second the call as the first rewrote it, and runs the
 /// rewrite; `simulate --host copilot` of the same file says the second is given it.
 fn camel_hooks_get_the_call_an_earlier_one_rewrote() {
-    let rewrite = r#"{"permissionDecision":"allow","modifiedArgs":{"command":"printf x > r-chain-a.txt"}}"#;
+    let rewrite =
+        r#"{"permissionDecision":"allow","modifiedArgs":{"command":"printf x > r-chain-a.txt"}}"#;
     let hooks = |sb: &Sandbox| {
         let label = |l: &str| json!({"type": "command", "bash": sb.dumper(l)});
         json!({"version": 1, "hooks": {"preToolUse": [label("ca"), label("cb")]}})
     };
     let Some(l) = live(
-        "chain",
+        "rwchain",
         |sb| {
             sb.write("home/.copilot/hooks/chain.json", &hooks(sb).to_string());
             sb.answer("ca", "a", "o-chain.txt", rewrite, "", 0);
@@ -6276,11 +6277,23 @@ fn camel_hooks_get_the_call_an_earlier_one_rewrote() {
         "the rewrite ran, not the model's call",
     );
     // simulate, over the same file with the same recorders (their answers as recorded).
-    let out = common::hookx_at(&l.sb.project, &l.sb.home, &[
-        "simulate", "--host", "copilot", "--event", "preToolUse", "--tool", "bash",
-        "--input", r#"{"command":"printf x > o-chain.txt","description":"d"}"#,
-        "--format", "json",
-    ])
+    let out = common::hookx_at(
+        &l.sb.project,
+        &l.sb.home,
+        &[
+            "simulate",
+            "--host",
+            "copilot",
+            "--event",
+            "preToolUse",
+            "--tool",
+            "bash",
+            "--input",
+            r#"{"command":"printf x > o-chain.txt","description":"d"}"#,
+            "--format",
+            "json",
+        ],
+    )
     .get_output()
     .stdout
     .clone();
@@ -6297,5 +6310,5 @@ fn camel_hooks_get_the_call_an_earlier_one_rewrote() {
         report["taken"]["updated_input"]["command"] == "printf x > r-chain-a.txt",
         format!("simulate runs the rewrite: {}", report["taken"]),
     );
-    c.done("chain");
+    c.done("rwchain");
 }

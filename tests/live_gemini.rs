@@ -87,6 +87,22 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
         return calls.chain([Step::Text("merge done")]).collect();
     }
     match name {
+        // Attacks row 2204: a call, then one that waits (at most 10 s) for hookx to have kept
+        // the first one's background answer, then the end.
+        "late" => vec![
+            Step::Calls(vec![(
+                "run_shell_command",
+                json!({"command": "echo late-one", "description": "d"}),
+            )]),
+            Step::Calls(vec![(
+                "run_shell_command",
+                json!({"command": format!(
+                    "i=0; until ls {project}/../home/.hookx/carried/*/late-*.json >/dev/null 2>&1 \
+                     || [ $i -ge 100 ]; do sleep 0.1; i=$((i+1)); done; echo late-two"
+                ), "description": "d"}),
+            )]),
+            Step::Text("late done"),
+        ],
         "mcpnames" => MCP_NAME_CALLS
             .iter()
             .enumerate()
@@ -2646,6 +2662,7 @@ fn main() -> std::process::ExitCode {
             a_trusted_guard_denies_when_gemini_starts_in_a_worktree,
             a_converted_async_handler_runs_in_the_background,
             a_routed_async_handler_runs_in_the_background,
+            a_routed_async_handlers_answer_reaches_a_later_request,
             its_own_mcp_add_keeps_a_trusted_guard_trusted,
             its_own_settings_migration_keeps_a_trusted_guard_trusted,
             claude_projects_loop,
@@ -3970,4 +3987,63 @@ fn a_converted_claude_mcp_deny_fires_under_gemini() {
         ),
     );
     c.done("a_converted_claude_mcp_deny_fires_under_gemini");
+}
+
+/// Attacks rows 2004, 2204: a trusted Claude `async: true` PostToolUse handler in the
+/// project's `.claude/settings.json`, routed by `hookx install --host gemini`, answering at
+/// once with context and a message. Claude Code 2.1.332 gives both to the model with a later
+/// request (row 2203); under Gemini CLI 0.61.0 (`-p --yolo`) the route's worker keeps them and
+/// the session's next AfterTool answers them as its context: the model's request after the
+/// second call holds them, the one after the first does not need to.
+fn a_routed_async_handlers_answer_reaches_a_later_request() {
+    let answer = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+        "additionalContext": "C-2204-CTX"}, "systemMessage": "S-2204-MSG"});
+    let line = format!("cat >/dev/null; printf '%s' '{answer}'");
+    let Some(l) = live("late", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({}));
+        sb.trust_folder();
+        let source = json!({"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [
+            {"type": "command", "command": line, "async": true}]}]}});
+        sb.write("project/.claude/settings.json", &source.to_string());
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "gemini"]).success();
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let after_second = (l.model.turns_of("late").iter())
+        .map(Value::to_string)
+        .filter(|body| body.contains("late-two"))
+        .collect::<Vec<_>>();
+    c.that(
+        after_second
+            .iter()
+            .any(|m| m.contains("C-2204-CTX") && m.contains("S-2204-MSG")),
+        format!(
+            "the background answer reached the model with a later request: {} requests after the second call, none with both texts",
+            after_second.len()
+        ),
+    );
+    // The first call's answer was taken; the second's waits for an event that never came
+    // (as under Claude, whose session ends without it), until swept as stale.
+    let kept: Vec<String> = (std::fs::read_dir(l.sb.home.join(".hookx/carried")).into_iter())
+        .flatten()
+        .flatten()
+        .flat_map(|session| {
+            std::fs::read_dir(session.path())
+                .into_iter()
+                .flatten()
+                .flatten()
+        })
+        .map(|f| f.file_name().to_string_lossy().into_owned())
+        .collect();
+    c.that(
+        kept.len() == 1 && kept[0].starts_with("late-"),
+        format!("the second call's answer alone is left kept: {kept:?}"),
+    );
+    c.done("late");
 }

@@ -431,6 +431,35 @@ fn in_order_the_caller_can_stop_the_rest() {
     assert!(!ran.exists());
 }
 
+/// One by one, a handler not started yet can be given other stdin than its spec's (a host that
+/// hands a later hook the call an earlier one rewrote, attacks row 2200); one started keeps
+/// its own.
+#[test]
+fn in_order_a_later_handler_can_be_given_other_stdin() {
+    use hookx::spawn::{Batch, Step};
+    let mut specs = [sh("cat"), sh("cat")];
+    specs[0].stdin = b"first".to_vec();
+    specs[1].stdin = b"model's".to_vec();
+    let mut batch = Batch::new(&specs, false, None, None);
+    let Some(Step::Ended {
+        index: 0, finished, ..
+    }) = batch.next()
+    else {
+        panic!("the first handler ends first");
+    };
+    assert_eq!(utf8(&finished.stdout), "first");
+    batch.set_stdin(0, b"too late".to_vec());
+    batch.set_stdin(1, b"rewritten".to_vec());
+    let Some(Step::Ended {
+        index: 1, finished, ..
+    }) = batch.next()
+    else {
+        panic!("the second handler ends next");
+    };
+    assert_eq!(utf8(&finished.stdout), "rewritten");
+    assert!(batch.next().is_none());
+}
+
 /// The usual handler runs in hookx's own directory: no `chdir` is asked for then (one system
 /// call less in the child), and the handler is still there.
 #[test]

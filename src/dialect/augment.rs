@@ -730,6 +730,7 @@ mod protocol_rows {
         decision_ignored: &[],
         block_unread: &[],
         block_withholds_result: &[],
+        late_answer: false,
         // 0.36.0: PreToolUse and PostToolUse payloads name no call (attacks row 1382).
         carried_context: None,
         result_forms: super::RESULT_FORMS,

@@ -1256,6 +1256,9 @@ pub(crate) mod protocol_rows {
         decision_ignored: &[],
         block_unread: &[],
         block_withholds_result: &[],
+        // Run 2.1.332 (attacks rows 2004, 2203): an async hook's `additionalContext` and
+        // `systemMessage` reach the model as one message with a later request.
+        late_answer: true,
         carried_context: None,
         result_forms: super::RESULT_FORMS,
         // Run 2.1.332 (`live_claude::permission_modes_and_a_hooks_answer`): an allow runs a call `-p`

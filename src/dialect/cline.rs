@@ -779,6 +779,7 @@ mod protocol_rows {
         decision_ignored: &[],
         block_unread: &[],
         block_withholds_result: &[],
+        late_answer: false,
         carried_context: None,
         result_forms: super::RESULT_FORMS,
         hook_budget: &[],

@@ -1235,6 +1235,7 @@ mod protocol_rows {
         block_unread: &[],
         // PostToolUse `decision: block` replaces the tool's output with the reason (run).
         block_withholds_result: &[EventKind::PostToolUse],
+        late_answer: false,
         carried_context: None,
         result_forms: super::RESULT_FORMS,
         hook_budget: &[],

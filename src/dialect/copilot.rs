@@ -1212,6 +1212,7 @@ mod protocol_rows {
         block_unread: &[EventKind::PreToolUse],
         // postToolUse `decision: block`: "Tool result blocked: REASON" instead (run, both casings).
         block_withholds_result: &[EventKind::PostToolUse],
+        late_answer: false,
         carried_context: None,
         result_forms: super::RESULT_FORMS,
         hook_budget: &[],
@@ -1318,6 +1319,7 @@ mod protocol_rows {
         block_unread: &[],
         // postToolUse `decision: block`: "Tool result blocked: REASON" instead (run, both casings).
         block_withholds_result: &[EventKind::PostToolUse],
+        late_answer: false,
         carried_context: None,
         result_forms: super::RESULT_FORMS,
         hook_budget: &[],

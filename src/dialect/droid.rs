@@ -558,6 +558,7 @@ mod protocol_rows {
         // call's guard runs the call; only a permission decision denies.
         block_unread: &[EventKind::PreToolUse],
         block_withholds_result: &[],
+        late_answer: false,
         // 0.225.2: PreToolUse and PostToolUse payloads name no call (attacks row 1382).
         carried_context: None,
         result_forms: super::RESULT_FORMS,

@@ -819,6 +819,7 @@ mod protocol_rows {
         block_unread: &[],
         // AfterTool `decision: block`: the model gets `{"error": REASON}` instead (run).
         block_withholds_result: &[EventKind::PostToolUse],
+        late_answer: false,
         // 0.61.0: BeforeTool and AfterTool payloads name no call (attacks row 1382).
         carried_context: None,
         result_forms: super::RESULT_FORMS,

@@ -772,6 +772,7 @@ mod protocol_rows {
         decision_ignored: &[],
         block_unread: &[],
         block_withholds_result: &[],
+        late_answer: false,
         // Run 0.24.4 (live_qwen `a_claude_pretooluse_context_reaches_qwens_model_once`; bundle
         // `firePreToolUseHook` returns it and nothing reads it): a PreToolUse context never
         // reaches the model, a PostToolUse or PostToolUseFailure one does (CONTEXT), and all

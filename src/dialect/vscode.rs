@@ -399,6 +399,7 @@ mod protocol_rows {
         decision_ignored: &[EventKind::SessionStart, EventKind::PreCompact],
         block_unread: &[],
         block_withholds_result: &[],
+        late_answer: false,
         carried_context: None,
         result_forms: &[],
         hook_budget: &[],

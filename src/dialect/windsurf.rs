@@ -557,6 +557,7 @@ mod protocol_rows {
             decision_ignored: &[],
             block_unread: &[],
             block_withholds_result: &[],
+            late_answer: false,
             carried_context: None,
             result_forms: &[],
             hook_budget: &[],

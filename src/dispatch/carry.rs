@@ -74,22 +74,27 @@ impl Carry {
     }
 
     /// What `event`, under `host`, does with a carried context in `home`: keeps the context
-    /// the host drops, or takes what its call's earlier event kept (now, once).
+    /// the host drops, or takes what its call's earlier event kept (now, once), and where the
+    /// host takes context on it, what the session's background handlers answered since
+    /// ([`keep_late`]).
     pub fn for_event(home: &Path, host: Flavor, event: &Event) -> Self {
         let none = Carry::none();
-        let Some(spec) = carried(host) else {
+        let Some(dir) = session_dir(home, event) else {
             return none;
         };
-        let (Some(session), Some(call)) = (
-            event.field(SESSION_ID).filter(|s| !s.is_empty()),
-            event.field(spec.call_key).filter(|c| !c.is_empty()),
-        ) else {
-            return none;
+        let takes_late = host.tables().protocol.writes(Slot::Context, &event.kind);
+        let spec_call = carried(host).and_then(|spec| {
+            let call = event.field(spec.call_key).filter(|c| !c.is_empty())?;
+            Some((spec, crate::hash::sha256_hex(call.as_bytes())))
+        });
+        let Some((spec, call)) = spec_call else {
+            return match takes_late {
+                true => Carry {
+                    role: Role::Took(take(&dir, LATE)),
+                },
+                false => none,
+            };
         };
-        let dir = home
-            .join(".hookx/carried")
-            .join(crate::hash::sha256_hex(session.as_bytes()));
-        let call = crate::hash::sha256_hex(call.as_bytes());
         if event.kind == spec.from {
             let to = spec
                 .to
@@ -107,12 +112,16 @@ impl Carry {
                 },
             };
         }
+        let mut took = match takes_late {
+            true => take(&dir, LATE),
+            false => Vec::new(),
+        };
         if spec.to.contains(&event.kind) {
-            return Carry {
-                role: Role::Took(take(&dir, &call)),
-            };
+            took.extend(take(&dir, &call));
         }
-        none
+        Carry {
+            role: Role::Took(took),
+        }
     }
 
     /// The outcome to answer instead of `outcome`, where this event carries: without the
@@ -157,6 +166,32 @@ impl Carry {
             }
         }
     }
+}
+
+/// The name kept background answers go under in a session's folder, where a call's go under
+/// its hash (64 hex digits): never the same.
+const LATE: &str = "late";
+
+/// The folder of `event`'s session under `home`; `None`: its payload names no session.
+fn session_dir(home: &Path, event: &Event) -> Option<PathBuf> {
+    let session = event.field(SESSION_ID).filter(|s| !s.is_empty())?;
+    Some(
+        home.join(".hookx/carried")
+            .join(crate::hash::sha256_hex(session.as_bytes())),
+    )
+}
+
+/// Keeps what handlers run in the background for `event` answered, once they ended (`texts`:
+/// their messages and context, in their order), for the session's next event whose answer
+/// the host takes context from, as their own agent gives them to the model with a later
+/// request ([`crate::tables::ProtocolTables::late_answer`]; attacks rows 2004, 2203). Past
+/// the answer nobody reads an error: it says why it was not kept, for `simulate`'s notes.
+pub fn keep_late(home: &Path, event: &Event, texts: &[String]) -> Result<(), String> {
+    if texts.is_empty() {
+        return Ok(());
+    }
+    let dir = session_dir(home, event).ok_or("the event names no session")?;
+    keep(&dir, LATE, texts)
 }
 
 /// `host`'s carried context, where its table has one and the host indeed drops the context
@@ -424,6 +459,42 @@ mod tests {
         let kept = pre.answer(&context(&long)).unwrap();
         assert_eq!(kept.additional_context.len(), 1);
         assert!(kept.errors[0].contains("not carried"), "{:?}", kept.errors);
+    }
+
+    #[test]
+    fn a_background_answer_is_taken_once_by_the_sessions_next_event_that_takes_context() {
+        let home = tempfile::tempdir().unwrap();
+        let gemini = crate::dialect::gemini::FLAVOR;
+        let pre = event(EventKind::PreToolUse, "c1");
+        keep_late(home.path(), &pre, &["MSG".into(), "CTX".into()]).unwrap();
+        let mut other = event(EventKind::PostToolUse, "c2");
+        other.fields.insert(SESSION_ID.into(), Value::from("s2"));
+        let elsewhere = Carry::for_event(home.path(), gemini, &other);
+        assert!(elsewhere.answer(&Outcome::default()).is_none());
+        let mut ended = Event {
+            kind: EventKind::SessionEnd,
+            timestamp: None,
+            tool: None,
+            fields: Default::default(),
+            result: None,
+        };
+        ended.fields.insert(SESSION_ID.into(), Value::from("s1"));
+        assert!(!gemini.tables().protocol.writes(Slot::Context, &ended.kind));
+        let at_end = Carry::for_event(home.path(), gemini, &ended);
+        assert!(at_end.answer(&Outcome::default()).is_none());
+        let post = Carry::for_event(home.path(), gemini, &event(EventKind::PostToolUse, "c1"));
+        let took = post.answer(&context("OWN")).unwrap();
+        assert_eq!(took.additional_context, ["MSG", "CTX", "OWN"]);
+        let again = Carry::for_event(home.path(), gemini, &event(EventKind::PostToolUse, "c3"));
+        assert!(again.answer(&Outcome::default()).is_none());
+        // Under Qwen, whose PreToolUse drops context and keeps it for the call's post event,
+        // that event takes both, the earlier event's background answer first.
+        keep_late(home.path(), &pre, &["LATE".into()]).unwrap();
+        let qpre = Carry::for_event(home.path(), qwen(), &event(EventKind::PreToolUse, "q1"));
+        qpre.answer(&context("PRE")).unwrap();
+        let qpost = Carry::for_event(home.path(), qwen(), &event(EventKind::PostToolUse, "q1"));
+        let took = qpost.answer(&Outcome::default()).unwrap();
+        assert_eq!(took.additional_context, ["LATE", "PRE"]);
     }
 
     #[test]

@@ -366,7 +366,10 @@ pub struct Plan<'e> {
     /// Handlers their own agent runs in the background, its answer ignored
     /// ([`runs_in_background`]): run past the answer, never merged into it (attacks row 1827:
     /// skipped, an async audit logger logged nothing under another agent).
-    background: Vec<(String, Spawn)>,
+    background: Vec<(Job, Spawn)>,
+    /// Where what those answer is kept for the session's next event, where their own agent
+    /// gives it to the model ([`Plan::keeping_late_answers`]); `None`: dropped.
+    late_home: Option<std::path::PathBuf>,
 }
 
 /// Selects the handlers `event` fires among `rules` and prepares each as its own dialect runs
@@ -416,7 +419,7 @@ pub fn plan<'a, 'e, S: RuleSource + 'a>(
                     spec.env.push((EVENT_VAR.to_string(), mark.clone()));
                 }
                 match runs_in_background(s.rule.flavor, s.handler) {
-                    true => background.push((job.origin, spec)),
+                    true => background.push((job, spec)),
                     false => {
                         jobs.push(job);
                         specs.push(spec);
@@ -437,6 +440,7 @@ pub fn plan<'a, 'e, S: RuleSource + 'a>(
         limit,
         counts: None,
         background,
+        late_home: None,
     }
 }
 
@@ -468,7 +472,7 @@ impl Plan<'_> {
         let notes = self
             .background
             .iter()
-            .map(|(origin, _)| format!("{origin}: {WOULD_RUN_BEHIND}"))
+            .map(|(job, _)| format!("{}: {WOULD_RUN_BEHIND}", job.origin))
             .collect();
         let outcome = Outcome::default();
         Dispatch {
@@ -525,6 +529,14 @@ impl Plan<'_> {
         plan
     }
 
+    /// Keeps what its background handlers answer, where their own agent gives it to the model
+    /// later ([`crate::tables::ProtocolTables::late_answer`]), in `home` for the session's next
+    /// event whose answer the host takes context from ([`super::carry::keep_late`]).
+    pub fn keeping_late_answers(mut self, home: &Path) -> Self {
+        self.late_home = Some(home.to_path_buf());
+        self
+    }
+
     /// How many handlers it starts (at most) whose answers make the answer.
     pub fn handlers(&self) -> usize {
         self.specs.len()
@@ -573,6 +585,7 @@ impl Plan<'_> {
             limit,
             mut counts,
             background,
+            late_home,
         } = self;
         let tables = host.tables();
         let deadline = budget.and_then(|b| started().checked_add(b));
@@ -662,7 +675,10 @@ impl Plan<'_> {
                 {
                     let seen = crate::protocol::failed::seen_as(call, &next.seen);
                     next.stdin = encode_event(&seen, next.flavor);
-                    batch.set_stdin(index + 1, serde_json::to_vec(&next.stdin).unwrap_or_default());
+                    batch.set_stdin(
+                        index + 1,
+                        serde_json::to_vec(&next.stdin).unwrap_or_default(),
+                    );
                     given[index + 1] = Some(call.clone());
                 }
             }
@@ -771,14 +787,26 @@ impl Plan<'_> {
                 answer(&dispatch);
                 batch.finish();
                 // Past the answer, within their own timeouts.
-                run_behind(&background, None);
+                let (_, late) = run_behind(host, event, &background, None);
+                if let Some(home) = &late_home {
+                    // Past the answer: nobody would read why it was not kept.
+                    let _ = super::carry::keep_late(home, event, &late);
+                }
                 dispatch
             }
             None => {
                 // No answer handed over before the end (one process: `simulate`, or no
                 // second process for the route): they run before it, within the budget.
                 let mut dispatch = dispatch;
-                dispatch.notes.extend(run_behind(&background, kill_by));
+                let (notes, late) = run_behind(host, event, &background, kill_by);
+                dispatch.notes.extend(notes);
+                if let Some(home) = &late_home
+                    && let Err(why) = super::carry::keep_late(home, event, &late)
+                {
+                    dispatch.notes.push(format!(
+                        "a background handler's answer, kept for the next event: not kept: {why}"
+                    ));
+                }
                 dispatch
             }
         }
@@ -791,19 +819,36 @@ const WOULD_RUN_BEHIND: &str = "would run in the background, as its own agent ru
 
 /// Runs the handlers their own agent runs in the background (`background`, with where each
 /// was written), each within its own timeout and killed at `kill_by` at the latest; what each
-/// did, for the report. Their answers count for nothing.
-fn run_behind(background: &[(String, Spawn)], kill_by: Option<Instant>) -> Vec<String> {
+/// did, for the report; and the texts they answered that their own agent gives the model
+/// later ([`crate::tables::ProtocolTables::late_answer`]: messages, then context, as Claude
+/// Code 2.1.332 gave them, live). Their answers count for nothing else.
+fn run_behind(
+    host: Flavor,
+    event: &Event,
+    background: &[(Job, Spawn)],
+    kill_by: Option<Instant>,
+) -> (Vec<String>, Vec<String>) {
     if background.is_empty() {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let specs: Vec<Spawn> = background.iter().map(|(_, spec)| spec.clone()).collect();
     let mut batch = Batch::new(&specs, true, kill_by, None);
     let mut ended = vec![String::new(); specs.len()];
+    let mut late: Vec<Option<Vec<String>>> = vec![None; specs.len()];
     while let Some(step) = batch.next() {
         if let Step::Ended {
             index, finished, ..
         } = step
         {
+            let job = &background[index].0;
+            if job.flavor.tables().protocol.late_answer && finished.exit == Exit::Code(0) {
+                let one = job.read(host, event, &finished);
+                late[index] = Some(
+                    (one.system_messages.into_iter())
+                        .chain(one.additional_context)
+                        .collect(),
+                );
+            }
             ended[index] = match finished.exit {
                 Exit::Code(code) => format!("with exit {code}"),
                 Exit::Signal(signal) => format!("killed by signal {signal}"),
@@ -812,16 +857,18 @@ fn run_behind(background: &[(String, Spawn)], kill_by: Option<Instant>) -> Vec<S
             };
         }
     }
-    background
+    let notes = background
         .iter()
         .zip(ended)
-        .map(|((origin, _), exit)| {
+        .map(|((job, _), exit)| {
             format!(
-                "{origin}: ran in the background, as its own agent runs it (async), and ended \
-                 {exit}; its answer counts for nothing"
+                "{}: ran in the background, as its own agent runs it (async), and ended \
+                 {exit}; its answer counts for nothing",
+                job.origin
             )
         })
-        .collect()
+        .collect();
+    (notes, late.into_iter().flatten().flatten().collect())
 }
 
 /// What one job's process printed and how it ended, read as its own dialect reads it.

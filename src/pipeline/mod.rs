@@ -597,6 +597,14 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         plan.absorb(folder_above_plan(places, dialect, &hosted, limit)?);
     }
     let plan = plan.keeping_follow_up_caps(Ok(&ctx.home));
+    // A context the host drops, carried to the same call's event where it delivers one (attacks
+    // row 1650), and what background handlers answer, carried to the session's next event
+    // (row 2004): by the route that answers with its own rules, in one host's form.
+    let carries = hosted.read_as.is_none() && hosted.also.is_empty();
+    let plan = match carries {
+        true => plan.keeping_late_answers(&ctx.home),
+        false => plan,
+    };
     let claimed = match claims {
         true => match claim(&ctx, &plan, &hosted) {
             claim::Entry::Repeat(answer) => return Ok(repeat(&answer)),
@@ -608,9 +616,7 @@ fn run_event(request: &RunRequest, known: &failure::Context) -> Result<i32, Erro
         },
         false => None,
     };
-    // A context the host drops, carried to the same call's event where it delivers one (attacks
-    // row 1650): by the route that answers with its own rules, in one host's form.
-    let carry = match hosted.read_as.is_none() && hosted.also.is_empty() {
+    let carry = match carries {
         true => Carry::for_event(&ctx.home, hosted.host, &hosted.event),
         false => Carry::none(),
     };

@@ -63,7 +63,9 @@ impl<'a> Batch<'a> {
     }
 
     pub(super) fn set_stdin(&mut self, index: usize, stdin: Vec<u8>) {
-        if let (Some(Slot::Waiting), Some(slot)) = (self.slots.get(index), self.stdins.get_mut(index)) {
+        if let (Some(Slot::Waiting), Some(slot)) =
+            (self.slots.get(index), self.stdins.get_mut(index))
+        {
             *slot = Some(stdin);
         }
     }

@@ -155,6 +155,11 @@ pub struct ProtocolTables {
     /// ([`crate::dispatch::carry`], attacks rows 1383, 1650). `None`: the host delivers it where
     /// it comes, or its payloads name no call, and a carried context could reach another call.
     pub carried_context: Option<CarriedContext>,
+    /// Whether the agent gives the model what a handler it runs in the background (`async`)
+    /// answers, once it ends: its context and messages, with a later request (Claude Code
+    /// 2.1.332, live: attacks rows 2004, 2203). `hookx run` keeps them for the session's next
+    /// event whose answer the host takes context from ([`crate::dispatch::carry`]).
+    pub late_answer: bool,
 }
 
 /// See [`ProtocolTables::failed_call`].
