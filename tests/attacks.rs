@@ -4593,3 +4593,70 @@ fn a_claude_defer_runs_no_call_under_other_hosts() {
         );
     }
 }
+
+/// Attacks row 2206 (row 2004 for `exec`): a Claude `async: true` handler converted to Gemini
+/// (`exec --as claude --async`) answering context and a message at once on one AfterTool;
+/// then another entry's `exec` on the session's next AfterTool. Claude gives an async hook's
+/// context and message to the model with a later request (row 2203): the next AfterTool's
+/// answer carries them, once. Main dropped what the handler printed.
+#[test]
+fn an_exec_async_handlers_answer_reaches_the_sessions_next_event() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, home) = (dir.path().join("p"), dir.path().join("h"));
+    std::fs::create_dir_all(project.join(".git")).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    let payload = |command: &str| {
+        json!({"session_id": "s-2206", "transcript_path": "/dev/null", "cwd": project,
+            "hook_event_name": "AfterTool", "timestamp": "2026-12-07T16:00:00.000Z",
+            "tool_name": "run_shell_command", "tool_input": {"command": command},
+            "tool_response": {"llmContent": "ok", "returnDisplay": "ok"}})
+        .to_string()
+    };
+    let answer = json!({"hookSpecificOutput": {"hookEventName": "PostToolUse",
+        "additionalContext": "C-2206-CTX"}, "systemMessage": "S-2206-MSG"});
+    let exec = |args: &[&str], command: &str, stdin: String| {
+        let mut cmd = common::hookx_clean(&project);
+        cmd.args([
+            "exec",
+            "--host",
+            "gemini",
+            "--as",
+            "claude",
+            "--event",
+            "PostToolUse",
+        ])
+        .args(args)
+        .args(["--", command])
+        .env("HOME", &home)
+        .write_stdin(stdin);
+        common::ran(&mut cmd)
+    };
+    let first = exec(
+        &["--async"],
+        &format!("cat >/dev/null; printf '%s' '{answer}'"),
+        payload("ls one"),
+    );
+    assert_eq!(first.code, Some(0), "{first:?}");
+    assert!(!first.stdout.contains("C-2206"), "{first:?}");
+    // The worker keeps it once the handler has ended: waited for by its file.
+    let kept = || {
+        (std::fs::read_dir(home.join(".hookx/carried")).into_iter())
+            .flatten()
+            .flatten()
+            .flat_map(|s| std::fs::read_dir(s.path()).into_iter().flatten().flatten())
+            .any(|f| f.file_name().to_string_lossy().starts_with("late-"))
+    };
+    let mut looks = 0;
+    while !kept() && looks < 600 {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        looks += 1;
+    }
+    assert!(kept(), "the async handler's answer was never kept");
+    let next = exec(&[], "cat >/dev/null", payload("ls two"));
+    assert!(
+        next.stdout.contains("C-2206-CTX") && next.stdout.contains("S-2206-MSG"),
+        "the next AfterTool did not carry the async handler's answer: {next:?}"
+    );
+    let again = exec(&[], "cat >/dev/null", payload("ls three"));
+    assert!(!again.stdout.contains("C-2206"), "taken twice: {again:?}");
+}

@@ -124,6 +124,18 @@ impl Carry {
         }
     }
 
+    /// What `exec`'s event takes: the session's kept background answers ([`keep_late`]) where
+    /// the host takes context on it, and nothing of a call's ([`Carry::for_event`] is the
+    /// route's, which answers for the host's every rule).
+    pub fn late_only(home: &Path, host: Flavor, event: &Event) -> Self {
+        match session_dir(home, event) {
+            Some(dir) if host.tables().protocol.writes(Slot::Context, &event.kind) => Carry {
+                role: Role::Took(take(&dir, LATE)),
+            },
+            _ => Carry::none(),
+        }
+    }
+
     /// The outcome to answer instead of `outcome`, where this event carries: without the
     /// context it kept (and a note saying where it goes), or with the context it took first.
     /// `None`: answer `outcome` as it is.

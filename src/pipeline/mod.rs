@@ -889,6 +889,7 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
     }
     let limit = Limit::Entry(request.timeout);
     let background = request.is_async;
+    let late_answer = request.flavor.tables().protocol.late_answer;
     let rule = exec_rule(kind, request);
     // 4. run: the one handler, ended before the host ends the entry. Its agent's cap on its
     // follow-ups is kept as `run` keeps it (a converted Cursor stop hook under Codex, which
@@ -916,11 +917,18 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
         true => plan.marking_event(),
         false => plan,
     };
+    // What a background handler answered, where its own agent gives it to the model later,
+    // kept under `$HOME` for the session's next event that takes context (attacks row 2206).
+    let late_home = home.as_deref().filter(|_| late_answer);
     if background {
-        return Ok(in_background(plan, &hosted));
+        return Ok(in_background(plan, &hosted, late_home));
     }
     // 5. answer
-    Ok(answer(&plan.run(None), &hosted, &Carry::none()))
+    let carry = match home.as_deref() {
+        Some(home) => Carry::late_only(home, hosted.host, &hosted.event),
+        None => Carry::none(),
+    };
+    Ok(answer(&plan.run(None), &hosted, &carry))
 }
 
 /// `exec --async`: a handler its own agent runs in the background, its answer ignored
@@ -929,7 +937,22 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
 /// own timeout, holding none of the host's descriptors, so the host waits for nothing and no
 /// block or deny it prints counts (attacks row 1762: written in the foreground, a converted
 /// async logger's deny stopped the call, and Gemini, Copilot and Droid waited for it).
-fn in_background(plan: dispatch::run::Plan<'_>, hosted: &host::HostEvent) -> i32 {
+///
+/// With `late_home`, what it answers (messages, then context) is kept there for the session's
+/// next event whose answer the host takes context on ([`crate::dispatch::carry::keep_late`]).
+fn in_background(
+    plan: dispatch::run::Plan<'_>,
+    hosted: &host::HostEvent,
+    late_home: Option<&Path>,
+) -> i32 {
+    let keep_late = |done: &Dispatch| -> Option<String> {
+        let home = late_home?;
+        let texts: Vec<String> = (done.outcome.system_messages.iter())
+            .chain(&done.outcome.additional_context)
+            .cloned()
+            .collect();
+        crate::dispatch::carry::keep_late(home, &hosted.event, &texts).err()
+    };
     let none = |skipped: Vec<String>| Dispatch {
         runs: Vec::new(),
         skipped,
@@ -961,7 +984,8 @@ fn in_background(plan: dispatch::run::Plan<'_>, hosted: &host::HostEvent) -> i32
                     stderr: Vec::new(),
                     code: 0,
                 });
-                plan.run(None);
+                // Past the answer: nobody would read why it was not kept.
+                let _ = keep_late(&plan.run(None));
                 return 0;
             }
             Split::Host(_) => return answer(&none(Vec::new()), hosted, &Carry::none()),
@@ -969,7 +993,10 @@ fn in_background(plan: dispatch::run::Plan<'_>, hosted: &host::HostEvent) -> i32
         }
     }
     // No second process: the handler runs before the answer, which still ignores it.
-    let mut skipped = plan.run(None).skipped;
+    let done = plan.run(None);
+    let not_kept = keep_late(&done);
+    let mut skipped = done.skipped;
+    skipped.extend(not_kept.map(|why| format!("hookx exec --async: its answer not kept: {why}")));
     skipped.push(
         "hookx exec --async: no second process to run it in the background; it ran before \
          the answer, which ignores it"
