@@ -4872,3 +4872,73 @@ fn install_says_a_running_gemini_session_undoes_it() {
     let other = said(&["install", "--host", "copilot"]);
     assert!(!other.contains("writes its settings back"), "{other}");
 }
+
+/// Attacks rows 2048 and 2049: Qwen Code 0.24.4 takes the last hook's permission field on a
+/// tool call (a hook of the user's after hookx's route undoes its deny) and Droid 0.225.2 the
+/// first's (hookx's allow before a hook of the user's hides its deny). Install puts its route
+/// last in the event's list it edits, again when the user added a hook after it; the user's
+/// hooks keep their order, and a group holding a hook of theirs beside the route stays put.
+/// Claude folds by deny-beats-allow: its route stays where it is.
+#[test]
+fn install_puts_its_route_after_the_users_hooks_where_the_host_folds_by_place() {
+    for (host, folder, moves) in [
+        ("qwen", ".qwen", true),
+        ("droid", ".factory", true),
+        ("claude", ".claude", false),
+    ] {
+        let p = Project::new();
+        let source = match host {
+            "claude" => ".gemini/settings.json",
+            _ => ".claude/settings.json",
+        };
+        let rule = match host {
+            "claude" => {
+                json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "/bin/true"}]}]}})
+            }
+            _ => json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+                "hooks": [{"type": "command", "command": "/bin/true"}]}]}}),
+        };
+        common::write(&p.home, source, &rule.to_string());
+        let event = "PreToolUse";
+        let file = p.home.join(folder).join("settings.json");
+        let args = [
+            "install", "--host", host, "--scope", "user", "--hookx", HOOKX,
+        ];
+        p.hookx(&args).success();
+        let mut settings: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap())
+            .unwrap_or_else(|e| panic!("{host}: {e}"));
+        let own = |name: &str| json!({"hooks": [{"type": "command", "command": name}]});
+        let list = settings["hooks"][event].as_array_mut().unwrap();
+        list.insert(0, own("own-first"));
+        list.push(own("own-after"));
+        std::fs::write(&file, serde_json::to_string_pretty(&settings).unwrap()).unwrap();
+        let out = p.stdout(&args);
+        let settings: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let order: Vec<String> = settings["hooks"][event]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| {
+                let h = &g["hooks"][0];
+                match is_own_route(h) {
+                    true => "route".into(),
+                    false => h["command"].as_str().unwrap_or_default().to_string(),
+                }
+            })
+            .collect();
+        let expected = match moves {
+            true => ["own-first", "own-after", "route"],
+            false => ["own-first", "route", "own-after"],
+        };
+        assert_eq!(order, expected, "{host}: {out}");
+        assert_eq!(
+            out.contains("moved hookx's route after the other hooks"),
+            moves,
+            "{host}: {out}"
+        );
+        // A second install moves nothing more.
+        let again = p.stdout(&args);
+        assert!(again.contains("already installed"), "{host}: {again}");
+    }
+}

@@ -25,6 +25,8 @@ mod fixtures;
 mod matcher_probe;
 #[path = "live_common/mcp_names.rs"]
 mod mcp_names;
+#[path = "live_common/merge_probe.rs"]
+mod merge_probe;
 #[path = "live_common/scopes.rs"]
 mod scopes;
 #[path = "live_claude/server.rs"]
@@ -278,7 +280,19 @@ static SCRIPTS: &[(&str, Script)] = &[
     ("failed", failed_script),
     ("redact", redact_script),
     ("replace", replace_script),
+    ("merge", merge_script),
 ];
+
+/// Attacks row 2052: one Bash call per case of the merge probe (`merge_probe::claude_cases`).
+fn merge_script(step: usize, _project: &str) -> Vec<Block> {
+    match merge_probe::claude_cases("k").get(step) {
+        Some(c) => vec![Block::Tool(
+            "Bash",
+            json!({"command": format!("printf x > o-{}.txt", c.name), "description": "d"}),
+        )],
+        None => vec![Block::Text("Merge done.".into())],
+    }
+}
 
 /// Attacks rows 1812 and 1810's turn: a Write, an Edit of the file written, a Grep, the end.
 fn replace_script(step: usize, project: &str) -> Vec<Block> {
@@ -2874,6 +2888,7 @@ fn main() -> std::process::ExitCode {
             a_copilot_redaction_replaces_claudes_output,
             a_writes_replacement_is_only_its_path,
             two_replacements_of_one_result,
+            several_hooks_answers_merge_as_simulate_says,
             an_async_hooks_late_answer,
         ],
     )
@@ -5186,6 +5201,98 @@ fn two_replacements_of_one_result() {
         described.push(run.describe());
     }
     c.finish("two_replacements_of_one_result", &described.join("\n"));
+}
+
+/// Attacks row 2052: the merge probe (`merge_probe::claude_cases`, two PreToolUse hooks of the
+/// project's `.claude/settings.json` answering each Bash call their own way) under Claude Code
+/// 2.1.332, which runs them side by side. Two runs: hook `a` a second late, then hook `b`, so
+/// that each ends last in one of them (both at once, which ends last is a race). Each run
+/// recorded in `tests/fixtures/merged/claude-2.1.332-{a,b}-late.json` and checked against
+/// `simulate --host claude`, which reads no time. A deny (by the field, exit 2 or `decision:
+/// block`) and an ask beat an allow whichever ends last; of two denies the model reads the
+/// reason of the one that ends last, of two rewrites the one that ends last runs (`k3`, `k5`:
+/// [`merge_probe::KNOWN`]).
+fn several_hooks_answers_merge_as_simulate_says() {
+    let Some(bin) = client_or_skip("several_hooks_answers_merge_as_simulate_says") else {
+        return;
+    };
+    let mut failed = Vec::new();
+    let mut described = Vec::new();
+    for late in ["a", "b"] {
+        let model = FakeModel::start(SCRIPTS);
+        let world = World::new();
+        let root = world.dump.join("merge");
+        std::fs::create_dir_all(root.join("dump")).unwrap();
+        let dumper = root.join("dumper.sh");
+        std::fs::write(&dumper, include_str!("live_gemini/dumper.sh")).unwrap();
+        let hook = |label: &str| {
+            let command = format!("sh {} {} {label}", dumper.display(), root.display());
+            json!({"matcher": "Bash", "hooks": [{"type": "command", "command": command}]})
+        };
+        write_json(
+            &world.project.join(".claude/settings.json"),
+            &json!({"hooks": {"PreToolUse": [hook("a"), hook("b")]}}),
+        );
+        let mut cases = merge_probe::claude_cases("k");
+        for c in &mut cases {
+            for (label, a) in [("a", &mut c.a), ("b", &mut c.b)] {
+                if late == label {
+                    a.sleep = Some(1);
+                }
+                let dir = root.join("answers").join(label).join(&c.name);
+                std::fs::create_dir_all(&dir).unwrap();
+                std::fs::write(dir.join("match"), format!("o-{}.txt", c.name)).unwrap();
+                std::fs::write(dir.join("stdout"), &a.stdout).unwrap();
+                std::fs::write(dir.join("stderr"), &a.stderr).unwrap();
+                std::fs::write(dir.join("exit"), a.exit.to_string()).unwrap();
+                if let Some(s) = a.sleep {
+                    std::fs::write(dir.join("sleep"), s.to_string()).unwrap();
+                }
+            }
+        }
+        let run = client::run(
+            &bin,
+            &world,
+            model.port,
+            "SCRIPT:merge run each call",
+            &["--dangerously-skip-permissions"],
+        );
+        let seen = Seen::new(&model);
+        let rec = merge_probe::Recording {
+            client: "claude-code".into(),
+            version: client::VERSION.into(),
+            host: "claude".into(),
+            event: "PreToolUse".into(),
+            tool: "Bash".into(),
+            input: json!({"description": "d"}),
+            scopes: Some(["project".into(), "project".into()]),
+            cases: cases
+                .iter()
+                .map(|c| {
+                    let result = tool_result(&seen, &format!("o-{}.txt", c.name))
+                        .unwrap_or_else(|| "(no result)".into());
+                    eprintln!("{late} late, {}: {result}", c.name);
+                    merge_probe::Recorded {
+                        case: c.clone(),
+                        became: merge_probe::became(c, &world.project, &result),
+                    }
+                })
+                .collect(),
+        };
+        let tag = format!("claude-{}-{late}-late", client::VERSION);
+        failed.extend(merge_probe::settle(&tag, &rec));
+        let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+        failed.extend(merge_probe::against_hookx(&hookx, &rec));
+        described.push(run.describe());
+    }
+    let mut c = Checks::default();
+    for f in failed {
+        c.check(false, f);
+    }
+    c.finish(
+        "several_hooks_answers_merge_as_simulate_says",
+        &described.join("\n"),
+    );
 }
 
 /// Attacks rows 2004, 2201: what Claude Code 2.1.332 does with its own `async: true` hook's

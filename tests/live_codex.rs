@@ -2866,6 +2866,7 @@ fn several_hooks_answers_merge_as_simulate_says() {
         event: "PreToolUse".into(),
         tool: "Bash".into(),
         input: json!({}),
+        scopes: None,
         cases: merge_probe::recorded(&cases, &l.sb.project, |when| l.tool_result("merge", when)),
     };
     let mut c = Checks::default();

@@ -1598,6 +1598,7 @@ fn several_hooks_answers_merge_as_simulate_says() {
         event: "PreToolUse".into(),
         tool: "bash".into(),
         input: json!({"description": "d"}),
+        scopes: None,
         cases: merge_probe::recorded(&cases, &l.sb.project, |when| {
             std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 l.tool_result("merge", when)

@@ -95,8 +95,8 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("approver done"),
         ];
     }
-    if name == "merge" {
-        let calls = merge_probe::claude_cases("d").into_iter();
+    if let Some(cases) = merge_cases(name) {
+        let calls = cases.into_iter();
         let calls = calls.map(|c| execute(&format!("printf x > o-{}.txt", c.name)));
         return calls.chain([Step::Text("merge done")]).collect();
     }
@@ -652,23 +652,57 @@ fn ground_truth_answer_forms() {
     );
 }
 
+/// The merge probes' cases by scenario: `merge` (both hooks in the user's file), `scopes`
+/// (the user's, then the project's).
+fn merge_cases(scenario: &str) -> Option<Vec<merge_probe::Case>> {
+    match scenario {
+        "merge" => Some(merge_probe::claude_cases("d")),
+        "scopes" => Some(merge_probe::scope_cases("ds")),
+        _ => None,
+    }
+}
+
 /// Attacks rows 2040-2059 (row 1912): two PreToolUse hooks of the user's answering each call
 /// their own way (`merge_probe::claude_cases`): what Droid made of each pair (recorded in
 /// `tests/fixtures/merged/`) against what `simulate --host droid` says of the same file.
 fn several_hooks_answers_merge_as_simulate_says() {
+    merge_probe_run("merge", None);
+}
+
+/// Attacks row 2051: an allow and a deny by the permission field, one hook in the user's
+/// `~/.factory/settings.json`, the other in the project's (`merge_probe::scope_cases`):
+/// Droid 0.225.2 takes the first field, so which one decides says which file's hooks it runs
+/// first. Recorded in `tests/fixtures/merged/droid-0.225.2-scopes.json`, checked against
+/// `simulate --host droid`.
+fn hooks_of_the_user_and_the_project_fold_as_simulate_says() {
+    merge_probe_run("scopes", Some(["user".into(), "project".into()]));
+}
+
+/// Runs the merge probe `scenario` with hook `a` in `scopes[0]`'s file and `b` in
+/// `scopes[1]`'s (both the user's without), records it, and checks simulate against it.
+fn merge_probe_run(scenario: &str, scopes: Option<[String; 2]>) {
     let Some(bin) = droid() else { return };
-    let cases = merge_probe::claude_cases("d");
+    let cases = merge_cases(scenario).unwrap();
     let sb = Sandbox::new("hookx-live-droid");
     let model = FakeModel::start(scripts, sb.project.display().to_string());
     let label = |l: &str| json!({"hooks": [{"type": "command", "command": sb.dumper(l)}]});
-    let hooks = json!({"PreToolUse": [label("ma"), label("mb")]});
-    user_settings(&sb, &model, Some(hooks));
+    match &scopes {
+        None => {
+            let hooks = json!({"PreToolUse": [label("ma"), label("mb")]});
+            user_settings(&sb, &model, Some(hooks));
+        }
+        Some(_) => {
+            user_settings(&sb, &model, Some(json!({"PreToolUse": [label("ma")]})));
+            let project = json!({"hooks": {"PreToolUse": [label("mb")]}});
+            common::write(&sb.project, ".factory/settings.json", &project.to_string());
+        }
+    }
     for (label, name, when, a) in merge_probe::answers(&cases) {
         sb.answer(label, name, &when, (&a.stdout, &a.stderr, a.exit));
     }
-    let out = run_droid(&sb, &bin, "merge");
-    keep(&sb, &model, &out, "merge");
-    let requests = model.requests_of("merge");
+    let out = run_droid(&sb, &bin, scenario);
+    keep(&sb, &model, &out, scenario);
+    let requests = model.requests_of(scenario);
     let rec = merge_probe::Recording {
         client: "factory-droid".into(),
         version: VERSION.into(),
@@ -677,13 +711,18 @@ fn several_hooks_answers_merge_as_simulate_says() {
         tool: "Execute".into(),
         input: json!({"summary": "Run one shell command", "riskLevel": "low",
             "riskLevelReason": "prints text"}),
+        scopes: scopes.clone(),
         cases: merge_probe::recorded(&cases, &sb.project, |when| {
             std::panic::catch_unwind(|| minimal::tool_result(&requests, when))
                 .unwrap_or_else(|_| "(no result)".into())
         }),
     };
-    let differ = merge_probe::differences(&format!("droid-{VERSION}"), &rec);
-    assert!(differ.is_empty(), "merge:\n{}", differ.join("\n"));
+    let tag = match scopes {
+        None => format!("droid-{VERSION}"),
+        Some(_) => format!("droid-{VERSION}-{scenario}"),
+    };
+    let differ = merge_probe::differences(&tag, &rec);
+    assert!(differ.is_empty(), "{scenario}:\n{}", differ.join("\n"));
 }
 
 /// Attacks row 2047: a Claude project whose first rule allows every call (an approver) and
@@ -712,6 +751,37 @@ fn a_converted_guard_after_an_approver_still_denies() {
     assert!(
         !ran && result.contains(merge_probe::GUARD_REASON),
         "the guard's deny was lost: the call ran {ran}, its result {result:?}"
+    );
+}
+
+/// Attacks row 2049: a trusted Claude approver allowing every shell call, run through hookx's
+/// user route in `~/.factory/settings.json` (hookx's allow, in the permission field: it skips
+/// Droid's prompt), and a hook of the user's own there denying every call by that field, put
+/// after the route, then `install` run again. Droid 0.225.2 reads the first hook's
+/// `permissionDecision` only, so install puts its route last.
+fn a_hook_of_the_users_after_the_route_is_not_hidden_by_its_allow() {
+    let Some(bin) = droid() else { return };
+    let sb = Sandbox::new("hookx-live-droid");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    user_settings(&sb, &model, None);
+    merge_probe::routed_rule_then_own_hook(
+        &sb.project,
+        &sb.home,
+        "droid",
+        ".factory/settings.json",
+        "allow",
+        "deny",
+    );
+    let out = run_droid(&sb, &bin, "approver");
+    keep(&sb, &model, &out, "approver");
+    let requests = model.requests_of("approver");
+    let result =
+        std::panic::catch_unwind(|| minimal::tool_result(&requests, merge_probe::APPROVED_CALL))
+            .unwrap_or_else(|_| "(no result)".into());
+    let ran = sb.project.join(merge_probe::APPROVED_FILE).exists();
+    assert!(
+        !ran && result.contains(merge_probe::GUARD_REASON),
+        "the user's deny was hidden: the call ran {ran}, its result {result:?}"
     );
 }
 
@@ -1983,6 +2053,8 @@ fn main() -> std::process::ExitCode {
             failed_calls_as_droid_fires_them,
             a_sessionstart_decision_block_under_droid,
             several_hooks_answers_merge_as_simulate_says,
+            hooks_of_the_user_and_the_project_fold_as_simulate_says,
+            a_hook_of_the_users_after_the_route_is_not_hidden_by_its_allow,
             a_converted_guard_after_an_approver_still_denies,
         ],
     )

@@ -754,6 +754,7 @@ fn several_hooks_answers_merge_as_simulate_says() {
         event: "BeforeTool".into(),
         tool: "run_shell_command".into(),
         input: json!({"description": "d"}),
+        scopes: None,
         cases: merge_probe::recorded(&cases, &l.sb.project, |when| l.tool_result("merge", when)),
     };
     let mut c = Checks::default();

@@ -117,8 +117,8 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
             Step::Text("approver done"),
         ];
     }
-    if name == "merge" {
-        let calls = merge_probe::claude_cases("q").into_iter();
+    if let Some(cases) = merge_cases(name) {
+        let calls = cases.into_iter();
         let calls = calls.map(|c| one(shell(&format!("printf x > o-{}.txt", c.name))));
         return calls.chain([Step::Text("merge done")]).collect();
     }
@@ -1708,13 +1708,46 @@ fn hookx_answer_forms() {
     form_probe::settle("qwen-code", version, "qwen", hookx_probed(), entries);
 }
 
+/// The merge probes' cases by scenario: `merge` (both hooks in the user's file), `scopes`
+/// (the user's, then the project's).
+fn merge_cases(scenario: &str) -> Option<Vec<merge_probe::Case>> {
+    match scenario {
+        "merge" => Some(merge_probe::claude_cases("q")),
+        "scopes" => Some(merge_probe::scope_cases("qs")),
+        _ => None,
+    }
+}
+
 /// Attacks rows 2040-2059 (row 1912): two PreToolUse hooks of the user's answering each call
 /// their own way (`merge_probe::claude_cases`): what Qwen Code made of each pair (recorded in
 /// `tests/fixtures/merged/`) against what `simulate --host qwen` says of the same file.
 fn several_hooks_answers_merge_as_simulate_says() {
-    let cases = merge_probe::claude_cases("q");
-    let Some(l) = live("merge", &["--yolo"], &[], |sb| {
-        sb.user_settings(json!({"PreToolUse": [group(sb, None, "ma"), group(sb, None, "mb")]}));
+    merge_probe_run("merge", None);
+}
+
+/// Attacks row 2051: an allow and a deny by the permission field, one hook in the user's
+/// `~/.qwen/settings.json`, the other in the project's (`merge_probe::scope_cases`). Qwen
+/// Code 0.24.4 sorts its hooks by source (project, user, system, extensions: the bundle's
+/// `HookRegistry.getSourcePriority`) and takes the last field: the user's hook decides either
+/// way. Recorded in `tests/fixtures/merged/qwen-0.24.4-scopes.json`, checked against
+/// `simulate --host qwen`.
+fn hooks_of_the_user_and_the_project_fold_as_simulate_says() {
+    merge_probe_run("scopes", Some(["user".into(), "project".into()]));
+}
+
+/// Runs the merge probe `scenario` with hook `a` in `scopes[0]`'s file and `b` in
+/// `scopes[1]`'s (both the user's without), records it, and checks simulate against it.
+fn merge_probe_run(scenario: &str, scopes: Option<[String; 2]>) {
+    let cases = merge_cases(scenario).unwrap();
+    let Some(l) = live(scenario, &["--yolo"], &[], |sb| {
+        let (a, b) = (group(sb, None, "ma"), group(sb, None, "mb"));
+        match &scopes {
+            None => sb.user_settings(json!({"PreToolUse": [a, b]})),
+            Some(_) => {
+                sb.user_settings(json!({"PreToolUse": [a]}));
+                sb.project_settings(json!({"PreToolUse": [b]}));
+            }
+        }
         for (label, name, when, a) in merge_probe::answers(&cases) {
             sb.answer(label, name, &when, &a.stdout, &a.stderr, a.exit);
         }
@@ -1729,14 +1762,16 @@ fn several_hooks_answers_merge_as_simulate_says() {
         event: "PreToolUse".into(),
         tool: "run_shell_command".into(),
         input: json!({"description": "d"}),
-        cases: merge_probe::recorded(&cases, &l.sb.project, |when| l.tool_result("merge", when)),
+        scopes: scopes.clone(),
+        cases: merge_probe::recorded(&cases, &l.sb.project, |when| l.tool_result(scenario, when)),
+    };
+    let tag = match scopes {
+        None => format!("qwen-{}", client::VERSION),
+        Some(_) => format!("qwen-{}-{scenario}", client::VERSION),
     };
     let mut c = Checks::default();
-    c.failed(merge_probe::differences(
-        &format!("qwen-{}", client::VERSION),
-        &rec,
-    ));
-    c.done("merge");
+    c.failed(merge_probe::differences(&tag, &rec));
+    c.done(scenario);
 }
 
 /// Attacks row 2046: a Claude project whose guard denies the shell call, with a second rule
@@ -1753,6 +1788,34 @@ fn a_converted_guard_before_an_approver_still_denies() {
             &sb.project,
             &sb.home,
             &[&args[..], &["--hookx", bin]].concat(),
+        );
+        None
+    }) else {
+        return;
+    };
+    let result = l.tool_result("approver", merge_probe::APPROVED_CALL);
+    let ran = l.sb.project.join(merge_probe::APPROVED_FILE).exists();
+    assert!(
+        !ran && result.contains(merge_probe::GUARD_REASON),
+        "the guard's deny was lost: the call ran {ran}, its result {result:?}"
+    );
+}
+
+/// Attacks row 2048: a trusted Claude guard denying every shell call, run through hookx's
+/// user route in `~/.qwen/settings.json`, and a hook of the user's own there that allows every
+/// call, put after the route, then `install` run again. Qwen Code 0.24.4 takes the last
+/// hook's `permissionDecision` (row 2040) and no form of hookx's deny outlasts a later allow
+/// (exit 2: `q4`), so install puts its route last.
+fn a_hook_of_the_users_after_the_route_leaves_its_deny() {
+    let Some(l) = live("approver", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({}));
+        merge_probe::routed_rule_then_own_hook(
+            &sb.project,
+            &sb.home,
+            "qwen",
+            ".qwen/settings.json",
+            "deny",
+            "allow",
         );
         None
     }) else {
@@ -1958,7 +2021,9 @@ fn main() -> std::process::ExitCode {
             failed_calls_as_qwen_fires_them,
             a_routed_async_handler_runs_in_the_background,
             several_hooks_answers_merge_as_simulate_says,
+            hooks_of_the_user_and_the_project_fold_as_simulate_says,
             a_converted_guard_before_an_approver_still_denies,
+            a_hook_of_the_users_after_the_route_leaves_its_deny,
             mcp_names_under_qwen,
         ],
     )

@@ -1383,3 +1383,155 @@ fn simulate_takes_the_routes_replacement_after_the_hosts_own() {
     let notes = report["notes"].to_string();
     assert!(notes.contains("may win the race"), "{report:#}");
 }
+
+/// Attacks row 2050: hookx's route in the user's Qwen or Droid settings, running a trusted
+/// Claude rule of the project's, beside a hook of the user's own in the same list, before or
+/// after the route. Qwen Code 0.24.4 takes the last hook's permission field (a hook of the
+/// user's after the route that allows undoes hookx's deny); Droid 0.225.2 the first's (hookx's
+/// allow before the user's deny by the field hides it): both seen live (`live_qwen`,
+/// `live_droid`). simulate folded hookx's answer after the host's own hooks by
+/// deny-beats-allow, and said deny for calls those agents run.
+#[test]
+fn simulate_folds_hookxs_answer_at_its_routes_place_among_the_hosts_hooks() {
+    let answer = |decision: &str| {
+        format!(
+            "echo '{}'",
+            serde_json::json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+                "permissionDecision": decision, "permissionDecisionReason": "R-2050"}})
+        )
+    };
+    let cases = [
+        // (host, its folder, its shell tool, hookx's rule, the user's own, own first, decision)
+        (
+            "qwen",
+            ".qwen",
+            "run_shell_command",
+            "deny",
+            "allow",
+            false,
+            "allow",
+        ),
+        (
+            "qwen",
+            ".qwen",
+            "run_shell_command",
+            "deny",
+            "allow",
+            true,
+            "deny",
+        ),
+        (
+            "droid", ".factory", "Execute", "allow", "deny", false, "allow",
+        ),
+        (
+            "droid", ".factory", "Execute", "allow", "deny", true, "deny",
+        ),
+    ];
+    for (host, folder, tool, routed, own, own_first, expected) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap().join("project");
+        let home = dir.path().canonicalize().unwrap().join("home");
+        std::fs::create_dir_all(&root).unwrap();
+        let rule = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": answer(routed)}]}]}});
+        let rules = common::write(&home, ".claude/settings.json", &rule.to_string());
+        let hookx = |args: &[&str]| {
+            let out = common::hookx()
+                .args(args)
+                .arg("--project")
+                .arg(&root)
+                .arg("--home")
+                .arg(&home)
+                .current_dir(&root)
+                .env("HOME", &home)
+                .env_remove("HOOKX_HOME")
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{args:?}: {out:?}");
+        };
+        hookx(&["trust", "--yes", &rules.to_string_lossy()]);
+        hookx(&[
+            "install", "--host", host, "--scope", "user", "--hookx", "hookx",
+        ]);
+        let file = home.join(folder).join("settings.json");
+        let mut settings: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let list = settings["hooks"]["PreToolUse"].as_array_mut().unwrap();
+        let entry = serde_json::json!({"hooks": [{"type": "command", "command": answer(own)}]});
+        match own_first {
+            true => list.insert(0, entry),
+            false => list.push(entry),
+        }
+        std::fs::write(&file, settings.to_string()).unwrap();
+        let args = [
+            "--host",
+            host,
+            "--event",
+            "PreToolUse",
+            "--tool",
+            tool,
+            "--input",
+            r#"{"command":"ls"}"#,
+            "--format",
+            "json",
+        ];
+        let out = common::hookx()
+            .arg("simulate")
+            .args(args)
+            .arg("--project")
+            .arg(&root)
+            .arg("--home")
+            .arg(&home)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .output()
+            .unwrap();
+        let report: Value = serde_json::from_slice(&out.stdout)
+            .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
+        assert_eq!(
+            report["decision"].as_str(),
+            Some(expected),
+            "{host}, hookx's {routed} and the user's own {own} {}: {}",
+            match own_first {
+                true => "before the route",
+                false => "after the route",
+            },
+            report["taken"]
+        );
+    }
+}
+
+/// Attacks row 2052: two of Claude Code's own PreToolUse hooks rewriting one Bash call their
+/// own ways. Claude Code 2.1.332 runs them side by side and runs the rewrite of the one that
+/// ends last (live, each ending a second late: `live_claude::several_hooks_answers_merge_as_simulate_says`,
+/// `k5`); simulate takes the later hook's, and says that another's may win the race.
+#[test]
+fn simulate_says_which_of_two_rewrites_runs_under_claude_is_a_race() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let rewrite = |to: &str| {
+        let answer = serde_json::json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": "allow", "updatedInput": {"command": to}}});
+        serde_json::json!({"type": "command", "command": format!("echo '{answer}'")})
+    };
+    let settings = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+        "hooks": [rewrite("echo a"), rewrite("echo b")]}]}});
+    common::write(&root, ".claude/settings.json", &settings.to_string());
+    let args = [
+        "--host",
+        "claude",
+        "--event",
+        "PreToolUse",
+        "--tool",
+        "Bash",
+        "--input",
+        r#"{"command":"ls"}"#,
+    ];
+    let out = simulate_with(&root, &args, &[]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("runs the rewrite of the hook that ends last"),
+        "{stdout}{}",
+        text(&out.stderr)
+    );
+}

@@ -82,6 +82,9 @@ pub struct Report {
     pub added: Vec<String>,
     /// Events whose entry pointed elsewhere and now points at this hookx.
     pub updated: Vec<String>,
+    /// Events whose route install moved after the other hooks of the list
+    /// (`route::file::install_text`, attacks rows 2048, 2049).
+    pub moved: Vec<String>,
     /// Entries removed (uninstall, or surplus copies on install).
     pub removed: usize,
     /// Events whose route install removed because no rule needs it any more.
@@ -126,6 +129,7 @@ impl Report {
         self.routes = tally.routes;
         self.added = tally.added;
         self.updated = tally.updated;
+        self.moved = tally.moved;
         self.removed = tally.removed;
         self.dropped = tally.dropped;
         self.timeouts = tally.timeouts;
@@ -134,6 +138,7 @@ impl Report {
     pub fn changed(&self) -> bool {
         !self.added.is_empty()
             || !self.updated.is_empty()
+            || !self.moved.is_empty()
             || !self.dropped.is_empty()
             || self.removed > 0
             || self.deleted
@@ -1836,6 +1841,15 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
                 "re-pointed {} existing hookx entries: {}",
                 report.updated.len(),
                 report.updated.join(", ")
+            );
+        }
+        if !report.moved.is_empty() {
+            outln!(
+                "moved hookx's route after the other hooks of {} events ({host} decides a \
+                 tool call by one hook's place among them: a hook of yours after the route \
+                 would hide or undo its deny): {}",
+                report.moved.len(),
+                report.moved.join(", ")
             );
         }
         if !report.dropped.is_empty() {

@@ -726,6 +726,7 @@ mod protocol_rows {
             message: &["tool_error"],
         }]),
         permission_fold: crate::tables::PermissionFold::Strictest,
+        rewrite_race: false,
         ignored_blocks: &[],
         decision_ignored: &[],
         block_unread: &[],

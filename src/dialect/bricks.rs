@@ -303,6 +303,7 @@ mod protocol_rows {
         allow_reach: crate::tables::AllowReach::Prompt,
         failed_call: crate::tables::FailedCall::Unmarked,
         permission_fold: crate::tables::PermissionFold::Strictest,
+        rewrite_race: false,
         ignored_blocks: &[],
         decision_ignored: &[],
         block_unread: &[],

@@ -1252,6 +1252,9 @@ pub(crate) mod protocol_rows {
         // session goes on, the reason reaches nobody); a PreCompact JSON block does stop the
         // compaction (attacks rows 1570, 1571).
         permission_fold: crate::tables::PermissionFold::Strictest,
+        // Run 2.1.332 (`live_claude::several_hooks_answers_merge_as_simulate_says`, `k5`,
+        // each of two rewriting hooks ending a second late): the last to end's rewrite ran.
+        rewrite_race: true,
         ignored_blocks: &[EventKind::SessionStart],
         decision_ignored: &[],
         block_unread: &[],

@@ -775,6 +775,7 @@ mod protocol_rows {
             },
         ]),
         permission_fold: crate::tables::PermissionFold::Strictest,
+        rewrite_race: false,
         ignored_blocks: &[],
         decision_ignored: &[],
         block_unread: &[],

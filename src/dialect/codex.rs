@@ -1222,6 +1222,7 @@ mod protocol_rows {
             crate::model::tool::ids::MULTI_EDIT,
         ]),
         permission_fold: crate::tables::PermissionFold::Strictest,
+        rewrite_race: false,
         ignored_blocks: &[],
         // Binary 0.171.0: the output schemas of these events (`session-start.command.output`,
         // `pre-compact.command.output`, …) have no `decision` and allow no other key (attacks

@@ -1201,6 +1201,7 @@ mod protocol_rows {
         // postToolUseFailure with `error` after a failed call (run 1.0.102, `tools.30`).
         failed_call: crate::tables::FailedCall::OwnEvent,
         permission_fold: crate::tables::PermissionFold::Strictest,
+        rewrite_race: false,
         ignored_blocks: &[],
         // Binary 1.0.102, its settings' description: preCompact hooks "cannot block it"
         // (attacks row 1571; what a `continue: false` there does was not probed). Its
@@ -1310,6 +1311,7 @@ mod protocol_rows {
         // postToolUseFailure with `error` after a failed call (run 1.0.102, `tools.30`).
         failed_call: crate::tables::FailedCall::OwnEvent,
         permission_fold: crate::tables::PermissionFold::Strictest,
+        rewrite_race: false,
         ignored_blocks: &[],
         // Binary 1.0.102, its settings' description: preCompact hooks "cannot block it"
         // (attacks row 1571; what a `continue: false` there does was not probed). Its

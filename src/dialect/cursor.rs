@@ -528,6 +528,7 @@ mod protocol_rows {
         // postToolUseFailure (docs).
         failed_call: crate::tables::FailedCall::OwnEvent,
         permission_fold: crate::tables::PermissionFold::Strictest,
+        rewrite_race: false,
         ignored_blocks: &[],
         decision_ignored: &[],
         block_unread: &[],

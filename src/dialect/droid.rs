@@ -264,13 +264,15 @@ pub static DEF: DialectDef = DialectDef {
             pattern: Pattern::File(".factory/hooks/hooks.json"),
         },
     ],
+    // In the order Droid runs their hooks: the project's before the user's (run 0.225.2:
+    // `live_droid::hooks_of_the_user_and_the_project_fold_as_simulate_says`, attacks row 2051).
     native: &[
-        "droid-user",
-        "droid-user-hooks",
-        "droid-user-legacy",
         "droid-project",
         "droid-project-hooks",
         "droid-project-legacy",
+        "droid-user",
+        "droid-user-hooks",
+        "droid-user-legacy",
     ],
     // Run 0.225.2 (`hooks_disabled_turns_every_hook_off`): `hooks.hooksDisabled: true` in the
     // user settings turns every hook off, the project's included. The project settings' flag
@@ -549,6 +551,7 @@ mod protocol_rows {
         // attacks row 1841). "[Process exited with code 0]" ends a success's output.
         failed_call: crate::tables::FailedCall::Unfired(crate::tables::EVERY_TOOL),
         permission_fold: crate::tables::PermissionFold::FirstField,
+        rewrite_race: false,
         ignored_blocks: &[],
         // Binary 0.225.2: compaction looks at each PreCompact hook's exit code alone (2 or 3
         // blocks it), not at its JSON (attacks row 1571). Run 0.225.2: a SessionStart

@@ -809,6 +809,7 @@ mod protocol_rows {
             message: &["tool_response", "error", "message"],
         }]),
         permission_fold: crate::tables::PermissionFold::Strictest,
+        rewrite_race: false,
         ignored_blocks: &[
             EventKind::SessionStart,
             EventKind::SessionEnd,

@@ -432,6 +432,7 @@ pub(crate) mod protocol_rows {
         allow_reach: crate::tables::AllowReach::Nothing,
         failed_call: crate::tables::FailedCall::Unmarked,
         permission_fold: crate::tables::PermissionFold::Strictest,
+        rewrite_race: false,
         ignored_blocks: &[],
         decision_ignored: &[],
         block_unread: &[],

@@ -393,11 +393,14 @@ pub static DEF: DialectDef = DialectDef {
             pattern: Pattern::File(".qwen/settings.json"),
         },
     ],
+    // In the order Qwen runs their hooks (bundle 0.24.4: `HookRegistry.getSourcePriority`,
+    // project, user, system with its defaults first, then extensions; run 0.24.4:
+    // `live_qwen::hooks_of_the_user_and_the_project_fold_as_simulate_says`, attacks row 2051).
     native: &[
+        "qwen-project",
+        "qwen-user",
         "qwen-system-defaults",
         "qwen-system",
-        "qwen-user",
-        "qwen-project",
     ],
     // Source 0.24.4 (`getDisableAllHooks`, `mergeSettings`: system defaults, user, project,
     // system, the last that sets it winning); run 0.24.4 (tests/live_qwen.rs
@@ -764,6 +767,7 @@ mod protocol_rows {
         // PostToolUseFailure after a failed call (run 0.24.4, `tools.22`).
         failed_call: crate::tables::FailedCall::OwnEvent,
         permission_fold: crate::tables::PermissionFold::LastField,
+        rewrite_race: false,
         ignored_blocks: &[
             EventKind::SessionStart,
             EventKind::SessionEnd,

@@ -392,6 +392,7 @@ mod protocol_rows {
         // One PostToolUse (docs); how a failure shows is not known here.
         failed_call: crate::tables::FailedCall::Unmarked,
         permission_fold: crate::tables::PermissionFold::Strictest,
+        rewrite_race: false,
         ignored_blocks: &[],
         // Docs (vscode-facts): PreCompact takes the common output only (`continue`,
         // `stopReason`, `systemMessage`), SessionStart `additionalContext` only (attacks row

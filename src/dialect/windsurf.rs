@@ -553,6 +553,7 @@ mod protocol_rows {
             // Its post events' payloads show no failure (docs; no client here).
             failed_call: crate::tables::FailedCall::Unmarked,
             permission_fold: crate::tables::PermissionFold::Strictest,
+            rewrite_race: false,
             ignored_blocks: &[],
             decision_ignored: &[],
             block_unread: &[],

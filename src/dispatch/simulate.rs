@@ -400,26 +400,41 @@ pub const EXIT_VERDICT: i32 = 4;
 /// the host runs it as (a foreign file's rules get the host's flavour of the same event
 /// casing), without hookx's own routing entries and the rules the agent never runs
 /// (`enabled: false`); and, for `event`, each handler the host's own gates hold back
-/// ([`super::gates`]: its policy, the kill switch, folder trust, review records) with why.
+/// ([`super::gates`]: its policy, the kill switch, folder trust, review records) with why;
+/// and where the first hookx route on `event` sits among the rules: how many come before it
+/// (the rule holding it, where the user put hooks of their own beside it, counts before).
 pub fn native_rules(
     ctx: &crate::discover::Context,
     sources: &[crate::discover::Source],
     host: crate::tables::Dialect,
     event: &Event,
-) -> (Vec<crate::tables::Rule>, Vec<String>) {
+) -> (Vec<crate::tables::Rule>, Vec<String>, Option<usize>) {
     let mut rules = Vec::new();
+    let mut route_at = None;
     let mut gated: Vec<(crate::tables::Rule, String)> = Vec::new();
     // Handlers the host's own setting lists it does not run (hookx runs those it was left).
     let switched = crate::discover::switched_keys(sources, host);
     let listed = listed_off(sources, host);
-    for source in sources {
+    // Where the host folds by place, its files in the order it runs their hooks (row 2051).
+    let all = sources;
+    let mut sources: Vec<&crate::discover::Source> = sources.iter().collect();
+    let fold = host.default_flavor().tables().protocol.permission_fold;
+    if fold != crate::tables::PermissionFold::Strictest {
+        let native = host.def().native;
+        sources.sort_by_key(|s| {
+            (native.iter())
+                .position(|id| *id == s.location.id)
+                .unwrap_or(usize::MAX)
+        });
+    }
+    for &source in &sources {
         if crate::discover::runner(host, source) != crate::discover::Runner::Native {
             continue;
         }
         let Some(doc) = source.document() else {
             continue;
         };
-        let file_gate = super::gates::file_gate(ctx, sources, host, source);
+        let file_gate = super::gates::file_gate(ctx, all, host, source);
         let review = super::gates::Review::of(ctx, host, source);
         let runs = |r: &&crate::tables::Rule| {
             r.event == event.kind && !source.dialect.config().is_disabled(r)
@@ -430,10 +445,13 @@ pub fn native_rules(
             open.handlers.clear();
             held.handlers.clear();
             let mut why = String::new();
+            let mut holds_route = false;
             for (i, handler) in rule.handlers.iter().enumerate() {
-                if crate::route::is_hookx_handler(handler)
-                    || crate::discover::host_skips(host, &switched, source, rule, handler)
-                {
+                if crate::route::is_hookx_handler(handler) {
+                    holds_route = true;
+                    continue;
+                }
+                if crate::discover::host_skips(host, &switched, source, rule, handler) {
                     continue;
                 }
                 let gate = file_gate.clone().or_else(|| {
@@ -454,6 +472,9 @@ pub fn native_rules(
                     }
                     None => open.handlers.push(handler.clone()),
                 }
+            }
+            if holds_route && route_at.is_none() {
+                route_at = Some(rules.len() + usize::from(!open.handlers.is_empty()));
             }
             for (mut rule, why) in [(open, None), (held, Some(why))] {
                 if rule.handlers.is_empty() {
@@ -476,7 +497,7 @@ pub fn native_rules(
             held.push(line);
         }
     }
-    (rules, held)
+    (rules, held, route_at)
 }
 
 /// Why `host` leaves out a handler of `source` (a rule, its place in it) for its timeout

@@ -375,7 +375,8 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
             .map(|(source, state)| host::untrusted_warning(source, *state)),
     );
     through_hookx.native = simulate::native_runs(&ctx, request.host, &event, &sources);
-    let mut native = run_natively(&ctx, &all, request.host, &event, &project, request.dry_run);
+    let (mut native, route_place) =
+        run_natively(&ctx, &all, request.host, &event, &project, request.dry_run);
     for dispatch in [&mut through_hookx, &mut native] {
         let cadence = simulate::cadence_notes(dispatch, request.host, &event.kind);
         dispatch.notes.extend(cadence);
@@ -386,9 +387,17 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
     // As the host takes each answer: hookx's, where an ask it cannot put and a rewrite it
     // cannot apply deny; its own handlers', which it runs by its own flow (attacks row 1900).
     let (host, kind) = (request.host, &event.kind);
-    let mut outcome =
-        crate::protocol::answer::as_the_host_takes_its_own(host, kind, &native.outcome)
-            .into_owned();
+    // Where the host folds by place and runs the route among its own hooks, hookx's answer is
+    // folded there, as written (attacks row 2050); else it is merged after them.
+    let at_the_route = route_place
+        .filter(|_| why.is_none() && !native.runs.is_empty())
+        .map(|place| fold_at_the_route(host, &event, &native, place, &through_hookx.answer));
+    let mut outcome = crate::protocol::answer::as_the_host_takes_its_own(
+        host,
+        kind,
+        at_the_route.as_ref().unwrap_or(&native.outcome),
+    )
+    .into_owned();
     let hookx = &through_hookx.outcome;
     // A replaced result of hookx's route's takes the place of the host's own handlers' (Claude
     // Code 2.1.332 gave the model the route's, live: attacks row 1962). A host that runs its
@@ -402,9 +411,24 @@ pub fn simulate(request: &SimulateRequest) -> Result<Simulation, Error> {
             host.dialect().def().display
         ));
     }
-    outcome.merge_a_later_result(
-        crate::protocol::answer::as_the_host_takes_it(host, kind, hookx).into_owned(),
-    );
+    if at_the_route.is_none() {
+        outcome.merge_a_later_result(
+            crate::protocol::answer::as_the_host_takes_it(host, kind, hookx).into_owned(),
+        );
+    }
+    // Two rewrites of one call, where the host runs the one of the hook that ends last
+    // (`rewrite_race`; Claude Code 2.1.332, live with each of two ending a second late: attacks
+    // row 2052): a race; this takes the later hook's.
+    let rewrites: Vec<&serde_json::Value> = (native.runs.iter().map(|r| &r.outcome))
+        .chain([hookx])
+        .filter_map(|o| o.updated_input.as_ref())
+        .collect();
+    if host.tables().protocol.rewrite_race && rewrites.iter().any(|r| *r != rewrites[0]) {
+        native.notes.push(format!(
+            "{} runs its hooks side by side and runs the rewrite of the hook that ends last: this takes the later hook's, but another's may win the race",
+            host.dialect().def().display
+        ));
+    }
     // The agent stops where its own handler says so, or hookx's answer can tell it to.
     let stop = (native.outcome.stop
         || hookx.stop && host.tables().protocol.can_stop_the_agent(kind))
@@ -1361,7 +1385,11 @@ fn fire(
 /// What the host runs by itself: the files it reads itself, their handlers run without hookx,
 /// with the payload the host sends them (Copilot runs `.claude/settings.json` hooks as its
 /// PascalCase hooks).
-/// Those the host's own gates hold back ([`dispatch::gates`]) are not run, and said.
+/// Those the host's own gates hold back ([`dispatch::gates`]) are not run, and said. Where the
+/// host folds its hooks' permission decisions by their place ([`PermissionFold`]), also how
+/// many of its runs come before hookx's route, when a file it runs holds one.
+///
+/// [`PermissionFold`]: crate::tables::PermissionFold
 fn run_natively(
     ctx: &Context,
     all: &[discover::Source],
@@ -1369,19 +1397,35 @@ fn run_natively(
     event: &Event,
     project: &Path,
     dry_run: bool,
-) -> Dispatch {
-    let (rules, held) = simulate::native_rules(ctx, all, host.dialect(), event);
-    let plan = dispatch::run::plan(
-        host,
-        event,
-        rules.iter().map(|r| (r, &())),
-        project,
-        Limit::Route,
-    );
-    let mut dispatch = match dry_run {
-        true => plan.preview(),
-        false => plan.run(None),
+) -> (Dispatch, Option<usize>) {
+    let (rules, held, route_at) = simulate::native_rules(ctx, all, host.dialect(), event);
+    let by_place =
+        host.tables().protocol.permission_fold != crate::tables::PermissionFold::Strictest;
+    let at = route_at.filter(|_| by_place).unwrap_or(rules.len());
+    let fire = |rules: &[Rule]| {
+        let plan = dispatch::run::plan(
+            host,
+            event,
+            rules.iter().map(|r| (r, &())),
+            project,
+            Limit::Route,
+        );
+        match dry_run {
+            true => plan.preview(),
+            false => plan.run(None),
+        }
     };
+    // Those before the route and those after it, each in the host's order.
+    let mut dispatch = fire(&rules[..at]);
+    let place = dispatch.runs.len();
+    if at < rules.len() {
+        let after = fire(&rules[at..]);
+        dispatch.runs.extend(after.runs);
+        dispatch.skipped.extend(after.skipped);
+        dispatch.notes.extend(after.notes);
+        dispatch.would_run.extend(after.would_run);
+        dispatch.cut_short |= after.cut_short;
+    }
     // The host folds its own handlers' answers itself (attacks rows 1906, 2040-2059).
     if !dispatch.runs.is_empty() {
         let runs: Vec<_> = (dispatch.runs.iter())
@@ -1392,7 +1436,36 @@ fn run_natively(
         dispatch.outcome = outcome;
     }
     dispatch.skipped.extend(held);
-    dispatch
+    (dispatch, route_at.filter(|_| by_place).map(|_| place))
+}
+
+/// hookx's answer as the host takes it among its own hooks' where it folds them by their place
+/// (attacks row 2050): the route's answer, as written, read as one more of the host's own
+/// hooks at the route's `place` among `native`'s runs and folded with them as the host folds
+/// them. Under Qwen Code 0.24.4 a hook of the user's after the route that allows undoes
+/// hookx's deny; under Droid 0.225.2 hookx's allow before a hook of the user's that denies by
+/// the field hides it.
+fn fold_at_the_route(
+    host: Flavor,
+    event: &Event,
+    native: &Dispatch,
+    place: usize,
+    answer: &crate::protocol::HostAnswer,
+) -> crate::model::Outcome {
+    let finished = crate::spawn::Finished {
+        exit: crate::spawn::Exit::Code(answer.exit_code),
+        stdout: answer.stdout.clone().into_bytes(),
+        stderr: answer.stderr.clone().into_bytes(),
+        stdout_truncated: false,
+        stderr_truncated: false,
+        elapsed: std::time::Duration::ZERO,
+    };
+    let read = crate::protocol::decode_answer(host, event, &finished);
+    let mut runs: Vec<_> = (native.runs.iter())
+        .map(|r| (r.flavor, &r.finished, &r.outcome))
+        .collect();
+    runs.insert(place.min(runs.len()), (host, &finished, &read));
+    crate::protocol::answer::fold_as_the_host(host, &runs)
 }
 
 /// `exec`'s one handler as a rule of its own dialect, so that it runs as a hook file's would.

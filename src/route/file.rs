@@ -390,6 +390,8 @@ pub(crate) struct Tally {
     pub updated: Vec<String>,
     /// Surplus copies removed.
     pub removed: usize,
+    /// Events whose route was moved to the end of the list ([`route_last`]).
+    pub moved: Vec<String>,
     /// Events whose route was removed because no rule needs it any more.
     pub dropped: Vec<String>,
     /// Events whose route the user edited by hand ([`is_edited_route`]), left as it is.
@@ -543,7 +545,35 @@ pub(crate) fn install_text(
         }
         // Surplus copies would run the dispatcher twice per event.
         tally.removed += remove_routes(text, &list, &entries, &routes[1..]);
+        // Where the host decides a tool call by one hook's place among its own (the first
+        // hook's permission field, Droid; the last's, Qwen: `permission_fold`), the route goes
+        // last in the list: a deny of the user's own hook before it is then read (Droid), and
+        // no allow of theirs after it undoes hookx's deny (Qwen; attacks rows 2048, 2049).
+        let fold = host.default_flavor().tables().protocol.permission_fold;
+        if fold != crate::tables::PermissionFold::Strictest && route_last(text, &list, host) {
+            tally.moved.push(name.to_string());
+        }
     }
+}
+
+/// Moves the one route of the event array at `list` to its end, where it is an entry of its
+/// own (a group holding the route alone, or a flat handler) and not last already: a group the
+/// user put hooks of their own in stays where it is. Whether it moved.
+fn route_last(text: &mut JsonText, list: &[Seg], host: Dialect) -> bool {
+    let Some(entries) = entries_of(text, list) else {
+        return false;
+    };
+    let [(i, inner)] = find_routes(&entries, host)[..] else {
+        return false;
+    };
+    let alone = inner.is_none()
+        || (entries[i].get("hooks").and_then(Value::as_array)).is_some_and(|h| h.len() == 1);
+    if !alone || i + 1 == entries.len() {
+        return false;
+    }
+    // Added at the end first: its old place, before it, keeps its index.
+    text.push(list, &entries[i]).is_some()
+        && text.remove(&path_to(list, &[Seg::Index(i)])).is_some()
 }
 
 /// A re-pointed route keeps the label the host's off lists know it by

@@ -21,7 +21,11 @@ pub struct DialectDef {
     /// dialects and appear in JSON output).
     pub locations: &'static [Location],
     /// The location ids, its own or other agents', whose files the agent runs by itself:
-    /// hookx must not run them under this host, and they need no trust there.
+    /// hookx must not run them under this host, and they need no trust there. Where the agent
+    /// folds its hooks' permission decisions by their place
+    /// ([`crate::tables::ProtocolTables::permission_fold`]), in the order it runs their
+    /// hooks, which `simulate` folds them in (attacks row 2051); elsewhere the order is not
+    /// read.
     pub native: &'static [&'static str],
     /// A settings key that turns every hook of this dialect off, if it has one.
     pub kill_switch: Option<KillSwitch>,

@@ -20,6 +20,10 @@ pub struct Answer {
     pub stdout: String,
     pub stderr: String,
     pub exit: i32,
+    /// Seconds the hook sleeps before it answers (Claude runs its hooks side by side: the
+    /// probe of attacks row 2052 orders their ends so). `simulate` reads no time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sleep: Option<u32>,
 }
 
 /// Two hooks' answers on the call `printf x > o-NAME.txt`, in the order the file lists them;
@@ -57,6 +61,10 @@ pub struct Recording {
     /// The shell tool and the call's input besides `command`.
     pub tool: String,
     pub input: Value,
+    /// Where the two hooks sit, `a`'s scope then `b`'s (`user`, `project`), when not both in
+    /// the user's file: the scope probe of attacks row 2051.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scopes: Option<[String; 2]>,
     pub cases: Vec<Recorded>,
 }
 
@@ -68,6 +76,7 @@ fn answer(stdout: Value, stderr: &str, exit: i32) -> Answer {
         },
         stderr: stderr.into(),
         exit,
+        sleep: None,
     }
 }
 
@@ -223,6 +232,33 @@ pub fn claude_cases(prefix: &str) -> Vec<Case> {
             ),
             rw(&n(11), "b"),
         ),
+    ]
+}
+
+/// The scope probe's cases (attacks row 2051), in Claude's answer forms: hook `a` in the
+/// user's file, `b` in the project's. An allow beside a deny, each way round: a client that
+/// folds by one hook's permission field (the first's, Droid; the last's, Qwen) tells by them
+/// which file's hooks it runs first.
+pub fn scope_cases(prefix: &str) -> Vec<Case> {
+    let decide = |d: &str, t: Option<String>| {
+        let mut o = json!({"hookEventName": "PreToolUse", "permissionDecision": d});
+        if let Some(t) = t {
+            o["permissionDecisionReason"] = json!(t);
+        }
+        answer(json!({"hookSpecificOutput": o}), "", 0)
+    };
+    let up = prefix.to_uppercase();
+    vec![
+        Case {
+            name: format!("{prefix}1"),
+            a: decide("allow", None),
+            b: decide("deny", Some(format!("R-{up}1B"))),
+        },
+        Case {
+            name: format!("{prefix}2"),
+            a: decide("deny", Some(format!("R-{up}2A"))),
+            b: decide("allow", None),
+        },
     ]
 }
 
@@ -388,8 +424,13 @@ pub fn predict(hookx: &Path, rec: &Recording, case: &Case) -> (Became, Value) {
     let home = dir.path().join("home");
     let project = dir.path().join("project");
     std::fs::create_dir_all(project.join(".git")).unwrap();
-    let mut groups = Vec::new();
-    for (who, a) in [("a", &case.a), ("b", &case.b)] {
+    let scopes = rec
+        .scopes
+        .clone()
+        .unwrap_or_else(|| ["user".into(), "user".into()]);
+    // Each scope's file and its hooks, in the order the probe wrote them.
+    let mut files: Vec<(PathBuf, Vec<Value>)> = Vec::new();
+    for ((who, a), scope) in [("a", &case.a), ("b", &case.b)].into_iter().zip(&scopes) {
         std::fs::write(dir.path().join(format!("{who}.out")), &a.stdout).unwrap();
         std::fs::write(dir.path().join(format!("{who}.err")), &a.stderr).unwrap();
         // As the live probe's recorder answers: only to a payload holding the model's call
@@ -400,11 +441,16 @@ pub fn predict(hookx: &Path, rec: &Recording, case: &Case) -> (Became, Value) {
             a.exit,
             case.name
         );
-        groups.push(json!({"hooks": [{"type": "command", "command": command}]}));
-    }
-    let mut body = json!({"hooks": {&rec.event: groups}});
-    if rec.host == "copilot" {
-        body["version"] = json!(1);
+        let group = json!({"hooks": [{"type": "command", "command": command}]});
+        let root = match scope.as_str() {
+            "user" => &home,
+            "project" => &project,
+            other => panic!("no scope {other}"),
+        };
+        match files.iter_mut().find(|(r, _)| r == root) {
+            Some((_, groups)) => groups.push(group),
+            None => files.push((root.clone(), vec![group])),
+        }
     }
     let file = match rec.host.as_str() {
         "gemini" => ".gemini/settings.json",
@@ -415,9 +461,16 @@ pub fn predict(hookx: &Path, rec: &Recording, case: &Case) -> (Became, Value) {
         "copilot" => ".copilot/hooks/merge.json",
         other => panic!("no layout for {other}"),
     };
-    let at = home.join(file);
-    std::fs::create_dir_all(at.parent().unwrap()).unwrap();
-    std::fs::write(&at, body.to_string()).unwrap();
+    let (mut at, mut body) = (home.join(file), Value::Null);
+    for (root, groups) in files {
+        body = json!({"hooks": {&rec.event: groups}});
+        if rec.host == "copilot" {
+            body["version"] = json!(1);
+        }
+        at = root.join(file);
+        std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+        std::fs::write(&at, body.to_string()).unwrap();
+    }
     if rec.host == "codex" {
         // Reviewed in Codex's `/hooks`, as the live probe's handlers were.
         let mut config = String::new();
@@ -484,6 +537,12 @@ pub fn predict(hookx: &Path, rec: &Recording, case: &Case) -> (Became, Value) {
 
 /// Differences that stay, with their rows: (client, case).
 pub const KNOWN: &[(&str, &str, &str)] = &[
+    // Claude Code 2.1.332 runs its hooks side by side: of two denies the model reads the
+    // reason of the one that ends last, of two rewrites the one that ends last runs (both
+    // seen with each hook ending last); simulate names both reasons and runs the later
+    // hook's rewrite (row 2052).
+    ("claude-code", "k3", "2052"),
+    ("claude-code", "k5", "2052"),
     // Codex gives the model the first deny's reason only; simulate names both (row 1907).
     ("codex-cli", "c3", "1907"),
     // A command rewrite, then another hook's rewrite of the description alone: Gemini's
@@ -524,4 +583,62 @@ pub fn against_hookx(hookx: &Path, rec: &Recording) -> Vec<String> {
         }
     }
     differ
+}
+
+/// Attacks rows 2048 and 2049: the user's `~/.claude/settings.json` with one rule answering
+/// every shell call `routed` (`allow`, or `deny` with [`GUARD_REASON`]), trusted; hookx's user
+/// route for `host` installed in `HOME/file`; then a hook of the host's own answering every
+/// call `own` (the same way, by the permission field both Qwen and Droid read) put after the
+/// route by the user, and `install` run again, as the user does when their rules change.
+pub fn routed_rule_then_own_hook(
+    project: &Path,
+    home: &Path,
+    host: &str,
+    file: &str,
+    routed: &str,
+    own: &str,
+) {
+    let answer = |decision: &str| {
+        let mut o = json!({"hookEventName": "PreToolUse", "permissionDecision": decision});
+        if decision == "deny" {
+            o["permissionDecisionReason"] = json!(GUARD_REASON);
+        }
+        format!("echo '{}'", json!({"hookSpecificOutput": o}))
+    };
+    let claude = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+        "hooks": [{"type": "command", "command": answer(routed)}]}]}});
+    let rules = home.join(".claude/settings.json");
+    std::fs::create_dir_all(rules.parent().unwrap()).unwrap();
+    std::fs::write(&rules, claude.to_string()).unwrap();
+    let hookx = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+            .args(args)
+            .current_dir(project)
+            .env("HOME", home)
+            .env_remove("HOOKX_HOME")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "hookx {args:?}: {out:?}");
+        eprintln!("hookx {args:?}: {}", String::from_utf8_lossy(&out.stdout));
+    };
+    let install = [
+        "install",
+        "--host",
+        host,
+        "--scope",
+        "user",
+        "--hookx",
+        env!("CARGO_BIN_EXE_hookx"),
+    ];
+    hookx(&["trust", "--yes", &rules.to_string_lossy()]);
+    hookx(&install);
+    let at = home.join(file);
+    let mut settings: Value = serde_json::from_str(&std::fs::read_to_string(&at).unwrap()).unwrap();
+    let own = json!({"hooks": [{"type": "command", "command": answer(own)}]});
+    settings["hooks"]["PreToolUse"]
+        .as_array_mut()
+        .expect("the route's PreToolUse list")
+        .push(own);
+    std::fs::write(&at, serde_json::to_string_pretty(&settings).unwrap()).unwrap();
+    hookx(&install);
 }
