@@ -1504,11 +1504,22 @@ fn simulate_folds_hookxs_answer_at_its_routes_place_among_the_hosts_hooks() {
 /// Attacks row 2052: two of Claude Code's own PreToolUse hooks rewriting one Bash call their
 /// own ways. Claude Code 2.1.332 runs them side by side and runs the rewrite of the one that
 /// ends last (live, each ending a second late: `live_claude::several_hooks_answers_merge_as_simulate_says`,
-/// `k5`); simulate takes the later hook's, and says that another's may win the race.
+/// `k5`); simulate takes the later hook's, and says that another's may win the race. So does
+/// Codex CLI 0.171.0 (its `latest_updated_input`, by completion order; attacks row 2220).
 #[test]
 fn simulate_says_which_of_two_rewrites_runs_under_claude_is_a_race() {
+    for (host, file) in [
+        ("claude", ".claude/settings.json"),
+        ("codex", ".codex/hooks.json"),
+    ] {
+        two_rewrites_are_said_to_race(host, file);
+    }
+}
+
+fn two_rewrites_are_said_to_race(host: &str, file: &str) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().canonicalize().unwrap();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
     let rewrite = |to: &str| {
         let answer = serde_json::json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
             "permissionDecision": "allow", "updatedInput": {"command": to}}});
@@ -1516,10 +1527,21 @@ fn simulate_says_which_of_two_rewrites_runs_under_claude_is_a_race() {
     };
     let settings = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
         "hooks": [rewrite("echo a"), rewrite("echo b")]}]}});
-    common::write(&root, ".claude/settings.json", &settings.to_string());
+    common::write(&root, file, &settings.to_string());
+    // Codex reads a project's `.codex/` only where the user trusted the folder, and runs only
+    // the handlers the user reviewed.
+    let mut config = format!(
+        "[projects.{}]\ntrust_level = \"trusted\"\n",
+        serde_json::json!(root)
+    );
+    let records = hookx::dialect::codex::trust::records(&root.join(file), &settings, &|_| true);
+    for (key, hash) in records {
+        config.push_str(&format!("[hooks.state.{key:?}]\ntrusted_hash = {hash:?}\n"));
+    }
+    common::write(&root, "home/.codex/config.toml", &config);
     let args = [
         "--host",
-        "claude",
+        host,
         "--event",
         "PreToolUse",
         "--tool",
@@ -1531,7 +1553,7 @@ fn simulate_says_which_of_two_rewrites_runs_under_claude_is_a_race() {
     let stdout = text(&out.stdout);
     assert!(
         stdout.contains("runs the rewrite of the hook that ends last"),
-        "{stdout}{}",
+        "{host}: {stdout}{}",
         text(&out.stderr)
     );
 }

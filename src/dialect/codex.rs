@@ -1222,7 +1222,10 @@ mod protocol_rows {
             crate::model::tool::ids::MULTI_EDIT,
         ]),
         permission_fold: crate::tables::PermissionFold::Strictest,
-        rewrite_race: false,
+        // codex-rs `hooks/src/events/pre_tool_use.rs` (`latest_updated_input`): "resolves
+        // competing rewrites by completion order"; 0.171.0 ran the first hook's of two in 2 of
+        // 6 probes (attacks row 2220).
+        rewrite_race: true,
         ignored_blocks: &[],
         // Binary 0.171.0: the output schemas of these events (`session-start.command.output`,
         // `pre-compact.command.output`, …) have no `decision` and allow no other key (attacks

@@ -117,8 +117,8 @@ pub struct ProtocolTables {
     /// ([`PermissionFold`]; attacks rows 2040-2059).
     pub permission_fold: PermissionFold,
     /// Whether the agent, running several of its hooks on one tool call side by side, runs the
-    /// rewrite of the one that ends last (Claude Code 2.1.332; attacks row 2052): which one
-    /// runs is then a race, which `simulate` says where two differ.
+    /// rewrite of the one that ends last (Claude Code 2.1.332, attacks row 2052; Codex CLI
+    /// 0.171.0, row 2220): which one runs is then a race, which `simulate` says where two differ.
     pub rewrite_race: bool,
     /// Events on which the agent reads no `decision` in a JSON answer (its schema for the event
     /// has none, or its code looks at the exit code alone), though an exit code's block or
