@@ -874,4 +874,56 @@ mod tests {
             Some("")
         );
     }
+
+    /// A name no tool of the source bears fires for nothing there (Augment's `view` in a
+    /// Claude plugin's `hooks.json`, attacks row 2160): converted, it fires for nothing either,
+    /// never for the target's own tool of that name (Copilot's `view`, its read tool), between
+    /// every two flavours and for every tool name a table knows.
+    #[test]
+    fn a_name_the_source_has_no_tool_of_fires_for_no_tool_of_the_target() {
+        let names: BTreeSet<&str> = Flavor::all()
+            .iter()
+            .flat_map(|f| f.tables().all_tool_names())
+            .collect();
+        let mut widened = Vec::new();
+        for &from in Flavor::all() {
+            for &to in Flavor::all() {
+                for &name in names
+                    .iter()
+                    .filter(|n| !from.tables().matcher_knows_tool(n))
+                {
+                    if from == to
+                        || from.tables().matcher_style.form(Some(name))
+                            != MatcherForm::Exact(vec![name.to_string()])
+                    {
+                        continue;
+                    }
+                    let (expected, _) =
+                        counterparts_fired(Some(name), from, to).unwrap_or_default();
+                    let t = tools(name, from, to);
+                    let got = match t.fires_for_nothing {
+                        true => BTreeSet::new(),
+                        false => target_fired(t.text.as_deref(), from, to).unwrap_or_default(),
+                    };
+                    if got != expected {
+                        widened.push(format!(
+                            "{from:?} `{name}` -> {to:?} {:?} fires for {got:?}, not {expected:?}",
+                            t.text
+                        ));
+                    }
+                }
+            }
+        }
+        assert!(
+            widened.is_empty(),
+            "{} widened, e.g.:\n{}",
+            widened.len(),
+            widened
+                .iter()
+                .take(8)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
 }

@@ -32,6 +32,25 @@ pub(super) fn rename_tools<'a>(
             }
             continue;
         }
+        // A name another agent's tool bears but no tool of the source (Augment's `view` in a
+        // Claude file, a lowercase `bash`: attacks row 2160) fires for nothing there. It stays
+        // itself where the target has no tool of that name either; else, written as it is or
+        // as the target's name of a tool id it spells (`shell`), it would fire for the
+        // target's tool: it is dropped.
+        if !from.tables().matcher_knows_tool(name) {
+            let itself = !to.tables().matcher_knows_tool(name)
+                && to.tables().tool_name(name) == Some(name.as_str());
+            if !itself {
+                problems.push(format!(
+                    "`{name}` names no {} tool, so it fired for nothing; under {} it would name a tool of its own: it is dropped from the matcher",
+                    from.dialect(),
+                    to.dialect()
+                ));
+            } else if seen.insert(name.clone()) {
+                out.push(name.clone());
+            }
+            continue;
+        }
         let targets: Vec<&str> = from
             .tables()
             .matcher_canonical_tools(name)
