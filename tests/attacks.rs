@@ -76,6 +76,50 @@ fn between(text: &str, from: &str, to: &str) -> String {
 }
 
 /// The matchers of `event`'s groups in a converted document.
+/// Which of `tags` name a `./guard.sh TAG` handler (converted: inside its `hookx exec` line)
+/// that Gemini's own matching would run on a `BeforeTool` call of `tool` (`simulate
+/// --dry-run`), and the report.
+fn gemini_guards_fired<'t>(
+    home: &Path,
+    project: &Path,
+    tool: &str,
+    input: &str,
+    tags: &[&'t str],
+) -> (Vec<&'t str>, Value) {
+    let mut cmd = common::hookx_clean(project);
+    cmd.env("HOME", home).args([
+        "simulate",
+        "--host",
+        "gemini",
+        "--event",
+        "BeforeTool",
+        "--tool",
+        tool,
+        "--input",
+        input,
+        "--project",
+    ]);
+    cmd.arg(project).arg("--home").arg(home);
+    cmd.args(["--dry-run", "--format", "json"]);
+    let ran = ran(&mut cmd);
+    let report: Value =
+        serde_json::from_str(&ran.stdout).unwrap_or_else(|e| panic!("{e}: {ran:?}"));
+    let commands: Vec<&str> = (report["native"]["would_run"]
+        .as_array()
+        .into_iter()
+        .flatten())
+    .filter_map(|w| w["command"].as_str())
+    .collect();
+    let fired = (tags.iter().copied())
+        .filter(|tag| {
+            commands
+                .iter()
+                .any(|c| c.contains(&format!("guard.sh {tag}")))
+        })
+        .collect();
+    (fired, report)
+}
+
 fn matchers_of<'a>(out: &'a Value, event: &str) -> Vec<&'a str> {
     out["hooks"][event]
         .as_array()
@@ -4414,35 +4458,13 @@ fn a_claude_rule_on_a_dotted_mcp_server_converted_to_gemini_fires_there() {
     // Gemini's own matching of the copies on its name for server `p.q`'s `run`
     // (tests/fixtures/mcp-names/gemini-0.61.0.json: `mcp_p.q_run`).
     write(&home, ".gemini/settings.json", &out.to_string());
-    let mut cmd = common::hookx_clean(&project);
-    cmd.env("HOME", &home).args([
-        "simulate",
-        "--host",
-        "gemini",
-        "--event",
-        "BeforeTool",
-        "--tool",
+    let (fired, report) = gemini_guards_fired(
+        &home,
+        &project,
         "mcp_p.q_run",
-        "--input",
         "{}",
-        "--project",
-    ]);
-    cmd.arg(&project).arg("--home").arg(&home);
-    cmd.args(["--dry-run", "--format", "json"]);
-    let ran = ran(&mut cmd);
-    let report: Value =
-        serde_json::from_str(&ran.stdout).unwrap_or_else(|e| panic!("{e}: {ran:?}"));
-    let fired: Vec<&str> = ["dashed", "tool", "server"]
-        .into_iter()
-        .filter(|tag| {
-            report["native"]["would_run"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|w| w["command"].as_str())
-                .any(|c| c.contains(&format!("guard.sh {tag}")))
-        })
-        .collect();
+        &["dashed", "tool", "server"],
+    );
     assert_eq!(fired, ["tool", "server"], "{report:#}");
     // And back: the rules as written.
     write(&project, ".gemini/settings.json", &out.to_string());
@@ -4491,35 +4513,13 @@ fn a_claude_mcp_rule_converted_to_gemini_fires_on_geminis_names() {
     // Gemini's own matching of the copies on its name for the recorded MCP call
     // (tests/fixtures/recorded/gemini-0.61.0/tools.63.BeforeTool.json).
     write(&home, ".gemini/settings.json", &out.to_string());
-    let mut cmd = common::hookx_clean(&project);
-    cmd.env("HOME", &home).args([
-        "simulate",
-        "--host",
-        "gemini",
-        "--event",
-        "BeforeTool",
-        "--tool",
+    let (fired, report) = gemini_guards_fired(
+        &home,
+        &project,
         "mcp_probe_echo",
-        "--input",
         r#"{"text": "hi-mcp"}"#,
-        "--project",
-    ]);
-    cmd.arg(&project).arg("--home").arg(&home);
-    cmd.args(["--dry-run", "--format", "json"]);
-    let ran = ran(&mut cmd);
-    let report: Value =
-        serde_json::from_str(&ran.stdout).unwrap_or_else(|e| panic!("{e}: {ran:?}"));
-    let fired: Vec<&str> = ["server", "every", "tool", "other"]
-        .into_iter()
-        .filter(|tag| {
-            report["native"]["would_run"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|w| w["command"].as_str())
-                .any(|c| c.contains(&format!("guard.sh {tag}")))
-        })
-        .collect();
+        &["server", "every", "tool", "other"],
+    );
     assert_eq!(fired, ["server", "every", "tool"], "{report:#}");
     // And back: the rules as written.
     write(&project, ".gemini/settings.json", &out.to_string());
