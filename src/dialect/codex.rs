@@ -519,7 +519,19 @@ pub static DEF: DialectDef = DialectDef {
         // clamped, with a warning): their routes say 1, Codex's default.
         limit: crate::tables::RouteLimit {
             secs: crate::tables::ROUTE_TIMEOUT,
-            on: &[(EventKind::SessionEnd, 1), (EventKind::Interrupt, 1)],
+            // codex-facts.md: "SessionEnd and Interrupt: default 1, clamped to at most 3".
+            on: &[
+                crate::tables::EventLimit {
+                    kind: EventKind::SessionEnd,
+                    secs: 1,
+                    most: 3,
+                },
+                crate::tables::EventLimit {
+                    kind: EventKind::Interrupt,
+                    secs: 1,
+                    most: 3,
+                },
+            ],
         },
         // The user and the project layer both load, each handler keyed by its file
         // (codex-facts.md): both routes would (tests/double_runs.rs).

@@ -290,12 +290,24 @@ fn limit_ms(host: Flavor, kind: &EventKind, limit: Limit) -> u64 {
         Limit::RouteWritten(ms) => own_limit.min(ms),
         Limit::RouteWithin(secs) => own_limit.min(secs.saturating_mul(1000)),
         Limit::Entry(timeout) => {
+            // The host's own limit for this event's hooks, where it has one (Codex's SessionEnd:
+            // 1 s, at most 3; attacks row 2147): within it, whatever the entry says.
+            let event = route.limit.event(kind);
             let entry = match timeout {
                 Some(0) if host.dialect().config().zero_timeout_is_none => u64::MAX,
-                Some(secs) if secs > 0 => secs.saturating_mul(1000),
-                _ => host
-                    .tables()
-                    .default_timeout(&crate::model::HandlerKind::Command(Default::default()))
+                Some(secs) if secs > 0 => event
+                    .map_or(secs, |l| secs.min(l.most))
+                    .saturating_mul(1000),
+                _ => event
+                    .map_or_else(
+                        || {
+                            host.tables()
+                                .default_timeout(&crate::model::HandlerKind::Command(
+                                    Default::default(),
+                                ))
+                        },
+                        |l| l.secs,
+                    )
                     .saturating_mul(1000),
             };
             match route.timeout_key {
@@ -1202,6 +1214,20 @@ mod tests {
         let end = EventKind::SessionEnd;
         // Under 1 s, half: a handler killed there still holds the answer back 1.1 s.
         assert_eq!(ms(budget(codex::FLAVOR, &end, Limit::Route)), Some(500));
+        // `exec`'s entry there too: Codex's 1 s where it gives none, at most 3 s whatever it
+        // gives (attacks row 2147: the command default, 600 s, was taken).
+        assert_eq!(
+            ms(budget(codex::FLAVOR, &end, Limit::Entry(None))),
+            Some(500)
+        );
+        assert_eq!(
+            ms(budget(codex::FLAVOR, &end, Limit::Entry(Some(60)))),
+            Some(1_750)
+        );
+        assert_eq!(
+            ms(budget(codex::FLAVOR, &pre, Limit::Entry(None))),
+            Some(595_000)
+        );
         // Copilot's default for a hook (30 s) where the entry says none.
         assert_eq!(
             ms(budget(copilot::FLAVOR, &pre, Limit::Entry(None))),

@@ -766,7 +766,7 @@ fn blocking_answer(dispatch: &Dispatch, hosted: &host::HostEvent) -> Option<clai
     })
 }
 
-/// Steps 4 and 5 for `run`: the host's answer printed before its time limit. With several
+/// Steps 4 and 5 for `run` and `exec`: the host's answer printed before its time limit. With several
 /// handlers, hookx splits in two ([`crate::spawn::split`]): the worker runs them and hands
 /// its answer over as soon as it is known (a deny, the budget spent, all ended), and the
 /// process the host started prints it and exits while the worker waits for the rest. One
@@ -947,12 +947,13 @@ fn exec_event(request: ExecRequest, known: &failure::Context) -> Result<i32, Err
     if background {
         return Ok(in_background(plan, &hosted, late_home));
     }
-    // 5. answer
+    // 5. answer: as `run` answers, before the host's limit (where a kill would outlast it,
+    // without waiting for the kill: Codex's 1 s SessionEnd, attacks row 2147).
     let carry = match home.as_deref() {
         Some(home) => Carry::late_only(home, hosted.host, &hosted.event),
         None => Carry::none(),
     };
-    Ok(answer(&plan.run(None), &hosted, &carry))
+    Ok(answer_in_time(plan, known, (&hosted, &carry), None))
 }
 
 /// `exec --async`: a handler its own agent runs in the background, its answer ignored

@@ -239,18 +239,28 @@ pub struct RouteLimit {
     /// which the host honours ([`ROUTE_TIMEOUT`]). Elsewhere: the host's own limit for one
     /// hook, which no entry changes.
     pub secs: u64,
-    /// Events on which the route gets another limit, in seconds (Codex gives SessionEnd and
-    /// Interrupt hooks 1 s by default and at most 3): install writes that one there.
-    pub on: &'static [(EventKind, u64)],
+    /// Events on which the host gives a hook another limit (Codex gives SessionEnd and
+    /// Interrupt hooks 1 s by default and at most 3): install writes the default there.
+    pub on: &'static [EventLimit],
+}
+
+/// A host's limit for the hooks of one event, in seconds: `secs` where an entry gives no
+/// timeout, `most` whatever one it gives.
+pub struct EventLimit {
+    pub kind: EventKind,
+    pub secs: u64,
+    pub most: u64,
 }
 
 impl RouteLimit {
     /// The limit on `kind`, in seconds.
     pub fn on(&self, kind: &EventKind) -> u64 {
-        self.on
-            .iter()
-            .find(|(k, _)| k == kind)
-            .map_or(self.secs, |(_, secs)| *secs)
+        self.event(kind).map_or(self.secs, |l| l.secs)
+    }
+
+    /// The host's own limit for the hooks of `kind`, where it has one.
+    pub fn event(&self, kind: &EventKind) -> Option<&EventLimit> {
+        self.on.iter().find(|l| l.kind == *kind)
     }
 }
 
