@@ -248,9 +248,11 @@ fn claude_handler_that_hangs_past_its_timeout_does_not_block() {
         &script,
     );
     ran.passes();
-    // Killed at its timeout: a handler that was waited for would have ended on its own.
+    // Cut at the budget within its 1 s timeout (the host kills the entry at 1 s, so hookx
+    // answers without waiting for the kill: attacks row 2222), said to have timed out, as
+    // under its own agent; a handler that was waited for would have ended on its own.
     ran.says_once("timed out");
-    assert!(ran.elapsed >= Duration::from_secs(1), "{ran:?}");
+    assert!(ran.elapsed >= Duration::from_millis(500), "{ran:?}");
     // The whole group went with it.
     let pid = pid_in(&pid_file).expect("the handler wrote its child's pid");
     let gone = gone_soon(pid);

@@ -743,6 +743,19 @@ impl Plan<'_> {
                     host.dialect()
                 )),
                 None if spent => {
+                    // An entry's one handler cut at the entry's limit timed out, as under its
+                    // own agent, whether the answer waits for its kill or not (attacks row 2222).
+                    if matches!(limit, Limit::Entry(_)) {
+                        let timed_out = crate::spawn::Finished {
+                            exit: Exit::TimedOut,
+                            stdout: Vec::new(),
+                            stderr: Vec::new(),
+                            stdout_truncated: false,
+                            stderr_truncated: false,
+                            elapsed: Duration::ZERO,
+                        };
+                        outcome.merge(job.read(host, event, &timed_out));
+                    }
                     late.push(job.origin);
                     late_may_replace |= may_replace[index];
                 }
