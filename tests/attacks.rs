@@ -75,7 +75,6 @@ fn between(text: &str, from: &str, to: &str) -> String {
         .to_string()
 }
 
-/// The matchers of `event`'s groups in a converted document.
 /// Which of `tags` name a `./guard.sh TAG` handler (converted: inside its `hookx exec` line)
 /// that Gemini's own matching would run on a `BeforeTool` call of `tool` (`simulate
 /// --dry-run`), and the report.
@@ -87,19 +86,9 @@ fn gemini_guards_fired<'t>(
     tags: &[&'t str],
 ) -> (Vec<&'t str>, Value) {
     let mut cmd = common::hookx_clean(project);
-    cmd.env("HOME", home).args([
-        "simulate",
-        "--host",
-        "gemini",
-        "--event",
-        "BeforeTool",
-        "--tool",
-        tool,
-        "--input",
-        input,
-        "--project",
-    ]);
-    cmd.arg(project).arg("--home").arg(home);
+    cmd.env("HOME", home).arg("simulate");
+    cmd.args(common::call_args("gemini", "BeforeTool", tool, input, &[]));
+    cmd.arg("--project").arg(project).arg("--home").arg(home);
     cmd.args(["--dry-run", "--format", "json"]);
     let ran = ran(&mut cmd);
     let report: Value =
@@ -120,6 +109,28 @@ fn gemini_guards_fired<'t>(
     (fired, report)
 }
 
+/// The Gemini copy `out` of a Claude file whose rules are `matchers` (their handlers
+/// `./guard.sh TAG`, one of `tags` each), written as the user's Gemini file: asserts that
+/// Gemini's own matching runs the rules tagged `fires` on a call of `tool` with `input`, and
+/// that the copy converted back gives `matchers` as written.
+fn gemini_copy_fires_and_converts_back(
+    (home, project): (&Path, &Path),
+    out: &Value,
+    (tool, input): (&str, &str),
+    tags: &[&str],
+    fires: &[&str],
+    matchers: &[&str],
+) {
+    write(home, ".gemini/settings.json", &out.to_string());
+    let (fired, report) = gemini_guards_fired(home, project, tool, input, tags);
+    assert_eq!(fired, fires, "{report:#}");
+    // And back: the rules as written.
+    write(project, ".gemini/settings.json", &out.to_string());
+    let (_, back) = convert(project, ".gemini/settings.json", "claude");
+    assert_eq!(matchers_of(&back, "PreToolUse"), matchers);
+}
+
+/// The matchers of `event`'s groups in a converted document.
 fn matchers_of<'a>(out: &'a Value, event: &str) -> Vec<&'a str> {
     out["hooks"][event]
         .as_array()
@@ -4434,48 +4445,29 @@ fn a_claude_mcp_rule_converted_to_codex_names_the_tools_as_codex_writes_them() {
 /// `hookx exec --match` and Gemini never ran it.
 #[test]
 fn a_claude_rule_on_a_dotted_mcp_server_converted_to_gemini_fires_there() {
-    let dir = tempfile::tempdir().unwrap();
-    let (home, project) = (dir.path().join("home"), dir.path().join("project"));
-    std::fs::create_dir_all(project.join(".git")).unwrap();
+    let (_dir, home, project) = home_and_project();
     let rule = |m: &str, tag: &str| json!({"matcher": m, "hooks": [{"type": "command", "command": format!("./guard.sh {tag}")}]});
     let matchers = ["mcp__my-srv\\.x__.*", "mcp__p\\.q__run", "mcp__p\\.q"];
     let claude = json!({"hooks": {"PreToolUse": [
         rule(matchers[0], "dashed"), rule(matchers[1], "tool"), rule(matchers[2], "server")]}});
     write(&project, "settings.json", &claude.to_string());
     let (converted, out) = convert(&project, "settings.json", "gemini");
-    let written: Vec<&str> = out["hooks"]["BeforeTool"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| g["matcher"].as_str().unwrap_or_default())
-        .collect();
     assert_eq!(
-        written,
+        matchers_of(&out, "BeforeTool"),
         ["mcp_my-srv\\.x_.*", "mcp_p\\.q_run", "mcp_p\\.q_.*"],
         "{}",
         converted.stdout
     );
     // Gemini's own matching of the copies on its name for server `p.q`'s `run`
     // (tests/fixtures/mcp-names/gemini-0.61.0.json: `mcp_p.q_run`).
-    write(&home, ".gemini/settings.json", &out.to_string());
-    let (fired, report) = gemini_guards_fired(
-        &home,
-        &project,
-        "mcp_p.q_run",
-        "{}",
+    gemini_copy_fires_and_converts_back(
+        (&home, &project),
+        &out,
+        ("mcp_p.q_run", "{}"),
         &["dashed", "tool", "server"],
+        &["tool", "server"],
+        &matchers,
     );
-    assert_eq!(fired, ["tool", "server"], "{report:#}");
-    // And back: the rules as written.
-    write(&project, ".gemini/settings.json", &out.to_string());
-    let (_, back) = convert(&project, ".gemini/settings.json", "claude");
-    let back: Vec<&str> = back["hooks"]["PreToolUse"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|g| g["matcher"].as_str().unwrap_or_default())
-        .collect();
-    assert_eq!(back, matchers);
 }
 
 /// Attacks row 2071: a Claude rule that is one MCP name (every MCP tool, a server's tools, one
@@ -4512,20 +4504,14 @@ fn a_claude_mcp_rule_converted_to_gemini_fires_on_geminis_names() {
     );
     // Gemini's own matching of the copies on its name for the recorded MCP call
     // (tests/fixtures/recorded/gemini-0.61.0/tools.63.BeforeTool.json).
-    write(&home, ".gemini/settings.json", &out.to_string());
-    let (fired, report) = gemini_guards_fired(
-        &home,
-        &project,
-        "mcp_probe_echo",
-        r#"{"text": "hi-mcp"}"#,
+    gemini_copy_fires_and_converts_back(
+        (&home, &project),
+        &out,
+        ("mcp_probe_echo", r#"{"text": "hi-mcp"}"#),
         &["server", "every", "tool", "other"],
+        &["server", "every", "tool"],
+        &matchers,
     );
-    assert_eq!(fired, ["server", "every", "tool"], "{report:#}");
-    // And back: the rules as written.
-    write(&project, ".gemini/settings.json", &out.to_string());
-    let (_, back) = convert(&project, ".gemini/settings.json", "claude");
-    let back: Vec<&str> = matchers_of(&back, "PreToolUse");
-    assert_eq!(back, matchers);
 }
 
 /// Attacks row 2002 (row 1904): a trusted Claude PreToolUse guard that defers the call (with a

@@ -6278,22 +6278,18 @@ fn camel_hooks_get_the_call_an_earlier_one_rewrote() {
         "the rewrite ran, not the model's call",
     );
     // simulate, over the same file with the same recorders (their answers as recorded).
+    let input = r#"{"command":"printf x > o-chain.txt","description":"d"}"#;
+    let call = common::call_args(
+        "copilot",
+        "preToolUse",
+        "bash",
+        input,
+        &["--format", "json"],
+    );
     let out = common::hookx_at(
         &l.sb.project,
         &l.sb.home,
-        &[
-            "simulate",
-            "--host",
-            "copilot",
-            "--event",
-            "preToolUse",
-            "--tool",
-            "bash",
-            "--input",
-            r#"{"command":"printf x > o-chain.txt","description":"d"}"#,
-            "--format",
-            "json",
-        ],
+        &[&["simulate"], &call[..]].concat(),
     )
     .get_output()
     .stdout

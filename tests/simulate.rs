@@ -5,6 +5,7 @@
 mod common;
 
 use common::OutputWithStdin as _;
+use common::call_args;
 use serde_json::Value;
 use std::path::Path;
 
@@ -23,6 +24,25 @@ fn simulate(project: &Path, args: &[&str]) -> std::process::Output {
         .output()
         .unwrap()
 }
+
+/// `hookx ARGS… --project ROOT --home HOME` run in `root`, with `HOME` at `home` and no
+/// `HOOKX_HOME`.
+fn hookx_in(root: &Path, home: &Path, args: &[&str]) -> std::process::Output {
+    common::hookx()
+        .args(args)
+        .arg("--project")
+        .arg(root)
+        .arg("--home")
+        .arg(home)
+        .current_dir(root)
+        .env("HOME", home)
+        .env_remove("HOOKX_HOME")
+        .output()
+        .unwrap()
+}
+
+/// The input of a shell call most tests simulate.
+const LS: &str = r#"{"command":"ls"}"#;
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -70,16 +90,7 @@ fn unknown_events_and_tools_get_a_did_you_mean() {
 fn native_handlers_decide_and_the_exit_code_says_so() {
     let dir = tempfile::tempdir().unwrap();
     common::write(dir.path(), ".claude/settings.json", DENY);
-    let args = [
-        "--host",
-        "claude",
-        "--event",
-        "PreToolUse",
-        "--tool",
-        "Bash",
-        "--input",
-        r#"{"command":"ls"}"#,
-    ];
+    let args = call_args("claude", "PreToolUse", "Bash", LS, &[]);
     let out = simulate(dir.path(), &args);
     let stdout = text(&out.stdout);
     assert_eq!(out.status.code(), Some(4), "{stdout}");
@@ -189,23 +200,13 @@ fn each_agents_own_gates_hold_back_what_it_would_not_run() {
     let expect_deny = |dir: &Path, host: &str, tool: &str, vars: &[(&str, &str)]| {
         let out = simulate_with(
             dir,
-            &[
-                "--host",
-                "--event",
+            &call_args(
+                host,
                 "PreToolUse",
-                "--tool",
                 tool,
-                "--input",
                 r#"{"command":"rm -rf /"}"#,
-                "--expect",
-                "deny",
-            ]
-            .iter()
-            .flat_map(|a| match *a {
-                "--host" => vec!["--host", host],
-                a => vec![a],
-            })
-            .collect::<Vec<_>>(),
+                &["--expect", "deny"],
+            ),
             vars,
         );
         (out.status.code(), text(&out.stdout), text(&out.stderr))
@@ -357,30 +358,8 @@ fn nothing_runs_through_hookx_where_the_host_has_no_route() {
     common::write(&root, ".github/hooks/h.json", COPILOT_DENY);
     let home = root.join("home");
     std::fs::create_dir_all(&home).unwrap();
-    let hookx = |args: &[&str]| {
-        common::hookx()
-            .args(args)
-            .arg("--project")
-            .arg(&root)
-            .arg("--home")
-            .arg(&home)
-            .env("HOME", &home)
-            .env_remove("HOOKX_HOME")
-            .output()
-            .unwrap()
-    };
-    let args = [
-        "--host",
-        "claude",
-        "--event",
-        "PreToolUse",
-        "--tool",
-        "Bash",
-        "--input",
-        r#"{"command":"ls"}"#,
-        "--expect",
-        "deny",
-    ];
+    let hookx = |args: &[&str]| hookx_in(&root, &home, args);
+    let args = call_args("claude", "PreToolUse", "Bash", LS, &["--expect", "deny"]);
     // Untrusted, the file is named once as skipped, and why.
     let out = simulate_with(&root, &args, &[]);
     let stdout = text(&out.stdout);
@@ -444,18 +423,13 @@ fn nothing_runs_through_hookx_where_the_host_turned_its_route_off() {
         .status
         .success()
     );
-    let args = [
-        "--host",
+    let args = call_args(
         "gemini",
-        "--event",
         "BeforeTool",
-        "--tool",
         "run_shell_command",
-        "--input",
-        r#"{"command":"ls"}"#,
-        "--expect",
-        "deny",
-    ];
+        LS,
+        &["--expect", "deny"],
+    );
     let out = simulate_with(&root, &args, &[("GEMINI_CLI_TRUST_WORKSPACE", "true")]);
     assert_eq!(out.status.code(), Some(0), "routed: {}", text(&out.stdout));
     let settings: Value =
@@ -492,16 +466,7 @@ fn a_codex_file_codex_refuses_whole_runs_nothing_in_simulate() {
     );
     let out = simulate_with(
         &root,
-        &[
-            "--host",
-            "codex",
-            "--event",
-            "PreToolUse",
-            "--tool",
-            "Bash",
-            "--input",
-            r#"{"command":"ls"}"#,
-        ],
+        &call_args("codex", "PreToolUse", "Bash", LS, &[]),
         &[],
     );
     let out = text(&out.stdout);
@@ -539,16 +504,7 @@ fn a_copilot_entry_with_a_timeout_copilot_refuses_is_not_run_in_simulate_or_list
     );
     let out = simulate_with(
         &root,
-        &[
-            "--host",
-            "copilot",
-            "--event",
-            "preToolUse",
-            "--tool",
-            "bash",
-            "--input",
-            r#"{"command":"ls"}"#,
-        ],
+        &call_args("copilot", "preToolUse", "bash", LS, &[]),
         &[("GITHUB_COPILOT_PROMPT_MODE_REPO_HOOKS", "true")],
     );
     let out = text(&out.stdout);
@@ -662,18 +618,13 @@ fn a_guard_below_claude_config_dir_runs_through_hookx_in_simulate_as_in_run() {
         "install", "--host", "gemini", "--scope", "user", "--hookx", "hookx",
     ]);
     assert!(installed.status.success());
-    let args = [
-        "--host",
+    let args = call_args(
         "gemini",
-        "--event",
         "BeforeTool",
-        "--tool",
         "run_shell_command",
-        "--input",
-        r#"{"command":"ls"}"#,
-        "--expect",
-        "deny",
-    ];
+        LS,
+        &["--expect", "deny"],
+    );
     let work_dir = work.to_str().unwrap();
     let out = simulate_with(
         root,
@@ -818,18 +769,13 @@ fn simulate_lists_no_codex_handler_codex_skips_as_run_natively() {
         }
     }
     common::write(&home, ".codex/config.toml", &config);
-    let out = hookx(&[
-        "simulate",
-        "--host",
-        "codex",
-        "--event",
-        "PreToolUse",
-        "--tool",
-        "Bash",
-        "--input",
-        r#"{"command":"ls"}"#,
-        "--dry-run",
-    ]);
+    let out = hookx(
+        &[
+            &["simulate"][..],
+            &call_args("codex", "PreToolUse", "Bash", LS, &["--dry-run"]),
+        ]
+        .concat(),
+    );
     let said = text(&out.stdout);
     let native = |what: &str| {
         said.lines()
@@ -946,16 +892,14 @@ fn simulate_in_a_package_shows_the_roots_guard_its_route_runs() {
         .current_dir(&pkg)
         .env("HOME", &home)
         .env_remove("HOOKX_HOME")
-        .args([
-            "simulate",
-            "--host",
+        .arg("simulate")
+        .args(call_args(
             "codex",
-            "--event",
             "PreToolUse",
-            "--tool",
             "Bash",
-        ])
-        .args(["--input", r#"{"command":"ls"}"#, "--dry-run", "--home"])
+            LS,
+            &["--dry-run", "--home"],
+        ))
         .arg(&home)
         .output()
         .unwrap();
@@ -1097,16 +1041,7 @@ fn a_hooks_stop_of_the_agent_is_said_and_stops_the_action() {
         ".gemini/settings.json",
         r#"{"hooks":{"BeforeTool":[{"hooks":[{"type":"command","command":"echo '{\"continue\":false,\"stopReason\":\"R-HALT\"}'"}]}]}}"#,
     );
-    let args = [
-        "--host",
-        "gemini",
-        "--event",
-        "BeforeTool",
-        "--tool",
-        "run_shell_command",
-        "--input",
-        r#"{"command":"ls"}"#,
-    ];
+    let args = call_args("gemini", "BeforeTool", "run_shell_command", LS, &[]);
     let out = simulate(dir.path(), &args);
     let said = text(&out.stdout);
     assert!(
@@ -1132,18 +1067,7 @@ fn a_hosts_own_ask_it_cannot_put_is_not_called_a_deny() {
     );
     let out = simulate(
         dir.path(),
-        &[
-            "--host",
-            "droid",
-            "--event",
-            "PreToolUse",
-            "--tool",
-            "Execute",
-            "--input",
-            r#"{"command":"ls"}"#,
-            "--format",
-            "json",
-        ],
+        &call_args("droid", "PreToolUse", "Execute", LS, &["--format", "json"]),
     );
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["native"]["matched"], 1, "{report}");
@@ -1309,18 +1233,13 @@ fn simulate_says_which_arguments_a_rewrite_taken_whole_leaves_out() {
     );
     let out = simulate(
         dir.path(),
-        &[
-            "--host",
+        &call_args(
             "claude",
-            "--event",
             "PreToolUse",
-            "--tool",
             "Bash",
-            "--input",
             r#"{"command":"echo hi","description":"d"}"#,
-            "--format",
-            "json",
-        ],
+            &["--format", "json"],
+        ),
     );
     let report: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(report["native"]["matched"], 1, "{report:#}");
@@ -1357,18 +1276,13 @@ fn simulate_takes_the_routes_replacement_after_the_hosts_own() {
     }
     let out = simulate(
         &root,
-        &[
-            "--host",
+        &call_args(
             "claude",
-            "--event",
             "PostToolUse",
-            "--tool",
             "Bash",
-            "--input",
             r#"{"command":"cat .env"}"#,
-            "--format",
-            "json",
-        ],
+            &["--format", "json"],
+        ),
     );
     let report: Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
@@ -1435,22 +1349,13 @@ fn simulate_folds_hookxs_answer_at_its_routes_place_among_the_hosts_hooks() {
         let rule = serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
             "hooks": [{"type": "command", "command": answer(routed)}]}]}});
         let rules = common::write(&home, ".claude/settings.json", &rule.to_string());
-        let hookx = |args: &[&str]| {
-            let out = common::hookx()
-                .args(args)
-                .arg("--project")
-                .arg(&root)
-                .arg("--home")
-                .arg(&home)
-                .current_dir(&root)
-                .env("HOME", &home)
-                .env_remove("HOOKX_HOME")
-                .output()
-                .unwrap();
+        let hookx = |args: &[&str]| hookx_in(&root, &home, args);
+        let succeeds = |args: &[&str]| {
+            let out = hookx(args);
             assert!(out.status.success(), "{args:?}: {out:?}");
         };
-        hookx(&["trust", "--yes", &rules.to_string_lossy()]);
-        hookx(&[
+        succeeds(&["trust", "--yes", &rules.to_string_lossy()]);
+        succeeds(&[
             "install", "--host", host, "--scope", "user", "--hookx", "hookx",
         ]);
         let file = home.join(folder).join("settings.json");
@@ -1463,29 +1368,8 @@ fn simulate_folds_hookxs_answer_at_its_routes_place_among_the_hosts_hooks() {
             false => list.push(entry),
         }
         std::fs::write(&file, settings.to_string()).unwrap();
-        let args = [
-            "--host",
-            host,
-            "--event",
-            "PreToolUse",
-            "--tool",
-            tool,
-            "--input",
-            r#"{"command":"ls"}"#,
-            "--format",
-            "json",
-        ];
-        let out = common::hookx()
-            .arg("simulate")
-            .args(args)
-            .arg("--project")
-            .arg(&root)
-            .arg("--home")
-            .arg(&home)
-            .env("HOME", &home)
-            .env_remove("HOOKX_HOME")
-            .output()
-            .unwrap();
+        let args = call_args(host, "PreToolUse", tool, LS, &["--format", "json"]);
+        let out = hookx(&[&["simulate"][..], &args].concat());
         let report: Value = serde_json::from_slice(&out.stdout)
             .unwrap_or_else(|e| panic!("{e}: {}{}", text(&out.stdout), text(&out.stderr)));
         assert_eq!(
@@ -1539,16 +1423,7 @@ fn two_rewrites_are_said_to_race(host: &str, file: &str) {
         config.push_str(&format!("[hooks.state.{key:?}]\ntrusted_hash = {hash:?}\n"));
     }
     common::write(&root, "home/.codex/config.toml", &config);
-    let args = [
-        "--host",
-        host,
-        "--event",
-        "PreToolUse",
-        "--tool",
-        "Bash",
-        "--input",
-        r#"{"command":"ls"}"#,
-    ];
+    let args = call_args(host, "PreToolUse", "Bash", LS, &[]);
     let out = simulate_with(&root, &args, &[]);
     let stdout = text(&out.stdout);
     assert!(

@@ -147,6 +147,22 @@ pub fn hookx_at(project: &Path, home: &Path, args: &[&str]) -> assert_cmd::asser
         .assert()
 }
 
+/// The arguments of one call for `hookx simulate`: the host, the event, the tool and its
+/// input, then `more`.
+pub fn call_args<'a>(
+    host: &'a str,
+    event: &'a str,
+    tool: &'a str,
+    input: &'a str,
+    more: &[&'a str],
+) -> Vec<&'a str> {
+    let mut args = vec![
+        "--host", host, "--event", event, "--tool", tool, "--input", input,
+    ];
+    args.extend_from_slice(more);
+    args
+}
+
 /// `hookx trust --yes`, then `hookx install --host HOST`, in `project` for the user of `home`:
 /// each must succeed.
 pub fn trust_and_install(project: &Path, home: &Path, host: &str) {
