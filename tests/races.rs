@@ -711,3 +711,116 @@ fn a_trusted_guard_denies_at_every_moment_of_convert_writes_and_syncs_edit_of_it
     let record = std::fs::read_to_string(state.join("trust.json")).unwrap();
     assert!(!record.contains("landing"), "{record}");
 }
+
+/// Row 2109: `sync` rewriting a Cline hook script (one of hookx's copies of a trusted Claude
+/// guard, trusted as hookx's output) after its source changed and was trusted again, while
+/// another process holds `~/.hookx`'s lock. `convert_to_scripts` renamed the new script into
+/// place, then waited for the lock to trust it: a run in between found the copy changed since
+/// trusted, so under Cline (which runs the script itself) hookx's route ran the original as
+/// well (the rule twice per call, row 585), and under every other host it warned the user to
+/// review a file hookx wrote. Now the record trusts the new script beside the old before the
+/// rename (`trust_landing`, as `write_file` since row 2100).
+#[test]
+#[cfg(target_os = "linux")]
+fn a_synced_hook_script_stays_trusted_at_every_moment_of_its_rewrite() {
+    use std::os::unix::fs::MetadataExt;
+    let s = Setup::new();
+    std::fs::create_dir_all(s.project.join(".git")).unwrap();
+    let guard = |reason: &str| {
+        let answer = serde_json::json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+            "permissionDecision": "deny", "permissionDecisionReason": reason}});
+        serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": format!("echo '{answer}'")}]}]}})
+        .to_string()
+    };
+    let claude = write(&s.project, ".claude/settings.json", &guard("guard v1"));
+    s.trust(&claude);
+    write(
+        &s.project,
+        ".hookx/sync.toml",
+        "version = 1\nsources = [{ path = \".claude/settings.json\", from = \"claude\" }]\n[targets.cline]\n",
+    );
+    s.hookx(&["sync"], "").success();
+    let script = s.project.join(".clinerules/hooks/PreToolUse");
+    // The script's line in `list --host codex` (hookx runs Cline's scripts there): its trust.
+    let listed = |s: &Setup| {
+        let out = s.hookx(&["list", "--host", "codex"], "").success();
+        let out = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+        out.lines()
+            .find(|l| l.contains("(via hookx exec") && l.contains(".clinerules/hooks/PreToolUse"))
+            .unwrap_or_default()
+            .to_string()
+    };
+    let trusted = |line: &str| line.contains(" trusted ");
+    assert!(trusted(&listed(&s)), "after the first sync: {}", listed(&s));
+
+    write(&s.project, ".claude/settings.json", &guard("guard v2"));
+    s.trust(&claude);
+    let state = s.home.join(".hookx");
+    let ino = std::fs::metadata(&state).unwrap().ino();
+    let holder = std::fs::File::open(&state).unwrap();
+    holder.lock().unwrap();
+    let before = std::fs::read_to_string(&script).unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hookx"))
+        .args(["sync", "--project"])
+        .arg(&s.project)
+        .arg("--home")
+        .arg(&s.home)
+        .current_dir(&s.project)
+        .env("HOME", &s.home)
+        .env_remove("HOOKX_HOME")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    while lock_waiters(ino) == 0 {
+        if child.try_wait().unwrap().is_some() {
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "sync ended without waiting for ~/.hookx's lock: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let file = std::fs::read_to_string(&script).unwrap();
+    let then = listed(&s);
+    let payload = serde_json::json!({"session_id": "s", "transcript_path": "/dev/null",
+        "cwd": s.project, "hook_event_name": "PreToolUse", "tool_name": "Bash",
+        "tool_input": {"command": "ls"}});
+    let run = s.hookx(
+        &["run", "--host", "codex", "--event", "PreToolUse"],
+        &payload.to_string(),
+    );
+    let warned = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+    holder.unlock().unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_ne!(
+        std::fs::read_to_string(&script).unwrap(),
+        before,
+        "sync did not rewrite the script"
+    );
+    assert!(
+        trusted(&then),
+        "while sync waited to record its trust, the script was not trusted: {then:?}; the \
+         script then held guard v2: {}",
+        file.contains("guard v2")
+    );
+    assert!(
+        !warned.contains("changed since it was trusted"),
+        "a run while sync waited: {warned}"
+    );
+    assert!(trusted(&listed(&s)), "after sync: {}", listed(&s));
+    assert!(
+        std::fs::read_to_string(&script)
+            .unwrap()
+            .contains("guard v2")
+    );
+    let record = std::fs::read_to_string(state.join("trust.json")).unwrap();
+    assert!(!record.contains("landing"), "{record}");
+}

@@ -1268,6 +1268,11 @@ pub fn convert_to_scripts(
             default_target_stays_inside(opts, &dir.join(name))?;
         }
     }
+    // Where the write keeps the scripts' trust (every input trusted as it is, the entries
+    // running what was reviewed).
+    let ctx = (reviewed && reviewed_runs(opts, conversion))
+        .then(|| crate::discover::Context::resolve(Some(&opts.project), None).ok())
+        .flatten();
     let mut shown = String::new();
     for (name, text) in &scripts {
         let Some(dir) = &dir else {
@@ -1304,7 +1309,22 @@ pub fn convert_to_scripts(
                     .to_string(),
             );
         } else if !(opts.strict && lossy) && before.as_deref() != Some(text.as_str()) {
-            config::scripts::write_executable(&path, text)?;
+            // A script rewritten from trusted inputs keeps its trust at every moment: the
+            // record trusts the new bytes beside the old before the rename, and them alone
+            // after, as `write_file` (attacks row 2109: a run in between found the copy
+            // changed, and Cline's route ran its original beside it).
+            let landing = match (&ctx, before.as_deref()) {
+                (Some(ctx), Some(before)) => {
+                    crate::trust::trust_landing(ctx, &path, before.as_bytes(), text.as_bytes())?
+                }
+                _ => false,
+            };
+            let wrote = config::scripts::write_executable(&path, text);
+            if let (true, Some(ctx)) = (landing, &ctx) {
+                let landed = wrote.as_ref().ok().map(|()| text.as_bytes());
+                crate::trust::trust_landed(ctx, &path, landed)?;
+            }
+            wrote?;
             written.push(path.display().to_string());
             trust_new_output(opts, conversion, reviewed, &path)?;
         }
