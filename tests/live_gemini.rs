@@ -2457,6 +2457,29 @@ fn team_loop_runs_each_rule_once() {
     c.done("team");
 }
 
+/// Attacks row 2110 (row 2101 live, [`common::synced_qwen_logger`]): a Qwen prompt logger kept
+/// in `hooks/qwen.json`, synced into Qwen's, Gemini's, Copilot's and Codex's project files,
+/// hookx installed for Qwen and Gemini in both scopes, trusted. Gemini runs its own copy
+/// (`hookx exec --as qwen` on BeforeAgent); hookx's routes run neither the Qwen copy, which
+/// carries the rule's record, nor another: once for the one prompt.
+fn a_synced_qwen_logger_runs_once_per_prompt() {
+    let Some(l) = live("team", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({}));
+        sb.trust_folder();
+        common::synced_qwen_logger(&sb.project, &sb.home, &["qwen", "gemini"]);
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let runs = common::story_runs(&l.sb.project, "qlog");
+    c.that(runs.len() == 1, format!("qlog ran once: {runs:#?}"));
+    c.done("team");
+}
+
 /// The four-file team loop under Gemini CLI (attacks rows 880-899, [`common::team_of_hosts`]):
 /// hooks written for Claude, Gemini, Codex and Copilot, each file converted into the three
 /// others', hookx installed for Gemini in both scopes, trusted. Gemini runs its own file (its
@@ -2648,6 +2671,7 @@ fn main() -> std::process::ExitCode {
             routed::converted_claude_config,
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
+            a_synced_qwen_logger_runs_once_per_prompt,
             team_of_four_runs_each_rule_once,
             team_loop_without_hookx_fails_closed_only_on_the_guard,
             a_user_route_the_workspace_list_turns_off,

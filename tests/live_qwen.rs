@@ -1493,6 +1493,36 @@ fn team_loop_runs_each_rule_once() {
     c.done("story");
 }
 
+/// Attacks row 2110 (row 2101 live, [`common::synced_qwen_logger`]): a Qwen prompt logger kept
+/// in `hooks/qwen.json`, synced into Qwen's, Gemini's, Copilot's and Codex's project files,
+/// hookx installed for Qwen and Gemini in both scopes, trusted. Qwen runs its own copy (the
+/// one that carries the rule's record) on every UserPromptSubmit; hookx's routes run neither
+/// it nor another copy: once per firing, counted by a recorder of Qwen's own.
+fn a_synced_qwen_logger_runs_once_per_prompt() {
+    let Some(l) = live("story", &["--yolo"], &[], |sb| {
+        sb.user_settings(json!({"UserPromptSubmit": [group(sb, None, "event-prompt")]}));
+        common::synced_qwen_logger(&sb.project, &sb.home, &["qwen", "gemini"]);
+        None
+    }) else {
+        return;
+    };
+    let mut c = Checks::default();
+    c.that(
+        l.out.status == Some(0),
+        format!("exit {:?}: {}", l.out.status, l.out.stderr),
+    );
+    let prompts = l.count("event-prompt");
+    let runs = common::story_runs(&l.sb.project, "qlog");
+    c.that(
+        prompts > 0 && runs.len() == prompts,
+        format!(
+            "the logger ran {} times for {prompts} prompts: {runs:#?}",
+            runs.len()
+        ),
+    );
+    c.done("story");
+}
+
 /// The team loop as a teammate without hookx finds it under Qwen Code (attacks rows 760-779,
 /// [`common::team_of_four_without_hookx`]): the four files converted into each other with
 /// `--hookx hookx`, nothing installed, no `hookx` on Qwen's `PATH`. Qwen runs its own rules
@@ -2013,6 +2043,7 @@ fn main() -> std::process::ExitCode {
             migration_story_runs_each_rule_once,
             team_loop_runs_each_rule_once,
             team_loop_without_hookx_fails_closed_only_on_the_guards,
+            a_synced_qwen_logger_runs_once_per_prompt,
             a_trusted_settings_file_stays_trusted_after_qwen_starts,
             a_projects_env_reaches_the_users_hooks,
             both_scopes_get_one_event,

@@ -364,6 +364,35 @@ fn story_script(project: &Path) -> impl Fn(&str) -> String {
     move |label: &str| format!("sh {} {label}", script.display())
 }
 
+/// Attacks rows 2061, 2101, 2110: a Qwen prompt logger `qlog` (`sh hook.sh qlog`, as the
+/// story's) kept outside Qwen's file in `hooks/qwen.json` (`from = "qwen"`), synced by
+/// `hookx sync` into Qwen's, Gemini's, Copilot's and Codex's project files (the copies calling
+/// this build), the files trusted, hookx installed for each of `hosts` in the project and the
+/// user scope, and trusted again. Qwen's own copy carries its rule's record: under every host
+/// the logger must run once per prompt.
+pub fn synced_qwen_logger(project: &Path, home: &Path, hosts: &[&str]) {
+    let run = story_script(project);
+    let source = serde_json::json!({"hooks": {"UserPromptSubmit": [{"hooks": [
+        {"type": "command", "command": run("qlog")}]}]}});
+    write(project, "hooks/qwen.json", &source.to_string());
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let targets: String = ["qwen", "gemini", "copilot", "codex"]
+        .iter()
+        .map(|t| format!("[targets.{t}]\nhookx = {}\n", serde_json::json!(bin)))
+        .collect();
+    write(
+        project,
+        ".hookx/sync.toml",
+        &format!(
+            "version = 1\nsources = [{{ path = \"hooks/qwen.json\", from = \"qwen\" }}]\n{targets}"
+        ),
+    );
+    hookx_at(project, home, &["sync"]).success();
+    for host in hosts {
+        trusted_and_installed(project, home, host);
+    }
+}
+
 /// The labels of [`team_loop`]'s rules: the Claude file's, then the Codex file's.
 pub const TEAM_LABELS: [&str; 6] = ["cguard", "clog", "cstop", "guard", "xlog", "xstop"];
 
