@@ -473,6 +473,15 @@ struct Seen {
     texts: Vec<String>,
 }
 
+/// Claude Code's run of the script `redact` (three tool calls, each allowed) in `world`, and
+/// what its model was sent.
+fn three_calls(bin: &Path, world: &World, model: &FakeModel) -> (client::Run, Seen) {
+    let prompt = "SCRIPT:redact call three tools";
+    let skip = ["--dangerously-skip-permissions"];
+    let run = client::run(bin, world, model.port, prompt, &skip);
+    (run, Seen::new(model))
+}
+
 impl Seen {
     fn new(model: &FakeModel) -> Seen {
         let requests = model.requests();
@@ -5173,14 +5182,7 @@ fn two_replacements_of_one_result() {
             hookx_cmd(&world, &["trust", file.to_str().unwrap()]);
             hookx_cmd(&world, &["install", "--host", "claude"]);
         }
-        let run = client::run(
-            &bin,
-            &world,
-            model.port,
-            "SCRIPT:redact call three tools",
-            &["--dangerously-skip-permissions"],
-        );
-        let seen = Seen::new(&model);
+        let (run, seen) = three_calls(&bin, &world, &model);
         let read: Vec<&str> = ["R-1962-A", "R-1962-B", "R-1962-X", "SECRET-OUT-1633"]
             .into_iter()
             .filter(|t| seen.any(t))
@@ -5318,14 +5320,7 @@ fn an_async_hooks_late_answer() {
             &json!({"hooks": {"PostToolUse": [{"matcher": "Bash",
                 "hooks": [{"type": "command", "command": command, "async": true}]}]}}),
         );
-        let run = client::run(
-            &bin,
-            &world,
-            model.port,
-            "SCRIPT:redact call three tools",
-            &["--dangerously-skip-permissions"],
-        );
-        let seen = Seen::new(&model);
+        let (run, seen) = three_calls(&bin, &world, &model);
         let steps = |needle: &str| -> Vec<usize> {
             (seen.requests.iter().zip(&seen.texts))
                 .filter(|(r, _)| r["tools"].as_array().is_some_and(|t| !t.is_empty()))

@@ -741,17 +741,7 @@ fn a_converted_guard_after_an_approver_still_denies() {
         "convert", &file, "--to", "droid", "--write", "--hookx", hookx,
     ];
     faults::hookx(&sb.project, &sb.home, &args);
-    let out = run_droid(&sb, &bin, "approver");
-    keep(&sb, &model, &out, "approver");
-    let requests = model.requests_of("approver");
-    let result =
-        std::panic::catch_unwind(|| minimal::tool_result(&requests, merge_probe::APPROVED_CALL))
-            .unwrap_or_else(|_| "(no result)".into());
-    let ran = sb.project.join(merge_probe::APPROVED_FILE).exists();
-    assert!(
-        !ran && result.contains(merge_probe::GUARD_REASON),
-        "the guard's deny was lost: the call ran {ran}, its result {result:?}"
-    );
+    approver_denied(&sb, &bin, &model, "the guard's deny was lost");
 }
 
 /// Attacks row 2049: a trusted Claude approver allowing every shell call, run through hookx's
@@ -772,17 +762,19 @@ fn a_hook_of_the_users_after_the_route_is_not_hidden_by_its_allow() {
         "allow",
         "deny",
     );
-    let out = run_droid(&sb, &bin, "approver");
-    keep(&sb, &model, &out, "approver");
+    approver_denied(&sb, &bin, &model, "the user's deny was hidden");
+}
+
+/// Droid's run of the approver probe in `sb` (attacks rows 2047, 2049): asserts the probe's
+/// call was denied with the guard's reason; `lost` says what a failure means.
+fn approver_denied(sb: &Sandbox, bin: &std::path::Path, model: &FakeModel, lost: &str) {
+    let out = run_droid(sb, bin, "approver");
+    keep(sb, model, &out, "approver");
     let requests = model.requests_of("approver");
     let result =
         std::panic::catch_unwind(|| minimal::tool_result(&requests, merge_probe::APPROVED_CALL))
             .unwrap_or_else(|_| "(no result)".into());
-    let ran = sb.project.join(merge_probe::APPROVED_FILE).exists();
-    assert!(
-        !ran && result.contains(merge_probe::GUARD_REASON),
-        "the user's deny was hidden: the call ran {ran}, its result {result:?}"
-    );
+    merge_probe::assert_denied(&sb.project, &result, lost);
 }
 
 /// The pinned binary, or `None` after a skip line.

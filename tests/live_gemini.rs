@@ -15,6 +15,8 @@ mod client;
 mod common;
 #[path = "live_common/converted.rs"]
 mod converted;
+#[path = "live_common/faults.rs"]
+mod faults;
 #[path = "live_common/form_probe.rs"]
 mod form_probe;
 #[path = "live_common/in_background.rs"]
@@ -4030,16 +4032,12 @@ fn a_routed_async_handlers_answer_reaches_a_later_request() {
         let source = json!({"hooks": {"PostToolUse": [{"matcher": "Bash", "hooks": [
             {"type": "command", "command": line, "async": true}]}]}});
         sb.write("project/.claude/settings.json", &source.to_string());
-        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
-        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "gemini"]).success();
+        common::trust_and_install(&sb.project, &sb.home, "gemini");
     }) else {
         return;
     };
     let mut c = Checks::default();
-    c.that(
-        l.out.status == Some(0),
-        format!("exit {:?}: {}", l.out.status, l.out.stderr),
-    );
+    c.exited(l.out.status, &l.out.stderr);
     let after_second = (l.model.turns_of("late").iter())
         .map(Value::to_string)
         .filter(|body| body.contains("late-two"))

@@ -36,6 +36,9 @@ mod qwen;
 #[allow(dead_code)]
 #[path = "live_common/chat_server.rs"]
 mod qwen_server;
+#[allow(dead_code)]
+#[path = "live_common/run.rs"]
+mod run;
 
 use serde_json::{Value, json};
 
@@ -188,12 +191,10 @@ fn each_rule_once_per_session(who: &str, p: &Pair, ran: &Ran, qwen_context: usiz
             format!("{host} exit {status:?}: {stderr}"),
         );
     }
-    let lines = pair::lines(&p.g.project);
-    eprintln!("{who}: pair.log:\n{lines:#?}");
-    that(
-        pair::overlapped(&lines),
-        format!("both sessions at their prompt before either's first call: {lines:?}"),
-    );
+    let (lines, apart) = pair::log(&p.g.project, who);
+    for f in apart {
+        that(false, f);
+    }
     let sessions = pair::sessions(&lines);
     let mut ids = Vec::new();
     for (host, text) in &ran.sent {
@@ -206,33 +207,9 @@ fn each_rule_once_per_session(who: &str, p: &Pair, ran: &Ran, qwen_context: usiz
             continue;
         };
         ids.push(session.to_string());
-        let denied = pair::denied(host);
-        for (rule, want) in [
-            ("prompt", vec![""]),
-            ("guard", vec![pair::SAFE, denied.as_str()]),
-            ("post", vec!["Bash echo pair-safe"]),
-        ] {
-            let got = pair::runs(&lines, rule, session);
-            that(
-                got == want,
-                format!("{host} {session}: {rule} ran {got:?}, once each of {want:?} wanted"),
-            );
+        for f in pair::own_session(&lines, &p.g.project, host, session, text, who) {
+            that(false, f);
         }
-        let canary = p.g.project.join(format!("pair-canary-{host}"));
-        that(
-            !canary.exists(),
-            format!("{host}: the denied call ran ({} written)", canary.display()),
-        );
-        that(
-            text.contains(pair::REASON),
-            format!("{host}: the guard's reason reached the model"),
-        );
-        let seen = pair::contexts(text);
-        eprintln!("{who}: {host}: contexts in its model's requests: {seen:?}");
-        that(
-            seen.keys().all(|s| s == *session),
-            format!("{host} {session}: a context of another session reached its model: {seen:?}"),
-        );
     }
     that(
         ids.len() < 2 || ids[0] != ids[1],
@@ -419,55 +396,35 @@ fn two_qwen_sessions_at_once_keep_their_own_contexts() {
             .collect();
         runs.into_iter().map(|r| r.join().unwrap()).collect()
     });
-    let mut failed = Vec::new();
-    let mut that = |ok: bool, what: String| {
-        if !ok {
-            failed.push(what)
-        }
-    };
+    let mut c = run::Checks::default();
     for (i, out) in outs.iter().enumerate() {
-        that(
+        c.that(
             out.status == Some(0),
             format!("qwen {i}: exit {:?}: {}", out.status, out.stderr),
         );
     }
-    let lines = pair::lines(project);
-    eprintln!("pair.log:\n{lines:#?}");
-    that(
-        pair::overlapped(&lines),
-        format!("both sessions at their prompt before either's first call: {lines:?}"),
-    );
+    let (lines, apart) = pair::log(project, "two qwen");
+    c.failed(apart);
     let sessions: Vec<String> = pair::sessions(&lines)
         .remove("qwen")
         .unwrap_or_default()
         .into_iter()
         .collect();
-    that(
+    c.that(
         sessions.len() == 2,
         format!("two sessions in the log: {sessions:?}"),
     );
-    let denied = pair::denied("qwen");
     for session in &sessions {
-        for (rule, want) in [
-            ("prompt", vec![""]),
-            ("guard", vec![pair::SAFE, denied.as_str()]),
-            ("post", vec!["Bash echo pair-safe"]),
-        ] {
-            let got = pair::runs(&lines, rule, session);
-            that(
-                got == want,
-                format!("{session}: {rule} ran {got:?}, once each of {want:?} wanted"),
-            );
-        }
+        c.failed(pair::rules_once(&lines, "qwen", session, session));
     }
-    that(
+    c.that(
         !project.join("pair-canary-qwen").exists(),
-        "the denied call ran".into(),
+        "the denied call ran",
     );
     let mut owners = Vec::new();
     for (i, m) in models.iter().enumerate() {
         let sent = json!(m.chats()).to_string();
-        that(
+        c.that(
             sent.contains(pair::REASON),
             format!("qwen {i}: the guard's reason reached its model"),
         );
@@ -479,7 +436,7 @@ fn two_qwen_sessions_at_once_keep_their_own_contexts() {
             .unwrap_or_default();
         let in_last = pair::contexts(&last);
         eprintln!("qwen {i}: contexts {seen:?}, in its last request {in_last:?}");
-        that(
+        c.that(
             seen.len() == 1 && in_last.len() == 1 && in_last.values().all(|n| *n == 1),
             format!(
                 "qwen {i}: one session's context, once in its last request: {seen:?} {in_last:?}"
@@ -488,18 +445,13 @@ fn two_qwen_sessions_at_once_keep_their_own_contexts() {
         owners.extend(seen.into_keys());
     }
     owners.sort();
-    that(
+    c.that(
         owners == sessions,
         format!("each model got its own session's context: {owners:?} of {sessions:?}"),
     );
     let left = std::fs::read_dir(home.join(".hookx/carried")).map_or(0, |d| d.count());
-    that(left == 0, format!("{left} files left in ~/.hookx/carried"));
-    assert!(
-        failed.is_empty(),
-        "two qwen: {} checks failed:\n{}",
-        failed.len(),
-        failed.join("\n")
-    );
+    c.that(left == 0, format!("{left} files left in ~/.hookx/carried"));
+    c.done("two qwen");
 }
 
 /// Claude Code's session of row 2185: the safe call, the denied call, the answer.
@@ -587,26 +539,17 @@ fn claude_and_copilot_at_once_run_each_rule_once_per_session() {
         });
         (cr.join().unwrap(), pr.join().unwrap())
     });
-    let mut failed = Vec::new();
-    let mut that = |ok: bool, what: String| {
-        if !ok {
-            failed.push(what)
-        }
-    };
-    that(
+    let mut c = run::Checks::default();
+    c.that(
         cout.status == Some(0),
         format!("claude: {}", cout.describe()),
     );
-    that(
+    c.that(
         pout.status == Some(0),
         format!("copilot exit {:?}: {}", pout.status, pout.stderr),
     );
-    let lines = pair::lines(&project);
-    eprintln!("pair.log:\n{lines:#?}");
-    that(
-        pair::overlapped(&lines),
-        format!("both sessions at their prompt before either's first call: {lines:?}"),
-    );
+    let (lines, apart) = pair::log(&project, "claude and copilot");
+    c.failed(apart);
     let sessions = pair::sessions(&lines);
     let sent = [
         ("agent", "claude", json!(cmodel.requests()).to_string()),
@@ -614,46 +557,19 @@ fn claude_and_copilot_at_once_run_each_rule_once_per_session() {
     ];
     for (runner, host, text) in &sent {
         let mine: Vec<&String> = sessions.get(*runner).into_iter().flatten().collect();
-        that(
+        c.that(
             mine.len() == 1,
             format!("{host}: one session run by {runner} in the log, saw {mine:?}"),
         );
         let Some(session) = mine.first() else {
             continue;
         };
-        let denied = pair::denied(host);
-        for (rule, want) in [
-            ("prompt", vec![""]),
-            ("guard", vec![pair::SAFE, denied.as_str()]),
-            ("post", vec!["Bash echo pair-safe"]),
-        ] {
-            let got = pair::runs(&lines, rule, session);
-            that(
-                got == want,
-                format!("{host} {session}: {rule} ran {got:?}, once each of {want:?} wanted"),
-            );
-        }
-        that(
-            !project.join(format!("pair-canary-{host}")).exists(),
-            format!("{host}: the denied call ran"),
-        );
-        that(
-            text.contains(pair::REASON),
-            format!("{host}: the guard's reason reached the model"),
-        );
-        let seen = pair::contexts(text);
-        eprintln!("{host}: contexts in its model's requests: {seen:?}");
-        that(
-            seen.keys().all(|k| k == *session),
-            format!("{host} {session}: a context of another session reached its model: {seen:?}"),
-        );
+        let who = "claude and copilot";
+        c.failed(pair::own_session(
+            &lines, &project, host, session, text, who,
+        ));
     }
-    assert!(
-        failed.is_empty(),
-        "claude and copilot: {} checks failed:\n{}",
-        failed.len(),
-        failed.join("\n")
-    );
+    c.done("claude and copilot");
 }
 
 fn main() -> std::process::ExitCode {

@@ -551,6 +551,25 @@ impl Live {
             .find(|d| d.label == label && d.raw.contains(text))
     }
 
+    /// `qwen --yolo --continue` with a follow-up prompt in this run's sandbox, its exit checked
+    /// in `c`: the dumps of both runs.
+    fn follow_up(&self, c: &mut Checks) -> Vec<client::Dump> {
+        let bin = client::binary().expect("found by live()");
+        let out = self.sb.run(
+            &bin,
+            self.model.port,
+            "and now the follow-up",
+            &["--yolo", "--continue"],
+            None,
+            &[],
+        );
+        c.that(
+            out.status == Some(0),
+            format!("continue exit {:?}: {}", out.status, out.stderr),
+        );
+        self.sb.dumps()
+    }
+
     fn keep(&self, name: &str) {
         if let Some(dir) = std::env::var_os("HOOKX_LIVE_KEEP") {
             let keep = std::path::Path::new(&dir).join(name);
@@ -1824,11 +1843,7 @@ fn a_converted_guard_before_an_approver_still_denies() {
         return;
     };
     let result = l.tool_result("approver", merge_probe::APPROVED_CALL);
-    let ran = l.sb.project.join(merge_probe::APPROVED_FILE).exists();
-    assert!(
-        !ran && result.contains(merge_probe::GUARD_REASON),
-        "the guard's deny was lost: the call ran {ran}, its result {result:?}"
-    );
+    merge_probe::assert_denied(&l.sb.project, &result, "the guard's deny was lost");
 }
 
 /// Attacks row 2048: a trusted Claude guard denying every shell call, run through hookx's
@@ -1852,11 +1867,7 @@ fn a_hook_of_the_users_after_the_route_leaves_its_deny() {
         return;
     };
     let result = l.tool_result("approver", merge_probe::APPROVED_CALL);
-    let ran = l.sb.project.join(merge_probe::APPROVED_FILE).exists();
-    assert!(
-        !ran && result.contains(merge_probe::GUARD_REASON),
-        "the guard's deny was lost: the call ran {ran}, its result {result:?}"
-    );
+    merge_probe::assert_denied(&l.sb.project, &result, "the guard's deny was lost");
 }
 
 /// Attacks row 1682: a guard whose `timeout` is past what a JavaScript timer holds (2^31 - 1
@@ -1969,20 +1980,7 @@ fn lifecycle_events_fire_as_often_as_recorded() {
     };
     let before = l.dumps.len();
     let requests = first.model_requests;
-    let bin = client::binary().expect("found by live()");
-    let out = l.sb.run(
-        &bin,
-        l.model.port,
-        "and now the follow-up",
-        &["--yolo", "--continue"],
-        None,
-        &[],
-    );
-    c.that(
-        out.status == Some(0),
-        format!("continue exit {:?}: {}", out.status, out.stderr),
-    );
-    let dumps = l.sb.dumps();
+    let dumps = l.follow_up(&mut c);
     let second = cadence::Run {
         run: "continue".into(),
         prompts: 1,
@@ -2216,17 +2214,13 @@ fn a_context_kept_for_a_refused_call_reaches_no_call_after_continue() {
         let rules = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
             "hooks": [{"type": "command", "command": rule}]}]}});
         sb.write("project/.claude/settings.json", &rules.to_string());
-        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
-        common::hookx_at(&sb.project, &sb.home, &["install", "--host", "qwen"]).success();
+        common::trust_and_install(&sb.project, &sb.home, "qwen");
         None
     }) else {
         return;
     };
     let mut c = Checks::default();
-    c.that(
-        l.out.status == Some(0),
-        format!("exit {:?}: {}", l.out.status, l.out.stderr),
-    );
+    c.exited(l.out.status, &l.out.stderr);
     let refused = l.tool_result("carry1989", "carry-refused-1989");
     c.that(
         refused.contains(NATIVE) && !refused.contains(CTX),
@@ -2253,20 +2247,7 @@ fn a_context_kept_for_a_refused_call_reaches_no_call_after_continue() {
     };
     let first_ids = session(&l.dumps);
     CARRY_CONTINUED.store(true, std::sync::atomic::Ordering::SeqCst);
-    let bin = client::binary().expect("found by live()");
-    let out = l.sb.run(
-        &bin,
-        l.model.port,
-        "and now the follow-up",
-        &["--yolo", "--continue"],
-        None,
-        &[],
-    );
-    c.that(
-        out.status == Some(0),
-        format!("continue exit {:?}: {}", out.status, out.stderr),
-    );
-    let dumps = l.sb.dumps();
+    let dumps = l.follow_up(&mut c);
     let all_ids = session(&dumps);
     let posts: Vec<&str> = dumps
         .iter()

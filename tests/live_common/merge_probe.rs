@@ -268,6 +268,16 @@ pub const APPROVED_CALL: &str = "printf x > o-approver.txt";
 pub const APPROVED_FILE: &str = "o-approver.txt";
 pub const GUARD_REASON: &str = "R-APPROVER-GUARD";
 
+/// Asserts the approver probe's call did not run in `project` and its `result` is the guard's
+/// deny; `lost` says what a failure means.
+pub fn assert_denied(project: &Path, result: &str, lost: &str) {
+    let ran = project.join(APPROVED_FILE).exists();
+    assert!(
+        !ran && result.contains(GUARD_REASON),
+        "{lost}: the call ran {ran}, its result {result:?}"
+    );
+}
+
 /// Writes the project's `.claude/settings.json`: a guard that denies every shell call by its
 /// permission field and an approver that allows every call, the guard first when
 /// `guard_first`. Claude Code folds them to the deny in either order. Its path, for `convert`.
@@ -631,26 +641,9 @@ pub fn routed_rule_then_own_hook(
     let rules = home.join(".claude/settings.json");
     std::fs::create_dir_all(rules.parent().unwrap()).unwrap();
     std::fs::write(&rules, claude.to_string()).unwrap();
-    let hookx = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
-            .args(args)
-            .current_dir(project)
-            .env("HOME", home)
-            .env_remove("HOOKX_HOME")
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "hookx {args:?}: {out:?}");
-        eprintln!("hookx {args:?}: {}", String::from_utf8_lossy(&out.stdout));
-    };
-    let install = [
-        "install",
-        "--host",
-        host,
-        "--scope",
-        "user",
-        "--hookx",
-        env!("CARGO_BIN_EXE_hookx"),
-    ];
+    let hookx = |args: &[&str]| crate::faults::hookx(project, home, args);
+    let bin = env!("CARGO_BIN_EXE_hookx");
+    let install = ["install", "--host", host, "--scope", "user", "--hookx", bin];
     hookx(&["trust", "--yes", &rules.to_string_lossy()]);
     hookx(&install);
     let at = home.join(file);

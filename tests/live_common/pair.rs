@@ -134,3 +134,71 @@ pub fn contexts(text: &str) -> BTreeMap<String, usize> {
     }
     seen
 }
+
+/// `pair.log` in `project`, printed (`who` names the run), and a failed check unless both
+/// sessions were at their prompt before either's first call ([`overlapped`]).
+pub fn log(project: &Path, who: &str) -> (Vec<Line>, Vec<String>) {
+    let lines = lines(project);
+    eprintln!("{who}: pair.log:\n{lines:#?}");
+    let mut failed = Vec::new();
+    if !overlapped(&lines) {
+        failed.push(format!(
+            "both sessions at their prompt before either's first call: {lines:?}"
+        ));
+    }
+    (lines, failed)
+}
+
+/// The failed checks of `session`'s rules, run for `host` (`name` starts each): the prompt
+/// logger once, the guard once for the safe call and once for `host`'s denied call, the post
+/// logger once for the call that ran.
+pub fn rules_once(lines: &[Line], host: &str, session: &str, name: &str) -> Vec<String> {
+    let denied = denied(host);
+    let mut failed = Vec::new();
+    for (rule, want) in [
+        ("prompt", vec![""]),
+        ("guard", vec![SAFE, denied.as_str()]),
+        ("post", vec!["Bash echo pair-safe"]),
+    ] {
+        let got = runs(lines, rule, session);
+        if got != want {
+            failed.push(format!(
+                "{name}: {rule} ran {got:?}, once each of {want:?} wanted"
+            ));
+        }
+    }
+    failed
+}
+
+/// The failed checks of `host`'s one session `session` in `project` (`who` names the run in
+/// what is printed): each rule once ([`rules_once`]), the denied call did not run (its canary
+/// not written), the guard's reason reached the model (`sent`, what the model got), and every
+/// context the model got is its own session's.
+pub fn own_session(
+    lines: &[Line],
+    project: &Path,
+    host: &str,
+    session: &str,
+    sent: &str,
+    who: &str,
+) -> Vec<String> {
+    let mut failed = rules_once(lines, host, session, &format!("{host} {session}"));
+    let canary = project.join(format!("pair-canary-{host}"));
+    if canary.exists() {
+        failed.push(format!(
+            "{host}: the denied call ran ({} written)",
+            canary.display()
+        ));
+    }
+    if !sent.contains(REASON) {
+        failed.push(format!("{host}: the guard's reason reached the model"));
+    }
+    let seen = contexts(sent);
+    eprintln!("{who}: {host}: contexts in its model's requests: {seen:?}");
+    if !seen.keys().all(|s| s == session) {
+        failed.push(format!(
+            "{host} {session}: a context of another session reached its model: {seen:?}"
+        ));
+    }
+    failed
+}

@@ -23,6 +23,13 @@ impl Checks {
         self.failed.extend(failed);
     }
 
+    /// That a client run ended with exit 0; else its `status` and `stderr` as a failed check.
+    // Not every suite that shares these checks reads a run's exit this way.
+    #[allow(dead_code)]
+    pub fn exited(&mut self, status: Option<i32>, stderr: &str) {
+        self.that(status == Some(0), format!("exit {status:?}: {stderr}"));
+    }
+
     pub fn done(self, scenario: &str) {
         assert!(
             self.failed.is_empty(),
