@@ -651,6 +651,43 @@ impl Live {
     }
 }
 
+/// The project's Claude rules of `mcp_names_under_codex` (rows 1593, 2060), each a recorder
+/// labelled `PREFIX-NAME`: `dashed` on server `x-y`'s tools, `dotted` on `srv`'s
+/// `dot.tool` (the `.` escaped), `other` on a server that is not configured.
+fn mcp_claude_rules(sb: &Sandbox, prefix: &str) {
+    let rule = |matcher: &str, name: &str| {
+        let label = format!("{prefix}-{name}");
+        json!({"matcher": matcher, "hooks": [{"type": "command", "command": sb.dumper(&label)}]})
+    };
+    let claude = json!({"hooks": {"PreToolUse": [
+        rule("mcp__x-y__.*", "dashed"), rule("mcp__srv__dot\\.tool", "dotted"),
+        rule("mcp__x-z__.*", "other")]}});
+    sb.write("project/.claude/settings.json", &claude.to_string());
+}
+
+/// The checks of [`mcp_claude_rules`]'s run: each rule ran on the tools Codex names as the
+/// rule's server and tool and on no other (`said` starts what failed), and the deny of the
+/// `dashed` rule stopped its call while the first call ran.
+fn mcp_claude_rules_ran(c: &mut Checks, l: &Live, prefix: &str, said: &str) {
+    let [dashed, dotted, other] = ["dashed", "dotted", "other"].map(|n| format!("{prefix}-{n}"));
+    c.failed(mcp_names::ran_otherwise(
+        l.dumps.iter().map(|d| (d.label.as_str(), &d.stdin)),
+        &[
+            (dashed.as_str(), vec!["mcp__x_y__run"]),
+            (dotted.as_str(), vec!["mcp__srv__dot_tool"]),
+            (other.as_str(), vec![]),
+        ],
+        said,
+        &l.out.stderr,
+    ));
+    let ran = mcp_names::ran(&l.sb.root.join("mcp-ran.log"));
+    let denied = mcp_names::CALLS.iter().position(|c| c.0 == "x-y").unwrap();
+    c.that(
+        !ran.contains_key(&denied) && ran.contains_key(&0),
+        format!("the call the {said}{dashed} denies did not run, the others did: {ran:?}"),
+    );
+}
+
 /// Runs `SCENARIO:<scenario> do the work` with `args` in a sandbox prepared by `setup`, or
 /// `None` when the client is missing.
 fn live(scenario: &str, args: &[&str], setup: impl FnOnce(&Sandbox)) -> Option<Live> {
@@ -4175,32 +4212,13 @@ fn mcp_names_under_codex() {
     let Some(l) = live("mcpnames", &bypass, |sb| {
         mcp_names_config(sb);
         sb.trust_project();
-        let rule = |matcher: &str, label: &str| json!({"matcher": matcher, "hooks": [{"type": "command", "command": sb.dumper(label)}]});
-        let claude = json!({"hooks": {"PreToolUse": [
-            rule("mcp__x-y__.*", "c-dashed"), rule("mcp__srv__dot\\.tool", "c-dotted"),
-            rule("mcp__x-z__.*", "c-other")]}});
-        sb.write("project/.claude/settings.json", &claude.to_string());
+        mcp_claude_rules(sb, "c");
         sb.answer("c-dashed", "a", "", "", "C-DASHED-SAYS-NO", 2);
         common::trust_and_install(&sb.project, &sb.home, "codex");
     }) else {
         return;
     };
-    c.failed(mcp_names::ran_otherwise(
-        l.dumps.iter().map(|d| (d.label.as_str(), &d.stdin)),
-        &[
-            ("c-dashed", vec!["mcp__x_y__run"]),
-            ("c-dotted", vec!["mcp__srv__dot_tool"]),
-            ("c-other", vec![]),
-        ],
-        "",
-        &l.out.stderr,
-    ));
-    let ran = mcp_names::ran(&l.sb.root.join("mcp-ran.log"));
-    let dashed = mcp_names::CALLS.iter().position(|c| c.0 == "x-y").unwrap();
-    c.that(
-        !ran.contains_key(&dashed) && ran.contains_key(&0),
-        format!("the call c-dashed denies did not run, the others did: {ran:?}"),
-    );
+    mcp_claude_rules_ran(&mut c, &l, "c", "");
 
     // Row 2060: the same rules synced into the project's `.codex/hooks.json` (`hookx sync`, a
     // team's loop), the copies reviewed in Codex, no route: Codex matches the copies' own
@@ -4208,11 +4226,7 @@ fn mcp_names_under_codex() {
     let Some(l) = live("mcpnames", &bypass, |sb| {
         mcp_names_config(sb);
         sb.trust_project();
-        let rule = |matcher: &str, label: &str| json!({"matcher": matcher, "hooks": [{"type": "command", "command": sb.dumper(label)}]});
-        let claude = json!({"hooks": {"PreToolUse": [
-            rule("mcp__x-y__.*", "s-dashed"), rule("mcp__srv__dot\\.tool", "s-dotted"),
-            rule("mcp__x-z__.*", "s-other")]}});
-        sb.write("project/.claude/settings.json", &claude.to_string());
+        mcp_claude_rules(sb, "s");
         let manifest = format!(
             "version = 1\nsources = [{{ path = \".claude/settings.json\", from = \"claude\" }}]\n\n[targets.codex]\nhookx = {:?}\n",
             env!("CARGO_BIN_EXE_hookx")
@@ -4227,21 +4241,7 @@ fn mcp_names_under_codex() {
     }) else {
         return;
     };
-    c.failed(mcp_names::ran_otherwise(
-        l.dumps.iter().map(|d| (d.label.as_str(), &d.stdin)),
-        &[
-            ("s-dashed", vec!["mcp__x_y__run"]),
-            ("s-dotted", vec!["mcp__srv__dot_tool"]),
-            ("s-other", vec![]),
-        ],
-        "synced ",
-        &l.out.stderr,
-    ));
-    let ran = mcp_names::ran(&l.sb.root.join("mcp-ran.log"));
-    c.that(
-        !ran.contains_key(&dashed) && ran.contains_key(&0),
-        format!("the call the synced s-dashed denies did not run, the others did: {ran:?}"),
-    );
+    mcp_claude_rules_ran(&mut c, &l, "s", "synced ");
     c.done("mcp_names_under_codex");
 }
 

@@ -15,8 +15,6 @@ mod client;
 mod common;
 #[path = "live_common/converted.rs"]
 mod converted;
-#[path = "live_common/faults.rs"]
-mod faults;
 #[path = "live_common/form_probe.rs"]
 mod form_probe;
 #[path = "live_common/in_background.rs"]
@@ -3971,32 +3969,26 @@ fn a_converted_claude_mcp_deny_fires_under_gemini() {
     };
     let mut c = Checks::default();
     let ran = mcp_names::ran(&l.sb.root.join("mcp-ran.log"));
-    let denied = mcp_names::CALLS
-        .iter()
-        .position(|call| *call == ("x-y", "run"))
-        .unwrap();
-    c.that(
-        !ran.contains_key(&denied),
-        format!("the call the synced deny names ran: {ran:?}"),
-    );
-    let result = l.tool_result("mcpnames", &format!("\"{}\"", mcp_names::text(denied)));
-    c.that(
-        result.contains(REASON),
-        format!("the denied call's result: {result}"),
-    );
-    let dotted = mcp_names::CALLS
-        .iter()
-        .position(|call| *call == ("p.q", "run"))
-        .unwrap();
-    c.that(
-        !ran.contains_key(&dotted),
-        format!("the call the synced deny on `mcp__p\\.q__.*` names ran: {ran:?}"),
-    );
-    let result = l.tool_result("mcpnames", &format!("\"{}\"", mcp_names::text(dotted)));
-    c.that(
-        result.contains(DOTTED),
-        format!("the dotted server's denied call's result: {result}"),
-    );
+    for (call, reason, deny, whose) in [
+        (("x-y", "run"), REASON, "deny", "the"),
+        (
+            ("p.q", "run"),
+            DOTTED,
+            "deny on `mcp__p\\.q__.*`",
+            "the dotted server's",
+        ),
+    ] {
+        let at = mcp_names::CALLS.iter().position(|c| *c == call).unwrap();
+        c.that(
+            !ran.contains_key(&at),
+            format!("the call the synced {deny} names ran: {ran:?}"),
+        );
+        let result = l.tool_result("mcpnames", &format!("\"{}\"", mcp_names::text(at)));
+        c.that(
+            result.contains(reason),
+            format!("{whose} denied call's result: {result}"),
+        );
+    }
     for (i, (server, _)) in mcp_names::CALLS.iter().enumerate() {
         if *server == "Up_Case" {
             c.that(

@@ -2099,6 +2099,18 @@ fn both_scopes_get_one_event() {
     c.done("both_scopes_get_one_event");
 }
 
+/// The project's `.claude/settings.json`: one PreToolUse rule on `Bash` that answers the
+/// context `ctx` for a call whose payload holds `marker`, and nothing for any other.
+fn context_rule(sb: &Sandbox, marker: &str, ctx: &str) {
+    let answer = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
+        "additionalContext": ctx}});
+    let rule =
+        format!("input=$(cat); case \"$input\" in *{marker}*) printf '%s' '{answer}';; esac");
+    let rules = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+        "hooks": [{"type": "command", "command": rule}]}]}});
+    sb.write("project/.claude/settings.json", &rules.to_string());
+}
+
 /// Attacks rows 1650-1652 (row 1383's design): Qwen Code 0.24.4 drops a PreToolUse hook's
 /// `additionalContext` and delivers a PostToolUse one, appended to the tool's result. A
 /// Claude PreToolUse rule, trusted, routed by `hookx install --host qwen`, gives context on
@@ -2116,14 +2128,7 @@ fn a_claude_pretooluse_context_reaches_qwens_model_once() {
                 "PreToolUse": [group(sb, None, "ids-PreToolUse")],
                 "PostToolUse": [group(sb, None, "ids-PostToolUse")],
             }));
-            let answer = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-                "additionalContext": CTX}});
-            let rule = format!(
-                "input=$(cat); case \"$input\" in *carry-one*) printf '%s' '{answer}';; esac"
-            );
-            let rules = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
-                "hooks": [{"type": "command", "command": rule}]}]}});
-            sb.write("project/.claude/settings.json", &rules.to_string());
+            context_rule(sb, "carry-one", CTX);
             let mut installs = vec![vec!["install", "--host", "qwen"]];
             if both {
                 let quiet = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
@@ -2205,15 +2210,8 @@ fn a_context_kept_for_a_refused_call_reaches_no_call_after_continue() {
             "PostToolUseFailure": [group(sb, None, "ids-PostToolUseFailure")],
         }));
         sb.answer("qwen-deny", "00", "carry-refused", "", NATIVE, 2);
-        let answer = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
-            "additionalContext": CTX}});
         // The context for the refused call only: the later call gets none of its own.
-        let rule = format!(
-            "input=$(cat); case \"$input\" in *carry-refused*) printf '%s' '{answer}';; esac"
-        );
-        let rules = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
-            "hooks": [{"type": "command", "command": rule}]}]}});
-        sb.write("project/.claude/settings.json", &rules.to_string());
+        context_rule(sb, "carry-refused", CTX);
         common::trust_and_install(&sb.project, &sb.home, "qwen");
         None
     }) else {

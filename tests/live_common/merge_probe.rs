@@ -641,7 +641,17 @@ pub fn routed_rule_then_own_hook(
     let rules = home.join(".claude/settings.json");
     std::fs::create_dir_all(rules.parent().unwrap()).unwrap();
     std::fs::write(&rules, claude.to_string()).unwrap();
-    let hookx = |args: &[&str]| crate::faults::hookx(project, home, args);
+    let hookx = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+            .args(args)
+            .current_dir(project)
+            .env("HOME", home)
+            .env_remove("HOOKX_HOME")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "hookx {args:?}: {out:?}");
+        eprintln!("hookx {args:?}: {}", String::from_utf8_lossy(&out.stdout));
+    };
     let bin = env!("CARGO_BIN_EXE_hookx");
     let install = ["install", "--host", host, "--scope", "user", "--hookx", bin];
     hookx(&["trust", "--yes", &rules.to_string_lossy()]);
