@@ -2471,10 +2471,7 @@ fn a_synced_qwen_logger_runs_once_per_prompt() {
         return;
     };
     let mut c = Checks::default();
-    c.that(
-        l.out.status == Some(0),
-        format!("exit {:?}: {}", l.out.status, l.out.stderr),
-    );
+    c.exited(l.out.status, &l.out.stderr);
     let runs = common::story_runs(&l.sb.project, "qlog");
     c.that(runs.len() == 1, format!("qlog ran once: {runs:#?}"));
     c.done("team");

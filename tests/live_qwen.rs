@@ -1526,10 +1526,7 @@ fn a_synced_qwen_logger_runs_once_per_prompt() {
         return;
     };
     let mut c = Checks::default();
-    c.that(
-        l.out.status == Some(0),
-        format!("exit {:?}: {}", l.out.status, l.out.stderr),
-    );
+    c.exited(l.out.status, &l.out.stderr);
     let prompts = l.count("event-prompt");
     let runs = common::story_runs(&l.sb.project, "qlog");
     c.that(

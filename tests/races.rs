@@ -177,6 +177,40 @@ fn a_stop_is_answered_while_another_process_holds_the_follow_up_counts_lock() {
     );
 }
 
+/// `hookx ARGS --project PROJECT MORE…` started in `s`'s project for its user (`HOME`) while
+/// the caller holds the lock of `~/.hookx` (inode `ino`), returned once it waits for that
+/// lock (an event, [`lock_waiters`]); a command that ends first fails the test.
+fn waiting_for_lock(
+    s: &Setup,
+    args: &[&str],
+    more: &[&std::ffi::OsStr],
+    ino: u64,
+) -> std::process::Child {
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hookx"))
+        .args(args)
+        .arg("--project")
+        .arg(&s.project)
+        .args(more)
+        .current_dir(&s.project)
+        .env("HOME", &s.home)
+        .env_remove("HOOKX_HOME")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    while lock_waiters(ino) == 0 {
+        if child.try_wait().unwrap().is_some() {
+            let out = child.wait_with_output().unwrap();
+            panic!(
+                "{args:?} ended without waiting for ~/.hookx's lock: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    child
+}
+
 /// How many processes wait for the `flock` of the file or folder with inode `ino`
 /// (`/proc/locks` lists each waiter with `->`).
 fn lock_waiters(ino: u64) -> usize {
@@ -649,27 +683,7 @@ fn a_trusted_guard_denies_at_every_moment_of_convert_writes_and_syncs_edit_of_it
         holder.lock().unwrap();
         let before = std::fs::read_to_string(&guard).unwrap();
         // `convert` takes its home from `HOME`.
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hookx"))
-            .args(args)
-            .arg("--project")
-            .arg(&s.project)
-            .current_dir(&s.project)
-            .env("HOME", &s.home)
-            .env_remove("HOOKX_HOME")
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
-        while lock_waiters(ino) == 0 {
-            if child.try_wait().unwrap().is_some() {
-                let out = child.wait_with_output().unwrap();
-                panic!(
-                    "{args:?} ended without waiting for ~/.hookx's lock: {}",
-                    String::from_utf8_lossy(&out.stderr)
-                );
-            }
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
+        let child = waiting_for_lock(&s, args, &[], ino);
         let file = std::fs::read_to_string(&guard).unwrap();
         let answer = s.claude_shell_call();
         holder.unlock().unwrap();
@@ -761,28 +775,7 @@ fn a_synced_hook_script_stays_trusted_at_every_moment_of_its_rewrite() {
     let holder = std::fs::File::open(&state).unwrap();
     holder.lock().unwrap();
     let before = std::fs::read_to_string(&script).unwrap();
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("hookx"))
-        .args(["sync", "--project"])
-        .arg(&s.project)
-        .arg("--home")
-        .arg(&s.home)
-        .current_dir(&s.project)
-        .env("HOME", &s.home)
-        .env_remove("HOOKX_HOME")
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    while lock_waiters(ino) == 0 {
-        if child.try_wait().unwrap().is_some() {
-            let out = child.wait_with_output().unwrap();
-            panic!(
-                "sync ended without waiting for ~/.hookx's lock: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-        }
-        std::thread::sleep(std::time::Duration::from_millis(10));
-    }
+    let child = waiting_for_lock(&s, &["sync"], &["--home".as_ref(), s.home.as_os_str()], ino);
     let file = std::fs::read_to_string(&script).unwrap();
     let then = listed(&s);
     let payload = serde_json::json!({"session_id": "s", "transcript_path": "/dev/null",
