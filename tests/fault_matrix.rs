@@ -14,7 +14,7 @@ mod common;
 #[path = "common/host_limit.rs"]
 mod host_limit;
 
-use hookx::model::Decision;
+use hookx::model::{Decision, Event};
 use hookx::tables::Dialect;
 use host_limit::*;
 use serde_json::json;
@@ -95,4 +95,97 @@ fn a_deny_beside_a_faulty_handler_reaches_every_host_in_time() {
             .collect()
     });
     assert!(wrong.is_empty(), "{}", wrong.join("\n\n"));
+}
+
+/// Attacks row 2333: the matrix above fires `PreToolUse` under a shortened limit
+/// (`HOOKX_TEST_HOST_LIMIT_MS`), which hides a host's limit for one event's hooks (Codex's
+/// SessionEnd and Interrupt, 1 s by default: `RouteLimit::on`; Claude's SessionEnd hooks, 1.5 s
+/// in all: `hook_budget`). On every such event of every host, under the real limit: a wrapped
+/// entry that hangs (no timeout of its own) is answered for, exit 0, its handler cut and read
+/// as timed out; and where another agent's file names the event, the route runs a handler that
+/// hangs beside a logger and answers, the logger having logged. hookx answering at the entry's
+/// own default (600 s) would outlast [`HARD_LIMIT`].
+#[test]
+fn a_hanging_handler_on_an_event_with_a_limit_of_its_own_is_answered_for() {
+    let mut wrong = Vec::new();
+    let mut fired = Vec::new();
+    for &host in Dialect::all() {
+        for (kind, event, flavor) in host.own_events() {
+            let own_limit = host.def().route.limit.event(&kind).is_some()
+                || flavor.tables().protocol.hook_budget(&kind).is_some();
+            if !own_limit {
+                continue;
+            }
+            let s = Setup::new();
+            let mut payload = hookx::protocol::encode_event(&Event::bare(kind.clone()), flavor);
+            payload["cwd"] = json!(s.project.display().to_string());
+            payload["session_id"] = json!("s-2333");
+            let hanging = hang(&s.release, &s.marker);
+            let exec = common::ran(
+                s.hookx(&[
+                    "exec",
+                    "--host",
+                    host.name(),
+                    "--as",
+                    "bricks",
+                    "--event",
+                    event,
+                    "--",
+                    &hanging,
+                ])
+                .env_remove("HOOKX_TEST_HOST_LIMIT_MS")
+                .write_stdin(payload.to_string()),
+            );
+            if exec.code != Some(0) || !exec.stderr.contains("hook timed out") {
+                wrong.push(format!("{host} exec on {event}: {exec:?}"));
+            }
+            // The route: a file of another agent that names the event, run by hookx.
+            let other = ["claude", "gemini"]
+                .into_iter()
+                .map(dialect)
+                .filter(|d| *d != host)
+                .find_map(|d| {
+                    let mut name = d.default_flavor().tables().events.iter();
+                    let name = name.find(|(k, _)| *k == kind).map(|(_, n)| *n)?;
+                    Some((d, name))
+                });
+            if let Some((other, name)) = other {
+                let logged = s.project.join("logged");
+                let rules = json!({"hooks": {name: [{"hooks": [
+                    {"type": "command", "command": hanging},
+                    {"type": "command", "command": format!("echo logged > '{}'", logged.display())},
+                ]}]}});
+                let file = match other.name() {
+                    "claude" => ".claude/settings.json",
+                    _ => ".gemini/settings.json",
+                };
+                let file = common::write(&s.project, file, &rules.to_string());
+                s.trust(&file);
+                let run = common::ran(
+                    s.hookx(&["run", "--host", host.name(), "--event", event])
+                        .env_remove("HOOKX_TEST_HOST_LIMIT_MS")
+                        .write_stdin(payload.to_string()),
+                );
+                if run.code != Some(0) || !logged.exists() {
+                    wrong.push(format!(
+                        "{host} run of {other}'s {name} on {event}: logged {}, {run:?}",
+                        logged.exists()
+                    ));
+                }
+            }
+            fired.push(format!("{host} {event}"));
+            std::fs::write(&s.release, "").unwrap();
+        }
+    }
+    assert!(
+        fired.iter().any(|f| f == "codex SessionEnd")
+            && fired.iter().any(|f| f == "codex Interrupt"),
+        "the hosts' own limits were not all fired: {fired:?}"
+    );
+    eprintln!("fired: {fired:?}");
+    assert!(
+        wrong.is_empty(),
+        "{}\n\nfired: {fired:?}",
+        wrong.join("\n\n")
+    );
 }

@@ -261,6 +261,7 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
         "untrusted" => vec![shell("echo untrusted-probe"), Step::Text("done")],
         "blocks" => vec![shell("echo post-block"), Step::Text("blocks done")],
         "interrupt" => vec![shell("sleep 30"), Step::Text("interrupt done")],
+        "sessionend" => vec![Step::Text("sessionend done")],
         "routed" => vec![
             shell("echo claude-deny"),
             shell("echo routed-ok"),
@@ -3039,6 +3040,7 @@ fn main() -> std::process::ExitCode {
             a_patch_of_two_files_does_not_pass_a_claude_write_guard,
             a_patch_of_two_hunks_does_not_pass_a_claude_edit_guard,
             ground_truth_interrupt,
+            session_end_answers_within_codexs_limit,
             hooks_json_with_comments_or_trailing_commas,
             hooks_json_forms_codex_refuses_whole,
             migration_story_runs_each_rule_once,
@@ -4596,4 +4598,162 @@ fn a_routed_async_handler_runs_in_the_background() {
         "the Stop logger ran on past Codex's end, to its own",
     );
     c.done("async");
+}
+
+/// Attacks rows 2330-2332 (row 2147's open end, live): on `SessionEnd`, where Codex gives a
+/// hook 1 s by default and at most 3 (codex-facts), a Claude rule that hangs beside a logger,
+/// routed (`hookx install --host codex`) and converted (`hookx convert --to codex --write`,
+/// copies run through `hookx exec`). hookx is started through a shim that appends a line after
+/// hookx has answered: a shim Codex cut at its limit writes none. A control of Codex's own (a
+/// hook that hangs, in the same file as the copies) shows that Codex does cut one: its process
+/// is gone when Codex has exited, and it wrote no line.
+fn session_end_answers_within_codexs_limit() {
+    // The shim: hookx's answer, its exit code and the event, after hookx has answered.
+    let shim = |sb: &Sandbox| {
+        let log = sb.root.join("answered.log");
+        sb.write(
+            "timed-hookx.sh",
+            &format!(
+                "input=$(cat)\nprintf '%s' \"$input\" | '{hookx}' \"$@\"\nrc=$?\n\
+                 event=$(printf '%s' \"$input\" | grep -o '\"hook_event_name\":\"[A-Za-z]*\"')\n\
+                 printf '%s %s %s\\n' \"$rc\" \"$event\" \"$1\" >> '{log}'\nexit $rc\n",
+                hookx = env!("CARGO_BIN_EXE_hookx"),
+                log = log.display(),
+            ),
+        );
+        let path = sb.root.join("timed-hookx.sh");
+        let mut perms = std::fs::metadata(&path).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+        std::fs::set_permissions(&path, perms).unwrap();
+        path.display().to_string()
+    };
+    // The rule: a handler that hangs (until the test releases it) beside a logger.
+    let rule = |sb: &Sandbox| {
+        let release = sb.root.join("release");
+        let hang = format!(
+            "echo $$ >> '{pids}'; while [ ! -e '{release}' ]; do sleep 0.05; done",
+            pids = sb.root.join("hung.pids").display(),
+            release = release.display()
+        );
+        let logger = format!("echo logged >> '{}'", sb.root.join("logger.log").display());
+        sb.write(
+            "project/.claude/settings.json",
+            &client::pretty(&json!({"hooks": {"SessionEnd": [{"hooks": [
+                {"type": "command", "command": hang},
+                {"type": "command", "command": logger}]}]}})),
+        );
+    };
+    let read =
+        |sb: &Sandbox, name: &str| std::fs::read_to_string(sb.root.join(name)).unwrap_or_default();
+    let mut c = Checks::default();
+    let Some(routed) = live("sessionend", WRITE, |sb| {
+        sb.trust_project();
+        rule(sb);
+        let shim = shim(sb);
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        common::hookx_at(
+            &sb.project,
+            &sb.home,
+            &["install", "--host", "codex", "--hookx", &shim],
+        )
+        .success();
+    }) else {
+        return;
+    };
+    let answered = read(&routed.sb, "answered.log");
+    c.that(
+        answered
+            .lines()
+            .any(|l| l == "0 \"hook_event_name\":\"SessionEnd\" run"),
+        format!(
+            "the route answered SessionEnd before Codex's limit: {answered:?}\n{}",
+            routed.out.stderr
+        ),
+    );
+    c.that(
+        read(&routed.sb, "logger.log") == "logged\n",
+        format!(
+            "the logger beside the hanging handler logged once (route): {:?}",
+            read(&routed.sb, "logger.log")
+        ),
+    );
+    std::fs::write(routed.sb.root.join("release"), "").unwrap();
+    let Some(copied) = live("sessionend", WRITE, |sb| {
+        sb.trust_project();
+        rule(sb);
+        let shim = shim(sb);
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        let convert = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+            .args([
+                "convert",
+                ".claude/settings.json",
+                "--to",
+                "codex",
+                "--write",
+                "--hookx",
+                &shim,
+            ])
+            .current_dir(&sb.project)
+            .env("HOME", &sb.home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("CODEX_HOME")
+            .output()
+            .unwrap();
+        assert!(convert.status.success(), "{convert:?}");
+        let mut copies: Value = serde_json::from_str(
+            &std::fs::read_to_string(sb.project.join(".codex/hooks.json")).unwrap(),
+        )
+        .unwrap();
+        // The control: a hook of Codex's own that hangs, with no timeout (1 s).
+        let control = format!(
+            "echo $$ >> '{pids}'; while [ ! -e '{release}' ]; do sleep 0.05; done; echo ended >> '{log}'",
+            pids = sb.root.join("control.pids").display(),
+            release = sb.root.join("release").display(),
+            log = sb.root.join("answered.log").display(),
+        );
+        copies["hooks"]["SessionEnd"]
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"hooks": [{"type": "command", "command": control}]}));
+        sb.trusted_hooks(HookFile::ProjectJson, &copies["hooks"]);
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+    }) else {
+        return;
+    };
+    let answered = read(&copied.sb, "answered.log");
+    let execs = answered
+        .lines()
+        .filter(|l| *l == "0 \"hook_event_name\":\"SessionEnd\" exec")
+        .count();
+    c.that(
+        execs == 2 && !answered.contains("ended"),
+        format!(
+            "both copies' exec answered SessionEnd before Codex's limit, the control did not: {answered:?}\n{}",
+            copied.out.stderr
+        ),
+    );
+    c.that(
+        read(&copied.sb, "logger.log") == "logged\n",
+        format!(
+            "the logger beside the hanging handler logged once (copies): {:?}",
+            read(&copied.sb, "logger.log")
+        ),
+    );
+    // Codex cut its own hanging hook: the process is gone once Codex has exited.
+    let alive = |pids: &str| {
+        pids.lines()
+            .filter_map(|p| p.trim().parse::<i32>().ok())
+            .filter(|p| std::path::Path::new(&format!("/proc/{p}")).exists())
+            .count()
+    };
+    let control = read(&copied.sb, "control.pids");
+    c.that(
+        control.lines().count() == 1 && alive(&control) == 0,
+        format!(
+            "Codex cut its own hanging hook at its limit: pids {control:?}, alive {}",
+            alive(&control)
+        ),
+    );
+    std::fs::write(copied.sb.root.join("release"), "").unwrap();
+    c.done("sessionend");
 }
