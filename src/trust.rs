@@ -450,10 +450,25 @@ impl TrustStore {
         }
     }
 
-    /// The record's text; `None` when there is no record.
+    /// The record's text; `None` when there is no record. A link in its place whose target is
+    /// gone (a dotfiles folder not mounted) is a record that does not read, not "no record":
+    /// the guards it trusted would be skipped as untrusted and a tool call let through
+    /// (attacks row 2334).
     fn text(path: &Path) -> Result<Option<String>, Error> {
         match crate::read::text(path, crate::read::MAX_FILE_BYTES) {
             Ok(text) => Ok(Some(text)),
+            Err(e)
+                if e.kind() == std::io::ErrorKind::NotFound
+                    && std::fs::symlink_metadata(path).is_ok() =>
+            {
+                Err(Error::Io {
+                    path: path.display().to_string(),
+                    message: "is a link to a file that does not exist; restore what it \
+                              links to, or move the link away to start afresh, then `hookx \
+                              trust` again what you reviewed"
+                        .into(),
+                })
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(Error::Io {
                 path: path.display().to_string(),

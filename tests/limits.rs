@@ -484,6 +484,35 @@ fn a_fifo_in_place_of_the_trust_record_is_refused_not_waited_on() {
     );
 }
 
+/// Attacks row 2334: `trust.json` a symbolic link whose target is gone (a record kept in a
+/// dotfiles folder that is not mounted, or moved) is a record that does not read, not "no
+/// record": the guard it trusted is not there to deny, so a tool call is denied, naming the
+/// record; and `hookx trust` does not start a new record over the link.
+#[cfg(unix)]
+#[test]
+fn a_trust_record_linked_to_a_missing_file_fails_closed() {
+    let h = Homed::new();
+    let file = h.trusted_deny(0);
+    let record = h.home.join(".hookx/trust.json");
+    let kept = h.home.join("dotfiles/trust.json");
+    std::fs::create_dir_all(kept.parent().unwrap()).unwrap();
+    std::fs::rename(&record, &kept).unwrap();
+    std::os::unix::fs::symlink(&kept, &record).unwrap();
+    let (denied, out) = h.denied();
+    assert!(denied, "through the link the guard denies: {out}");
+    std::fs::remove_file(&kept).unwrap();
+    let (denied, out) = h.denied();
+    assert!(
+        !denied && out.contains("\"deny\"") && out.contains("not using the trust record"),
+        "a record linked to a missing file must fail closed: {out}"
+    );
+    let (code, _, stderr) = h.hookx(&["trust", file.to_str().unwrap()], "");
+    assert!(
+        code != Some(0) && stderr.contains("trust.json") && record.is_symlink(),
+        "trust must not start a new record over the link: {code:?} {stderr}"
+    );
+}
+
 /// A trust record `run` cannot read (cut short, or a newer hookx's format after a downgrade)
 /// trusts nothing, and that must not pass for "nothing is trusted": the guard it trusted is
 /// not there to deny, so a tool call is denied, naming the record and why.
