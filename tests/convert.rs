@@ -2027,6 +2027,60 @@ fn a_timeout_past_the_targets_timer_is_written_within_it() {
     }
 }
 
+/// Attacks row 2335: Codex gives a SessionEnd or Interrupt hook at most 3 s and clamps a longer
+/// `timeout`, with a warning at every start (codex-facts; `RouteLimit::on`'s `most`). A Gemini
+/// SessionEnd logger with its default (60 s) or `timeout: 10000` (ms), and a Claude one with
+/// `timeout: 10`, converted to Codex: written as 3, each a located loss; one of 2 s stays 2.
+#[test]
+fn a_timeout_past_the_targets_limit_for_the_event_is_written_within_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let gemini = common::write(
+        dir.path(),
+        ".gemini/settings.json",
+        r#"{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "./a.sh"}, {"type": "command", "command": "./b.sh", "timeout": 10000}, {"type": "command", "command": "./c.sh", "timeout": 2000}]}]}}"#,
+    );
+    let claude = common::write(
+        dir.path(),
+        ".claude/settings.json",
+        r#"{"hooks": {"SessionEnd": [{"hooks": [{"type": "command", "command": "./d.sh", "timeout": 10}]}]}}"#,
+    );
+    for (src, want) in [(&gemini, vec![3, 3, 2]), (&claude, vec![3])] {
+        for wrap in [true, false] {
+            let out = dir.path().join("codex.json");
+            let mut args = vec![
+                src.to_str().unwrap(),
+                "--to",
+                "codex",
+                "--out",
+                out.to_str().unwrap(),
+            ];
+            if !wrap {
+                args.push("--no-wrap");
+            }
+            let (code, stdout, stderr) = run_convert(&args);
+            let shown = format!("exit {code}\n{stdout}{stderr}");
+            let written: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+            let timeouts: Vec<u64> = written["hooks"]["SessionEnd"][0]["hooks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|h| h["timeout"].as_u64().unwrap_or(0))
+                .collect();
+            assert_eq!(timeouts, want, "{}: {shown}", src.display());
+            let losses = shown
+                .matches("gives a hook on this event at most 3 s")
+                .count();
+            assert_eq!(
+                losses,
+                want.iter().filter(|t| **t == 3).count(),
+                "{}: {shown}",
+                src.display()
+            );
+        }
+    }
+}
+
 /// Attacks row 1881: `--write` into the project file of an agent that reads it only in a folder
 /// its user trusted (Copilot, Gemini, Codex), in a project that is not: the note `install` gives
 /// its route, naming the record and the fix; none once the folder is trusted. Live, Copilot CLI

@@ -258,6 +258,32 @@ impl Converter<'_> {
                 );
             }
         }
+        // The target's own limit for the hooks of this event (Codex's SessionEnd and Interrupt:
+        // at most 3 s, a longer timeout clamped, with a warning at every start): written as
+        // that most, a loss where more was asked (attacks row 2335: a Gemini SessionEnd
+        // logger's default of 60 s was written as `timeout: 60`, "no losses").
+        if let (Some(limit), Some(asked)) = (target.def().route.limit.event(event), out.timeout)
+            && asked > limit.most
+        {
+            out.timeout = Some(limit.most);
+            let what = match handler.timeout {
+                Some(_) => format!("timeout of {asked} s on `{event}`"),
+                None => format!(
+                    "{}'s default timeout ({asked} s) on `{event}`",
+                    from.dialect()
+                ),
+            };
+            self.lose(
+                src,
+                field_pointer(at, from, HandlerField::Timeout),
+                &what,
+                &format!(
+                    "{target} gives a hook on this event at most {} s, and clamps a longer \
+                     timeout with a warning: written as {} s",
+                    limit.most, limit.most
+                ),
+            );
+        }
         // Past what the target's hook timer holds, the target ends the hook as soon as it
         // starts and goes on with the call (attacks row 1681): written as the most it holds.
         if let (Some(limit), Some(asked)) = (spec.timer_limit_ms, out.timeout)
