@@ -3433,3 +3433,61 @@ fn a_route_whose_hookx_is_a_quoted_tilde_is_said_not_to_run() {
         );
     }
 }
+
+/// Attacks row 2322: a trusted Claude guard converted with `--write` into the project's Gemini
+/// file, in a folder Gemini does not trust (no `~/.gemini/trustedFolders.json` entry): Gemini
+/// reads no project file there, so hookx would run the guard, and doctor said "no hookx route
+/// for `BeforeTool` … (fix: hookx install --host gemini)". But install plans as if every file
+/// were read (`plan_once_trusted`: Gemini's copy stands in) and said "no gemini events to
+/// route", writing nothing in either scope: doctor then gave the same fix again. Now the fix
+/// doctor names for a missing route is install only where install would write that route.
+#[test]
+fn doctors_fix_for_a_missing_route_is_one_install_writes() {
+    let w = World::new();
+    w.write_json(
+        "project/.claude/settings.json",
+        claude_hooks(&[("PreToolUse", Some("Bash"), command("./guard.sh"))]),
+    );
+    let source = w.project().join(".claude/settings.json");
+    assert!(
+        w.hookx(&["trust", source.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let convert = common::hookx()
+        .args([
+            "convert",
+            source.to_str().unwrap(),
+            "--to",
+            "gemini",
+            "--write",
+        ])
+        .arg("--project")
+        .arg(w.project())
+        .env("HOME", w.home())
+        .env_remove("HOOKX_HOME")
+        .output()
+        .unwrap();
+    assert!(convert.status.success(), "{convert:?}");
+    assert!(w.hookx(&["trust", "--yes"]).status.success());
+    for scope in ["project", "user"] {
+        let install = w.hookx(&["install", "--host", "gemini", "--scope", scope]);
+        assert!(install.status.success(), "{install:?}");
+    }
+    let out = w.hookx(&["doctor", "--host", "gemini"]);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let line = text
+        .lines()
+        .find(|l| l.contains("no hookx route for `BeforeTool`"))
+        .unwrap_or_else(|| panic!("doctor no longer finds the route missing: {text}"));
+    assert!(
+        !line.contains("(fix: hookx install --host gemini)"),
+        "after install in both scopes, doctor names install again: {line}"
+    );
+    assert!(
+        line.contains("`hookx install --host gemini` routes none of them"),
+        "{line}"
+    );
+    // The file of Gemini's copy says why Gemini does not read it, and its fix.
+    assert!(text.contains("trustedFolders.json"), "{text}");
+}

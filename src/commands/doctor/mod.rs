@@ -400,11 +400,19 @@ impl Doctor<'_> {
         policy.extend(self.unguarded_user_routes(host));
         policy.extend(self.routes_without_their_folder(host));
         policy.extend(self.routed_above(host));
+        let install_routes = [
+            crate::route::InstallScope::Project,
+            crate::route::InstallScope::User,
+        ]
+        .into_iter()
+        .flat_map(|scope| super::install::routed_events(self.ctx, host, scope))
+        .collect();
         HostReport {
             host,
             verified_with: host.default_flavor().tables().verified_with,
             found,
             policy,
+            install_routes,
         }
     }
 

@@ -56,7 +56,24 @@ pub fn render_text(report: &Report) -> String {
                 }
             }
         }
-        if !names.is_empty() {
+        if !names.is_empty() && !names.iter().any(|n| host.install_routes.contains(n)) {
+            // Install plans as if the agent read every file it runs itself: where it does not
+            // read the one holding its copy (a folder it does not trust), install routes none
+            // of these events, and naming it would send the user round (attacks row 2322).
+            let finding = Finding::new(
+                Level::Warning,
+                format!(
+                    "no hookx route for `{}` in {}'s config: nobody calls hookx for the rules marked \"no route\", and `hookx install --host {}` routes none of them: it counts on {}'s own copies of them, which {} does not read here (see the warning on the file of each copy below)",
+                    names.join("`, `"),
+                    host.host.def().display,
+                    host.host,
+                    host.host.def().display,
+                    host.host.def().display,
+                ),
+                None,
+            );
+            push_finding(&mut out, &format!("  {}: ", host.host), &finding);
+        } else if !names.is_empty() {
             // Where the agent writes back what a session read, a route installed while one ran
             // is gone at its next settings write (attacks row 1245).
             let undone = host.host.config().rewrites_from_memory.map(|writes| {

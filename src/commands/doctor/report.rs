@@ -37,6 +37,11 @@ pub struct HostReport {
     /// The machine's policy files for this host and what they switch off, and what a deny
     /// does to its run where that is more than the call.
     pub policy: Vec<Finding>,
+    /// The events `hookx install --host H` routes in either scope
+    /// ([`crate::commands::install::routed_events`]): a missing route is one install writes only
+    /// if its event is among them (attacks row 2322).
+    #[serde(skip)]
+    pub install_routes: Vec<&'static str>,
 }
 
 /// One hook file.
