@@ -4755,5 +4755,67 @@ fn session_end_answers_within_codexs_limit() {
         ),
     );
     std::fs::write(copied.sb.root.join("release"), "").unwrap();
+    // Row 2335: a Gemini SessionEnd logger (`timeout: 60000`, ms) converted to Codex is written
+    // within the 3 s Codex allows there, so Codex clamps (and warns of) none of the project's
+    // hooks; a hook of the user's own asking 60 s is the control Codex warns of.
+    let Some(clamped) = live("sessionend", WRITE, |sb| {
+        sb.trust_project();
+        let logger = format!("echo logged >> '{}'", sb.root.join("logger.log").display());
+        sb.write(
+            "project/.gemini/settings.json",
+            &client::pretty(&json!({"hooks": {"SessionEnd": [{"hooks": [
+                {"type": "command", "command": logger, "timeout": 60000}]}]}})),
+        );
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+        let convert = std::process::Command::new(env!("CARGO_BIN_EXE_hookx"))
+            .args([
+                "convert",
+                ".gemini/settings.json",
+                "--to",
+                "codex",
+                "--write",
+            ])
+            .args(["--hookx", env!("CARGO_BIN_EXE_hookx")])
+            .current_dir(&sb.project)
+            .env("HOME", &sb.home)
+            .env_remove("HOOKX_HOME")
+            .env_remove("CODEX_HOME")
+            .output()
+            .unwrap();
+        assert!(convert.status.success(), "{convert:?}");
+        let copies: Value = serde_json::from_str(
+            &std::fs::read_to_string(sb.project.join(".codex/hooks.json")).unwrap(),
+        )
+        .unwrap();
+        sb.trust(HookFile::ProjectJson, &copies["hooks"]);
+        sb.trusted_hooks(
+            HookFile::UserJson,
+            &json!({"SessionEnd": [{"hooks": [
+                {"type": "command", "command": "true", "timeout": 60}]}]}),
+        );
+        common::hookx_at(&sb.project, &sb.home, &["trust", "--yes"]).success();
+    }) else {
+        return;
+    };
+    // `codex exec` prints the warning nowhere; Codex's own review (`hooks/list`) lists it.
+    let inventory = client::binary()
+        .map(|bin| clamped.sb.hook_inventory(&bin))
+        .unwrap_or_default()
+        .to_string();
+    let warned = |file: HookFile| {
+        let path = clamped.sb.path_of(file).display().to_string();
+        inventory.contains(&format!("clamping SessionEnd hook timeout to 3s in {path}"))
+    };
+    c.that(
+        warned(HookFile::UserJson) && !warned(HookFile::ProjectJson),
+        format!("Codex clamps the user's 60 s, not the converted copy's: {inventory}"),
+    );
+    c.that(
+        read(&clamped.sb, "logger.log") == "logged\n",
+        format!(
+            "the converted logger logged once: {:?}",
+            read(&clamped.sb, "logger.log")
+        ),
+    );
     c.done("sessionend");
 }
