@@ -262,6 +262,11 @@ fn scripts(name: &str, project: &str) -> Vec<Step> {
         "blocks" => vec![shell("echo post-block"), Step::Text("blocks done")],
         "interrupt" => vec![shell("sleep 30"), Step::Text("interrupt done")],
         "sessionend" => vec![Step::Text("sessionend done")],
+        "faults" => faults::commands()
+            .iter()
+            .map(|c| shell(c))
+            .chain([Step::Text("faults done")])
+            .collect(),
         "routed" => vec![
             shell("echo claude-deny"),
             shell("echo routed-ok"),
@@ -3041,6 +3046,7 @@ fn main() -> std::process::ExitCode {
             a_patch_of_two_hunks_does_not_pass_a_claude_edit_guard,
             ground_truth_interrupt,
             session_end_answers_within_codexs_limit,
+            faulty_handlers_beside_a_deny,
             hooks_json_with_comments_or_trailing_commas,
             hooks_json_forms_codex_refuses_whole,
             migration_story_runs_each_rule_once,
@@ -4818,4 +4824,39 @@ fn session_end_answers_within_codexs_limit() {
         ),
     );
     c.done("sessionend");
+}
+
+/// Attacks row 2344: the fault matrix in Codex (tests/live_common/faults.rs), which no Codex
+/// suite ran: a hanging, slow, crashing, noisy or oversized handler beside a deny, through
+/// `hookx run` on Codex's route and through wrapped entries in `.codex/hooks.json` (reviewed)
+/// that Codex runs itself: each denied shell call never runs, and the deny's reason (or the
+/// failure policy's) is its result.
+fn faulty_handlers_beside_a_deny() {
+    let mut wrong = Vec::new();
+    for via in [faults::Via::Run, faults::Via::Wrapped] {
+        let env = [("HOOKX_TEST_HOST_LIMIT_MS", faults::TEST_LIMIT_MS)];
+        let Some(l) = live_env("faults", WRITE, &env, |sb| {
+            sb.trust_project();
+            faults::set_up(via, "codex", &sb.root, &sb.project, &sb.home);
+            if via == faults::Via::Wrapped {
+                let copies: Value = serde_json::from_str(
+                    &std::fs::read_to_string(sb.project.join(".codex/hooks.json")).unwrap(),
+                )
+                .unwrap();
+                sb.trust(HookFile::ProjectJson, &copies["hooks"]);
+            }
+        }) else {
+            return;
+        };
+        l.keep(&format!("faults-{via:?}"));
+        let result = |text: &str| l.tool_result("faults", text);
+        wrong.extend(faults::check(
+            via,
+            "codex",
+            &l.sb.root,
+            &l.sb.project,
+            &result,
+        ));
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
