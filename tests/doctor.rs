@@ -3491,3 +3491,106 @@ fn doctors_fix_for_a_missing_route_is_one_install_writes() {
     // The file of Gemini's copy says why Gemini does not read it, and its fix.
     assert!(text.contains("trustedFolders.json"), "{text}");
 }
+
+/// Attacks rows 2131-2133: where the host decides a tool call by one hook's place among its
+/// own (Qwen Code 0.24.4 takes the last hook's permission field, Droid 0.225.2 the first's;
+/// `live_qwen::a_hook_of_the_users_after_the_route_leaves_its_deny`,
+/// `live_droid::a_hook_of_the_users_after_the_route_is_not_hidden_by_its_allow`), a hook that
+/// runs after hookx's route is said, located, with what to run: one the user added after the
+/// route in its own file before `install` ran again (2133, install moves the route last), one
+/// in a file the host runs later: the user's after a project's route (2131), Qwen's system
+/// settings after the user's route (2132). Claude folds by deny-beats-allow: nothing said.
+#[test]
+fn a_hook_after_hookxs_route_is_said_where_the_host_decides_by_place() {
+    let own = |name: &str| json!({"hooks": [command(name)]});
+    let after_route = |report: &Value| -> Vec<String> {
+        findings(&json!({"findings": report["hosts"][0]["policy"]}))
+            .into_iter()
+            .filter(|f| f.contains("after hookx's route"))
+            .collect()
+    };
+    for (host, folder, which) in [("qwen", ".qwen", "last"), ("droid", ".factory", "first")] {
+        // 2133: the user's own hook after the user route, in the same file.
+        let w = World::new();
+        w.route_a_trusted_user_guard(host);
+        let rel = format!("home/{folder}/settings.json");
+        let path = w.root.join(&rel);
+        let mut settings: Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        settings["hooks"]["PreToolUse"]
+            .as_array_mut()
+            .unwrap()
+            .push(own("./own-after.sh"));
+        w.write_json(&rel, settings);
+        let (_, report) = w.doctor(Some(host));
+        let said = after_route(&report);
+        let file = format!("~/{folder}/settings.json");
+        assert_eq!(said.len(), 1, "{host}: {said:#?}");
+        for part in [
+            format!("the hook at {file} PreToolUse[1], line"),
+            format!("after hookx's route at {file} PreToolUse[0], line"),
+            format!("takes the {which} hook's permission decision"),
+            format!("fix: \"hookx install --host {host} --scope user (it moves the route last)\""),
+        ] {
+            assert!(said[0].contains(&part), "{host}: {part} in {said:#?}");
+        }
+        let install = w.hookx(&["install", "--host", host, "--scope", "user"]);
+        assert!(install.status.success(), "{install:?}");
+        let (_, report) = w.doctor(Some(host));
+        assert_eq!(
+            after_route(&report),
+            Vec::<String>::new(),
+            "{host}, installed again"
+        );
+
+        // 2131: hookx's route in the project's file, a hook of the user's own in theirs.
+        let w = World::new();
+        w.write_json(
+            "project/.claude/settings.json",
+            claude_hooks(&[("PreToolUse", Some("Bash"), command("./guard.sh"))]),
+        );
+        assert!(w.hookx(&["trust", "--yes"]).status.success());
+        let install = w.hookx(&["install", "--host", host]);
+        assert!(install.status.success(), "{install:?}");
+        w.write_json(&rel, json!({"hooks": {"PreToolUse": [own("./mine.sh")]}}));
+        let (_, report) = w.doctor(Some(host));
+        let said = after_route(&report);
+        assert_eq!(said.len(), 1, "{host}: {said:#?}");
+        for part in [
+            format!("the hook at {file} PreToolUse[0], line"),
+            format!("after hookx's route at {folder}/settings.json PreToolUse[0]"),
+            format!("runs the hooks of {file} after those of {folder}/settings.json"),
+            format!("fix: \"move that hook into {folder}/settings.json before hookx's route"),
+        ] {
+            assert!(said[0].contains(&part), "{host}: {part} in {said:#?}");
+        }
+    }
+    // 2132: Qwen's system settings run after the user's route.
+    let w = World::new();
+    w.route_a_trusted_user_guard("qwen");
+    w.write_json(
+        "managed/etc/qwen-code/settings.json",
+        json!({"hooks": {"PreToolUse": [own("/opt/allow-all.sh")]}}),
+    );
+    let (_, report) = w.doctor(Some("qwen"));
+    let said = after_route(&report);
+    assert_eq!(said.len(), 1, "{said:#?}");
+    assert!(
+        said[0].contains("runs after hookx's route at ~/.qwen/settings.json PreToolUse[0]")
+            && said[0].contains("qwen-code/settings.json PreToolUse[0]"),
+        "{said:#?}"
+    );
+    // Claude: deny beats allow whatever the place.
+    let w = World::new();
+    w.route_a_trusted_user_guard("claude");
+    let rel = "home/.claude/settings.json";
+    let mut settings: Value =
+        serde_json::from_str(&std::fs::read_to_string(w.root.join(rel)).unwrap()).unwrap();
+    settings["hooks"]["PreToolUse"]
+        .as_array_mut()
+        .unwrap()
+        .push(own("./own-after.sh"));
+    w.write_json(rel, settings);
+    let (_, report) = w.doctor(Some("claude"));
+    assert_eq!(after_route(&report), Vec::<String>::new());
+}

@@ -2,6 +2,7 @@
 //! handlers, running them, the failure policy, and simulate's events and reports.
 //! [`crate::pipeline`] puts them in order.
 
+pub mod after_route;
 pub mod carry;
 pub mod condition;
 pub mod failure;

@@ -417,16 +417,7 @@ pub fn native_rules(
     let listed = listed_off(sources, host);
     // Where the host folds by place, its files in the order it runs their hooks (row 2051).
     let all = sources;
-    let mut sources: Vec<&crate::discover::Source> = sources.iter().collect();
-    let fold = host.default_flavor().tables().protocol.permission_fold;
-    if fold != crate::tables::PermissionFold::Strictest {
-        let native = host.def().native;
-        sources.sort_by_key(|s| {
-            (native.iter())
-                .position(|id| *id == s.location.id)
-                .unwrap_or(usize::MAX)
-        });
-    }
+    let sources = super::after_route::in_fold_order(host, sources);
     for &source in &sources {
         if crate::discover::runner(host, source) != crate::discover::Runner::Native {
             continue;

@@ -407,6 +407,7 @@ impl Doctor<'_> {
         .into_iter()
         .flat_map(|scope| super::install::routed_events(self.ctx, host, scope))
         .collect();
+        policy.extend(hooks_after_the_route(self.sources, host));
         HostReport {
             host,
             verified_with: host.default_flavor().tables().verified_with,
@@ -519,6 +520,107 @@ impl Doctor<'_> {
             hosts: loading,
             rules,
         }
+    }
+}
+
+/// The hooks `host` runs after hookx's route on a tool call's event, where it decides the
+/// call by one hook's place ([`crate::dispatch::after_route`]): a warning each, located (file,
+/// event, place, line), with what to do. `install` moves its route last in the file it edits,
+/// but a hook added after it since, one in a group beside it, or one in a file the host runs
+/// later (the user's after a project's route, the system's after the user's) is after it
+/// (attacks rows 2131-2133: the deny was lost, live, to such a hook).
+fn hooks_after_the_route(sources: &[Source], host: Dialect) -> Vec<Finding> {
+    use crate::tables::PermissionFold;
+    let display = host.def().display;
+    let fold = host.default_flavor().tables().protocol.permission_fold;
+    let (which, loses) = match fold {
+        PermissionFold::Strictest => return Vec::new(),
+        PermissionFold::LastField => (
+            "last",
+            "an allow from that hook undoes hookx's deny of the call",
+        ),
+        PermissionFold::FirstField => (
+            "first",
+            "hookx's allow of the call hides a deny from that hook by the permission field",
+        ),
+    };
+    let line = |place: &crate::dispatch::after_route::Place| {
+        let src = SourceFile::read(&place.path).ok()?;
+        let offset = crate::config::syntax::locate(&src, &place.pointer)?;
+        Some(src.line_col(offset).0)
+    };
+    crate::dispatch::after_route::hooks_after_routes(host, sources)
+        .into_iter()
+        .map(|after| {
+            let (route, hook) = (&after.route, &after.hook);
+            let at = |p: &crate::dispatch::after_route::Place| {
+                let line = line(p).map(|l| format!(", line {l}")).unwrap_or_default();
+                format!("{} {}[{}]{line}", p.file, p.event, p.index)
+            };
+            let matcher = match after.matcher.as_deref() {
+                Some(m) if !m.is_empty() => format!(" (matcher `{m}`)"),
+                _ => String::new(),
+            };
+            let (whose, fix) = if after.beside_route {
+                (
+                    format!(
+                        "a hook in the same entry as hookx's route, after it, at {}",
+                        at(hook)
+                    ),
+                    format!(
+                        "move that hook out of the route's entry into one of its own before \
+                         it in {}, then run `hookx install --host {host}{}`",
+                        hook.file,
+                        scope_flag(route.scope)
+                    ),
+                )
+            } else if hook.file == route.file {
+                (
+                    format!(
+                        "the hook at {}{matcher} comes after hookx's route at {}",
+                        at(hook),
+                        at(route)
+                    ),
+                    format!(
+                        "hookx install --host {host}{} (it moves the route last)",
+                        scope_flag(route.scope)
+                    ),
+                )
+            } else {
+                (
+                    format!(
+                        "the hook at {}{matcher} runs after hookx's route at {}: {display} runs \
+                         the hooks of {} after those of {}",
+                        at(hook),
+                        at(route),
+                        hook.file,
+                        route.file
+                    ),
+                    format!(
+                        "move that hook into {} before hookx's route, or remove it (install \
+                         orders hooks within the file it edits only)",
+                        route.file
+                    ),
+                )
+            };
+            Finding::new(
+                Level::Warning,
+                format!(
+                    "{whose}: {display} takes the {which} hook's permission decision on a tool \
+                     call, so {loses}"
+                ),
+                Some(fix),
+            )
+        })
+        .collect()
+}
+
+/// The `--scope` flag that names `scope`'s route file to install (the project's is its
+/// default).
+fn scope_flag(scope: Scope) -> &'static str {
+    match scope {
+        Scope::User => " --scope user",
+        _ => "",
     }
 }
 
