@@ -4942,3 +4942,54 @@ fn install_puts_its_route_after_the_users_hooks_where_the_host_folds_by_place() 
         assert!(again.contains("already installed"), "{host}: {again}");
     }
 }
+
+/// Attacks row 2131: hookx's route in a project's file, under a host that decides a tool call
+/// by one hook's place and runs the user's file after the project's (Qwen Code 0.24.4 the last
+/// field, Droid 0.225.2 the first; rows 2120, 2121): a hook of the user's own on the same
+/// event runs after the route, which install cannot move across files. `install` says so, with
+/// the hook's place; Claude (deny beats allow) says nothing of it.
+#[test]
+fn a_project_install_says_the_users_hooks_run_after_its_route_where_the_host_decides_by_place() {
+    for (host, folder, said) in [
+        ("qwen", ".qwen", true),
+        ("droid", ".factory", true),
+        ("claude", ".claude", false),
+    ] {
+        let p = Project::new();
+        let source = match host {
+            "claude" => ".gemini/settings.json",
+            _ => ".claude/settings.json",
+        };
+        let rule = match host {
+            "claude" => {
+                json!({"hooks": {"BeforeTool": [{"hooks": [{"type": "command", "command": "/bin/true"}]}]}})
+            }
+            _ => json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+                "hooks": [{"type": "command", "command": "/bin/true"}]}]}}),
+        };
+        p.write(source, &rule.to_string());
+        let mine = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": "./mine.sh"}]}]}});
+        common::write(
+            &p.home,
+            &format!("{folder}/settings.json"),
+            &mine.to_string(),
+        );
+        p.hookx(&["trust", "--yes"]).success();
+        let out = p
+            .hookx(&["install", "--host", host, "--hookx", HOOKX])
+            .success()
+            .get_output()
+            .clone();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let want = format!(
+            "warning: the hook at ~/{folder}/settings.json PreToolUse[0], line 1 runs after \
+             hookx's route at {folder}/settings.json PreToolUse["
+        );
+        assert_eq!(err.contains(&want), said, "{host}: {err}");
+        if said {
+            let fix =
+                format!("(fix: move that hook into {folder}/settings.json before hookx's route");
+            assert!(err.contains(&fix), "{host}: {err}");
+        }
+    }
+}

@@ -1876,6 +1876,17 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         );
     }
     if !opts.uninstall {
+        // Hooks the host runs after the route just written, where it decides a tool call by
+        // one hook's place: those install cannot move (another file's, one beside the route
+        // in its entry; attacks rows 2131, 2132).
+        let sources = crate::discover::discover(&opts.ctx);
+        for after in crate::dispatch::after_route::hooks_after_routes(host, &sources) {
+            let ours = crate::context::same_place(&after.route.path, &report.path);
+            if ours && let Some(said) = crate::commands::doctor::after_the_route(&after, host) {
+                let fix = said.fix.map(|f| format!(" (fix: {f})")).unwrap_or_default();
+                errln!("warning: {}{fix}", said.message);
+            }
+        }
         for warning in own_payload_runs(&opts.ctx, host) {
             errln!("warning: {warning}");
         }

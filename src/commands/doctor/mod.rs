@@ -530,11 +530,23 @@ impl Doctor<'_> {
 /// later (the user's after a project's route, the system's after the user's) is after it
 /// (attacks rows 2131-2133: the deny was lost, live, to such a hook).
 fn hooks_after_the_route(sources: &[Source], host: Dialect) -> Vec<Finding> {
+    crate::dispatch::after_route::hooks_after_routes(host, sources)
+        .iter()
+        .filter_map(|after| after_the_route(after, host))
+        .collect()
+}
+
+/// What doctor says of one hook that runs after hookx's route ([`hooks_after_the_route`]);
+/// `install` says it too, of the route it wrote. `None` where the host folds by no place.
+pub(crate) fn after_the_route(
+    after: &crate::dispatch::after_route::After,
+    host: Dialect,
+) -> Option<Finding> {
     use crate::tables::PermissionFold;
     let display = host.def().display;
     let fold = host.default_flavor().tables().protocol.permission_fold;
     let (which, loses) = match fold {
-        PermissionFold::Strictest => return Vec::new(),
+        PermissionFold::Strictest => return None,
         PermissionFold::LastField => (
             "last",
             "an allow from that hook undoes hookx's deny of the call",
@@ -549,9 +561,8 @@ fn hooks_after_the_route(sources: &[Source], host: Dialect) -> Vec<Finding> {
         let offset = crate::config::syntax::locate(&src, &place.pointer)?;
         Some(src.line_col(offset).0)
     };
-    crate::dispatch::after_route::hooks_after_routes(host, sources)
-        .into_iter()
-        .map(|after| {
+    {
+        {
             let (route, hook) = (&after.route, &after.hook);
             let at = |p: &crate::dispatch::after_route::Place| {
                 let line = line(p).map(|l| format!(", line {l}")).unwrap_or_default();
@@ -589,30 +600,30 @@ fn hooks_after_the_route(sources: &[Source], host: Dialect) -> Vec<Finding> {
             } else {
                 (
                     format!(
-                        "the hook at {}{matcher} runs after hookx's route at {}: {display} runs \
-                         the hooks of {} after those of {}",
+                        "the hook at {}{matcher} runs after hookx's route at {} ({display} runs \
+                         the hooks of {} after those of {})",
                         at(hook),
                         at(route),
                         hook.file,
                         route.file
                     ),
                     format!(
-                        "move that hook into {} before hookx's route, or remove it (install \
-                         orders hooks within the file it edits only)",
+                        "move that hook into {} before hookx's route, or remove it; install \
+                         orders hooks only within the file it edits",
                         route.file
                     ),
                 )
             };
-            Finding::new(
+            Some(Finding::new(
                 Level::Warning,
                 format!(
                     "{whose}: {display} takes the {which} hook's permission decision on a tool \
                      call, so {loses}"
                 ),
                 Some(fix),
-            )
-        })
-        .collect()
+            ))
+        }
+    }
 }
 
 /// The `--scope` flag that names `scope`'s route file to install (the project's is its
