@@ -160,4 +160,77 @@ mod tests {
         assert!(!alone.contains("not evaluated"), "{alone}");
         assert_eq!(after, alone);
     }
+
+    /// A wrapped handler on an event where its own agent hands additional context to the model
+    /// and the target takes none says so, located at the handler (attacks row 2188: a Claude
+    /// guard's PreToolUse context converted to Qwen never reached Qwen's model, and `convert`
+    /// said "no losses"); where the target takes it, nothing is said. Every event Claude takes
+    /// context on, to every dialect.
+    #[test]
+    fn a_context_the_target_drops_is_a_located_loss_of_each_wrapped_handler() {
+        let claude = crate::dialect::claude::FLAVOR;
+        let events: Vec<(EventKind, &str)> = EventKind::KNOWN
+            .into_iter()
+            .filter(|k| claude.tables().protocol.takes_context(k))
+            .filter_map(|k| claude.tables().event_name(&k).map(|n| (k, n)))
+            .collect();
+        assert!(events.len() > 3, "{events:?}");
+        let hooks: serde_json::Map<String, serde_json::Value> = events
+            .iter()
+            .map(|(_, name)| {
+                let group = serde_json::json!([{"hooks": [{"type": "command", "command": "ctx"}]}]);
+                (name.to_string(), group)
+            })
+            .collect();
+        let text = serde_json::json!({ "hooks": hooks }).to_string();
+        let src = SourceFile::new("settings.json", &text);
+        let doc = crate::config::read::read(&src, crate::dialect::claude::DIALECT)
+            .unwrap()
+            .document;
+        let mut wrong = Vec::new();
+        let mut said = Vec::new();
+        for &to in Dialect::all() {
+            if to == crate::dialect::claude::DIALECT {
+                continue;
+            }
+            let options = Options {
+                to,
+                wrap: true,
+                hookx: "hookx".into(),
+                copies_into: None,
+            };
+            let conversion = convert(&[(&src, &doc)], &options);
+            let target = to.default_flavor();
+            let p = &target.tables().protocol;
+            for (kind, name) in &events {
+                let pointer = format!("/hooks/{name}/0/hooks/0");
+                let lost = conversion
+                    .losses
+                    .iter()
+                    .find(|l| l.pointer == pointer && l.what.starts_with("any additional context"));
+                // Converted at all: no loss says the rule or the event is not.
+                let converted = !conversion.losses.iter().any(|l| {
+                    l.pointer.starts_with(&format!("/hooks/{name}"))
+                        && l.why.contains("not converted")
+                }) && target.tables().event_name(kind).is_some();
+                let expect = converted && !p.takes_context(kind) && !p.answer.is_empty();
+                match (expect, lost) {
+                    (true, None) => wrong.push(format!(
+                        "{to}: `{name}`: no loss said the context is dropped"
+                    )),
+                    (false, Some(l)) => {
+                        wrong.push(format!("{to}: `{name}`: said, though it takes it: {l}"))
+                    }
+                    (true, Some(l)) => {
+                        assert!(l.line > 0 && l.why.contains(&to.to_string()), "{l}");
+                        said.push(format!("{to} {name}"));
+                    }
+                    (false, None) => {}
+                }
+            }
+        }
+        eprintln!("context dropped, from claude: {said:?}");
+        assert!(said.iter().any(|s| s == "qwen PreToolUse"), "{said:?}");
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    }
 }

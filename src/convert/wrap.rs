@@ -130,8 +130,59 @@ impl Converter<'_> {
                     ),
                 );
             }
+            self.lose_dropped_context(src, at, event, from, to, &unread);
             wrapped.into()
         }
+    }
+}
+
+impl Converter<'_> {
+    /// A wrapped handler on an event where `from`'s agent hands its additional context to the
+    /// model and `to`'s takes none: whatever context it answers, `hookx exec` can give the host
+    /// nothing, and nothing of the copy carries it to a later event (attacks row 2188: a
+    /// Claude guard's PreToolUse context converted to Qwen never reached Qwen's model, while
+    /// `convert` said "no losses"). `convert` cannot tell whether the command answers one: the
+    /// loss says "any". Not said again where `unread` (a host that reads no JSON) says it.
+    fn lose_dropped_context(
+        &mut self,
+        src: &SourceFile,
+        at: &HandlerAt,
+        event: &EventKind,
+        from: Flavor,
+        to: Flavor,
+        unread: &[&str],
+    ) {
+        let (source, target) = (&from.tables().protocol, &to.tables().protocol);
+        if !source.takes_context(event)
+            || target.takes_context(event)
+            || unread.contains(&"additional context")
+        {
+            return;
+        }
+        let routed = match target.carried_context.as_ref().filter(|c| c.from == *event) {
+            Some(carried) => format!(
+                " (a rule `hookx run` routes has it carried to the same call's {}; a converted copy has not)",
+                carried
+                    .to
+                    .iter()
+                    .map(|k| crate::protocol::event_name(to.tables(), k))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            ),
+            None => String::new(),
+        };
+        self.lose(
+            src,
+            at,
+            &format!("any additional context it answers on `{event}`"),
+            &format!(
+                "{} hands it to the model there, {} takes none on {}: `hookx exec` drops it, so it never reaches {}'s model{routed}",
+                from.dialect(),
+                to.dialect(),
+                crate::protocol::event_name(to.tables(), event),
+                to.dialect()
+            ),
+        );
     }
 }
 

@@ -628,4 +628,12 @@ impl ProtocolTables {
     pub fn writes(&self, slot: Slot, kind: &EventKind) -> bool {
         self.written(slot, kind).next().is_some()
     }
+
+    /// Whether the host hands a hook's additional context on `kind` to the model in any form
+    /// it reads: a JSON field, stderr at exit 2, or plain stdout.
+    pub fn takes_context(&self, kind: &EventKind) -> bool {
+        self.writes(Slot::Context, kind)
+            || self.exit2(kind) == Some(Exit2::Context)
+            || self.plain_stdout_context.contains(kind)
+    }
 }

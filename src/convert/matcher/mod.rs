@@ -926,4 +926,101 @@ mod tests {
                 .join("\n")
         );
     }
+
+    /// A regex that fires for no tool of the source's but for another agent's tool name
+    /// (Augment's `view` in a Claude matcher, `view.*`, `^(bash|view)$`: attacks row 2166) is
+    /// not rewritten onto the target's own tool of that name: between every two flavours, for
+    /// regexes around every tool name either knows, the converted matcher fires for a tool of
+    /// the target only where the original fires for its counterpart.
+    #[test]
+    fn a_translated_regex_fires_for_no_target_tool_the_source_never_fired_for() {
+        let mut widened = Vec::new();
+        let mut tried = 0;
+        for &from in Flavor::all() {
+            for &to in Flavor::all() {
+                if from == to {
+                    continue;
+                }
+                let names: BTreeSet<&str> = from
+                    .tables()
+                    .all_tool_names()
+                    .chain(to.tables().all_tool_names())
+                    .collect();
+                for name in names {
+                    let word = write::regex_escape(name);
+                    let last = from.tables().all_tool_names().last().unwrap_or("x");
+                    for pattern in [
+                        format!("{word}.*"),
+                        format!(".*{word}"),
+                        format!("^({word}|{})$", write::regex_escape(last)),
+                    ] {
+                        if !matches!(
+                            from.tables().matcher_style.form(Some(&pattern)),
+                            MatcherForm::Regex { .. }
+                        ) {
+                            continue;
+                        }
+                        tried += 1;
+                        let t = tools(&pattern, from, to);
+                        if t.fires_for_nothing {
+                            continue;
+                        }
+                        let (Some((expected, _)), Some(got)) = (
+                            counterparts_fired(Some(&pattern), from, to),
+                            target_fired(t.text.as_deref(), from, to),
+                        ) else {
+                            continue;
+                        };
+                        // The probes' counterparts stand for tools no table knows.
+                        let wrong: BTreeSet<&str> = got
+                            .difference(&expected)
+                            .copied()
+                            .filter(|n| {
+                                !PROBE_TOOLS.contains(n)
+                                    && !tool_universe(from, to)
+                                        .iter()
+                                        .any(|(s, c)| PROBE_TOOLS.contains(s) && *c == Some(*n))
+                            })
+                            .collect();
+                        if !wrong.is_empty() {
+                            widened.push(format!(
+                                "{from:?} `{pattern}` -> {to:?} {:?} fires for {wrong:?}, which the original never fired for (it fired for {expected:?})",
+                                t.text
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(tried > 1000, "only {tried} regexes tried");
+        assert!(
+            widened.is_empty(),
+            "{} of {tried} widened, e.g.:\n{}",
+            widened.len(),
+            widened
+                .iter()
+                .take(200)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+    }
+
+    /// The probe file of row 2166: both of its regexes are not converted to Copilot, each with
+    /// a loss that says which of Copilot's tools the rewrite would have fired for.
+    #[test]
+    fn regexes_around_a_name_claude_lacks_are_not_converted_to_copilot() {
+        for (pattern, widened) in [("view.*", "`view`"), ("^(bash|view)$", "`bash`, `view`")] {
+            let t = tools(pattern, claude::FLAVOR, copilot::FLAVOR);
+            assert!(t.fires_for_nothing, "{pattern}: {t:?}");
+            assert!(
+                t.problems
+                    .iter()
+                    .any(|p| p.contains("fires for no claude tool")
+                        && p.contains(&format!("would fire for {widened} too"))),
+                "{pattern}: {:?}",
+                t.problems
+            );
+        }
+    }
 }

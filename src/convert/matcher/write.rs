@@ -2,7 +2,7 @@
 //! and a regex checked against every tool the tables know (else an exact list of them).
 
 use super::PROBE_TOOLS;
-use super::read::{regex_fires, regex_fires_in, universe};
+use super::read::{regex_fires_in, universe};
 use crate::model::bounded::Answer;
 use crate::model::matcher::Reading;
 use crate::model::{MatcherForm, MatcherStyle};
@@ -103,7 +103,8 @@ pub(super) fn translate_tool_regex(
 ) -> (MatcherForm, bool) {
     let target_anchored = to.tables().matcher_style.anchored();
     let universe = universe(from, to);
-    let original = match regex_fires(pattern, anchored, &universe.source) {
+    // As the source reads it: Qwen tries a regex on each tool's own name only.
+    let original = match regex_fires_in(from, pattern, anchored, &universe.source) {
         Answer::Matches(matched) => matched,
         Answer::Unevaluable(why) => {
             // Renamed and re-anchored as text, which needs no regex engine, but unchecked.
@@ -164,55 +165,81 @@ pub(super) fn translate_tool_regex(
     }
     let renamed = rename_words(pattern, from, to);
     let candidate_pattern = reanchor(&renamed, anchored, target_anchored);
-    if let Answer::Matches(matched) =
-        regex_fires_in(to, &candidate_pattern, target_anchored, &universe.target)
-    {
-        let got: BTreeSet<&str> = universe
-            .targets
-            .iter()
-            .zip(matched)
-            .filter(|(_, m)| *m)
-            .map(|(n, _)| *n)
-            .collect();
-        if got == expected {
-            // A regex the target would read as a list of names (Droid's unanchored
-            // `Create|Write` renamed to Claude's `Write|Write`) is grouped, which it reads as
-            // the regex it is.
-            let style = to.tables().matcher_style;
-            let read_as_written =
-                |p: &str| style.reading(Some(p)) == Reading::Regex(p, target_anchored);
-            let grouped = format!("(?:{candidate_pattern})");
-            let read_otherwise = !read_as_written(&candidate_pattern)
-                && super::read::target_fired(Some(&candidate_pattern), from, to)
-                    .is_none_or(|fired| fired != expected);
-            let candidate_pattern = match read_otherwise && read_as_written(&grouped) {
-                true => grouped,
-                false => candidate_pattern,
-            };
-            let form = MatcherForm::Regex {
-                pattern: candidate_pattern,
-                anchored: target_anchored,
-            };
-            // Checked as a regex: the same check as the target's, if it reads the text so.
-            let checked = matches!(&form, MatcherForm::Regex { pattern, anchored }
-                if to.tables().matcher_style.reading(Some(pattern))
-                    == Reading::Regex(pattern, *anchored));
-            return (form, checked);
-        }
+    // What the rewrite fires for among the target's tools, when it can be evaluated.
+    let got: Option<BTreeSet<&str>> =
+        match regex_fires_in(to, &candidate_pattern, target_anchored, &universe.target) {
+            Answer::Matches(matched) => Some(
+                universe
+                    .targets
+                    .iter()
+                    .zip(matched)
+                    .filter(|(_, m)| *m)
+                    .map(|(n, _)| *n)
+                    .collect(),
+            ),
+            _ => None,
+        };
+    if got.as_ref() == Some(&expected) {
+        // A regex the target would read as a list of names (Droid's unanchored
+        // `Create|Write` renamed to Claude's `Write|Write`) is grouped, which it reads as
+        // the regex it is.
+        let style = to.tables().matcher_style;
+        let read_as_written =
+            |p: &str| style.reading(Some(p)) == Reading::Regex(p, target_anchored);
+        let grouped = format!("(?:{candidate_pattern})");
+        let read_otherwise = !read_as_written(&candidate_pattern)
+            && super::read::target_fired(Some(&candidate_pattern), from, to)
+                .is_none_or(|fired| fired != expected);
+        let candidate_pattern = match read_otherwise && read_as_written(&grouped) {
+            true => grouped,
+            false => candidate_pattern,
+        };
+        let form = MatcherForm::Regex {
+            pattern: candidate_pattern,
+            anchored: target_anchored,
+        };
+        // Checked as a regex: the same check as the target's, if it reads the text so.
+        let checked = matches!(&form, MatcherForm::Regex { pattern, anchored }
+            if to.tables().matcher_style.reading(Some(pattern))
+                == Reading::Regex(pattern, *anchored));
+        return (form, checked);
     }
+    // A probe's counterpart (Copilot's `github-create_issue`) is no tool either.
+    let is_tool = |n: &&str| {
+        !PROBE_TOOLS.contains(n)
+            && !universe
+                .pairs
+                .iter()
+                .any(|(source, c)| PROBE_TOOLS.contains(source) && *c == Some(*n))
+    };
     let known: Vec<String> = expected
         .iter()
         .copied()
-        // A probe's counterpart (Copilot's `github-create_issue`) is no tool either.
-        .filter(|n| {
-            !PROBE_TOOLS.contains(n)
-                && !universe
-                    .pairs
-                    .iter()
-                    .any(|(source, c)| PROBE_TOOLS.contains(source) && *c == Some(*n))
-        })
+        .filter(is_tool)
         .map(str::to_string)
         .collect();
+    // The rewrite fires for a tool of the target whose counterpart the original never fired
+    // for (Claude's `view.*` is Copilot's `.*view.*`, which fires for Copilot's `view`, its
+    // read tool: attacks row 2166). The best guess below would widen the rule onto it, and no
+    // regex hookx reads (no lookahead) can take those names out: the rule is not converted.
+    let widened: Vec<String> = got
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|n| !expected.contains(n) && is_tool(n))
+        .map(|n| format!("`{n}`"))
+        .collect();
+    if known.is_empty() && !widened.is_empty() {
+        problems.push(format!(
+            "regex matcher `{}` fires for no {} tool hookx knows; rewritten for {} as `{}` it would fire for {} too, which it never fired for: it is not converted",
+            shorten(pattern),
+            from.dialect(),
+            to.dialect(),
+            shorten(&candidate_pattern),
+            widened.join(", ")
+        ));
+        return (MatcherForm::Exact(Vec::new()), false);
+    }
     if known.is_empty() {
         // It fires only for tools outside the tables: the rewritten regex is the best guess.
         problems.push(format!(
