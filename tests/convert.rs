@@ -845,9 +845,18 @@ fn agent_variables_the_target_does_not_set_are_losses() {
 #[test]
 fn a_lossless_conversion_has_no_loss_items() {
     let f = "tests/fixtures/claude/seed-block-rm.json";
-    for to in [COPILOT, BRICKS] {
-        assert_eq!(losses_with(f, CLAUDE, to, &[]), Vec::<Value>::new());
-    }
+    assert_eq!(losses_with(f, CLAUDE, COPILOT, &[]), Vec::<Value>::new());
+    // Bricks takes no context on PreToolUse: the one loss says so, at the handler (row 2188).
+    let bricks = losses_with(f, CLAUDE, BRICKS, &[]);
+    assert_eq!(bricks.len(), 1, "{bricks:#?}");
+    assert_eq!(bricks[0]["pointer"], "/hooks/PreToolUse/0/hooks/0");
+    assert!(
+        bricks[0]["what"]
+            .as_str()
+            .unwrap()
+            .starts_with("any additional context it answers on `PreToolUse`"),
+        "{bricks:#?}"
+    );
     let f = "tests/fixtures/bricks/seed-config-format.json";
     assert_eq!(losses_with(f, BRICKS, CLAUDE, &[]), Vec::<Value>::new());
 }
@@ -1087,7 +1096,16 @@ fn convert_claude(hooks: Value, to: Dialect, extra: &[&str]) -> (Value, Vec<Valu
     assert_eq!(code, 0, "{stderr}");
     let report: Value = serde_json::from_str(&stdout).unwrap();
     let output: Value = serde_json::from_str(report["output"].as_str().unwrap()).unwrap();
-    (output, report["losses"].as_array().unwrap().clone())
+    // The matcher's losses: a wrapped handler on an event the target takes no context on
+    // (Bricks' PreToolUse) also says that its context is dropped (row 2188), which
+    // `a_lossless_conversion_has_no_loss_items` checks.
+    let losses = report["losses"].as_array().unwrap().iter();
+    let losses = losses.filter(|l| {
+        !l["what"]
+            .as_str()
+            .is_some_and(|w| w.starts_with("any additional context"))
+    });
+    (output, losses.cloned().collect())
 }
 
 fn pre_tool_use(matcher: &str) -> Value {

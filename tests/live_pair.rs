@@ -283,19 +283,35 @@ fn the_guides_loop_in_two_clients_at_once() {
         ".claude/settings.json",
         &serde_json::to_string_pretty(&rules).unwrap(),
     );
-    common::hookx_clean(&p.g.project)
+    let converted = common::hookx_clean(&p.g.project)
         .env("HOME", &p.g.home)
         .env("PATH", &path)
         .args(["convert", ".claude/settings.json", "--to", "gemini,qwen"])
         .args(["--write", "--hookx", "hookx"])
         .assert()
         .success();
+    let said = String::from_utf8_lossy(&converted.get_output().stderr).into_owned();
     install_both(&p, &["--hookx", "hookx"]);
     let ran = p.run(Some(&path), "loop-alice");
     // A copy's PreToolUse context: Qwen drops it, and `hookx exec` carries none (attacks rows
-    // 1658, 2188: found and not fixed): it never reaches Qwen's model, while `convert` said
-    // "no losses".
+    // 1658, 2188): it never reaches Qwen's model (nor Gemini's, row 1382), and `convert` says
+    // so at the guard's handler for each (before row 2188's fix it said "no losses").
     let mut failed = each_rule_once_per_session("converted", &p, &ran, 0);
+    eprintln!("convert said:\n{said}");
+    for host in ["gemini", "qwen"] {
+        let located = said.lines().zip(said.lines().skip(1)).any(|(what, why)| {
+            what.starts_with("loss: .claude/settings.json:")
+                && what.contains(
+                    "(/hooks/PreToolUse/0/hooks/0): any additional context it answers on `PreToolUse`",
+                )
+                && why.contains(&format!("never reaches {host}'s model"))
+        });
+        if !located {
+            failed.push(format!(
+                "convert did not say, at the guard, that its context never reaches {host}'s model: {said}"
+            ));
+        }
+    }
     for file in [".gemini/settings.json", ".qwen/settings.json"] {
         let out = common::hookx_clean(&p.g.project)
             .env("HOME", &p.g.home)
