@@ -3734,8 +3734,8 @@ fn an_async_handler_converted_answers_at_once_and_runs_on() {
         assert_eq!(ran.code, Some(0), "{ran:?}");
         let report: Value = serde_json::from_str(&ran.stdout).unwrap();
         assert_eq!(
-            report["losses"],
-            json!([]),
+            but_context(&report["losses"]),
+            Vec::<Value>::new(),
             "{host}: `async` is no loss: {ran:?}"
         );
         let output: Value = serde_json::from_str(report["output"].as_str().unwrap()).unwrap();
@@ -3867,7 +3867,11 @@ fn a_compaction_rule_under_gemini_is_said_to_run_before_every_request() {
     );
     let (report, _) = convert(&project, ".claude/settings.json", "qwen");
     let report: Value = serde_json::from_str(&report.stdout).unwrap();
-    assert_eq!(report["losses"], json!([]), "Qwen compacts as Claude does");
+    assert_eq!(
+        but_context(&report["losses"]),
+        Vec::<Value>::new(),
+        "Qwen compacts as Claude does"
+    );
     // A Gemini rule written for every request runs less often under Claude: said too.
     write(
         &project,
@@ -4014,7 +4018,7 @@ fn events_a_host_fires_otherwise_or_not_in_its_headless_mode_are_said() {
         );
     }
     assert_eq!(
-        losses(".claude/settings.json", "codex"),
+        but_context(&Value::from(losses(".claude/settings.json", "codex"))),
         Vec::<Value>::new(),
         "Codex fires all three as Claude does"
     );
@@ -4645,4 +4649,20 @@ fn an_exec_async_handlers_answer_reaches_the_sessions_next_event() {
     );
     let again = exec(&[], "cat >/dev/null", payload("ls three"));
     assert!(!again.stdout.contains("C-2206"), "taken twice: {again:?}");
+}
+
+/// A conversion's losses but those that say a wrapped handler's context is dropped where the
+/// target takes none (row 2188), which the tests of other losses do not count.
+fn but_context(losses: &Value) -> Vec<Value> {
+    losses
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|l| {
+            !l["what"]
+                .as_str()
+                .is_some_and(|w| w.starts_with("any additional context it answers on"))
+        })
+        .cloned()
+        .collect()
 }

@@ -135,8 +135,9 @@ fn exit_codes() {
             .len(),
         1
     );
-    // --strict without losses: 0.
-    let clean = convert(BLOCK_RM, "claude", "bricks", &["--strict"]);
+    // --strict without losses: 0 (to Copilot: Bricks takes no PreToolUse context, a loss of
+    // every wrapped guard since row 2188).
+    let clean = convert(BLOCK_RM, "claude", "copilot", &["--strict"]);
     assert_eq!(clean.code, 0, "{clean:?}");
     assert!(
         clean
@@ -629,8 +630,18 @@ fn wrap_quotes_commands_so_that_sh_gives_them_back_byte_identical() {
             assert_eq!(words, want, "{to}: {line}");
         }
         assert_eq!(seen, 3, "{to}: every PreToolUse handler checked");
-        // Wrapped, nothing is lost: the matcher runs in hookx exec.
-        assert_eq!(report["losses"], serde_json::json!([]), "{to}");
+        // Wrapped, nothing is lost: the matcher runs in hookx exec. (The Stop handler's
+        // context, which the target takes none of there, is said: row 2188.)
+        let losses: Vec<&serde_json::Value> = report["losses"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|l| {
+                !(l["pointer"] == "/hooks/Stop/0/hooks/0"
+                    && l["what"] == "any additional context it answers on `Stop`")
+            })
+            .collect();
+        assert_eq!(losses, Vec::<&serde_json::Value>::new(), "{to}");
     }
 }
 
