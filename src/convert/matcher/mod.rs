@@ -1017,7 +1017,7 @@ mod tests {
                 t.problems
                     .iter()
                     .any(|p| p.contains("fires for no claude tool")
-                        && p.contains(&format!("would fire for {widened} too"))),
+                        && p.contains(&format!("would fire for {widened}, which it never"))),
                 "{pattern}: {:?}",
                 t.problems
             );

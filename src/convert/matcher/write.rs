@@ -231,7 +231,7 @@ pub(super) fn translate_tool_regex(
         .collect();
     if known.is_empty() && !widened.is_empty() {
         problems.push(format!(
-            "regex matcher `{}` fires for no {} tool hookx knows; rewritten for {} as `{}` it would fire for {} too, which it never fired for: it is not converted",
+            "regex matcher `{}` fires for no {} tool hookx knows, and rewritten for {} as `{}` it would fire for {}, which it never fired for",
             shorten(pattern),
             from.dialect(),
             to.dialect(),
