@@ -2333,3 +2333,86 @@ fn an_mcp_matcher_is_spelled_for_the_event_it_is_on() {
         "{report}"
     );
 }
+
+/// Attacks row 2270: Qwen Code 0.24.4 writes an MCP name holding a character but
+/// `[A-Za-z0-9_-]`, or past 63 units, with those `_`, cut to 55, and `_` and a hash of the name
+/// as configured after (`tests/fixtures/mcp-names/qwen-0.24.4.json`). A Claude matcher naming
+/// such tools literally is written as the names Qwen gives them; a regex naming one is a
+/// located loss (Qwen tries it on the name before the hash); a Qwen matcher on a hashed name,
+/// converted back, is the name before the hash, and a located loss (the hash is not undone).
+#[test]
+fn an_mcp_name_qwen_hashes_is_written_as_qwen_writes_it_or_said() {
+    let rule = |m: &str| json!({"matcher": m, "hooks": [{"type": "command", "command": "./g.sh"}]});
+    let long = "a_very_long_server_name_that_goes_well_past_the_limit_of_64_chars";
+    let hooks = json!({"PreToolUse": [rule("mcp__p\\.q__run"),
+        rule("mcp__srv__dot\\.tool|mcp__café__run"), rule(&format!("mcp__{long}__run")),
+        rule("mcp__srv__run"), rule("mcp__srv__(dot\\.tool|x)")]});
+    let (out, losses) = convert_claude(hooks, qwen::DIALECT, &[]);
+    let matchers: Vec<&str> = out["hooks"]["PreToolUse"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["matcher"].as_str().unwrap())
+        .collect();
+    // As recorded live.
+    assert_eq!(
+        matchers,
+        [
+            "^mcp__p_q__run_1bf5p4t$",
+            "^(?:mcp__srv__dot_tool_105ogft|mcp__caf___run_1hkim33)$",
+            "^mcp__a_very_long_server_name_that_goes_well_past_the_li_01f1kqr$",
+            "^mcp__srv__run$",
+            "mcp__srv__(dot_tool|x)",
+        ]
+    );
+    for (matcher, name) in [
+        (matchers[0], "mcp__p_q__run_1bf5p4t"),
+        (matchers[1], "mcp__caf___run_1hkim33"),
+        (
+            matchers[2],
+            "mcp__a_very_long_server_name_that_goes_well_past_the_li_01f1kqr",
+        ),
+    ] {
+        let fires = hookx::convert::matcher::fires(Some(matcher), qwen::FLAVOR, name);
+        assert_eq!(fires, Some(true), "{matcher} on {name}");
+    }
+    assert_eq!(losses.len(), 1, "{losses:#?}");
+    assert_eq!(losses[0]["pointer"], "/hooks/PreToolUse/4/matcher");
+    assert!(
+        losses[0]["why"]
+            .as_str()
+            .unwrap()
+            .contains("tried on the name before the hash"),
+        "{losses:#?}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    let hooks = json!({"hooks": {"PreToolUse": [rule("mcp__p_q__run_1bf5p4t")]}});
+    std::fs::write(&path, hooks.to_string()).unwrap();
+    let args = [
+        path.to_str().unwrap(),
+        "--from",
+        "qwen",
+        "--to",
+        "claude",
+        "--format",
+        "json",
+    ];
+    let (code, stdout, stderr) = run_convert(&args);
+    assert_eq!(code, 0, "{stderr}");
+    let report: Value = serde_json::from_str(&stdout).unwrap();
+    let out: Value = serde_json::from_str(report["output"].as_str().unwrap()).unwrap();
+    assert_eq!(out["hooks"]["PreToolUse"][0]["matcher"], "mcp__p_q__run");
+    let losses = report["losses"].as_array().unwrap();
+    assert!(
+        losses
+            .iter()
+            .any(|l| l["pointer"] == "/hooks/PreToolUse/0/matcher"
+                && l["why"]
+                    .as_str()
+                    .unwrap()
+                    .contains("which hookx does not undo")),
+        "{losses:#?}"
+    );
+}

@@ -3490,6 +3490,60 @@ fn doctors_fix_for_a_missing_route_is_one_install_writes() {
     );
     // The file of Gemini's copy says why Gemini does not read it, and its fix.
     assert!(text.contains("trustedFolders.json"), "{text}");
+/// Attacks row 2270: Qwen Code 0.24.4 writes an MCP name holding a character but
+/// `[A-Za-z0-9_-]` with a hash of the name as configured after (`mcp__p_q__run_1bf5p4t`, its
+/// recording in `tests/fixtures/mcp-names/`). A Qwen rule on that name, routed into Claude, is
+/// said to fire only where hookx can write the hash (located on the rule); a Claude regex
+/// naming a dotted tool, routed into Qwen, is said to be read on the name before the hash.
+#[test]
+fn a_name_qwen_hashed_is_said_where_hookx_cannot_write_it() {
+    let w = World::new();
+    let qwen = w.write_json(
+        "home/.qwen/settings.json",
+        claude_hooks(&[(
+            "PreToolUse",
+            Some("mcp__p_q__run_1bf5p4t"),
+            command("./guard.sh"),
+        )]),
+    );
+    let claude = w.write_json(
+        "home/.claude/settings.json",
+        claude_hooks(&[(
+            "PreToolUse",
+            Some("mcp__srv__(dot\\.tool|x)"),
+            command("./guard.sh"),
+        )]),
+    );
+    for file in [&qwen, &claude] {
+        let trust = w.hookx(&["trust", file.to_str().unwrap()]);
+        assert!(trust.status.success(), "{trust:?}");
+    }
+    for host in ["claude", "qwen"] {
+        let install = w.hookx(&["install", "--host", host, "--scope", "user"]);
+        assert!(install.status.success(), "{install:?}");
+    }
+    let (_, report) = w.doctor(Some("claude"));
+    let under_claude = verdict(&report, "~/.qwen/settings.json", "PreToolUse", "claude");
+    assert!(
+        has(
+            under_claude,
+            "`mcp__p_q__run_1bf5p4t` is qwen's name for an MCP tool whose name it rewrote",
+            Some("as configured (`mcp__SERVER__TOOL`)")
+        ),
+        "{:#?}",
+        findings(under_claude)
+    );
+    let (_, report) = w.doctor(Some("qwen"));
+    let under_qwen = verdict(&report, "~/.claude/settings.json", "PreToolUse", "qwen");
+    assert!(
+        has(
+            under_qwen,
+            "hookx tries this regex on the name before the hash",
+            None
+        ),
+        "{:#?}",
+        findings(under_qwen)
+    );
 }
 
 /// Attacks rows 2131-2133: where the host decides a tool call by one hook's place among its

@@ -19,21 +19,9 @@ use std::path::Path;
 /// unescaped `.` in a rule still matches the `-`: the rules here escape it. Qwen Code 0.24.4
 /// writes a name holding any character but `[A-Za-z0-9_-]`, or past 63 characters, with those
 /// written `_`, cut to 55, and `_` and a hash of the whole name after
-/// (`mcp__p_q__run_1bf5p4t`; the long server's loses its tool), and names no server: not
-/// modelled (row 1944).
+/// (`mcp__p_q__run_1bf5p4t`; the long server's loses its tool), and names no server: a rule
+/// naming the server and tool literally is read as that name (rows 1944, 2270).
 const GAPS: &[(&str, &str, &str, &str)] = &[
-    ("qwen", "PreToolUse", "srv", "dot.tool"),
-    ("qwen", "PreToolUse", "srv", "sp ace"),
-    ("qwen", "PreToolUse", "srv", "tö"),
-    ("qwen", "PreToolUse", "p.q", "run"),
-    ("qwen", "PreToolUse", "café", "run"),
-    ("qwen", "PreToolUse", "s p", "run"),
-    (
-        "qwen",
-        "PreToolUse",
-        "a_very_long_server_name_that_goes_well_past_the_limit_of_64_chars",
-        "run",
-    ),
     (
         "copilot",
         "preToolUse",
@@ -62,6 +50,27 @@ const OWN_GAPS: &[(&str, &str, &str, &str, &str)] = &[
     ("copilot", "preToolUse", "srv", "sp ace", "gemini"),
     ("copilot", "permissionRequest", "srv", "dot.tool", "claude"),
     ("copilot", "permissionRequest", "srv", "sp ace", "claude"),
+    // Qwen Code 0.24.4's own hashed names (`mcp__p_q__run_1bf5p4t`), a hash of the name as
+    // configured: hookx writes it where the host names both parts as configured (Gemini's
+    // `mcp_context`) or says how it rewrote them (Claude's `mcp_server` for the server, a tool
+    // it wrote as configured), not where the host lost them (Claude's `dot_tool`, Codex's
+    // `p_q`, Copilot's `-` for a space or `.`; attacks row 2270).
+    ("claude", "PreToolUse", "srv", "dot.tool", "qwen"),
+    ("claude", "PreToolUse", "srv", "sp ace", "qwen"),
+    ("claude", "PreToolUse", "srv", "tö", "qwen"),
+    ("codex", "PreToolUse", "p.q", "run", "qwen"),
+    ("codex", "PreToolUse", "srv", "dot.tool", "qwen"),
+    ("codex", "PreToolUse", "srv", "sp ace", "qwen"),
+    ("codex", "PreToolUse", "srv", "tö", "qwen"),
+    ("copilot", "permissionRequest", "srv", "dot.tool", "qwen"),
+    ("copilot", "permissionRequest", "srv", "sp ace", "qwen"),
+    ("copilot", "preToolUse", "p.q", "run", "qwen"),
+    ("copilot", "preToolUse", "s p", "run", "qwen"),
+    ("copilot", "preToolUse", "srv", "dot.tool", "qwen"),
+    ("copilot", "preToolUse", "srv", "sp ace", "qwen"),
+    // A Qwen regex (`mcp__x\-y__run`, the `-` escaped) is tried on Qwen's own name only, which
+    // for Copilot's `x-y-run` is server `x`'s `y-run` first (rows 1450, 1591).
+    ("copilot", "preToolUse", "x-y", "run", "qwen"),
 ];
 
 /// The recordings, and the event whose name a rule of the client's own is written on.
@@ -175,6 +184,7 @@ fn each_recorded_mcp_name_reaches_the_rules_naming_its_server_and_tool() {
                     own("claude").map(|m| ("claude", claude, m, true)),
                     gemini.and_then(|g| own("gemini").map(|m| ("gemini", g, m, true))),
                     own("codex").map(|m| ("codex", claude, m, true)),
+                    own("qwen").map(|m| ("qwen", claude, m, true)),
                 ];
                 // A rule of the host's own dialect is the host's to run, on its own name.
                 let rules = rules.into_iter().flatten().filter(|(d, ..)| *d != host);

@@ -52,6 +52,7 @@ const MCP_NAMES: McpNames = McpNames {
         per_unit: false,
         punycode: true,
         servers_kept_on: &[EventKind::PermissionRequest],
+        whole: None,
     }),
 };
 

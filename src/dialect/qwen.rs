@@ -105,8 +105,25 @@ pub static TABLES: Tables = Tables {
             blank: "prompt",
         },
     )],
-    // Run 0.24.4 tries Claude's MCP spelling, `mcp__server__tool`.
-    mcp_names: crate::tables::MCP_CANONICAL,
+    // Run 0.24.4 tries Claude's MCP spelling, `mcp__server__tool`, where the whole name is
+    // `[A-Za-z][A-Za-z0-9_-]*` and at most 63 units; else each other unit `_`, cut to 55, `_`
+    // and a hash of the name as configured after (`mcp__p_q__run_1bf5p4t`; the bundle's
+    // `normalizeToolNameForProvider`, its recording in `tests/fixtures/mcp-names/`; attacks
+    // rows 1944, 2270).
+    mcp_names: crate::tables::McpNames {
+        rewrite: Some(crate::tables::NameRewrite {
+            kept: "_-",
+            to: '_',
+            per_unit: true,
+            punycode: false,
+            servers_kept_on: &[],
+            whole: Some(crate::model::tool::WholeName {
+                max: 63,
+                hash: crate::model::tool::NameHash::Fnv1a32Base36,
+            }),
+        }),
+        ..crate::tables::MCP_CANONICAL
+    },
     matcher_tries_names_of: &[Flavor(&super::claude::TABLES)],
     key_case: KeyCase::Snake,
     value_renames: &[],

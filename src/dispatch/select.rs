@@ -257,6 +257,21 @@ fn match_each(rules: &[&Rule], event: &Event) -> Vec<MatchVerdict> {
         if rewritten.is_some() {
             text = rewritten.as_deref();
         }
+        // Under a host that writes a name it rewrote whole with a hash (Qwen's
+        // `mcp__p_q__run_1bf5p4t`), a rule naming servers and tools literally fires on the
+        // names the host writes for them (attacks row 2270).
+        if let (Some(tool), Some(t)) = (&event.tool, rule.matcher.as_deref())
+            && on == MatchOn::ToolName
+            && let Some(r) = tool.rewrite.filter(|r| r.whole.is_some())
+            && tables
+                .mcp_names
+                .on(&event.kind)
+                .whole_names(r, t)
+                .contains(&tool.name)
+        {
+            verdicts.push(MatchVerdict::Match);
+            continue;
+        }
         let values: Cow<[String]> = match on {
             // The name the handler sees in its payload, and any other the flavour tries.
             MatchOn::ToolName => match &event.tool {

@@ -72,6 +72,82 @@ pub struct NameRewrite {
     /// Events whose payloads name the server as configured, the rewrite on the tool only
     /// (Copilot's `permissionRequest`: `p.q/dot-tool`, run 1.0.102, attacks row 1862).
     pub servers_kept_on: &'static [super::EventKind],
+    /// The whole name (`mcp__SERVER__TOOL`) rewritten at once instead of its parts, where it
+    /// is not one the agent keeps; `None`: the parts are rewritten as above.
+    pub whole: Option<WholeName>,
+}
+
+/// A name an agent keeps only where it is `[A-Za-z][A-Za-z0-9_-]*` and at most `max` UTF-16
+/// units, and else writes with every other character rewritten ([`NameRewrite::name`]), cut
+/// so that `_` and a hash of the name as configured fit in `max` after it (Qwen Code
+/// 0.24.4's `normalizeToolNameForProvider`: `p.q`'s `run` is `mcp__p_q__run_1bf5p4t`, run,
+/// attacks rows 1944, 2270). The hash is not undone: a rule naming a server and tool
+/// literally is read as the name the agent writes for them ([`NameRewrite::whole_name`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WholeName {
+    pub max: usize,
+    pub hash: NameHash,
+}
+
+/// The hashes agents append to a name they rewrote whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameHash {
+    /// 32-bit FNV-1a over the name's UTF-16 units, in base 36, padded to 7 with `0` (Qwen
+    /// Code 0.24.4's `stableToolNameHash`).
+    Fnv1a32Base36,
+}
+
+impl NameHash {
+    fn of(self, name: &str) -> String {
+        match self {
+            NameHash::Fnv1a32Base36 => {
+                let mut hash: u32 = 2166136261;
+                for unit in name.encode_utf16() {
+                    hash = (hash ^ u32::from(unit)).wrapping_mul(16777619);
+                }
+                let mut digits = Vec::new();
+                loop {
+                    digits.push(char::from_digit(hash % 36, 36).unwrap_or('0'));
+                    hash /= 36;
+                    if hash == 0 {
+                        break;
+                    }
+                }
+                digits.resize(digits.len().max(7), '0');
+                digits.iter().rev().collect()
+            }
+        }
+    }
+}
+
+/// The names a matcher `text` names literally: its `|` alternatives, each with at most `^`
+/// before and `$` after, an escaped character being itself; `None` where any holds other
+/// regex syntax (a class, a group, a repeat, an unescaped `.`).
+pub fn literal_names(text: &str) -> Option<Vec<String>> {
+    let mut names = Vec::new();
+    let mut name = String::new();
+    let mut chars = text.chars().peekable();
+    let mut first = true;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(e) if !e.is_ascii_alphanumeric() => name.push(e),
+                _ => return None,
+            },
+            '|' => {
+                names.push(std::mem::take(&mut name));
+                first = true;
+                continue;
+            }
+            '^' if first => {}
+            '$' if matches!(chars.peek(), None | Some('|')) => {}
+            '.' | '^' | '$' | '*' | '+' | '?' | '(' | ')' | '{' | '}' | '[' | ']' => return None,
+            c => name.push(c),
+        }
+        first = false;
+    }
+    names.push(name);
+    (!names.iter().any(String::is_empty)).then_some(names)
 }
 
 impl NameRewrite {
@@ -99,6 +175,52 @@ impl NameRewrite {
     fn push(&self, c: char, out: &mut String) {
         let times = if self.per_unit { c.len_utf16() } else { 1 };
         out.extend(std::iter::repeat_n(self.to, times));
+    }
+
+    /// The agent's name for the whole `name` as configured (`mcp__p.q__run`), where it rewrites
+    /// names whole ([`NameRewrite::whole`]).
+    pub fn whole_name(&self, name: &str) -> Option<String> {
+        let whole = self.whole?;
+        let kept = name.encode_utf16().count() <= whole.max
+            && name.starts_with(|c: char| c.is_ascii_alphabetic())
+            && name.chars().all(|c| self.keeps(c));
+        if kept {
+            return Some(name.to_string());
+        }
+        let mut written = self.name(name);
+        if !written.starts_with(|c: char| c.is_ascii_alphabetic()) {
+            written.insert_str(0, "tool_");
+        }
+        let suffix = format!("_{}", whole.hash.of(name));
+        // Every character written is ASCII: a cut by units is a cut by characters.
+        let cut: String = written
+            .chars()
+            .take(whole.max.saturating_sub(suffix.len()))
+            .collect();
+        Some(cut + &suffix)
+    }
+
+    /// The name `written` stands for before its hash, where it has the shape of a name this
+    /// agent rewrote whole and did not cut (`mcp__p_q__run_1bf5p4t`: `mcp__p_q__run`, every
+    /// character the agent rewrites already so): another reading of the call, on which a rule
+    /// fires as on the name its own agent writes (Claude's `mcp__p_q__run`, attacks row 2270).
+    /// A configured name of that shape (`run_abcdefg`) reads so too.
+    pub fn unhashed<'a>(&self, written: &'a str) -> Option<&'a str> {
+        let whole = self.whole?;
+        self.hashed(written).filter(|_| written.len() < whole.max)
+    }
+
+    /// The part of `written` before a hash, where it has the shape of a name this agent
+    /// rewrote whole, cut or not (the cut one is [`WholeName::max`] long).
+    pub fn hashed<'a>(&self, written: &'a str) -> Option<&'a str> {
+        let whole = self.whole?;
+        let (before, hash) = written.split_at_checked(written.len().checked_sub(8)?)?;
+        let hashed = hash.strip_prefix('_').is_some_and(|h| {
+            h.len() == 7
+                && h.bytes()
+                    .all(|b| b.is_ascii_digit() || b.is_ascii_lowercase())
+        });
+        (hashed && written.len() <= whole.max && !before.is_empty()).then_some(before)
     }
 
     /// A server's or tool's `name` as the agent writes it.

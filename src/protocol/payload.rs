@@ -271,11 +271,19 @@ fn payload_tool(
             })
         }
         Some(Value::String(name)) => {
-            let (id, other_ids) = mcp_id(t, kind, &name, fields)
+            let (id, mut other_ids) = mcp_id(t, kind, &name, fields)
                 .unwrap_or_else(|| (tool_id(flavor, &name).to_string(), Vec::new()));
             // Where the payload names both parts as configured, the id holds them so.
             let named = mcp_context_parts(t, fields).is_some();
             let rewrite = t.mcp_names.rewrite.filter(|_| is_mcp(&id) && !named);
+            // A name the host rewrote whole is also the name before its hash (Qwen's
+            // `mcp__p_q__run_1bf5p4t`, Claude's `mcp__p_q__run`; attacks row 2270).
+            if let Some(before) = rewrite.and_then(|r| r.unhashed(&id))
+                && is_mcp(before)
+                && !other_ids.iter().any(|o| o == before)
+            {
+                other_ids.push(before.to_string());
+            }
             let input = tool_input
                 .map(|v| decode_args(p.tool_args, v))
                 .map(|v| args_to_canonical(flavor, Some(&id), v))
@@ -856,6 +864,10 @@ pub fn event_tool_name<'a>(flavor: Flavor, event: &'a Event, id: &'a str) -> Cow
     let parts = named_mcp_parts(event, id).map(|(server, _, tool)| (server, tool));
     match parts.or_else(|| MCP_CANONICAL.split(id)) {
         Some((server, tool)) => Cow::Owned(match rewrite {
+            // Qwen's `mcp__p_q__run_1bf5p4t` for `p.q`'s `run` (attacks row 2270).
+            Some(r) if r.whole.is_some() => r
+                .whole_name(&mcp.join(server, tool))
+                .unwrap_or_else(|| mcp.join(server, tool)),
             Some(r) => mcp.join(&r.server(&event.kind, server), &r.name(tool)),
             None => mcp.join(server, tool),
         }),

@@ -124,6 +124,32 @@ impl McpNames {
         format!("{}{server}{}{tool}", self.prefix, self.separator)
     }
 
+    /// The names a host that rewrites names whole (`host`, [`NameRewrite::whole`]) writes for
+    /// the MCP tools matcher `text` in this spelling names literally, as configured (Claude's
+    /// `mcp__p\.q__run`, Gemini's `mcp_p\.q_run`), or as this flavour's agent writes them
+    /// where that is undone (Copilot's `xn--`): every split of each name into a server and a
+    /// tool (attacks row 2270). Empty where the matcher is no list of names.
+    pub fn whole_names(&self, host: NameRewrite, text: &str) -> Vec<String> {
+        let undo = |part: &str| {
+            self.rewrite
+                .and_then(|r| r.configured(part))
+                .unwrap_or_else(|| part.to_string())
+        };
+        let literals = crate::model::tool::literal_names(text).unwrap_or_default();
+        let mut written = Vec::new();
+        for literal in &literals {
+            for (server, tool) in self.splits(literal) {
+                let configured = MCP_CANONICAL.join(&undo(server), &undo(tool));
+                if let Some(name) = host.whole_name(&configured)
+                    && !written.contains(&name)
+                {
+                    written.push(name);
+                }
+            }
+        }
+        written
+    }
+
     /// Whether matcher `text` is a group of a flavour with [`McpNames::builtin`], and if so
     /// whether it fires for the tool `own_name` (this flavour's spelling): `@builtin` for every
     /// tool but MCP tools, `@server` for that server's tools, `@server/tool` for that tool.

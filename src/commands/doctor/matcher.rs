@@ -136,6 +136,61 @@ pub(super) fn foreign_name_finding(rule: &Rule, flavor: Flavor) -> Option<Findin
     ))
 }
 
+/// A warning on a tool matcher naming an MCP tool by a name `flavor`'s agent rewrote whole,
+/// with a hash of the name as configured (Qwen's `mcp__p_q__run_1bf5p4t`), under a host that
+/// names it otherwise: hookx does not undo the hash, and writes it only where the host names
+/// the server and tool as configured or as it rewrote them. And a note on a regex naming an MCP
+/// tool under a host that does (Qwen): it is read on the name before the hash, where each
+/// character the host rewrites is `_` (attacks row 2270).
+pub(super) fn hashed_name_finding(rule: &Rule, flavor: Flavor, host: Dialect) -> Option<Finding> {
+    let matcher = rule.matcher.as_deref()?;
+    let tables = flavor.tables();
+    if tables.matcher_target(&rule.event) != Some(MatchOn::ToolName) {
+        return None;
+    }
+    let (own, sent) = (
+        tables.mcp_names.on(&rule.event),
+        host.default_flavor().tables().mcp_names.on(&rule.event),
+    );
+    let literals = crate::model::tool::literal_names(matcher);
+    if let Some(r) = own.rewrite.filter(|r| r.whole.is_some())
+        && sent.rewrite != Some(r)
+        && let Some(name) = literals.iter().flatten().find(|n| r.hashed(n).is_some())
+    {
+        return Some(Finding::new(
+            Level::Warning,
+            format!(
+                "`{name}` is {}'s name for an MCP tool whose name it rewrote, with a hash of the \
+                 name as configured after, which hookx does not undo: under {} it fires only \
+                 where hookx can write that name from the server and tool {} sends",
+                flavor.name(),
+                host.def().display,
+                host.def().display
+            ),
+            Some("name the server and tool as configured (`mcp__SERVER__TOOL`)".to_string()),
+        ));
+    }
+    let r = sent.rewrite.filter(|r| r.whole.is_some())?;
+    let syntax = format!("{}{}", own.prefix, own.separator);
+    (literals.is_none()
+        && own.rewrite != Some(r)
+        && own.named_in(matcher)
+        && r.matcher(matcher, &syntax).is_some())
+    .then(|| {
+        Finding::new(
+            Level::Note,
+            format!(
+                "{} writes an MCP name holding a character but `[A-Za-z0-9_-]`, or past 63, \
+                 with those `_`, cut, and a hash of the name after (`mcp__p_q__run_1bf5p4t`): \
+                 hookx tries this regex on the name before the hash, where it also fires on \
+                 each name that differs only in those characters",
+                host.def().display
+            ),
+            Some("name each tool literally, as configured".to_string()),
+        )
+    })
+}
+
 /// A note on a tool matcher that names a tool by an old name its agent still accepts (Claude's
 /// `Task` for `Agent`): it fires today, under a name that may go.
 pub(super) fn alias_note(rule: &Rule, flavor: Flavor) -> Option<Finding> {

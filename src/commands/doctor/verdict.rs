@@ -1,7 +1,7 @@
 //! Whether a rule fires under a host: its event (does the host have it, does a route bring it
 //! to hookx), its matcher, its timeouts, and what its handlers read of the payload.
 
-use super::matcher::{alias_note, foreign_name_finding, matcher_finding};
+use super::matcher::{alias_note, foreign_name_finding, hashed_name_finding, matcher_finding};
 use super::{Doctor, Finding, Level, Loading, Runs, Status, Verdict};
 use crate::config::walk::did_you_mean;
 use crate::discover::{self, Runner, Source};
@@ -382,6 +382,9 @@ impl Doctor<'_> {
             verdict.findings.push(finding);
         }
         if let Some(finding) = foreign_name_finding(rule, flavor) {
+            verdict.findings.push(finding);
+        }
+        if let Some(finding) = hashed_name_finding(rule, flavor, host) {
             verdict.findings.push(finding);
         }
         if let Some(finding) = unseen_event_note(rule, host) {

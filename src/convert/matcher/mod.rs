@@ -55,7 +55,19 @@ pub fn translate(
     from: Flavor,
     to: Flavor,
 ) -> Translated {
-    let mut translated = translate_names(text, on, kind, from, to);
+    // A name `from`'s agent hashed (Qwen's `mcp__p_q__run_1bf5p4t`) is translated as the
+    // name before its hash, which `to`'s agent may write for it ([`hashed_names`] says so).
+    let unhashed = text.filter(|_| on == MatchOn::ToolName).and_then(|t| {
+        let own = from.tables().mcp_names.rewrite?;
+        let names = crate::model::tool::literal_names(t)?;
+        let before: Vec<String> = names
+            .iter()
+            .map(|n| regex::escape(own.unhashed(n).unwrap_or(n)))
+            .collect();
+        let names: Vec<String> = names.iter().map(|n| regex::escape(n)).collect();
+        (before != names).then(|| before.join("|"))
+    });
+    let mut translated = translate_names(unhashed.as_deref().or(text), on, kind, from, to);
     // The event's spelling: Copilot's `permissionRequest` `SERVER/TOOL` keeps what it names.
     let names = to.tables().mcp_names.on(kind);
     if on == MatchOn::ToolName
@@ -67,7 +79,73 @@ pub fn translate(
     {
         translated.text = Some(rewritten);
     }
+    if on == MatchOn::ToolName
+        && let Some(text) = text
+    {
+        hashed_names(text, kind, from, to, &mut translated);
+    }
     translated
+}
+
+/// Where `to`'s agent rewrites an MCP name whole, with a hash of it as configured (Qwen Code's
+/// `mcp__p_q__run_1bf5p4t`), a matcher naming MCP tools literally is written as the names that
+/// agent gives them, and a regex naming one it rewrites is a loss: the agent tries it on the
+/// name before the hash (unanchored, Qwen's), where every character it rewrites is `_`. Where
+/// `from`'s agent does, a name of that shape is a loss: the hash is not undone, and `to`'s
+/// agent names the tool otherwise (attacks row 2270).
+fn hashed_names(text: &str, kind: &EventKind, from: Flavor, to: Flavor, out: &mut Translated) {
+    let (from_names, to_names) = (
+        from.tables().mcp_names.on(kind),
+        to.tables().mcp_names.on(kind),
+    );
+    let literals = crate::model::tool::literal_names(text);
+    if let Some(host) = to_names.rewrite.filter(|r| r.whole.is_some())
+        && from_names.rewrite != Some(host)
+    {
+        match &literals {
+            Some(names) if names.iter().all(|n| !from_names.splits(n).is_empty()) => {
+                let written = from_names.whole_names(host, text);
+                let hashed = written.iter().any(|w| host.hashed(w).is_some());
+                if hashed {
+                    let names: Vec<String> = written.iter().map(|w| regex::escape(w)).collect();
+                    out.text = Some(match names.as_slice() {
+                        [one] => format!("^{one}$"),
+                        _ => format!("^(?:{})$", names.join("|")),
+                    });
+                }
+            }
+            Some(_) => {}
+            None => {
+                let syntax = format!("{}{}", from_names.prefix, from_names.separator);
+                if from_names.named_in(text) && host.matcher(text, &syntax).is_some() {
+                    out.problems.push(format!(
+                        "{to} writes an MCP name holding a character but `[A-Za-z0-9_-]`, or \
+                         past 63, with those `_`, cut, and a hash of the name after \
+                         (`mcp__p_q__run_1bf5p4t`): this regex is tried on the name before the \
+                         hash, and fires on each name that differs from it only in those \
+                         characters",
+                        to = to.dialect()
+                    ));
+                }
+            }
+        }
+    }
+    if let Some(own) = from_names.rewrite.filter(|r| r.whole.is_some())
+        && to_names.rewrite != Some(own)
+    {
+        for name in literals.unwrap_or_default() {
+            if own.hashed(&name).is_some() {
+                out.problems.push(format!(
+                    "`{name}` is {from}'s name for an MCP tool whose name it rewrote, with a \
+                     hash of the name as configured after, which hookx does not undo: {to} \
+                     names that tool otherwise; name the server and tool as configured \
+                     (`mcp__SERVER__TOOL`)",
+                    from = from.dialect(),
+                    to = to.dialect()
+                ));
+            }
+        }
+    }
 }
 
 /// [`translate`], names as `to` names tools when nothing rewrites them.
