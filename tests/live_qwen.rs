@@ -2535,6 +2535,89 @@ fn mcp_names_under_qwen() {
         c.that(false, format!("{diff}\n{}", l.out.stderr));
     }
     c.done("mcp_names_under_qwen");
+
+    // Rows 1944, 2270: the user's Claude rules naming the servers and tools as configured
+    // (`mcp__p\.q__run`, a deny; `mcp__srv__dot\.tool`, `mcp__café__run`, the long server's
+    // `run`), a regex on one (`mcp__srv__(dot\.tool|none)`), and one on the name Claude itself
+    // writes (`mcp__s_p__run`), routed in (`install --host qwen --scope user`, `trust FILE`):
+    // each fires on the name Qwen hashed, and its handler is sent the name before the hash.
+    let hookx = std::path::PathBuf::from(env!("CARGO_BIN_EXE_hookx"));
+    let bin_dir = hookx.parent().unwrap().to_path_buf();
+    let mut c = Checks::default();
+    let long = format!("mcp__{}__run", mcp_names::LONG);
+    let Some(l) = live("mcpnames", &["--yolo"], &[], |sb| {
+        let script = sb.write("mcp_server.js", include_str!("live_common/mcp_server.js"));
+        let log = sb.root.join("mcp-ran.log");
+        let servers = mcp_names::servers(&script, &log, json!({"trust": true}));
+        sb.user_settings(json!({}));
+        let file = sb.root.join("home/.qwen/settings.json");
+        let mut settings: Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        settings["mcpServers"] = Value::Object(servers);
+        std::fs::write(&file, settings.to_string()).unwrap();
+        let rule = |label: &str, matcher: &str| json!({"matcher": matcher, "hooks": [{"type": "command", "command": sb.dumper(label)}]});
+        let claude = sb.write(
+            "home/.claude/settings.json",
+            &json!({"hooks": {"PreToolUse": [
+                rule("c-dotted", "mcp__p\\.q__run"),
+                rule("c-dot-tool", "mcp__srv__dot\\.tool"),
+                rule("c-cafe", "mcp__café__run"),
+                rule("c-long", &long),
+                rule("c-regex", "mcp__srv__(dot\\.tool|none)"),
+                rule("c-own", "mcp__s_p__run"),
+                rule("c-other", "mcp__x-z__.*")]}})
+            .to_string(),
+        );
+        sb.answer("c-dotted", "a", "mcp__", "", "C-DOTTED-SAYS-NO", 2);
+        for args in [
+            &["trust", claude.to_str().unwrap()][..],
+            &["install", "--host", "qwen", "--scope", "user"],
+        ] {
+            let out = std::process::Command::new(&hookx)
+                .args(args)
+                .current_dir(&sb.project)
+                .env("HOME", &sb.home)
+                .env_remove("HOOKX_HOME")
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "hookx {args:?}: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+        }
+        Some(bin_dir)
+    }) else {
+        return;
+    };
+    for (label, want) in [
+        ("c-dotted", vec!["mcp__p_q__run"]),
+        ("c-dot-tool", vec!["mcp__srv__dot_tool"]),
+        ("c-cafe", vec!["mcp__caf___run"]),
+        // Cut with its tool: no name before the hash (row 1946's kind).
+        (
+            "c-long",
+            vec!["mcp__a_very_long_server_name_that_goes_well_past_the_li_01f1kqr"],
+        ),
+        ("c-regex", vec!["mcp__srv__dot_tool"]),
+        ("c-own", vec!["mcp__s_p__run"]),
+        ("c-other", vec![]),
+    ] {
+        let got: Vec<String> = l
+            .dumps
+            .iter()
+            .filter(|d| d.label == label)
+            .filter_map(|d| mcp_names::name_in(&d.stdin))
+            .collect();
+        c.that(got == want, format!("{label} ran on {got:?}, not {want:?}"));
+    }
+    let ran = mcp_names::ran(&l.sb.root.join("mcp-ran.log"));
+    let dotted = mcp_names::CALLS.iter().position(|c| c.0 == "p.q").unwrap();
+    c.that(
+        !ran.contains_key(&dotted) && ran.contains_key(&0),
+        format!("the call c-dotted denies did not run, the others did: {ran:?}"),
+    );
+    c.done("mcp_names_under_qwen (routed)");
 }
 
 /// Attacks rows 1840-1859, ground truth: the recorder on every event, and four calls that fail:

@@ -856,6 +856,13 @@ fn named_mcp_parts<'a>(event: &'a Event, id: &'a str) -> Option<(&'a str, &'a st
 /// under Claude, as Codex sends it; attacks row 1942).
 pub fn event_tool_name<'a>(flavor: Flavor, event: &'a Event, id: &'a str) -> Cow<'a, str> {
     let mcp = flavor.tables().mcp_names;
+    // A name the host hashed (Qwen's `mcp__p_q__run_1bf5p4t`) is, to an agent that does not,
+    // the name before the hash (Claude's `mcp__p_q__run`; attacks row 2270).
+    let host = event.tool.as_ref().and_then(|t| t.rewrite);
+    let id = match host.filter(|r| mcp.rewrite != Some(*r)) {
+        Some(r) => r.unhashed(id).filter(|before| is_mcp(before)).unwrap_or(id),
+        None => id,
+    };
     let rewrite = mcp.rewrite.filter(|_| is_mcp(id));
     if mcp.canonical_on(&event.kind) && rewrite.is_none() {
         return tool_name(flavor, id);
