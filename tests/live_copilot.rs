@@ -5744,9 +5744,14 @@ fn mcp_names_under_copilot() {
             let claude = json!({"hooks": {"PermissionRequest": [
                 rule("mcp__srv__run", "c-perm"), rule("mcp__x-y__.*", "c-perm-dashed"),
                 rule("mcp__p\\.q__run", "c-perm-dotted"), rule("mcp__srv__tö", "c-perm-punycode"),
-                rule("mcp__srv__dot\\.tool", "c-perm-dot-tool")],
+                rule("mcp__srv__dot\\.tool", "c-perm-dot-tool"),
+                // Row 2271: the long server's every tool, which Copilot names `LONG/`.
+                rule(&format!("mcp__{}__.*", mcp_names::LONG), "c-perm-long")],
                 "PreToolUse": [rule("mcp__café__run", "c-pre-punycode"),
-                rule("mcp__s p__run", "c-pre-space"), rule("mcp__srv__dot\\.tool", "c-pre-dot-tool")]}});
+                rule("mcp__s p__run", "c-pre-space"), rule("mcp__srv__dot\\.tool", "c-pre-dot-tool"),
+                // Row 2271: a rule on MCP tools by the start of the server's name, which
+                // Copilot cuts (`…_64_cha2`).
+                rule("mcp__a_very_long.*", "c-pre-long")]}});
             sb.write("home/.claude/settings.json", &claude.to_string());
             sb.answer(
                 "c-perm",
@@ -5779,6 +5784,15 @@ fn mcp_names_under_copilot() {
             ("c-pre-punycode", vec!["mcp__caf___run"]),
             ("c-pre-space", vec!["mcp__s__p-run"]),
             ("c-pre-dot-tool", vec!["mcp__srv__dot-tool"]),
+            // Row 2271: the server's tool it does not name, and Copilot's cut name as it is.
+            (
+                "c-perm-long",
+                vec!["mcp__a_very_long_server_name_that_goes_well_past_the_limit_of_64_chars__"],
+            ),
+            (
+                "c-pre-long",
+                vec!["a_very_long_server_name_that_goes_well_past_the_limit_of_64_cha2"],
+            ),
         ],
         "",
         &l.out.stderr,

@@ -241,3 +241,56 @@ fn each_recorded_mcp_name_reaches_the_rules_naming_its_server_and_tool() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// Attacks row 2271 (row 1946 built): Copilot CLI 1.0.102 names the long server's `run` by a
+/// cut (`preToolUse`: its first 63 characters and `2`, 64 in all, no `-`; `permissionRequest`:
+/// `LONG/`, no tool; the recording). A Claude rule on every MCP tool fires on both, and one on
+/// the server's every tool on `permissionRequest`, which names the server whole; the rule
+/// naming the tool (`mcp__LONG__run`) stays in [`GAPS`].
+#[test]
+fn a_name_copilot_cut_is_still_an_mcp_tool() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let seen = dir.path().join("seen");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/mcp-names");
+    let text = std::fs::read_to_string(fixtures.join("copilot-1.0.102.json")).unwrap();
+    let rec: Value = serde_json::from_str(&text).unwrap();
+    let long = "a_very_long_server_name_that_goes_well_past_the_limit_of_64_chars";
+    let call = rec["calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["server"] == long)
+        .unwrap();
+    let mut missed = Vec::new();
+    for (event, as_event, matchers) in [
+        ("preToolUse", "PreToolUse", &["mcp__.*"][..]),
+        (
+            "permissionRequest",
+            "PermissionRequest",
+            &["mcp__.*", &format!("mcp__{long}__.*")][..],
+        ),
+    ] {
+        let name = call["events"][event].as_str().unwrap();
+        let (payload, ..) = payload(["copilot", event, name, long, "run"], &d);
+        for matcher in matchers {
+            let _ = std::fs::remove_file(&seen);
+            let mut cmd = common::hookx_clean(dir.path());
+            cmd.env("HOME", &home).args([
+                "exec", "--host", "copilot", "--as", "claude", "--event", as_event, "--match",
+                matcher, "--",
+            ]);
+            cmd.arg(format!("cat > '{}'", seen.display()));
+            let ran = common::ran(cmd.write_stdin(payload.to_string()));
+            assert_eq!(ran.code, Some(0), "{ran:?}");
+            if !seen.exists() {
+                missed.push(format!(
+                    "claude `{matcher}` did not fire on {event} `{name}`"
+                ));
+            }
+        }
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}

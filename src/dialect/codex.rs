@@ -93,6 +93,7 @@ pub static TABLES: Tables = Tables {
             per_unit: false,
             punycode: false,
             servers_kept_on: &[],
+            cut: None,
             whole: None,
         }),
         ..crate::tables::MCP_CANONICAL

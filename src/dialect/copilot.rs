@@ -37,9 +37,10 @@ const FILE_ARGS: &[(&str, &str)] = &[
 /// name is written with each character but an ASCII letter, digit, `_` or `-` as `-` (`p.q` →
 /// `p-q`, `sp ace` → `sp-ace`), a name holding a character past ASCII first in punycode
 /// (`café` → `xn--caf-dma`, `tö` → `xn--t-1ga`); `permissionRequest` so writes the tool only
-/// (`p.q/run`, `srv/dot-tool`; run 1.0.102, attacks row 1862). Not modelled: a name past 64
-/// characters is cut, the long server's `run` written `…_64_cha2`, and `permissionRequest`
-/// then names no tool (`LONG/`).
+/// (`p.q/run`, `srv/dot-tool`; run 1.0.102, attacks row 1862). A name past 64 characters is
+/// cut, the long server's `run` written `…_64_cha2`, and `permissionRequest` then names no tool
+/// (`LONG/`): read as an MCP tool, of no known server or of that server, whose tool is not
+/// known (attacks row 2271).
 const MCP_NAMES: McpNames = McpNames {
     prefix: "",
     separator: "-",
@@ -52,6 +53,10 @@ const MCP_NAMES: McpNames = McpNames {
         per_unit: false,
         punycode: true,
         servers_kept_on: &[EventKind::PermissionRequest],
+        // Run 1.0.102: the long server's `run` is `a_very_long_…_64_cha2` (its first 63
+        // characters and `2`), on `permissionRequest` `a_very_long_…_64_chars/` (attacks
+        // rows 1946, 2271; `tests/fixtures/mcp-names/`).
+        cut: Some(64),
         whole: None,
     }),
 };

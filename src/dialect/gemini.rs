@@ -111,6 +111,7 @@ pub static TABLES: Tables = Tables {
             per_unit: true,
             punycode: false,
             servers_kept_on: &[],
+            cut: None,
             whole: None,
         }),
     },

@@ -117,6 +117,7 @@ pub static TABLES: Tables = Tables {
             per_unit: true,
             punycode: false,
             servers_kept_on: &[],
+            cut: None,
             whole: Some(crate::model::tool::WholeName {
                 max: 63,
                 hash: crate::model::tool::NameHash::Fnv1a32Base36,

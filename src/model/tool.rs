@@ -75,6 +75,10 @@ pub struct NameRewrite {
     /// The whole name (`mcp__SERVER__TOOL`) rewritten at once instead of its parts, where it
     /// is not one the agent keeps; `None`: the parts are rewritten as above.
     pub whole: Option<WholeName>,
+    /// The length (UTF-16 units) the agent cuts a longer name to, the rest and where the
+    /// server ended lost (Copilot CLI 1.0.102: 64, a `2` last where two names cut alike, run,
+    /// attacks rows 1946, 2271): a name of that length no split reads is an MCP tool still.
+    pub cut: Option<usize>,
 }
 
 /// A name an agent keeps only where it is `[A-Za-z][A-Za-z0-9_-]*` and at most `max` UTF-16

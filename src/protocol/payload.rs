@@ -817,6 +817,28 @@ fn mcp_id(
             }
         }
     }
+    // A name cut where the server ends (Copilot's `permissionRequest` `LONG/`): that server's
+    // tool, which it does not name; a name of the length the host cuts to, which no split
+    // reads (Copilot's `…_64_cha2`): an MCP tool too, whose server is not known (attacks row
+    // 2271).
+    if ids.is_empty()
+        && let Some(server) = name
+            .strip_prefix(names.prefix)
+            .and_then(|n| n.strip_suffix(names.separator))
+            .filter(|s| !s.is_empty() && !s.contains(names.separator))
+    {
+        ids.push(MCP_CANONICAL.join(server, ""));
+    } else if ids.is_empty()
+        && names
+            .rewrite
+            .and_then(|r| r.cut)
+            .is_some_and(|cut| name.encode_utf16().count() == cut)
+    {
+        return Some((
+            name.to_string(),
+            vec![format!("{}{name}", MCP_CANONICAL.prefix)],
+        ));
+    }
     let mut ids = ids.into_iter();
     Some((ids.next()?, ids.collect()))
 }
@@ -869,7 +891,14 @@ pub fn event_tool_name<'a>(flavor: Flavor, event: &'a Event, id: &'a str) -> Cow
     }
     let mcp = mcp.on(&event.kind);
     let parts = named_mcp_parts(event, id).map(|(server, _, tool)| (server, tool));
-    match parts.or_else(|| MCP_CANONICAL.split(id)) {
+    // A server's tool it does not name (Copilot's `LONG/`, attacks row 2271).
+    let unnamed = || {
+        id.strip_prefix(MCP_CANONICAL.prefix)?
+            .strip_suffix(MCP_CANONICAL.separator)
+            .filter(|s| !s.is_empty() && !s.contains(MCP_CANONICAL.separator))
+            .map(|s| (s, ""))
+    };
+    match parts.or_else(|| MCP_CANONICAL.split(id)).or_else(unnamed) {
         Some((server, tool)) => Cow::Owned(match rewrite {
             // Qwen's `mcp__p_q__run_1bf5p4t` for `p.q`'s `run` (attacks row 2270).
             Some(r) if r.whole.is_some() => r
