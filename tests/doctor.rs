@@ -3490,6 +3490,8 @@ fn doctors_fix_for_a_missing_route_is_one_install_writes() {
     );
     // The file of Gemini's copy says why Gemini does not read it, and its fix.
     assert!(text.contains("trustedFolders.json"), "{text}");
+}
+
 /// Attacks row 2270: Qwen Code 0.24.4 writes an MCP name holding a character but
 /// `[A-Za-z0-9_-]` with a hash of the name as configured after (`mcp__p_q__run_1bf5p4t`, its
 /// recording in `tests/fixtures/mcp-names/`). A Qwen rule on that name, routed into Claude, is
