@@ -1242,6 +1242,7 @@ fn main() -> std::process::ExitCode {
             failed_calls_as_cline_marks_them,
             a_failed_call_runs_each_teams_rule_once_under_cline,
             a_resumed_task_fires_task_resume,
+            a_claude_session_start_rule_runs_on_a_resumed_task,
         ],
     )
 }
@@ -1627,37 +1628,7 @@ fn a_resumed_task_fires_task_resume() {
         .find(|d| d.label == "TaskStart")
         .map(|d| d.stdin["taskId"].as_str().unwrap_or_default().to_string())
         .expect("TaskStart fired in the --json run");
-    let hub_port = std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .unwrap()
-        .port();
-    let _hub = HubGuard(sb.project.display().to_string());
-    // `Sandbox::command`'s variables, in no process group of its own: the terminal's child
-    // leads a session (setsid fails for a group leader).
-    let mut cmd = std::process::Command::new(&bin);
-    cmd.env_clear()
-        .env("HOME", &sb.home)
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("LANG", "C.UTF-8")
-        .env("TMPDIR", std::env::temp_dir())
-        .current_dir(&sb.project)
-        .env("TERM", "xterm-256color")
-        .env("CLINE_HUB_PORT", hub_port.to_string())
-        .args(["--id", &task]);
-    let mut term = pty::Terminal::spawn(cmd, 40, 120).expect("cline on a terminal");
-    let before = first.len();
-    // No hook fires when the chat opens: the resume fires with the first message sent.
-    term.wait_for_text("Ask anything");
-    term.enter_line("SCENARIO:cadence and now the follow-up");
-    term.wait("a Task hook fired on the resume", |_| {
-        sb.dumps()
-            .iter()
-            .skip(before)
-            .any(|d| d.label.starts_with("Task"))
-    });
-    // The resumed task answers (its history holds the three calls: the script's answer).
-    term.wait_for_text("cadence done");
-    let fired: Vec<minimal::Dump> = sb.dumps().into_iter().skip(before).collect();
+    let fired = resume_task(&bin, &sb, &task, |_| true);
     for d in &fired {
         eprintln!("resume fired {}: {}", d.label, d.raw);
     }
@@ -1672,5 +1643,175 @@ fn a_resumed_task_fires_task_resume() {
         ) && !labels.contains(&"TaskStart"),
         "`cline --id {task}` fires TaskResume (agent_resume, rootSessionId the task's id), no \
          TaskStart: {labels:?}"
+    );
+}
+
+/// What `found` finds, looked for again until it does; fails naming `what` after the
+/// terminal's ceiling (a hook Cline does not wait for may end after the run).
+fn wait_for<T>(what: &str, mut found: impl FnMut() -> Option<T>) -> T {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(it) = found() {
+            return it;
+        }
+        assert!(
+            start.elapsed() < pty::CEILING,
+            "waiting for {what}: not within {:?}",
+            pty::CEILING
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
+/// `cline --id TASK` on a terminal of its own, a message typed; the recordings made after it
+/// once the recorder's `TaskResume` and `TaskComplete` are among them and `done` says the
+/// rest are (Cline waits for no lifecycle hook: they may end after the task's answer).
+fn resume_task(
+    bin: &std::path::Path,
+    sb: &Sandbox,
+    task: &str,
+    mut done: impl FnMut(&[minimal::Dump]) -> bool,
+) -> Vec<minimal::Dump> {
+    let before = sb.dumps().len();
+    let hub_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .port();
+    let _hub = HubGuard(sb.project.display().to_string());
+    // `Sandbox::command`'s variables, in no process group of its own: the terminal's child
+    // leads a session (setsid fails for a group leader).
+    let mut cmd = std::process::Command::new(bin);
+    cmd.env_clear()
+        .env("HOME", &sb.home)
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("LANG", "C.UTF-8")
+        .env("TMPDIR", std::env::temp_dir())
+        .current_dir(&sb.project)
+        .env("TERM", "xterm-256color")
+        .env("CLINE_HUB_PORT", hub_port.to_string())
+        .args(["--id", task]);
+    let mut term = pty::Terminal::spawn(cmd, 40, 120).expect("cline on a terminal");
+    // No hook fires when the chat opens: the resume fires with the first message sent.
+    term.wait_for_text("Ask anything");
+    term.enter_line("SCENARIO:cadence and now the follow-up");
+    // The resumed task answers (its history holds the three calls: the script's answer).
+    term.wait_for_text("cadence done");
+    term.wait("the resume's hooks ran", |_| {
+        let fired: Vec<minimal::Dump> = sb.dumps().into_iter().skip(before).collect();
+        ["TaskResume", "TaskComplete"]
+            .iter()
+            .all(|l| fired.iter().any(|d| d.label == *l))
+            && done(&fired)
+    });
+    sb.dumps().into_iter().skip(before).collect()
+}
+
+/// Attacks rows 2230-2233 (2186): a team's Claude SessionStart rules, on `resume`, on
+/// `startup` and with no matcher, each a recorder; under Cline routed (`trust`, `install
+/// --host cline`) and converted (`convert --to cline --write`), a `--json` run makes a task,
+/// then `cline --id TASK` resumes it. Main carried Cline's `TaskResume` as no event: the
+/// `resume` rule and the rule with no matcher never ran on the resume. Now each rule runs as
+/// under Claude: on the new task the `startup` one and the one with no matcher, on the
+/// resume the `resume` one and the one with no matcher, each once, shown `source: "resume"`.
+fn a_claude_session_start_rule_runs_on_a_resumed_task() {
+    for converted in [false, true] {
+        session_start_rules_on_a_resume(converted);
+    }
+}
+
+/// [`a_claude_session_start_rule_runs_on_a_resumed_task`], routed or converted.
+fn session_start_rules_on_a_resume(converted: bool) {
+    let Some(bin) = cline() else { return };
+    let hookx = env!("CARGO_BIN_EXE_hookx");
+    let sb = Sandbox::new("hookx-live-cline-resume-rules");
+    let model = FakeModel::start(scripts, sb.project.display().to_string());
+    for e in ["TaskStart", "TaskResume", "TaskComplete"] {
+        executable(&sb.home, &format!(".cline/hooks/{e}"), &sb.dumper(e), 0o755);
+    }
+    let rule = |matcher: Option<&str>, label: &str| {
+        let mut group = json!({"hooks": [{"type": "command", "command": sb.dumper(label)}]});
+        if let Some(m) = matcher {
+            group["matcher"] = json!(m);
+        }
+        group
+    };
+    let claude = json!({"hooks": {"SessionStart": [
+        rule(Some("resume"), "claude-resume"),
+        rule(Some("startup"), "claude-startup"),
+        rule(None, "claude-any"),
+    ]}});
+    common::write(&sb.project, ".claude/settings.json", &claude.to_string());
+    let steps: Vec<Vec<&str>> = match converted {
+        false => vec![
+            vec!["trust", "--yes"],
+            vec!["install", "--host", "cline", "--hookx", hookx],
+        ],
+        true => vec![vec![
+            "convert",
+            ".claude/settings.json",
+            "--to",
+            "cline",
+            "--write",
+            "--hookx",
+            hookx,
+        ]],
+    };
+    for args in steps {
+        common::hookx_at(&sb.project, &sb.home, &args).success();
+    }
+    let keep = format!("cline-resume-rules-{converted}");
+    let (out, stdout) = run_client(&bin, &sb, &model, "cadence", &keep);
+    assert!(out.status.success(), "exit {:?}: {stdout}", out.status);
+    let count = |dumps: &[minimal::Dump], label: &str| {
+        dumps.iter().filter(|d| d.label == label).count()
+    };
+    // The new task's SessionStart rules ran in `TaskStart`'s firing, which Cline does not wait
+    // for: bound by the recording of the rule with no matcher (it ran on main too).
+    let first = wait_for("the new task's rule with no matcher ran", || {
+        let dumps = sb.dumps();
+        (count(&dumps, "claude-any") >= 1).then_some(dumps)
+    });
+    let task = first
+        .iter()
+        .find(|d| d.label == "TaskStart")
+        .map(|d| d.stdin["taskId"].as_str().unwrap_or_default().to_string())
+        .expect("TaskStart fired in the --json run");
+    let mut wrong = Vec::new();
+    let started = [
+        count(&first, "claude-startup"),
+        count(&first, "claude-any"),
+        count(&first, "claude-resume"),
+    ];
+    if started != [1, 1, 0] {
+        wrong.push(format!(
+            "new task: startup, no matcher, resume ran {started:?} times, not [1, 1, 0]"
+        ));
+    }
+    // The rules a resume fires are bound by their own recordings: at most a round's wait for
+    // the ones that must not run (none of which main's code ran either).
+    // Bound by the recordings the resume must make (Cline waits for no lifecycle hook); one
+    // that is never made fails at the terminal's ceiling, naming it.
+    let fired = resume_task(&bin, &sb, &task, |fired| {
+        count(fired, "claude-resume") >= 1 && count(fired, "claude-any") >= 1
+    });
+    let resumed = [
+        count(&fired, "claude-resume"),
+        count(&fired, "claude-any"),
+        count(&fired, "claude-startup"),
+    ];
+    if resumed != [1, 1, 0] {
+        wrong.push(format!(
+            "resume: resume, no matcher, startup ran {resumed:?} times, not [1, 1, 0]"
+        ));
+    }
+    for d in fired.iter().filter(|d| d.label.starts_with("claude-")) {
+        if d.stdin["source"] != "resume" || d.stdin["hook_event_name"] != "SessionStart" {
+            wrong.push(format!("{} was shown {}", d.label, d.raw));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "converted: {converted}: {}",
+        wrong.join("\n")
     );
 }

@@ -22,12 +22,14 @@ const OLD_ROUTE_MARKS: &[&str] = &["# hookx route (hookx install): edits are ove
 /// The second line of a script `hookx convert` writes; convert overwrites only scripts with it.
 pub const CONVERTED_MARK: &str = "# written by hookx convert: edits are overwritten";
 
-/// The event a script file name stands for in `dialect`'s layout, and its flavour.
+/// The event a script file name stands for in `dialect`'s layout, its flavour, and the matcher
+/// the name is: the value of the field it tells ([`crate::tables::Tables::event_values`]:
+/// Cline's `TaskResume` is a SessionStart on `resume`).
 pub fn event_of(
     dialect: Dialect,
     layout: &ScriptLayout,
     name: &str,
-) -> Option<(EventKind, Flavor)> {
+) -> Option<(EventKind, Flavor, Option<&'static str>)> {
     let lower = name.to_ascii_lowercase();
     let stem = layout
         .extensions
@@ -38,19 +40,17 @@ pub fn event_of(
         .min_by_key(|stem| stem.len())?;
     let stem = stem.trim();
     let known = dialect.flavors().find_map(|flavor| {
-        let (kind, _) = flavor
-            .tables()
-            .events
-            .iter()
-            .find(|(_, n)| n.eq_ignore_ascii_case(stem))?;
-        Some((kind.clone(), flavor))
+        let t = flavor.tables();
+        let (kind, _) = t.events.iter().find(|(_, n)| n.eq_ignore_ascii_case(stem))?;
+        let told = t.event_value(stem).map(|(_, value)| value);
+        Some((kind.clone(), flavor, told))
     });
     known.or_else(|| {
         let other = layout
             .other_events
             .iter()
             .find(|n| n.eq_ignore_ascii_case(stem))?;
-        Some((EventKind::from_name(other), dialect.default_flavor()))
+        Some((EventKind::from_name(other), dialect.default_flavor(), None))
     })
 }
 
@@ -82,7 +82,7 @@ pub fn read(
         .file_name()
         .and_then(|n| n.to_str())
         .unwrap_or_default();
-    let Some((event, flavor)) = event_of(dialect, layout, name) else {
+    let Some((event, flavor, told)) = event_of(dialect, layout, name) else {
         let events: Vec<&str> = dialect
             .flavors()
             .flat_map(|f| f.tables().events.iter().map(|(_, n)| *n))
@@ -140,7 +140,7 @@ pub fn read(
     document.rules.push(Rule {
         event,
         flavor,
-        matcher: None,
+        matcher: told.map(str::to_string),
         handlers: vec![Handler {
             kind: HandlerKind::Command(Command {
                 command: Some(command),
@@ -385,20 +385,19 @@ pub fn emit(doc: &Document, layout: &ScriptLayout) -> (Vec<(String, String)>, Ve
     type Line<'a> = (String, Option<&'a serde_json::Value>);
     let mut events: Vec<(String, Vec<Line>)> = Vec::new();
     for rule in &doc.rules {
-        let name = rule
-            .flavor
-            .tables()
-            .event_name(&rule.event)
-            .map_or_else(|| rule.event.name().to_string(), str::to_string);
-        let lines = rule.handlers.iter().filter_map(|h| match &h.kind {
-            HandlerKind::Command(c) => {
-                Some((c.unix_line()?.to_string(), h.extra.get(super::MARKER)))
+        let lines: Vec<Line> = (rule.handlers.iter())
+            .filter_map(|h| match &h.kind {
+                HandlerKind::Command(c) => {
+                    Some((c.unix_line()?.to_string(), h.extra.get(super::MARKER)))
+                }
+                _ => None,
+            })
+            .collect();
+        for name in names_of(rule) {
+            match events.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, existing)) => existing.extend(lines.iter().cloned()),
+                None => events.push((name, lines.clone())),
             }
-            _ => None,
-        });
-        match events.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, existing)) => existing.extend(lines),
-            None => events.push((name, lines.collect())),
         }
     }
     let mut scripts = Vec::new();
@@ -414,6 +413,33 @@ pub fn emit(doc: &Document, layout: &ScriptLayout) -> (Vec<(String, String)>, Ve
         }
     }
     (scripts, left)
+}
+
+/// The event names a rule's scripts take: its event's name, or, where the flavour fires the
+/// event under several names each telling a field's value
+/// ([`crate::tables::Tables::event_values`]), each name whose value the rule's matcher accepts
+/// (a Claude SessionStart rule on `resume` goes in Cline's `TaskResume` only, one with no
+/// matcher in `TaskStart` and `TaskResume`).
+fn names_of(rule: &Rule) -> Vec<String> {
+    let t = rule.flavor.tables();
+    let names: Vec<&str> = t.event_names(&rule.event).collect();
+    let Some(first) = names.first() else {
+        return vec![rule.event.name().to_string()];
+    };
+    let accepts = |name: &str| {
+        let Some((key, value)) = t.event_value(name) else {
+            return true;
+        };
+        let mut event = crate::model::Event::bare(rule.event.clone());
+        event.fields.insert(key.into(), value.into());
+        crate::dispatch::select::rule_matches(rule, &event)
+            != crate::dispatch::select::MatchVerdict::NoMatch
+    };
+    match names.iter().filter(|n| accepts(n)).collect::<Vec<_>>() {
+        // A matcher no name's value meets: the rule is written under the first, as before.
+        chosen if chosen.is_empty() => vec![first.to_string()],
+        chosen => chosen.into_iter().map(|n| n.to_string()).collect(),
+    }
 }
 
 /// The names the scripts [`emit`] gives take in `dir`, which may hold scripts already: an

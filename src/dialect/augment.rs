@@ -107,6 +107,7 @@ pub static TABLES: Tables = Tables {
     // result is `tool_output`, the prompt `user_prompt`, a notification's text
     // `notification_message`.
     value_renames: &[],
+    event_values: &[],
     key_renames: &[
         ("session_id", "conversation_id"),
         ("tool_response", "tool_output"),

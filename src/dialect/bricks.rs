@@ -65,6 +65,7 @@ pub static TABLES: Tables = Tables {
     mcp_names: crate::tables::MCP_CANONICAL,
     key_case: KeyCase::Snake,
     value_renames: &[],
+    event_values: &[],
     key_renames: &[],
     timestamp: TimestampForm::None,
     default_timeout: [60, 60, 60],

@@ -92,6 +92,7 @@ pub static TABLES: Tables = Tables {
     },
     key_case: KeyCase::Snake,
     value_renames: &[],
+    event_values: &[],
     key_renames: &[],
     timestamp: TimestampForm::None,
     default_timeout: [600, 30, 60],

@@ -28,11 +28,13 @@ const APPLY_PATCH: &str = "apply_patch";
 pub static TABLES: Tables = Tables {
     name: "cline",
     dialect: Dialect(&DEF),
-    // The hook file names 3.0.65 runs (source: its `HookEventName`), as events. TaskResume
-    // has no canonical event: hookx carries it by its name ([`LAYOUT`]). PreCompact is a
-    // file name 3.0.65 maps to no hook (source: never fires).
+    // The hook file names 3.0.65 runs (source: its `HookEventName`), as events. A session
+    // starts under two: `TaskStart` for a new task, `TaskResume` for a resumed one
+    // ([`Tables::event_values`]). PreCompact is a file name 3.0.65 maps to no hook (source:
+    // never fires).
     events: &[
         (EventKind::SessionStart, "TaskStart"),
+        (EventKind::SessionStart, "TaskResume"),
         (EventKind::Stop, "TaskComplete"),
         (EventKind::Interrupt, "TaskCancel"),
         (EventKind::StopFailure, "TaskError"),
@@ -55,13 +57,14 @@ pub static TABLES: Tables = Tables {
         (ids::TASK, &["spawn_agent"]),
     ],
     tool_args: &[],
-    // No matcher: the script decides.
-    matcher_targets: &[],
+    // No matcher: the script decides. A SessionStart's `source` is told by the file's name
+    // ([`Tables::event_values`]): a rule on one of them is a script under that name.
+    matcher_targets: &[(EventKind::SessionStart, crate::tables::MatchOn::Field("source"))],
     matcher_style: MatcherStyle::UnanchoredRegex {
         star_is_all: true,
         trims: true,
     },
-    exact_field_matchers: false,
+    exact_field_matchers: true,
     stop_fires_for_subagents: false,
     // Run 3.0.65 (attacks row 1787, tests/fixtures/cadence/ and recorded/cline-3.0.65/): a
     // `--json` run fires no `UserPromptSubmit`, and `SessionShutdown` only after a hook's
@@ -79,6 +82,15 @@ pub static TABLES: Tables = Tables {
     mcp_names: crate::tables::MCP_CANONICAL,
     key_case: KeyCase::Camel,
     value_renames: &[],
+    // Run 3.0.65 (`live_cline::a_resumed_task_fires_task_resume`, attacks rows 2186, 2230): a
+    // new task fires `TaskStart` (`hookName: agent_start`), a resumed one (`cline --id TASK`,
+    // then a message) `TaskResume` (`agent_resume`), neither with a `source`.
+    event_values: &[
+        ("TaskStart", "source", "startup"),
+        ("agent_start", "source", "startup"),
+        ("TaskResume", "source", "resume"),
+        ("agent_resume", "source", "resume"),
+    ],
     key_renames: &[("session_id", "taskId"), ("duration_ms", "executionTimeMs")],
     // Run 3.0.65: `2026-12-02T02:04:39.034Z`.
     timestamp: TimestampForm::Iso8601,
@@ -95,7 +107,7 @@ pub static TABLES: Tables = Tables {
     handler_types: &["command"],
     protocol: protocol_rows::PROTOCOL,
     verified_with: Some("cline 3.0.65"),
-    matcher_values: &[],
+    matcher_values: &[(EventKind::SessionStart, &["startup", "resume"])],
     handler_key_overrides: &[],
     invalid_matcher_effect: None,
     tool_scope: crate::tables::ToolScope::Any,
@@ -239,7 +251,7 @@ static LAYOUT: ScriptLayout = ScriptLayout {
     extensions: &[
         "", ".sh", ".bash", ".zsh", ".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".py", ".ps1",
     ],
-    other_events: &["TaskResume"],
+    other_events: &[],
     runs_unexecutable: true,
     runners: &[
         (".sh", "bash"),
@@ -648,7 +660,20 @@ mod reshape {
             }
             EventKind::SessionStart => {
                 let metadata = flat.remove("taskMetadata").unwrap_or(json!({}));
-                flat.insert("taskStart".into(), json!({"taskMetadata": metadata}));
+                // Run 3.0.65: no `source`; a resumed task's body is `taskResume`, with the
+                // state it was in.
+                match flat.remove("source") {
+                    Some(source) if source == "resume" => {
+                        let state = flat.remove("previousState").unwrap_or(json!({}));
+                        flat.insert(
+                            "taskResume".into(),
+                            json!({"taskMetadata": metadata, "previousState": state}),
+                        );
+                    }
+                    _ => {
+                        flat.insert("taskStart".into(), json!({"taskMetadata": metadata}));
+                    }
+                }
             }
             EventKind::Stop => {
                 let metadata = flat.remove("taskMetadata").unwrap_or(json!({}));
@@ -691,6 +716,7 @@ mod protocol_rows {
         event_key: "hookName",
         event_key_only: Some(&[
             (EventKind::SessionStart, "agent_start"),
+            (EventKind::SessionStart, "agent_resume"),
             (EventKind::Stop, "agent_end"),
             (EventKind::Interrupt, "agent_abort"),
             (EventKind::StopFailure, "agent_error"),

@@ -100,6 +100,7 @@ pub static TABLES: Tables = Tables {
     },
     key_case: KeyCase::Snake,
     value_renames: &[],
+    event_values: &[],
     key_renames: &[],
     timestamp: TimestampForm::None,
     // Prompt and agent handlers are skipped (list): only the command default applies.

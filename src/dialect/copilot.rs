@@ -141,6 +141,7 @@ pub static TABLES: Tables = Tables {
     // Run 1.0.102 (recorded, both flavours): a session `-p` starts is `source: "new"` where
     // Claude says `startup` (attacks row 1323).
     value_renames: SESSION_VALUES,
+    event_values: &[],
     key_renames: &[
         ("tool_input", "toolArgs"),
         ("tool_response", "toolResult"),
@@ -399,6 +400,7 @@ pub static PASCAL_TABLES: Tables = Tables {
     mcp_names: MCP_NAMES,
     key_case: KeyCase::Snake,
     value_renames: SESSION_VALUES,
+    event_values: &[],
     key_renames: &[
         ("tool_response", "tool_result"),
         ("agent_type", "agent_name"),

@@ -83,6 +83,7 @@ pub static TABLES: Tables = Tables {
     matcher_tries_names_of: &[],
     key_case: KeyCase::Snake,
     value_renames: &[],
+    event_values: &[],
     key_renames: &[],
     timestamp: TimestampForm::None,
     // Binary 0.225.2: "default (60s)"; only command handlers.

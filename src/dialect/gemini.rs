@@ -118,6 +118,7 @@ pub static TABLES: Tables = Tables {
     key_case: KeyCase::Snake,
     // AfterAgent's answer text is Claude Stop's `last_assistant_message`.
     value_renames: &[],
+    event_values: &[],
     key_renames: &[("last_assistant_message", "prompt_response")],
     timestamp: TimestampForm::Iso8601,
     // 60000 ms (source).

@@ -98,6 +98,7 @@ pub static TABLES: Tables = Tables {
     // `prompt`.
     key_case: KeyCase::Snake,
     value_renames: &[],
+    event_values: &[],
     key_renames: &[],
     timestamp: TimestampForm::None,
     // "`timeout` (seconds, default 60, `0` disables)": `0` is `ConfigSpec::zero_timeout_is_none`.

@@ -177,6 +177,7 @@ pub(crate) const fn engine_tables(me: &Engine, dialect: Dialect) -> Tables {
         matcher_tries_names_of: &[],
         key_case: KeyCase::Snake,
         value_renames: &[],
+        event_values: &[],
         key_renames: &[],
         timestamp: TimestampForm::None,
         // A plugin hook has no timeout of its own (awaited without one): the plugin's limit.

@@ -128,6 +128,7 @@ pub static TABLES: Tables = Tables {
     matcher_tries_names_of: &[Flavor(&super::claude::TABLES)],
     key_case: KeyCase::Snake,
     value_renames: &[],
+    event_values: &[],
     key_renames: &[],
     // Run 0.24.4: `2026-12-02T00:52:33.333Z`.
     timestamp: TimestampForm::Iso8601,

@@ -87,6 +87,7 @@ pub static TABLES: Tables = Tables {
     key_case: KeyCase::Snake,
     // Docs: SessionStart `source` is "Currently always "new"", a new session (attacks row 1323).
     value_renames: &[(EventKind::SessionStart, "source", "startup", "new")],
+    event_values: &[],
     key_renames: &[("session_id", "sessionId")],
     timestamp: TimestampForm::Iso8601,
     // "Timeout in seconds (default: 30)".

@@ -80,6 +80,7 @@ macro_rules! windsurf_tables {
             matcher_tries_names_of: &[],
             key_case: KeyCase::Snake,
             value_renames: &[],
+            event_values: &[],
             key_renames: $renames,
             // "`timestamp` string: ISO 8601 timestamp when the hook was triggered".
             timestamp: TimestampForm::Iso8601,

@@ -57,6 +57,10 @@ pub fn decode_event_as(
     let mcp_name = unnest(&mut obj, p.tool_args);
 
     let kind = payload_kind(flavor, &obj, event)?;
+    // The field the name it fired under tells, where the payload has none (Cline's
+    // `TaskResume` is a SessionStart of `source: "resume"`).
+    let named = obj.get(p.event_key).and_then(Value::as_str).or(event);
+    let told = named.and_then(|name| t.event_value(name));
 
     let mut timestamp = None;
     let mut tool_name = None;
@@ -103,6 +107,9 @@ pub fn decode_event_as(
     }
     if tool_name.is_none() {
         tool_name = mcp_name.map(Value::String);
+    }
+    if let Some((key, value)) = told {
+        fields.entry(key).or_insert(Value::from(value));
     }
     let tool = payload_tool(flavor, &kind, tool_name, tool_input, &mut fields);
     implied_continuation(flavor, &kind, &mut fields);
@@ -585,10 +592,16 @@ pub fn encode_event(event: &Event, flavor: Flavor) -> Value {
     let mut out = Map::new();
     let name = match p.event_key_only {
         None => Some(event_name(t, &event.kind)),
-        Some(only) => only
-            .iter()
-            .find(|(k, _)| *k == event.kind)
-            .map(|(_, n)| (*n).to_string()),
+        Some(only) => {
+            let names = || only.iter().filter(|(k, _)| *k == event.kind);
+            // The name of the firing the event's field tells, else the event's first.
+            let told = names().find(|(_, n)| {
+                t.event_value(n)
+                    .is_some_and(|(key, value)| event.field(key) == Some(value))
+            });
+            told.or_else(|| names().next())
+                .map(|(_, n)| (*n).to_string())
+        }
     };
     if let Some(name) = name {
         out.insert(p.event_key.to_string(), Value::String(name));

@@ -319,6 +319,14 @@ pub struct Tables {
     /// session with `source: "new"`, and a rule written for `startup` never ran under it).
     /// Payloads keep the value the host sent.
     pub value_renames: &'static [ValueRename],
+    /// Names under which the flavour fires one firing of an event it fires under several names
+    /// (beside [`Tables::events`], or its payloads' names: `event_key_only`), each with the
+    /// field its payload never sends but that tells the firing: (native name, canonical key,
+    /// value). A payload read under the name gets the value where it has none, so that a rule
+    /// written for another flavour matches as its own agent would; a rule written here goes
+    /// under each name whose value its matcher accepts (Cline 3.0.65 fires `TaskStart` for a
+    /// new task and `TaskResume` for a resumed one, neither with a `source`: attacks row 2230).
+    pub event_values: &'static [EventValue],
     pub timestamp: TimestampForm,
     /// Default timeouts in seconds: command, prompt, agent.
     pub default_timeout: [u64; 3],
@@ -429,6 +437,27 @@ impl ToolScope {
 impl Tables {
     pub fn event_name(&self, kind: &EventKind) -> Option<&'static str> {
         self.events.iter().find(|(k, _)| k == kind).map(|(_, n)| *n)
+    }
+
+    /// Every name the flavour gives `kind`, its first (the one [`Tables::event_name`] gives)
+    /// first.
+    pub fn event_names<'a>(
+        &'a self,
+        kind: &'a EventKind,
+    ) -> impl Iterator<Item = &'static str> + 'a {
+        self.events
+            .iter()
+            .filter(move |(k, _)| k == kind)
+            .map(|(_, n)| *n)
+    }
+
+    /// The (canonical key, value) the firing the flavour names `name` carries
+    /// ([`Tables::event_values`]); a script's name in any case.
+    pub fn event_value(&self, name: &str) -> Option<(&'static str, &'static str)> {
+        self.event_values
+            .iter()
+            .find(|(n, _, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, key, value)| (*key, *value))
     }
 
     pub fn event_kind(&self, name: &str) -> Option<EventKind> {
@@ -771,6 +800,9 @@ pub fn exact_form(text: Option<&str>) -> MatcherForm {
         Some(value) => MatcherForm::Exact(vec![value.to_string()]),
     }
 }
+
+/// One row of [`Tables::event_values`]: native event name, canonical key, value.
+pub type EventValue = (&'static str, &'static str, &'static str);
 
 /// One row of [`Tables::value_renames`]: event, canonical key, canonical value, native value.
 pub type ValueRename = (EventKind, &'static str, &'static str, &'static str);
