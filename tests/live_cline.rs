@@ -1243,6 +1243,7 @@ fn main() -> std::process::ExitCode {
             a_failed_call_runs_each_teams_rule_once_under_cline,
             a_resumed_task_fires_task_resume,
             a_claude_session_start_rule_runs_on_a_resumed_task,
+            a_converted_claude_session_start_rule_runs_on_a_resumed_task,
         ],
     )
 }
@@ -1714,9 +1715,14 @@ fn resume_task(
 /// under Claude: on the new task the `startup` one and the one with no matcher, on the
 /// resume the `resume` one and the one with no matcher, each once, shown `source: "resume"`.
 fn a_claude_session_start_rule_runs_on_a_resumed_task() {
-    for converted in [false, true] {
-        session_start_rules_on_a_resume(converted);
-    }
+    session_start_rules_on_a_resume(false);
+}
+
+/// [`a_claude_session_start_rule_runs_on_a_resumed_task`], the rules converted
+/// (`convert --to cline --write --hookx`): each a script under `TaskStart`, `TaskResume` or
+/// both, as its matcher says.
+fn a_converted_claude_session_start_rule_runs_on_a_resumed_task() {
+    session_start_rules_on_a_resume(true);
 }
 
 /// [`a_claude_session_start_rule_runs_on_a_resumed_task`], routed or converted.
@@ -1757,14 +1763,20 @@ fn session_start_rules_on_a_resume(converted: bool) {
         ]],
     };
     for args in steps {
-        common::hookx_at(&sb.project, &sb.home, &args).success();
+        match converted {
+            false => common::hookx_at(&sb.project, &sb.home, &args).success(),
+            true => common::hookx_clean(&sb.project)
+                .env("HOME", &sb.home)
+                .args(args)
+                .assert()
+                .success(),
+        };
     }
     let keep = format!("cline-resume-rules-{converted}");
     let (out, stdout) = run_client(&bin, &sb, &model, "cadence", &keep);
     assert!(out.status.success(), "exit {:?}: {stdout}", out.status);
-    let count = |dumps: &[minimal::Dump], label: &str| {
-        dumps.iter().filter(|d| d.label == label).count()
-    };
+    let count =
+        |dumps: &[minimal::Dump], label: &str| dumps.iter().filter(|d| d.label == label).count();
     // The new task's SessionStart rules ran in `TaskStart`'s firing, which Cline does not wait
     // for: bound by the recording of the rule with no matcher (it ran on main too).
     let first = wait_for("the new task's rule with no matcher ran", || {
@@ -1789,6 +1801,9 @@ fn session_start_rules_on_a_resume(converted: bool) {
     }
     // The rules a resume fires are bound by their own recordings: at most a round's wait for
     // the ones that must not run (none of which main's code ran either).
+    for problem in &wrong {
+        eprintln!("converted: {converted}: {problem}");
+    }
     // Bound by the recordings the resume must make (Cline waits for no lifecycle hook); one
     // that is never made fails at the terminal's ceiling, naming it.
     let fired = resume_task(&bin, &sb, &task, |fired| {
@@ -1803,6 +1818,13 @@ fn session_start_rules_on_a_resume(converted: bool) {
         wrong.push(format!(
             "resume: resume, no matcher, startup ran {resumed:?} times, not [1, 1, 0]"
         ));
+    }
+    for d in first
+        .iter()
+        .chain(&fired)
+        .filter(|d| d.label.starts_with("claude-"))
+    {
+        eprintln!("converted: {converted}: {} was shown {}", d.label, d.raw);
     }
     for d in fired.iter().filter(|d| d.label.starts_with("claude-")) {
         if d.stdin["source"] != "resume" || d.stdin["hook_event_name"] != "SessionStart" {

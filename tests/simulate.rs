@@ -1432,3 +1432,47 @@ fn two_rewrites_are_said_to_race(host: &str, file: &str) {
         text(&out.stderr)
     );
 }
+
+/// Attacks rows 2230, 2232: Cline fires a session's start under two names, `TaskStart` (a new
+/// task) and `TaskResume` (a resumed one), neither with a `source`. Simulated under each name,
+/// a Claude SessionStart rule on `resume` runs on `TaskResume` only, one on `startup` on
+/// `TaskStart` only, each shown the `source` its name tells (main read `TaskResume` as no
+/// event, and `TaskStart` with no `source`: neither rule ran).
+#[test]
+fn clines_two_session_start_names_tell_the_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path();
+    let rule = |matcher: &str| {
+        serde_json::json!({"matcher": matcher, "hooks": [{"type": "command",
+            "command": format!("cat >> {matcher}.log")}]})
+    };
+    let settings =
+        serde_json::json!({"hooks": {"SessionStart": [rule("resume"), rule("startup")]}});
+    common::write(p, ".claude/settings.json", &settings.to_string());
+    for args in [&["trust", "--yes"][..], &["install", "--host", "cline"]] {
+        common::hookx_at(p, &p.join("home"), args).success();
+    }
+    for (name, ran, not) in [
+        ("TaskResume", "resume", "startup"),
+        ("TaskStart", "startup", "resume"),
+    ] {
+        for log in [ran, not] {
+            let _ = std::fs::remove_file(p.join(format!("{log}.log")));
+        }
+        let out = simulate_with(p, &["--host", "cline", "--event", name], &[]);
+        assert_eq!(out.status.code(), Some(0), "{name}: {}", text(&out.stderr));
+        let log = std::fs::read_to_string(p.join(format!("{ran}.log"))).unwrap_or_else(|_| {
+            panic!(
+                "{name}: the `{ran}` rule did not run: {}",
+                text(&out.stdout)
+            )
+        });
+        let shown: Value = serde_json::from_str(log.trim()).unwrap();
+        assert_eq!(shown["source"], ran, "{name}: {log}");
+        assert_eq!(shown["hook_event_name"], "SessionStart", "{name}: {log}");
+        assert!(
+            !p.join(format!("{not}.log")).exists(),
+            "{name} ran the `{not}` rule"
+        );
+    }
+}

@@ -41,7 +41,10 @@ pub fn event_of(
     let stem = stem.trim();
     let known = dialect.flavors().find_map(|flavor| {
         let t = flavor.tables();
-        let (kind, _) = t.events.iter().find(|(_, n)| n.eq_ignore_ascii_case(stem))?;
+        let (kind, _) = t
+            .events
+            .iter()
+            .find(|(_, n)| n.eq_ignore_ascii_case(stem))?;
         let told = t.event_value(stem).map(|(_, value)| value);
         Some((kind.clone(), flavor, told))
     });

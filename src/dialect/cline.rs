@@ -59,7 +59,10 @@ pub static TABLES: Tables = Tables {
     tool_args: &[],
     // No matcher: the script decides. A SessionStart's `source` is told by the file's name
     // ([`Tables::event_values`]): a rule on one of them is a script under that name.
-    matcher_targets: &[(EventKind::SessionStart, crate::tables::MatchOn::Field("source"))],
+    matcher_targets: &[(
+        EventKind::SessionStart,
+        crate::tables::MatchOn::Field("source"),
+    )],
     matcher_style: MatcherStyle::UnanchoredRegex {
         star_is_all: true,
         trims: true,

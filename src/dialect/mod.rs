@@ -329,7 +329,10 @@ mod tests {
                     first == Some(*name) || t.event_value(name).is_some(),
                     "{flavor:?} {name}"
                 );
-                assert_eq!(t.event_names(kind).count() > 1, t.event_value(name).is_some());
+                assert_eq!(
+                    t.event_names(kind).count() > 1,
+                    t.event_value(name).is_some()
+                );
             }
         }
     }

@@ -146,6 +146,11 @@ pub fn synthetic_event(
         let value = serde_json::from_str(value).unwrap_or_else(|_| Value::from(value));
         map.insert(key.to_string(), value);
     }
+    // The field the host's name for the event tells (Cline's `TaskResume`: `source: resume`),
+    // as `run` reads it from a payload sent under that name.
+    if let Some((key, value)) = host.tables().event_value(event) {
+        map.entry(key).or_insert(Value::from(value));
+    }
     // A result given as a field is read as the host's, as `run` reads a payload's: a handler
     // of another agent is given it in its own agent's shape (it was the host's, unlike `run`).
     let result = match (&tool, map.get(crate::protocol::payload::TOOL_RESPONSE)) {
