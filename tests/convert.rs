@@ -45,7 +45,8 @@ fn read_fixture(path: &str, dialect: Dialect) -> (SourceFile, hookx::config::Par
 /// script-layout dialect the scripts written into `dir` and read as a folder.
 fn write_and_read(doc: &Document, to: Dialect, dir: &Path) -> (String, hookx::config::Parsed) {
     if let Some(layout) = to.config().scripts {
-        let (scripts, left) = hookx::config::scripts::emit(doc, layout);
+        let (scripts, left) =
+            hookx::config::scripts::emit(doc, layout, &hookx::dispatch::select::may_fire);
         assert!(left.is_empty(), "scripts left over: {left:?}");
         let _ = std::fs::remove_dir_all(dir);
         std::fs::create_dir_all(dir).unwrap();

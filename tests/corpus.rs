@@ -307,11 +307,13 @@ struct AgentFigures {
 /// What a converted document is written as: its text, or its scripts for a hook folder.
 fn written(doc: &Document) -> String {
     match doc.dialect.config().scripts {
-        Some(layout) => hookx::config::scripts::emit(doc, layout)
-            .0
-            .into_iter()
-            .map(|(name, text)| format!("==> {name} <==\n{text}"))
-            .collect(),
+        Some(layout) => {
+            hookx::config::scripts::emit(doc, layout, &hookx::dispatch::select::may_fire)
+                .0
+                .into_iter()
+                .map(|(name, text)| format!("==> {name} <==\n{text}"))
+                .collect()
+        }
         None => write::to_text(doc),
     }
 }

@@ -1241,7 +1241,11 @@ pub fn convert_to_scripts(
         .config()
         .scripts
         .ok_or_else(|| Error::Usage(format!("{to} has no hook scripts")))?;
-    let (scripts, mut left) = config::scripts::emit(&conversion.document, layout);
+    let (scripts, mut left) = config::scripts::emit(
+        &conversion.document,
+        layout,
+        &crate::dispatch::select::may_fire,
+    );
     let dir = match (&opts.out, opts.write) {
         (Some(out), _) => Some(out.clone()),
         (None, true) => Some(opts.project.join(to.config().convert_target)),

@@ -1882,7 +1882,10 @@ pub fn command(opts: &Options) -> Result<i32, Error> {
         let sources = crate::discover::discover(&opts.ctx);
         for after in crate::dispatch::after_route::hooks_after_routes(host, &sources) {
             let ours = crate::context::same_place(&after.route.path, &report.path);
-            if ours && let Some(said) = crate::commands::doctor::after_the_route(&after, host) {
+            if ours
+                && let Some(said) =
+                    crate::commands::doctor::after_route::after_the_route(&after, host)
+            {
                 let fix = said.fix.map(|f| format!(" (fix: {f})")).unwrap_or_default();
                 errln!("warning: {}{fix}", said.message);
             }

@@ -1458,7 +1458,11 @@ fn scripts_plan(
             .get(shown)
             .is_some_and(|known| !known.contains(&crate::hash::sha256_hex(before.as_bytes())))
     };
-    let (scripts, left) = config::scripts::emit(&conversion.document, layout);
+    let (scripts, left) = config::scripts::emit(
+        &conversion.document,
+        layout,
+        &crate::dispatch::select::may_fire,
+    );
     // A handler with no script of its own, or whose script's place holds a hook hookx did not
     // write (one it cannot read as text among them: attacks row 480), refuses the target, as
     // convert refuses it: passed over, it ran nowhere under the agent while sync said "nothing

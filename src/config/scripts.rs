@@ -384,7 +384,13 @@ pub fn write_executable(path: &Path, text: &str) -> Result<(), crate::error::Err
 /// all scripts of an event, so each handler is a script of its own: the event's name, then
 /// the event's name with each of the layout's endings (its `#!/bin/sh` line decides how it
 /// runs, not the ending). An event with more handlers than names leaves the rest over.
-pub fn emit(doc: &Document, layout: &ScriptLayout) -> (Vec<(String, String)>, Vec<String>) {
+/// `fires` tells whether a rule's matcher may fire on an event (the dispatcher's, passed in:
+/// config sits below dispatch).
+pub fn emit(
+    doc: &Document,
+    layout: &ScriptLayout,
+    fires: &dyn Fn(&Rule, &crate::model::Event) -> bool,
+) -> (Vec<(String, String)>, Vec<String>) {
     type Line<'a> = (String, Option<&'a serde_json::Value>);
     let mut events: Vec<(String, Vec<Line>)> = Vec::new();
     for rule in &doc.rules {
@@ -396,7 +402,7 @@ pub fn emit(doc: &Document, layout: &ScriptLayout) -> (Vec<(String, String)>, Ve
                 _ => None,
             })
             .collect();
-        for name in names_of(rule) {
+        for name in names_of(rule, fires) {
             match events.iter_mut().find(|(n, _)| *n == name) {
                 Some((_, existing)) => existing.extend(lines.iter().cloned()),
                 None => events.push((name, lines.clone())),
@@ -423,7 +429,7 @@ pub fn emit(doc: &Document, layout: &ScriptLayout) -> (Vec<(String, String)>, Ve
 /// ([`crate::tables::Tables::event_values`]), each name whose value the rule's matcher accepts
 /// (a Claude SessionStart rule on `resume` goes in Cline's `TaskResume` only, one with no
 /// matcher in `TaskStart` and `TaskResume`).
-fn names_of(rule: &Rule) -> Vec<String> {
+fn names_of(rule: &Rule, fires: &dyn Fn(&Rule, &crate::model::Event) -> bool) -> Vec<String> {
     let t = rule.flavor.tables();
     let names: Vec<&str> = t.event_names(&rule.event).collect();
     let Some(first) = names.first() else {
@@ -435,8 +441,7 @@ fn names_of(rule: &Rule) -> Vec<String> {
         };
         let mut event = crate::model::Event::bare(rule.event.clone());
         event.fields.insert(key.into(), value.into());
-        crate::dispatch::select::rule_matches(rule, &event)
-            != crate::dispatch::select::MatchVerdict::NoMatch
+        fires(rule, &event)
     };
     match names.iter().filter(|n| accepts(n)).collect::<Vec<_>>() {
         // A matcher no name's value meets: the rule is written under the first, as before.

@@ -120,6 +120,11 @@ pub fn rule_matches(rule: &Rule, event: &Event) -> MatchVerdict {
         .expect("one verdict per rule")
 }
 
+/// Whether `rule` may fire on `event`: its matcher matches it, or cannot be evaluated here.
+pub fn may_fire(rule: &Rule, event: &Event) -> bool {
+    rule_matches(rule, event) != MatchVerdict::NoMatch
+}
+
 /// Why `rule` never runs under `host`: its matcher reads a field `host`'s recorded payload of
 /// the event never carries, and no value the field could then hold matches (attacks row 1990:
 /// Auggie's `SessionStart` has no `source`, so a Claude rule on `startup` or `resume` never
