@@ -569,6 +569,30 @@ fn replay(host: &str) {
                 && (!subagent_stop || flavor.tables().stop_fires_for_subagents)
                 && !repeated(flavor)
         };
+        // A flavour that fires the event under several names, each telling a field's value
+        // (Cline's `TaskStart` "startup", `TaskResume` "resume", attacks row 2230): its
+        // scripts are rules on those values, so they run only where the host tells one
+        // (row 2362: not under a host that sends no `source`, nor on Claude's `compact`).
+        let told = |flavor: Flavor, kind: &hookx::model::EventKind| {
+            let t = flavor.tables();
+            let mut values = (t.event_values.iter())
+                .filter(|(name, _, _)| t.event_kind(name).as_ref() == Some(kind))
+                .peekable();
+            values.peek().is_none()
+                || values.any(|(_, key, value)| {
+                    (host_event.as_ref())
+                        .and_then(|e| e.field(key))
+                        .is_some_and(|v| {
+                            // The host's own spelling of the value (Copilot's "new").
+                            v == *value
+                                || (r.host.flavors()).any(|h| {
+                                    h.tables().value_renames.iter().any(|(k, f, c, n)| {
+                                        k == kind && f == key && c == value && v == *n
+                                    })
+                                })
+                        })
+                })
+        };
         for &flavor in Flavor::all() {
             let file = world.out.join(format!("{}.json", flavor.name()));
             // The host runs its own files (and the foreign ones it reads) itself.
@@ -581,6 +605,7 @@ fn replay(host: &str) {
                 && in_scope(flavor)
                 && seen.as_ref().is_some_and(|k| {
                     flavor.tables().event_name(k).is_some()
+                        && told(flavor, k)
                         && host_event
                             .as_ref()
                             .is_some_and(|e| hookx::protocol::failed::fires(flavor, k, e))
