@@ -45,69 +45,65 @@ pub(crate) fn after_the_route(
         let offset = crate::config::syntax::locate(&src, &place.pointer)?;
         Some(src.line_col(offset).0)
     };
-    {
-        {
-            let (route, hook) = (&after.route, &after.hook);
-            let at = |p: &crate::dispatch::after_route::Place| {
-                let line = line(p).map(|l| format!(", line {l}")).unwrap_or_default();
-                format!("{} {}[{}]{line}", p.file, p.event, p.index)
-            };
-            let matcher = match after.matcher.as_deref() {
-                Some(m) if !m.is_empty() => format!(" (matcher `{m}`)"),
-                _ => String::new(),
-            };
-            let (whose, fix) = if after.beside_route {
-                (
-                    format!(
-                        "a hook in the same entry as hookx's route, after it, at {}",
-                        at(hook)
-                    ),
-                    format!(
-                        "move that hook out of the route's entry into one of its own before \
+    let (route, hook) = (&after.route, &after.hook);
+    let at = |p: &crate::dispatch::after_route::Place| {
+        let line = line(p).map(|l| format!(", line {l}")).unwrap_or_default();
+        format!("{} {}[{}]{line}", p.file, p.event, p.index)
+    };
+    let matcher = match after.matcher.as_deref() {
+        Some(m) if !m.is_empty() => format!(" (matcher `{m}`)"),
+        _ => String::new(),
+    };
+    let (whose, fix) = if after.beside_route {
+        (
+            format!(
+                "a hook in the same entry as hookx's route, after it, at {}",
+                at(hook)
+            ),
+            format!(
+                "move that hook out of the route's entry into one of its own before \
                          it in {}, then run `hookx install --host {host}{}`",
-                        hook.file,
-                        scope_flag(route.scope)
-                    ),
-                )
-            } else if hook.file == route.file {
-                (
-                    format!(
-                        "the hook at {}{matcher} comes after hookx's route at {}",
-                        at(hook),
-                        at(route)
-                    ),
-                    format!(
-                        "hookx install --host {host}{} (it moves the route last)",
-                        scope_flag(route.scope)
-                    ),
-                )
-            } else {
-                (
-                    format!(
-                        "the hook at {}{matcher} runs after hookx's route at {} ({display} runs \
+                hook.file,
+                scope_flag(route.scope)
+            ),
+        )
+    } else if hook.file == route.file {
+        (
+            format!(
+                "the hook at {}{matcher} comes after hookx's route at {}",
+                at(hook),
+                at(route)
+            ),
+            format!(
+                "hookx install --host {host}{} (it moves the route last)",
+                scope_flag(route.scope)
+            ),
+        )
+    } else {
+        (
+            format!(
+                "the hook at {}{matcher} runs after hookx's route at {} ({display} runs \
                          the hooks of {} after those of {})",
-                        at(hook),
-                        at(route),
-                        hook.file,
-                        route.file
-                    ),
-                    format!(
-                        "move that hook into {} before hookx's route, or remove it; install \
+                at(hook),
+                at(route),
+                hook.file,
+                route.file
+            ),
+            format!(
+                "move that hook into {} before hookx's route, or remove it; install \
                          orders hooks only within the file it edits",
-                        route.file
-                    ),
-                )
-            };
-            Some(Finding::new(
-                Level::Warning,
-                format!(
-                    "{whose}: {display} takes the {which} hook's permission decision on a tool \
+                route.file
+            ),
+        )
+    };
+    Some(Finding::new(
+        Level::Warning,
+        format!(
+            "{whose}: {display} takes the {which} hook's permission decision on a tool \
                      call, so {loses}"
-                ),
-                Some(fix),
-            ))
-        }
-    }
+        ),
+        Some(fix),
+    ))
 }
 
 /// The `--scope` flag that names `scope`'s route file to install (the project's is its
