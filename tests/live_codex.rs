@@ -718,8 +718,17 @@ fn live_args(
     env: &[(&str, &str)],
     setup: impl FnOnce(&Sandbox) -> Vec<String>,
 ) -> Option<Live> {
+    live_in(Sandbox::new(), scenario, env, setup)
+}
+
+/// [`live_args`] in a sandbox made beforehand.
+fn live_in(
+    sb: Sandbox,
+    scenario: &str,
+    env: &[(&str, &str)],
+    setup: impl FnOnce(&Sandbox) -> Vec<String>,
+) -> Option<Live> {
     let bin = client::binary()?;
-    let sb = Sandbox::new();
     let args = setup(&sb);
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let model = FakeModel::start(scripts, sb.project.display().to_string());
@@ -3004,7 +3013,9 @@ fn lifecycle_events_fire_as_often_as_recorded() {
 
 /// The suite's tests, run by the live harness: ignored, saying why, when the client is missing.
 fn main() -> std::process::ExitCode {
-    harness::main(
+    let stray = std::path::Path::new("/tmp/.git");
+    let stray_before = stray.exists();
+    let code = harness::main(
         "live_codex",
         &[harness::client(
             "Codex CLI",
@@ -3078,7 +3089,13 @@ fn main() -> std::process::ExitCode {
             another_accounts_git_above_marks_no_project,
             another_accounts_git_above_keeps_the_users_guard,
         ],
-    )
+    );
+    // Codex's sandbox leaves its empty mount point `/tmp/.git` when a shell call of its is
+    // killed (attacks row 2365): the suites after this one must not find `/tmp` a project.
+    if !stray_before && std::fs::remove_dir(stray).is_ok() {
+        println!("live_codex: removed the empty /tmp/.git Codex's sandbox left");
+    }
+    code
 }
 
 /// Attacks row 521: Codex started in a folder below the project (`codex exec -C sub`, or a
@@ -3387,7 +3404,7 @@ fn guard_ran(l: &Live, scenario: &str, cwd_tail: &str) {
 /// each folder trusted in Codex) and runs it. hookx does not follow it there
 /// (`another_accounts_git_above_keeps_the_users_guard`).
 fn another_accounts_git_above_marks_no_project() {
-    let Some(l) = live("subfolder", &ABOVE_ARGS, |sb| {
+    let Some(l) = live_above(|sb| {
         let work = another_accounts_git_above(sb);
         sb.user_config(&format!(
             "[projects.{}]\ntrust_level = \"trusted\"\n\n",
@@ -3415,7 +3432,7 @@ fn another_accounts_git_above_marks_no_project() {
 /// guard, hookx's route in the user scope, another account's `.git` above. hookx took the other
 /// account's folder for the project and ran none of `work`'s rules: the call went through.
 fn another_accounts_git_above_keeps_the_users_guard() {
-    let Some(l) = live("subfolder", &ABOVE_ARGS, |sb| {
+    let Some(l) = live_above(|sb| {
         let work = another_accounts_git_above(sb);
         sb.write(
             "project/work/.claude/settings.json",
@@ -3451,6 +3468,17 @@ fn another_accounts_git_above_keeps_the_users_guard() {
         ),
     );
     c.done("another account's .git, a user route");
+}
+
+/// Codex started in `work/` of a folder whose `.git` is another account's, in a sandbox
+/// outside `/tmp`: there the `.git` Codex's sandbox makes in `/tmp` while a test beside this
+/// one runs a shell call is not above `work/` (attacks row 2365).
+fn live_above(setup: impl FnOnce(&Sandbox)) -> Option<Live> {
+    let sandbox = Sandbox::new_in(std::path::Path::new("/var/tmp"));
+    live_in(sandbox, "subfolder", &[], |sb| {
+        setup(sb);
+        ABOVE_ARGS.iter().map(|a| a.to_string()).collect()
+    })
 }
 
 /// Codex started in `work/` of a folder whose `.git` is another account's.

@@ -119,9 +119,17 @@ impl Outcome {
 
 impl Sandbox {
     pub fn new() -> Sandbox {
+        Sandbox::new_in(&std::env::temp_dir())
+    }
+
+    /// A sandbox in `base`, for a test whose folders must have no `.git` above them but
+    /// another account's: Codex 0.171.0's workspace-write sandbox makes an empty `/tmp/.git`
+    /// (its mount point to keep `.git` read-only in the writable `/tmp`) while a shell call of
+    /// a test running beside it lasts, and leaves it when that call is killed.
+    pub fn new_in(base: &std::path::Path) -> Sandbox {
         let dir = tempfile::Builder::new()
             .prefix("hookx-live-codex")
-            .tempdir()
+            .tempdir_in(base)
             .unwrap();
         // Canonical: the client reports real paths, and normalising must find them.
         let root = dir.path().canonicalize().unwrap();
