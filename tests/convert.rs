@@ -2417,3 +2417,78 @@ fn an_mcp_name_qwen_hashes_is_written_as_qwen_writes_it_or_said() {
         "{losses:#?}"
     );
 }
+
+/// Attacks row 2236: a SessionStart matcher of several values (`startup|resume`: a Claude
+/// regex, a Qwen one) converted to Cline, which fires the event under one name per value of
+/// `source` (`TaskStart`, `TaskResume`: its table's `event_values`). The rule goes under each
+/// name whose value it accepts, so nothing is lost and no `hookx exec --match` is needed; a
+/// regex accepting one of the values (`^res`) goes under that name only. Back to the source,
+/// the rules are the ones converted.
+#[test]
+fn a_session_start_matcher_of_several_values_is_exact_where_cline_splits_the_event() {
+    for (from, file) in [
+        ("claude", ".claude/settings.json"),
+        ("qwen", ".qwen/settings.json"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let (project, home) = (dir.path().join("p"), dir.path().join("h"));
+        std::fs::create_dir_all(&home).unwrap();
+        let rules = json!({"hooks": {"SessionStart": [
+            {"matcher": "startup|resume", "hooks": [{"type": "command", "command": "./both.sh"}]},
+            {"matcher": "^res", "hooks": [{"type": "command", "command": "./resume.sh"}]},
+        ]}});
+        common::write(&project, file, &rules.to_string());
+        let convert = |args: &[&str]| {
+            let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("hookx"))
+                .current_dir(&project)
+                .env("HOME", &home)
+                .env_remove("HOOKX_HOME")
+                .arg("convert")
+                .args(args)
+                .output()
+                .unwrap();
+            let shown = format!(
+                "{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert!(out.status.success(), "{from}: convert {args:?}: {shown}");
+            shown
+        };
+        let shown = convert(&[file, "--to", "cline", "--write", "--hookx", "hookx"]);
+        assert!(
+            !shown.contains("compares this matcher with one value exactly"),
+            "{from}: a loss where the target splits the event by the value: {shown}"
+        );
+        let hooks = project.join(".clinerules/hooks");
+        let mut scripts: Vec<(String, String)> = std::fs::read_dir(&hooks)
+            .unwrap()
+            .map(|e| {
+                let e = e.unwrap();
+                let name = e.file_name().into_string().unwrap();
+                (name, std::fs::read_to_string(e.path()).unwrap())
+            })
+            .collect();
+        scripts.sort();
+        let under = |command: &str| -> Vec<&str> {
+            scripts
+                .iter()
+                .filter(|(_, text)| text.contains(command))
+                .map(|(name, _)| name.split('.').next().unwrap())
+                .collect()
+        };
+        assert_eq!(
+            (under("./both.sh"), under("./resume.sh")),
+            (vec!["TaskResume", "TaskStart"], vec!["TaskResume"]),
+            "{from}: {scripts:#?}"
+        );
+        assert!(
+            scripts.iter().all(|(_, text)| !text.contains("--match")),
+            "{from}: a script still filters by the matcher its name tells: {scripts:#?}"
+        );
+        let back = convert(&[".clinerules/hooks", "--from", "cline", "--to", from]);
+        let json_end = back.rfind('}').unwrap();
+        let back: Value = serde_json::from_str(&back[..=json_end]).unwrap();
+        assert_eq!(back["hooks"], rules["hooks"], "{from}: the way back");
+    }
+}

@@ -294,3 +294,49 @@ fn a_name_copilot_cut_is_still_an_mcp_tool() {
     }
     assert!(missed.is_empty(), "{}", missed.join("\n"));
 }
+
+/// Attacks row 2432: Qwen Code 0.24.4 writes a name of 55 UTF-16 units holding a character it
+/// rewrites (server `p.q`, a tool of 45 `t`) whole, `_` and its hash after: 63 characters,
+/// its limit, as long as a name it cut (`normalizeToolNameForProvider`, run by node on its
+/// bundle: `mcp__p_q__` + 45 `t` + `_1hts8v8`; with 44 `t`, `_0nkf6go`, 62). A Claude rule on
+/// its own spelling of the tool (`mcp__p_q__` + the tool) fires on both, as on every shorter
+/// one: a deny on it is not lost for the name's length.
+#[test]
+fn a_name_qwen_hashed_at_its_limit_reaches_a_rule_on_the_name_before_the_hash() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    let home = dir.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let seen = dir.path().join("seen");
+    let mut missed = Vec::new();
+    for (tool, hash) in [("t".repeat(44), "0nkf6go"), ("t".repeat(45), "1hts8v8")] {
+        let name = format!("mcp__p_q__{tool}_{hash}");
+        let (payload, ..) = payload(["qwen", "PreToolUse", &name, "p.q", &tool], &d);
+        for matcher in [format!("mcp__p_q__{tool}"), format!("mcp__p\\.q__{tool}")] {
+            let _ = std::fs::remove_file(&seen);
+            let mut cmd = common::hookx_clean(dir.path());
+            cmd.env("HOME", &home).args([
+                "exec",
+                "--host",
+                "qwen",
+                "--as",
+                "claude",
+                "--event",
+                "PreToolUse",
+                "--match",
+                &matcher,
+                "--",
+            ]);
+            cmd.arg(format!("cat > '{}'", seen.display()));
+            let ran = common::ran(cmd.write_stdin(payload.to_string()));
+            assert_eq!(ran.code, Some(0), "{ran:?}");
+            if !seen.exists() {
+                missed.push(format!(
+                    "claude `{matcher}` did not fire on `{name}` ({} characters)",
+                    name.len()
+                ));
+            }
+        }
+    }
+    assert!(missed.is_empty(), "{}", missed.join("\n"));
+}

@@ -284,8 +284,10 @@ fn payload_tool(
             let named = mcp_context_parts(t, fields).is_some();
             let rewrite = t.mcp_names.rewrite.filter(|_| is_mcp(&id) && !named);
             // A name the host rewrote whole is also the name before its hash (Qwen's
-            // `mcp__p_q__run_1bf5p4t`, Claude's `mcp__p_q__run`; attacks row 2270).
-            if let Some(before) = rewrite.and_then(|r| r.unhashed(&id))
+            // `mcp__p_q__run_1bf5p4t`, Claude's `mcp__p_q__run`; attacks row 2270), one of the
+            // limit's length too: Qwen cut it, or wrote a name of 55 units whole (`p.q`'s tool
+            // of 45), which a rule on it must not miss (row 2432).
+            if let Some(before) = rewrite.and_then(|r| r.hashed(&id))
                 && is_mcp(before)
                 && !other_ids.iter().any(|o| o == before)
             {

@@ -460,6 +460,26 @@ impl Tables {
             .map(|(_, key, value)| (*key, *value))
     }
 
+    /// The values of the field `key` that the flavour's names for `kind` tell, each once, in
+    /// the table's order, where every one of its names for `kind` tells one
+    /// ([`Tables::event_values`]): the flavour fires the event split by the field's value, a
+    /// rule written under each name whose value its matcher accepts (Cline's `TaskStart`
+    /// `startup`, `TaskResume` `resume`). `None` where a name tells none, or another field.
+    pub fn values_told_by_names(&self, kind: &EventKind, key: &str) -> Option<Vec<&'static str>> {
+        let mut told = Vec::new();
+        for name in self.event_names(kind) {
+            match self.event_value(name) {
+                Some((k, value)) if k == key => {
+                    if !told.contains(&value) {
+                        told.push(value);
+                    }
+                }
+                _ => return None,
+            }
+        }
+        (!told.is_empty()).then_some(told)
+    }
+
     pub fn event_kind(&self, name: &str) -> Option<EventKind> {
         self.events
             .iter()

@@ -414,7 +414,7 @@ fn write_checked(
         };
     }
     if matches!(on, MatchOn::Field(_)) && to.tables().exact_field_matchers {
-        return exact_field(form, text, to, problems);
+        return exact_field(form, text, (on, kind), to, problems);
     }
     if let Some(written) = mcp_name(text, on, kind, from, to) {
         return Translated {
@@ -537,29 +537,74 @@ pub fn translate_jobs(text: Option<&str>, on: MatchOn, from: Flavor, to: Flavor)
 
 /// A field matcher for a target that compares it with one value exactly (Gemini CLI): all, or
 /// exactly one value; anything else cannot be written and is reported (the rule then fires
-/// for every value unless hookx filters it).
+/// for every value unless hookx filters it), but where the target fires the event split by
+/// the field's value ([`split_by_names`]).
 fn exact_field(
     form: MatcherForm,
     original: Option<&str>,
+    (on, kind): (MatchOn, &EventKind),
     to: Flavor,
     mut problems: Vec<String>,
 ) -> Translated {
     let text = match form {
         MatcherForm::All => original.map(str::to_string),
         MatcherForm::Exact(values) if values.len() == 1 => values.into_iter().next(),
-        _ => {
-            problems.push(format!(
-                "{} compares this matcher with one value exactly; `{}` cannot be written so",
-                to.dialect(),
-                original.unwrap_or("")
-            ));
-            None
-        }
+        form => match split_by_names(&form, on, kind, to) {
+            Some(text) => text,
+            None => {
+                problems.push(format!(
+                    "{} compares this matcher with one value exactly; `{}` cannot be written so",
+                    to.dialect(),
+                    original.unwrap_or("")
+                ));
+                None
+            }
+        },
     };
     Translated {
         text,
         problems,
         fires_for_nothing: false,
+    }
+}
+
+/// A field matcher of several values (`startup|resume`) for a target that fires the event
+/// under one name per value of the field and reads the value from the name
+/// ([`crate::tables::Tables::values_told_by_names`]: Cline's `TaskStart`, `TaskResume`):
+/// the rule goes under the names whose values it accepts, so it is written exactly as no
+/// matcher (every value the names tell) or as the one value it accepts of them (attacks row
+/// 2236). Values the names never tell are said by [`values_never_sent`]. `None` where the
+/// target does not split the event so, or the matcher accepts none or several but not all.
+fn split_by_names(
+    form: &MatcherForm,
+    on: MatchOn,
+    kind: &EventKind,
+    to: Flavor,
+) -> Option<Option<String>> {
+    let MatchOn::Field(key) = on else {
+        return None;
+    };
+    let told = to.tables().values_told_by_names(kind, key)?;
+    let accepted: Vec<&str> = match form {
+        MatcherForm::All => return Some(None),
+        MatcherForm::Exact(values) => told
+            .iter()
+            .copied()
+            .filter(|v| values.iter().any(|w| w == v))
+            .collect(),
+        MatcherForm::Regex { pattern, anchored } => told
+            .iter()
+            .copied()
+            .zip(matches(pattern, *anchored, told.iter().copied())?)
+            .filter(|(_, m)| *m)
+            .map(|(v, _)| v)
+            .collect(),
+    };
+    match accepted.as_slice() {
+        [] => None,
+        [one] if told.len() > 1 => Some(Some(one.to_string())),
+        _ if accepted.len() == told.len() => Some(None),
+        _ => None,
     }
 }
 
