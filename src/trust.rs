@@ -453,20 +453,22 @@ impl TrustStore {
     /// The record's text; `None` when there is no record. A link in its place whose target is
     /// gone (a dotfiles folder not mounted) is a record that does not read, not "no record":
     /// the guards it trusted would be skipped as untrusted and a tool call let through
-    /// (attacks row 2334).
+    /// (attacks row 2334); so is a link in its folder's place (`~/.hookx` itself kept in the
+    /// dotfiles folder: row 2433).
     fn text(path: &Path) -> Result<Option<String>, Error> {
         match crate::read::text(path, crate::read::MAX_FILE_BYTES) {
             Ok(text) => Ok(Some(text)),
             Err(e)
                 if e.kind() == std::io::ErrorKind::NotFound
-                    && std::fs::symlink_metadata(path).is_ok() =>
+                    && let Some((link, what)) = Self::dangling(path) =>
             {
                 Err(Error::Io {
-                    path: path.display().to_string(),
-                    message: "is a link to a file that does not exist; restore what it \
-                              links to, or move the link away to start afresh, then `hookx \
-                              trust` again what you reviewed"
-                        .into(),
+                    path: link.display().to_string(),
+                    message: format!(
+                        "is a link to a {what} that does not exist; restore what it links \
+                         to, or move the link away to start afresh, then `hookx trust` again \
+                         what you reviewed"
+                    ),
                 })
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
@@ -478,6 +480,16 @@ impl TrustStore {
                 ),
             }),
         }
+    }
+
+    /// The record `path`, or its folder, where it is a link whose target is gone, and which
+    /// of the two it is.
+    fn dangling(path: &Path) -> Option<(&Path, &'static str)> {
+        let gone = |p: &Path| std::fs::symlink_metadata(p).is_ok() && std::fs::metadata(p).is_err();
+        if gone(path) {
+            return Some((path, "file"));
+        }
+        path.parent().filter(|d| gone(d)).map(|d| (d, "folder"))
     }
 
     /// The record `text`, parsed whole.

@@ -513,6 +513,37 @@ fn a_trust_record_linked_to_a_missing_file_fails_closed() {
     );
 }
 
+/// Attacks row 2433: row 2334 one level up, `~/.hookx` itself a link into a dotfiles folder
+/// that is not mounted (its target gone). The guard trusted there must not be skipped as
+/// untrusted: the call is denied, naming the link; `trust` starts no record through it.
+#[cfg(unix)]
+#[test]
+fn a_hookx_folder_linked_to_a_missing_folder_fails_closed() {
+    let h = Homed::new();
+    let file = h.trusted_deny(0);
+    let folder = h.home.join(".hookx");
+    let kept = h.home.join("dotfiles/hookx");
+    std::fs::create_dir_all(kept.parent().unwrap()).unwrap();
+    std::fs::rename(&folder, &kept).unwrap();
+    std::os::unix::fs::symlink(&kept, &folder).unwrap();
+    let (denied, out) = h.denied();
+    assert!(denied, "through the link the guard denies: {out}");
+    std::fs::rename(&kept, h.home.join("dotfiles/elsewhere")).unwrap();
+    let (denied, out) = h.denied();
+    assert!(
+        !denied
+            && out.contains("\"deny\"")
+            && out.contains("not using the trust record")
+            && out.contains("is a link to a folder that does not exist"),
+        "a hookx folder linked to a missing folder must fail closed: {out}"
+    );
+    let (code, _, stderr) = h.hookx(&["trust", file.to_str().unwrap()], "");
+    assert!(
+        code != Some(0) && stderr.contains(".hookx") && folder.is_symlink() && !kept.exists(),
+        "trust must not start a new record through the link: {code:?} {stderr}"
+    );
+}
+
 /// A trust record `run` cannot read (cut short, or a newer hookx's format after a downgrade)
 /// trusts nothing, and that must not pass for "nothing is trusted": the guard it trusted is
 /// not there to deny, so a tool call is denied, naming the record and why.

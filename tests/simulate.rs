@@ -1437,7 +1437,9 @@ fn two_rewrites_are_said_to_race(host: &str, file: &str) {
 /// task) and `TaskResume` (a resumed one), neither with a `source`. Simulated under each name,
 /// a Claude SessionStart rule on `resume` runs on `TaskResume` only, one on `startup` on
 /// `TaskStart` only, each shown the `source` its name tells (main read `TaskResume` as no
-/// event, and `TaskStart` with no `source`: neither rule ran).
+/// event, and `TaskStart` with no `source`: neither rule ran). The same under the names its
+/// payloads give them, `agent_resume` and `agent_start` (row 2434: the first was read as an
+/// unknown event and ran nothing, the second refused as a misspelt `SubagentStart`).
 #[test]
 fn clines_two_session_start_names_tell_the_source() {
     let dir = tempfile::tempdir().unwrap();
@@ -1455,6 +1457,8 @@ fn clines_two_session_start_names_tell_the_source() {
     for (name, ran, not) in [
         ("TaskResume", "resume", "startup"),
         ("TaskStart", "startup", "resume"),
+        ("agent_resume", "resume", "startup"),
+        ("agent_start", "startup", "resume"),
     ] {
         for log in [ran, not] {
             let _ = std::fs::remove_file(p.join(format!("{log}.log")));

@@ -83,7 +83,12 @@ pub fn synthetic_event(
     fields: &[String],
     cwd: &str,
 ) -> Result<Event, Error> {
-    let kind = parse_event(event);
+    // The host's name for the event in its payloads too (Cline's `agent_resume`, `tool_call`:
+    // attacks row 2434), as `run` reads it.
+    let kind = host
+        .tables()
+        .payload_event_kind(event)
+        .unwrap_or_else(|| parse_event(event));
     if let EventKind::Other(name) = &kind {
         let known = Flavor::all()
             .iter()
