@@ -2492,3 +2492,93 @@ fn a_session_start_matcher_of_several_values_is_exact_where_cline_splits_the_eve
         assert_eq!(back["hooks"], rules["hooks"], "{from}: the way back");
     }
 }
+
+/// Attacks row 2438: a Cline hook folder converted to Claude (`--write`), the scripts then
+/// removed (the team moved to Claude), and the Claude file converted back to Cline: each copy
+/// comes back as its original command, `sh .clinerules/hooks/NAME`, which is now the script
+/// being written. Main wrote them, so each run started itself again without end (a chain of
+/// `sh` processes, run by hand until killed). A Claude rule of the user's own naming the
+/// script it would be written as (wrapped: `hookx exec … -- 'sh …'`) is the same. Such a
+/// script is refused, named; the others are written.
+#[test]
+fn a_script_whose_command_runs_itself_is_not_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let (project, home) = (dir.path().join("p"), dir.path().join("h"));
+    std::fs::create_dir_all(&home).unwrap();
+    for (name, body) in [("TaskResume", "echo resume"), ("PreToolUse", "echo pre")] {
+        let path = common::write(
+            &project,
+            &format!(".clinerules/hooks/{name}"),
+            &format!("#!/bin/sh\n{body}\n"),
+        );
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let convert = |args: &[&str]| {
+        std::process::Command::new(assert_cmd::cargo::cargo_bin("hookx"))
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("HOOKX_HOME")
+            .arg("convert")
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = convert(&[
+        ".clinerules/hooks",
+        "--from",
+        "cline",
+        "--to",
+        "claude",
+        "--write",
+        "--hookx",
+        "hookx",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    std::fs::remove_dir_all(project.join(".clinerules")).unwrap();
+    // A rule of the user's own whose command is the script Cline's `UserPromptSubmit` would be.
+    let settings = project.join(".claude/settings.json");
+    let mut claude: Value =
+        serde_json::from_str(&std::fs::read_to_string(&settings).unwrap()).unwrap();
+    claude["hooks"]["UserPromptSubmit"] = json!([{"hooks": [{"type": "command",
+        "command": "sh .clinerules/hooks/UserPromptSubmit"}]}]);
+    std::fs::write(&settings, claude.to_string()).unwrap();
+    let out = convert(&[
+        ".claude/settings.json",
+        "--to",
+        "cline",
+        "--write",
+        "--hookx",
+        "hookx",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    let hooks = project.join(".clinerules/hooks");
+    let itself: Vec<String> = std::fs::read_dir(&hooks)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| {
+            let text = std::fs::read_to_string(e.path()).unwrap_or_default();
+            let name = e.file_name().into_string().unwrap();
+            text.contains(&format!("sh .clinerules/hooks/{name}"))
+        })
+        .map(|e| e.file_name().into_string().unwrap())
+        .collect();
+    assert!(
+        itself.is_empty(),
+        "scripts that run themselves were written: {itself:?}\n{stderr}"
+    );
+    for name in ["TaskResume", "PreToolUse", "UserPromptSubmit"] {
+        assert!(
+            stderr.contains(&format!(
+                "hooks/{name}: its command runs this script itself"
+            )),
+            "{name} not named: {stderr}"
+        );
+    }
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+}

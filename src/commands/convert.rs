@@ -1304,6 +1304,17 @@ pub fn convert_to_scripts(
             ));
             continue;
         }
+        // A rule whose command is this very script (the copy of a script converted back where
+        // the original is gone): written, each run would start the next without end.
+        if config::scripts::runs_itself(&opts.project, &path, text) {
+            refused.push(format!(
+                "{}: its command runs this script itself, which would start itself again \
+                 without end; not written (the rule's command names a script of {to}'s hook \
+                 folder: restore that script, or give the rule the command it runs)",
+                path.display()
+            ));
+            continue;
+        }
         if opts.dry_run {
             let shown_path = path.display().to_string();
             shown.push_str(

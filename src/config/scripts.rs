@@ -320,6 +320,33 @@ pub fn is_converted(text: &str) -> bool {
     wears(text, CONVERTED_MARK)
 }
 
+/// Whether the script `text`, written at `path`, runs `path` itself: a word of its command
+/// line (split at spaces and quotes, so a wrapped `hookx exec … -- 'sh PATH'` too) that names
+/// that file, read from `project`, where the agent runs its scripts. A Cline folder converted
+/// to Claude and back, once the originals were gone, gave scripts whose one line was `sh
+/// .clinerules/hooks/TaskResume` in `.clinerules/hooks/TaskResume`: each run started the next,
+/// without end (attacks row 2438).
+pub fn runs_itself(project: &Path, path: &Path, text: &str) -> bool {
+    let Some((line, _)) = hookx_line(text) else {
+        return false;
+    };
+    let plain = |p: &Path| -> Option<PathBuf> {
+        let absolute = std::path::absolute(p).ok()?;
+        Some(
+            absolute
+                .components()
+                .filter(|c| !matches!(c, std::path::Component::CurDir))
+                .collect(),
+        )
+    };
+    let Some(own) = plain(path) else {
+        return false;
+    };
+    line.split(|c: char| c.is_whitespace() || c == '\'' || c == '"')
+        .filter(|w| w.contains('/'))
+        .any(|w| plain(&project.join(w)).is_some_and(|p| p == own))
+}
+
 /// The command line a script hookx wrote runs ([`route_script`], [`converted_script`]), and
 /// the provenance record a converted one carries: such a script is read as that line, so
 /// that a route is known as hookx's and a converted handler converts back to what it was.
