@@ -2582,3 +2582,55 @@ fn a_script_whose_command_runs_itself_is_not_written() {
     }
     assert_eq!(out.status.code(), Some(1), "{stderr}");
 }
+
+/// Attacks row 2435: Codex gives a SessionEnd (and Interrupt) hook 1 s by default and at most
+/// 3 (codex-facts; row 2341). Converted away, a hook with no timeout is given the 1 s it ran
+/// under, not Codex's 600 s default for other hooks (main wrote Gemini's `timeout: 600000`;
+/// Gemini waits for SessionEnd at exit with no limit of its own, row 2343); a longer timeout
+/// is written as asked and said. Back to Codex, the file is the one converted.
+#[test]
+fn a_codex_session_end_hook_keeps_the_limit_it_ran_under() {
+    let dir = tempfile::tempdir().unwrap();
+    let codex = json!({"hooks": {"SessionEnd": [{"hooks": [
+        {"type": "command", "command": "./a.sh", "timeout": 3},
+        {"type": "command", "command": "./b.sh"},
+        {"type": "command", "command": "./c.sh", "timeout": 10},
+    ]}]}});
+    let src = common::write(dir.path(), ".codex/hooks.json", &codex.to_string());
+    let out = dir.path().join("gemini.json");
+    let (code, stdout, stderr) = run_convert(&[
+        src.to_str().unwrap(),
+        "--to",
+        "gemini",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let shown = format!("exit {code}\n{stdout}{stderr}");
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let timeouts: Vec<u64> = written["hooks"]["SessionEnd"][0]["hooks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["timeout"].as_u64().unwrap_or(0))
+        .collect();
+    assert_eq!(timeouts, [3000, 1000, 10000], "{shown}");
+    assert_eq!(
+        shown
+            .matches("gives a hook on this event at most 3 s and clamped it there")
+            .count(),
+        1,
+        "{shown}"
+    );
+    let (code, back, stderr) =
+        run_convert(&[out.to_str().unwrap(), "--from", "gemini", "--to", "codex"]);
+    assert_eq!(code, 0, "{stderr}");
+    let back: Value = serde_json::from_str(&back[..=back.rfind('}').unwrap()]).unwrap();
+    let strip = |v: &Value| {
+        let mut v = v["hooks"].clone();
+        for h in v["SessionEnd"][0]["hooks"].as_array_mut().unwrap() {
+            h.as_object_mut().unwrap().remove("hookx");
+        }
+        v
+    };
+    assert_eq!(strip(&back), strip(&codex), "the way back: {stderr}");
+}

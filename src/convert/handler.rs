@@ -238,6 +238,32 @@ impl Converter<'_> {
         {
             out.timeout = Some(from_default);
         }
+        // The source's own limit for the hooks of this event (Codex's SessionEnd and Interrupt:
+        // 1 s by default, at most 3): a hook with no timeout ran under its default, so the copy
+        // is given that, not the source's default for every hook (attacks row 2435: Codex's
+        // SessionEnd hook with no timeout, cut at 1 s there, was written as 600 s for Gemini,
+        // which waits for it at exit); a longer timeout than its most is written as asked, and
+        // said.
+        if from.dialect() != to.dialect()
+            && !no_timeout
+            && let Some(limit) = from.dialect().def().route.limit.event(event)
+        {
+            match handler.timeout.filter(|t| *t > 0) {
+                None => out.timeout = Some(limit.secs),
+                Some(asked) if asked > limit.most => self.lose(
+                    src,
+                    field_pointer(at, from, HandlerField::Timeout),
+                    &format!("timeout of {asked} s on `{event}`"),
+                    &format!(
+                        "{} gives a hook on this event at most {} s and clamped it there; \
+                         written as asked, so under {target} it may run {asked} s",
+                        from.dialect(),
+                        limit.most
+                    ),
+                ),
+                Some(_) => {}
+            }
+        }
         // A target without a timeout field (a hook script) runs every hook under its own fixed
         // limit, so a timeout the source set is lost unless it is that limit; wrapped, `hookx
         // exec --timeout` still ends the hook sooner, so only a longer one is.
