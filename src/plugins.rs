@@ -60,10 +60,15 @@ pub fn switched_off(
     home: &Path,
     project: &Path,
     switch: &crate::tables::ExtensionSwitch,
+    location: &crate::tables::Location,
     hook_file: &Path,
 ) -> Option<Standings> {
+    // The extension's folder: the hook file less the path its location names below it.
+    let crate::tables::Pattern::Sub { name: below, .. } = location.pattern else {
+        return None;
+    };
     let mut dir = hook_file.to_path_buf();
-    for _ in Path::new(switch.hook_file).components() {
+    for _ in Path::new(below).components() {
         dir.pop();
     }
     let manifest = read_json(&dir.join(switch.manifest))?;

@@ -3294,6 +3294,88 @@ fn a_gemini_extension_turned_off_for_the_folder_is_said_off() {
     );
 }
 
+/// Attacks rows 2410-2413: Qwen Code 0.24.4 loads an extension's hooks from
+/// `~/.qwen/extensions/NAME/qwen-extension.json` (`hooks`) or, without them there, its
+/// `hooks/hooks.json`, and runs them after every settings file's (live,
+/// `live_qwen::an_extensions_hook_after_the_users_route_undoes_its_deny`): under Qwen's
+/// last-field fold such a hook's allow undoes hookx's deny. doctor warns of each, located,
+/// with what to do; of an extension turned off for the folder
+/// (`~/.qwen/extensions/extension-enablement.json`) it says that instead. Under another
+/// host they are the user's rules hookx runs once trusted, as Gemini's extensions; list
+/// shows them.
+#[test]
+fn a_qwen_extensions_hook_after_hookxs_route_is_said() {
+    let allow = json!({"PreToolUse": [{"hooks": [command("${extensionPath}/allow.sh")]}]});
+    let after_route = |report: &Value| -> Vec<String> {
+        findings(&json!({"findings": report["hosts"][0]["policy"]}))
+            .into_iter()
+            .filter(|f| f.contains("after hookx's route"))
+            .collect()
+    };
+    for form in ["manifest", "hooks-file", "turned-off"] {
+        let w = World::new();
+        w.route_a_trusted_user_guard("qwen");
+        let at = "home/.qwen/extensions/allow-all";
+        let mut manifest = json!({"name": "allow-all", "version": "1.0.0"});
+        match form {
+            "hooks-file" => {
+                w.write_json(&format!("{at}/hooks/hooks.json"), json!({"hooks": allow}));
+            }
+            _ => manifest["hooks"] = allow.clone(),
+        }
+        w.write_json(&format!("{at}/qwen-extension.json"), manifest);
+        if form == "turned-off" {
+            let rule = format!("!{}/*", w.project().display());
+            w.write_json(
+                "home/.qwen/extensions/extension-enablement.json",
+                json!({"allow-all": {"overrides": [rule]}}),
+            );
+        }
+        let (_, report) = w.doctor(Some("qwen"));
+        let said = after_route(&report);
+        let file = match form {
+            "hooks-file" => "~/.qwen/extensions/allow-all/hooks/hooks.json",
+            _ => "~/.qwen/extensions/allow-all/qwen-extension.json",
+        };
+        if form == "turned-off" {
+            assert_eq!(said, Vec::<String>::new(), "{form}");
+            let text = report.to_string();
+            assert!(
+                text.contains(
+                    "extension turned off for this folder in \
+                     ~/.qwen/extensions/extension-enablement.json: nobody runs its hooks under Qwen"
+                ),
+                "{form}: {report:#}"
+            );
+            continue;
+        }
+        assert_eq!(said.len(), 1, "{form}: {said:#?}");
+        for part in [
+            format!("the hook at {file} PreToolUse[0], line"),
+            "runs after hookx's route at ~/.qwen/settings.json PreToolUse[0], line".to_string(),
+            "an allow from that hook undoes hookx's deny of the call".to_string(),
+            "fix: \"remove that hook from the extension, or turn the extension off for this \
+             folder (`qwen extensions disable NAME --scope workspace`)"
+                .to_string(),
+        ] {
+            assert!(said[0].contains(&part), "{form}: {part} in {said:#?}");
+        }
+        // Qwen runs it; under Claude, hookx runs it once trusted, as Gemini's extensions'.
+        let listed = w.hookx(&["list"]);
+        let listed = String::from_utf8_lossy(&listed.stdout);
+        let plan = |agent: &str, runs: &str| {
+            listed.lines().any(|l| {
+                l.trim_start().starts_with(agent) && l.contains("allow.sh") && l.ends_with(runs)
+            })
+        };
+        assert!(
+            plan("qwen ", &format!("qwen runs {file}"))
+                && plan("claude ", &format!("nobody (not trusted: {file})")),
+            "{form}: {listed}"
+        );
+    }
+}
+
 /// Attacks row 1103: a Droid file's rule on Claude's `Write` (enkogu/oh-my-droid's
 /// `Edit|Write`). Droid 0.225.2 calls the tool `Create` and matches the exact name, else an
 /// unanchored regex (droid-facts.md): `Write` meets `TodoWrite` only, never a file write. doctor

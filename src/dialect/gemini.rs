@@ -536,13 +536,13 @@ pub static DEF: DialectDef = DialectDef {
 /// home), `--scope workspace` `!<folder>/*`. A `--extensions` start option overrides the file;
 /// hookx cannot see it.
 static EXTENSION_SWITCH: crate::tables::ExtensionSwitch = crate::tables::ExtensionSwitch {
-    location: "gemini-extension",
-    hook_file: "hooks/hooks.json",
+    locations: &["gemini-extension"],
     file: ".gemini/extensions/extension-enablement.json",
     overrides_key: "overrides",
     manifest: "gemini-extension.json",
     name_key: "name",
     enable: "gemini extensions enable NAME --scope workspace",
+    disable: "gemini extensions disable NAME --scope workspace",
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {

@@ -411,6 +411,36 @@ pub static DEF: DialectDef = DialectDef {
             root: Root::Project,
             pattern: Pattern::File(".qwen/settings.json"),
         },
+        // Bundle 0.24.4 (`ExtensionManager.loadExtension`, `loadExtensionsFromExtensionsDir`
+        // of `Storage.getUserExtensionsDir`: `$QWEN_HOME/extensions` or `~/.qwen/extensions`,
+        // no workspace folder), run 0.24.4 (`live_qwen::
+        // an_extensions_hook_after_the_users_route_undoes_its_deny`, attacks rows 2410-2413):
+        // an extension's hooks are its manifest's `hooks` object, else its `hooks/hooks.json`
+        // (its `hooks` object, else the whole file); loaded while the extension is on
+        // ([`EXTENSION_SWITCH`]). hookx reads both files of an extension that has both, and a
+        // `hooks/hooks.json` only in the `hooks` wrapper; a manifest whose `hooks` names another
+        // file, a linked extension (`.qwen-extension-install.json` `type: "link"`) and an
+        // `agent-plugins-v1` one (`plugin.json`, no hooks) are not modelled.
+        Location {
+            id: "qwen-extension",
+            dialect: Dialect(&DEF),
+            scope: Scope::Plugin,
+            root: Root::Home,
+            pattern: Pattern::Sub {
+                dir: ".qwen/extensions",
+                name: "qwen-extension.json",
+            },
+        },
+        Location {
+            id: "qwen-extension-hooks",
+            dialect: Dialect(&DEF),
+            scope: Scope::Plugin,
+            root: Root::Home,
+            pattern: Pattern::Sub {
+                dir: ".qwen/extensions",
+                name: "hooks/hooks.json",
+            },
+        },
     ],
     // In the order Qwen runs their hooks (bundle 0.24.4: `HookRegistry.getSourcePriority`,
     // project, user, system with its defaults first, then extensions; run 0.24.4:
@@ -420,6 +450,8 @@ pub static DEF: DialectDef = DialectDef {
         "qwen-user",
         "qwen-system-defaults",
         "qwen-system",
+        "qwen-extension",
+        "qwen-extension-hooks",
     ],
     // Source 0.24.4 (`getDisableAllHooks`, `mergeSettings`: system defaults, user, project,
     // system, the last that sets it winning); run 0.24.4 (tests/live_qwen.rs
@@ -503,6 +535,24 @@ pub static DEF: DialectDef = DialectDef {
         file_name: "qwen.schema.json",
         text: include_str!("../../schemas/qwen.schema.json"),
     },
+};
+
+/// qwen-code 0.24.4, source (bundle `ExtensionManager.isEnabled`, `applyStoreActivation`,
+/// `ExtensionStore.getActivation`, `writeLegacyProjectionUnlocked`) and run (`live_qwen::
+/// an_extensions_hook_after_the_users_route_undoes_its_deny`, the `turned-off` case): an
+/// extension is on unless the last rule matching the folder Qwen starts in is a `!` one. Qwen
+/// keeps its state in `~/.qwen/extension-store/state.json` and writes its rules to
+/// `extension-enablement.json` at every change (`!/*` off everywhere, `!<folder>/*` below a
+/// folder), reading that file back where it is newer; hookx reads that file. A `--extensions`
+/// start option overrides it; hookx cannot see it.
+static EXTENSION_SWITCH: crate::tables::ExtensionSwitch = crate::tables::ExtensionSwitch {
+    locations: &["qwen-extension", "qwen-extension-hooks"],
+    file: ".qwen/extensions/extension-enablement.json",
+    overrides_key: "overrides",
+    manifest: "qwen-extension.json",
+    name_key: "name",
+    enable: "qwen extensions enable NAME --scope workspace",
+    disable: "qwen extensions disable NAME --scope workspace",
 };
 
 static CONFIG: ConfigSpec = ConfigSpec {
@@ -612,11 +662,21 @@ static CONFIG: ConfigSpec = ConfigSpec {
         toml: None,
     },
     plugin_root_var: None,
-    plugin_text: &[],
+    // Bundle 0.24.4: a manifest's strings get these `${KEY}`s when it loads
+    // (`recursivelyHydrateStrings`), and every extension hook's command `${CLAUDE_PLUGIN_ROOT}`
+    // (`substituteHookVariables`); a `hooks/hooks.json` gets only the last (hookx replaces
+    // them all in both).
+    plugin_text: &[
+        ("CLAUDE_PLUGIN_ROOT", crate::tables::PluginText::Root),
+        ("extensionPath", crate::tables::PluginText::Root),
+        ("workspacePath", crate::tables::PluginText::Project),
+        ("/", crate::tables::PluginText::Literal("/")),
+        ("pathSeparator", crate::tables::PluginText::Literal("/")),
+    ],
     convert_target: ".qwen/settings.json",
     type_only_on: &[],
     plugins: None,
-    extension_switch: None,
+    extension_switch: Some(&EXTENSION_SWITCH),
     scripts: None,
     generated: None,
     rule_list: None,

@@ -120,12 +120,21 @@ impl Source {
                 .any(|d| d.severity == Severity::Error && d.pointer.as_deref() == Some(""))
     }
 
-    /// For a plugin, the directory `CLAUDE_PLUGIN_ROOT` names (the parent of `hooks/`).
+    /// For a plugin, the directory `CLAUDE_PLUGIN_ROOT` names: the parent of `hooks/`, or of
+    /// the file its location names below the plugin's folder (Qwen's `qwen-extension.json`).
     pub fn plugin_root(&self) -> Option<&Path> {
         if self.scope != Scope::Plugin {
             return None;
         }
-        self.path.parent()?.parent()
+        let depth = match self.location.pattern {
+            crate::tables::Pattern::Sub { name, .. } => Path::new(name).components().count(),
+            _ => 2,
+        };
+        let mut root = self.path.as_path();
+        for _ in 0..depth {
+            root = root.parent()?;
+        }
+        Some(root)
     }
 
     /// How many of its handlers are hookx's own routing entries (`hookx install`).

@@ -220,10 +220,10 @@ pub(super) fn discover_with(ctx: &Context, store: &TrustStore, run: Run) -> Vec<
         // An extension the agent turns off for this folder runs nowhere (its switch file is
         // read only where an extension's hook file is found).
         let switch = (location.dialect.config().extension_switch)
-            .filter(|switch| switch.location == location.id);
+            .filter(|switch| switch.locations.contains(&location.id));
         for file in files {
             let plugin = switch.and_then(|switch| {
-                crate::plugins::switched_off(&ctx.home, &ctx.project, switch, &file.path)
+                crate::plugins::switched_off(&ctx.home, &ctx.project, switch, location, &file.path)
             });
             found.push(Candidate {
                 order,

@@ -473,18 +473,19 @@ pub struct GeneratedPlugin {
 /// matching the folder the agent starts in deciding; `!` turns it off, a trailing `*` takes
 /// the folders below too. The name is the extension manifest's.
 pub struct ExtensionSwitch {
-    /// The [`Location`] id of the extensions' hook files (`<extensions>/<folder>/HOOK_FILE`).
-    pub location: &'static str,
-    /// The hook file below an extension's folder, as the location names it.
-    pub hook_file: &'static str,
+    /// The [`Location`] ids of the extensions' hook files, each a [`crate::tables::Pattern::Sub`] whose
+    /// `name` is the file below an extension's folder (`<extensions>/<folder>/NAME`).
+    pub locations: &'static [&'static str],
     /// The switch file, relative to the home.
     pub file: &'static str,
     pub overrides_key: &'static str,
     /// The manifest in an extension's folder, and its key holding the extension's name.
     pub manifest: &'static str,
     pub name_key: &'static str,
-    /// The command that turns one on again, `NAME` standing for its name.
+    /// The commands that turn one on again and off for the folder, `NAME` standing for its
+    /// name.
     pub enable: &'static str,
+    pub disable: &'static str,
 }
 
 /// An agent's plugin registries, as data: which plugins it loads, and from where. Paths are

@@ -80,21 +80,31 @@ pub(crate) fn after_the_route(
             ),
         )
     } else {
-        (
-            format!(
-                "the hook at {}{matcher} runs after hookx's route at {} ({display} runs \
-                         the hooks of {} after those of {})",
-                at(hook),
-                at(route),
-                hook.file,
-                route.file
+        let runs_after = format!(
+            "the hook at {}{matcher} runs after hookx's route at {} ({display} runs the \
+                     hooks of {} after those of {})",
+            at(hook),
+            at(route),
+            hook.file,
+            route.file
+        );
+        // An extension's hook (Qwen's, attacks rows 2410-2413): its own folder's, run after
+        // every settings file; nothing moves it, but the agent's switch turns it off here.
+        let switch = (host.config().extension_switch).filter(|_| hook.scope == Scope::Plugin);
+        let fix = match switch {
+            Some(switch) => format!(
+                "remove that hook from the extension, or turn the extension off for this \
+                 folder (`{}`) if its hooks are not to decide the call; no install moves a \
+                 hook out of an extension",
+                switch.disable
             ),
-            format!(
+            None => format!(
                 "move that hook into {} before hookx's route, or remove it; install \
                          orders hooks only within the file it edits",
                 route.file
             ),
-        )
+        };
+        (runs_after, fix)
     };
     Some(Finding::new(
         Level::Warning,
