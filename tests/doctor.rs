@@ -3312,7 +3312,7 @@ fn a_qwen_extensions_hook_after_hookxs_route_is_said() {
             .filter(|f| f.contains("after hookx's route"))
             .collect()
     };
-    for form in ["manifest", "hooks-file", "turned-off"] {
+    for form in ["turned-off", "manifest", "hooks-file"] {
         let w = World::new();
         w.route_a_trusted_user_guard("qwen");
         let at = "home/.qwen/extensions/allow-all";

@@ -1874,7 +1874,8 @@ fn a_hook_of_the_users_after_the_route_leaves_its_deny() {
 /// user's (bundle: `HookRegistry.getSourcePriority`) and takes the last field: the call ran,
 /// the deny lost, outside any file install edits. `hookx doctor --host qwen` (the system file
 /// below `HOOKX_MANAGED_ROOT`) says so, located. Row 2122: an extension's hook allowing every
-/// call undoes it the same way (hookx reads no Qwen extension: doctor says nothing of it).
+/// call undoes it the same way (what doctor and simulate say of it: rows 2410-2413,
+/// `an_extensions_hook_after_the_users_route_undoes_its_deny`).
 fn a_system_settings_hook_after_the_users_route_undoes_its_deny() {
     let root = tempfile::tempdir().unwrap();
     let dir = root.path().join("etc/qwen-code");
@@ -1957,7 +1958,7 @@ fn a_system_settings_hook_after_the_users_route_undoes_its_deny() {
         ran && !result.contains(merge_probe::GUARD_REASON),
         format!("Qwen took the {after}'s allow after the route's deny: the call ran {ran}, its result {result:?}"),
     );
-        // hookx reads no Qwen extension (row 2122): doctor is asked of the system file.
+        // doctor and simulate of an extension: `an_extensions_hook_after_the_users_route_…`.
         if after != "system" {
             continue;
         }
