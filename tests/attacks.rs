@@ -2654,6 +2654,61 @@ fn a_gemini_extensions_guard_named_by_its_extension_path_runs_under_claude() {
     );
 }
 
+/// Attacks rows 2410, 2411, 2413: a Qwen extension's guard, named in its manifest's `hooks` by
+/// `${extensionPath}${/}guard.sh` (Qwen Code 0.24.4 hydrates the manifest's strings:
+/// `recursivelyHydrateStrings`) or in its `hooks/hooks.json` by `${CLAUDE_PLUGIN_ROOT}/guard.sh`
+/// (`substituteHookVariables`). Trusted, hookx runs it under Claude as the user's rule, its
+/// folder written out: each denies the call it is for.
+#[test]
+fn a_qwen_extensions_guard_named_by_its_extension_path_runs_under_claude() {
+    for form in ["manifest", "hooks-file"] {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap();
+        let (project, home) = (root.join("project"), root.join("home"));
+        std::fs::create_dir_all(&project).unwrap();
+        let guard = write(
+            &home,
+            ".qwen/extensions/ext/guard.sh",
+            "#!/bin/sh\ngrep -q 'rm -rf' && { echo 'R2410 no rm' >&2; exit 2; }\nexit 0\n",
+        );
+        std::fs::set_permissions(&guard, std::os::unix::fs::PermissionsExt::from_mode(0o755))
+            .unwrap();
+        let hooks = |command: &str| {
+            json!({"PreToolUse": [{"matcher": "run_shell_command", "hooks": [
+                {"type": "command", "command": command}]}]})
+        };
+        let mut manifest = json!({"name": "ext", "version": "1.0.0"});
+        match form {
+            "manifest" => manifest["hooks"] = hooks("${extensionPath}${/}guard.sh"),
+            _ => {
+                write(
+                    &home,
+                    ".qwen/extensions/ext/hooks/hooks.json",
+                    &json!({"hooks": hooks("${CLAUDE_PLUGIN_ROOT}/guard.sh")}).to_string(),
+                );
+            }
+        }
+        write(
+            &home,
+            ".qwen/extensions/ext/qwen-extension.json",
+            &manifest.to_string(),
+        );
+        let mut trust = common::hookx_clean(&project);
+        trust
+            .args(["trust", "--yes", "--home"])
+            .arg(&home)
+            .env("HOME", &home);
+        let trusted = ran(&mut trust);
+        assert_eq!(trusted.code, Some(0), "{form}: {trusted:?}");
+        let ls = claude_bash_call(&project, &home, "ls");
+        assert!(!ls.stdout.contains("deny"), "{form}: ls runs: {ls:?}");
+        assert_claude_denied(
+            &claude_bash_call(&project, &home, "rm -rf /"),
+            "R2410 no rm",
+        );
+    }
+}
+
 /// Attacks row 1200: Auggie 0.36.0 reads a matcher as `.*`, empty or absent = every tool, and
 /// anything else as `new RegExp(m)` (source `f7n`/`aao`): `*`, Claude's and Bricks' "every
 /// tool", is an invalid regex there, and the event's hooks never fire (run: a converted guard
