@@ -381,6 +381,8 @@ impl JsonText {
             Some(rest) => std::borrow::Cow::Owned(format!("   {rest}")),
             None => std::borrow::Cow::Borrowed(self.text.as_str()),
         };
+        #[cfg(test)]
+        PARSES.with(|n| n.set(n.get() + 1));
         let parsed = jsonc_parser::parse_to_ast(
             &text,
             &Default::default(),
@@ -403,6 +405,18 @@ impl JsonText {
         }
         f(node)
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    static PARSES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times this thread has parsed a whole text being edited: what a test bounds an
+/// edit's work by.
+#[cfg(test)]
+pub fn texts_parsed() -> usize {
+    PARSES.with(std::cell::Cell::get)
 }
 
 /// A path from its segments: `path!["hooks", "Stop", 0]`.

@@ -654,6 +654,38 @@ mod tests {
         assert_eq!(second, expected);
     }
 
+    /// A sync of many entries parses the target's text a bounded number of times, the same
+    /// for 10 rules as for 200: an edit does not parse the whole text again (attacks row 2323:
+    /// each entry's edit parsed the file, ×4 time per doubling of the rules).
+    #[test]
+    fn a_sync_parses_the_target_as_often_for_200_rules_as_for_10() {
+        let dir = tempfile::tempdir().unwrap();
+        let dir = dir.path();
+        let rules =
+            |n: usize, first: &str| {
+                let rules: Vec<Value> = (0..n)
+                .map(|i| {
+                    let command = if i == 0 { first.to_string() } else { format!("echo {i}") };
+                    json!({"matcher": "Bash", "hooks": [{"type": "command", "command": command}]})
+                })
+                .collect();
+                json!({"hooks": {"PreToolUse": rules}}).to_string()
+            };
+        let parses = |n: usize| {
+            let before = super::super::edit::texts_parsed();
+            // Into a file without them (each entry gets its digest), then again after the first
+            // rule changed (every entry removed and written again).
+            let first = sync(dir, "a.json", &rules(n, "echo first"), "{\n  \"x\": 1\n}\n");
+            let again = sync(dir, "a.json", &rules(n, "echo changed"), &first);
+            let v: Value = serde_json::from_str(&again).unwrap();
+            assert_eq!(v["hooks"]["PreToolUse"].as_array().unwrap().len(), n);
+            assert!(again.contains("echo changed") && !again.contains("echo first"));
+            super::super::edit::texts_parsed() - before
+        };
+        let (few, many) = (parses(10), parses(200));
+        assert_eq!(few, many, "parses of the target's text: 10 rules, then 200");
+    }
+
     #[test]
     fn the_source_is_named_relative_to_the_target() {
         let dir = tempfile::tempdir().unwrap();
