@@ -7,10 +7,16 @@
 //! what inserting it added: an insert undone by a removal gives the text back byte for byte.
 //! (jsonc-parser's CST was evaluated for this: it re-lays out a one-line object or array that
 //! receives a multi-line value, so minified files did not come back unchanged.)
+//!
+//! The text is parsed once, into where each value sits ([`Node`]); each edit then moves those
+//! places by what it added or took, and parses only the value it writes. A merge of many
+//! entries into a file reads the file once, not once per entry (attacks row 2323).
 
-use jsonc_parser::ast::{self, ObjectProp};
+use jsonc_parser::ast;
 use jsonc_parser::common::Ranged;
 use serde_json::Value;
+use std::cell::OnceCell;
+use std::ops::Range;
 
 /// One step of a path into a JSON value: an object key or an array index.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,13 +40,168 @@ impl From<usize> for Seg {
 /// A path from the root value.
 pub type Path = [Seg];
 
-/// JSON(C) text being edited. Each edit re-reads the text it changes, so that paths always
-/// name what the text holds now.
+/// JSON(C) text being edited. Paths always name what the text holds now: the places of its
+/// values, read when first asked for, follow each edit.
 #[derive(Clone, Debug)]
 pub struct JsonText {
     text: String,
     newline: &'static str,
     indent: String,
+    /// Where the text's values are (`None` inside: the text is not JSON(C), and nothing in it
+    /// is found or edited).
+    tree: OnceCell<Option<Node>>,
+}
+
+/// Where a value sits in the text (byte offsets, `end` past its last byte), and its items'
+/// places when it is an object or an array.
+#[derive(Clone, Debug, PartialEq)]
+struct Node {
+    start: usize,
+    end: usize,
+    items: Items,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Items {
+    Leaf,
+    Array(Vec<Node>),
+    Object(Vec<Prop>),
+}
+
+/// An object's property: from its name's first byte to its value's end.
+#[derive(Clone, Debug, PartialEq)]
+struct Prop {
+    key: String,
+    start: usize,
+    /// Past the name's last byte (its closing quote).
+    name_end: usize,
+    end: usize,
+    value: Node,
+}
+
+impl Node {
+    /// The places of the values of `value`, parsed from a text that starts at `base`.
+    fn of(value: &ast::Value, base: usize) -> Node {
+        let items = match value {
+            ast::Value::Object(o) => Items::Object(
+                o.properties
+                    .iter()
+                    .map(|p| Prop {
+                        key: p.name.as_str().to_string(),
+                        start: base + p.range.start,
+                        name_end: base + p.name.end(),
+                        end: base + p.range.end,
+                        value: Node::of(&p.value, base),
+                    })
+                    .collect(),
+            ),
+            ast::Value::Array(a) => {
+                Items::Array(a.elements.iter().map(|e| Node::of(e, base)).collect())
+            }
+            _ => Items::Leaf,
+        };
+        Node {
+            start: base + value.start(),
+            end: base + value.end(),
+            items,
+        }
+    }
+
+    /// The value at `seg` in this one (a duplicated key names its last value, as the parsed
+    /// value holds it).
+    fn child(&self, seg: &Seg) -> Option<&Node> {
+        match (&self.items, seg) {
+            (Items::Object(props), Seg::Key(key)) => {
+                props.iter().rev().find(|p| p.key == *key).map(|p| &p.value)
+            }
+            (Items::Array(elements), Seg::Index(i)) => elements.get(*i),
+            _ => None,
+        }
+    }
+
+    fn child_mut(&mut self, seg: &Seg) -> Option<&mut Node> {
+        match (&mut self.items, seg) {
+            (Items::Object(props), Seg::Key(key)) => props
+                .iter_mut()
+                .rev()
+                .find(|p| p.key == *key)
+                .map(|p| &mut p.value),
+            (Items::Array(elements), Seg::Index(i)) => elements.get_mut(*i),
+            _ => None,
+        }
+    }
+
+    /// The offsets of each item (a property from its name, an element).
+    fn item_ranges(&self) -> Option<Vec<(usize, usize)>> {
+        match &self.items {
+            Items::Object(props) => Some(props.iter().map(|p| (p.start, p.end)).collect()),
+            Items::Array(elements) => Some(elements.iter().map(|e| (e.start, e.end)).collect()),
+            Items::Leaf => None,
+        }
+    }
+
+    /// Moves the offsets past an edit that replaced the text in `range` by `len` bytes: an
+    /// offset at or after the range's end moves, but the end of a value just before a pure
+    /// insertion stays (the new text comes after it).
+    fn shift(&mut self, range: &Range<usize>, len: usize) {
+        let (a, b) = (range.start, range.end);
+        if self.end <= a {
+            // Wholly before the edit: nothing in it moves.
+            return;
+        }
+        let moved = |o: usize| o - (b - a) + len;
+        let start = |o: &mut usize| {
+            if *o >= b {
+                *o = moved(*o);
+            }
+        };
+        let end = |o: &mut usize| {
+            if *o > b || (*o == b && a < b) {
+                *o = moved(*o);
+            }
+        };
+        start(&mut self.start);
+        end(&mut self.end);
+        match &mut self.items {
+            Items::Leaf => {}
+            Items::Array(elements) => {
+                let from = elements.partition_point(|e| e.end <= a);
+                for e in &mut elements[from..] {
+                    e.shift(range, len);
+                }
+            }
+            Items::Object(props) => {
+                let from = props.partition_point(|p| p.end <= a);
+                for p in &mut props[from..] {
+                    start(&mut p.start);
+                    end(&mut p.name_end);
+                    end(&mut p.end);
+                    p.value.shift(range, len);
+                }
+            }
+        }
+    }
+}
+
+/// Parses `text`, which starts at `base` in the text being edited.
+fn parse(text: &str, base: usize) -> Option<Node> {
+    let parsed = jsonc_parser::parse_to_ast(
+        text,
+        &Default::default(),
+        &jsonc_parser::ParseOptions::default(),
+    )
+    .ok()?;
+    Some(Node::of(parsed.value.as_ref()?, base))
+}
+
+/// Parses a whole text being edited.
+fn parse_text(text: &str) -> Option<Node> {
+    // A byte order mark (a file read with a syntax that takes it off) is whitespace of the
+    // same length here: the offsets stay those of the text, and the mark stays.
+    match text.strip_prefix('\u{feff}') {
+        Some(rest) => parse(&format!("   {rest}"), 0),
+        None => parse(text, 0),
+    }
 }
 
 /// Where an item sits in its container.
@@ -50,6 +211,13 @@ struct Slot {
     /// The container's brackets: `[`/`{` and `]`/`}` offsets.
     open: usize,
     close: usize,
+}
+
+/// A property being added: its key, and where its value starts in the text inserted.
+struct NewProp<'a> {
+    key: &'a str,
+    name_len: usize,
+    value_at: usize,
 }
 
 impl JsonText {
@@ -67,6 +235,7 @@ impl JsonText {
             text,
             newline,
             indent,
+            tree: OnceCell::new(),
         }
     }
 
@@ -81,8 +250,8 @@ impl JsonText {
     /// The value at `path`, as JSON (`None` when absent or when it is not JSON, comments and
     /// trailing commas aside).
     pub fn value(&self, path: &Path) -> Option<Value> {
-        let (start, end) = self.with_node(path, |v| Some((v.start(), v.end())))?;
-        let text = &self.text[start..end];
+        let node = self.node(path)?;
+        let text = &self.text[node.start..node.end];
         serde_json::from_str(text)
             .ok()
             .or_else(|| super::syntax::loose_value(text))
@@ -93,15 +262,15 @@ impl JsonText {
     pub fn is_bare_empty(&self, path: &Path) -> bool {
         self.len(path) == Some(0)
             && self
-                .with_node(path, |v| Some((v.start(), v.end())))
-                .is_some_and(|(start, end)| self.text[start + 1..end - 1].trim().is_empty())
+                .node(path)
+                .is_some_and(|n| self.text[n.start + 1..n.end - 1].trim().is_empty())
     }
 
     /// The inside of the empty object or array at `path` when it is whitespace only (`""` for
     /// `[]`): what [`JsonText::set_blank`] puts back.
     pub fn blank(&self, path: &Path) -> Option<&str> {
-        let (start, end) = self.with_node(path, |v| Some((v.start(), v.end())))?;
-        let inside = &self.text[start + 1..end - 1];
+        let node = self.node(path)?;
+        let inside = &self.text[node.start + 1..node.end - 1];
         (self.len(path) == Some(0) && inside.trim().is_empty()).then_some(inside)
     }
 
@@ -113,18 +282,19 @@ impl JsonText {
         if !blank.trim().is_empty() {
             return None;
         }
-        let (start, end) = self.with_node(path, |v| Some((v.start(), v.end())))?;
-        self.text.replace_range(start + 1..end - 1, blank);
+        let (start, end) = self.node(path).map(|n| (n.start, n.end))?;
+        self.splice(start + 1..end - 1, blank);
+        self.edited();
         Some(())
     }
 
     /// How many items the object or array at `path` holds.
     pub fn len(&self, path: &Path) -> Option<usize> {
-        self.with_node(path, |v| match v {
-            ast::Value::Object(o) => Some(o.properties.len()),
-            ast::Value::Array(a) => Some(a.elements.len()),
-            _ => None,
-        })
+        match &self.node(path)?.items {
+            Items::Object(props) => Some(props.len()),
+            Items::Array(elements) => Some(elements.len()),
+            Items::Leaf => None,
+        }
     }
 
     /// Appends `"key": value` to the object at `path`.
@@ -138,7 +308,12 @@ impl JsonText {
                 ": ".into()
             }
         });
-        self.insert_at(slot, usize::MAX, |this, indent| {
+        let prop = NewProp {
+            key,
+            name_len: name.len(),
+            value_at: name.len() + colon.len(),
+        };
+        self.insert_at(path, slot, usize::MAX, Some(prop), |this, indent| {
             format!("{name}{colon}{}", this.render(value, indent))
         })
     }
@@ -147,7 +322,9 @@ impl JsonText {
     /// is past it).
     pub fn insert(&mut self, path: &Path, index: usize, value: &Value) -> Option<()> {
         let slot = self.slot(path, false)?;
-        self.insert_at(slot, index, |this, indent| this.render(value, indent))
+        self.insert_at(path, slot, index, None, |this, indent| {
+            this.render(value, indent)
+        })
     }
 
     /// Appends `value` to the array at `path`.
@@ -157,14 +334,17 @@ impl JsonText {
 
     /// Replaces the value at `path`, which keeps its place and the text around it.
     pub fn replace(&mut self, path: &Path, value: &Value) -> Option<()> {
-        let (start, end) = self.with_node(path, |v| Some((v.start(), v.end())))?;
+        let (start, end) = self.node(path).map(|n| (n.start, n.end))?;
         let indent = self.line_indent(start).to_string();
         let text = if self.text[start..end].contains('\n') || !self.is_one_line() {
             self.render(value, &indent)
         } else {
             serde_json::to_string(value).ok()?
         };
-        self.text.replace_range(start..end, &text);
+        let node = parse(&text, start)?;
+        self.splice(start..end, &text);
+        *self.node_mut(path)? = node;
+        self.edited();
         Some(())
     }
 
@@ -176,12 +356,22 @@ impl JsonText {
         let slot = self.slot(parent, is_object)?;
         let i = match last {
             Seg::Index(i) => *i,
-            Seg::Key(key) => self.with_node(parent, |v| match v {
-                ast::Value::Object(o) => o.properties.iter().rposition(|p| p.name.as_str() == key),
-                _ => None,
-            })?,
+            Seg::Key(key) => match &self.node(parent)?.items {
+                Items::Object(props) => props.iter().rposition(|p| p.key == *key)?,
+                _ => return None,
+            },
         };
         let (start, end) = *slot.items.get(i)?;
+        // The item leaves the places first: the text it was in goes below.
+        match &mut self.node_mut(parent)?.items {
+            Items::Object(props) => {
+                props.remove(i);
+            }
+            Items::Array(elements) => {
+                elements.remove(i);
+            }
+            Items::Leaf => return None,
+        }
         let prev_end = i.checked_sub(1).map(|p| slot.items[p].1);
         let comment_line = prev_end
             .and_then(|p| self.comment_after(p, start))
@@ -189,18 +379,18 @@ impl JsonText {
         if let (Some(prev_end), Some((_, eol))) = (prev_end, comment_line) {
             // The previous item's comment stays on its line, as `insert_at` left it.
             match slot.items.get(i + 1) {
-                Some(&(next, _)) => self.text.replace_range(start..next, ""),
+                Some(&(next, _)) => self.splice(start..next, ""),
                 None => {
-                    self.text.replace_range(eol..end, "");
+                    self.splice(eol..end, "");
                     if self.text[prev_end..].starts_with(',') {
-                        self.text.remove(prev_end);
+                        self.splice(prev_end..prev_end + 1, "");
                     }
                 }
             }
         } else if i > 0 {
-            self.text.replace_range(slot.items[i - 1].1..end, "");
+            self.splice(slot.items[i - 1].1..end, "");
         } else if let Some(&(next, _)) = slot.items.get(1) {
-            self.text.replace_range(start..next, "");
+            self.splice(start..next, "");
         } else {
             // The only item: the container is left empty, `[]` or `{}` (a trailing comma after
             // the item goes with it).
@@ -215,34 +405,44 @@ impl JsonText {
             } else {
                 end
             };
-            self.text.replace_range(slot.open + 1..close, "");
+            self.splice(slot.open + 1..close, "");
         }
+        self.edited();
         Some(())
     }
 
+    /// Puts the item `item` makes into the container at `path` (whose place is `slot`) before
+    /// its item `index`, and its place among the container's items.
     fn insert_at(
         &mut self,
+        path: &Path,
         slot: Slot,
         index: usize,
+        prop: Option<NewProp>,
         item: impl FnOnce(&JsonText, &str) -> String,
     ) -> Option<()> {
         let one_line = self.is_one_line();
         let nl = self.newline;
-        match slot.items.len() {
+        // The item's text, and where it starts once inserted.
+        let (body, at) = match slot.items.len() {
             0 => {
                 let base = self.line_indent(slot.open).to_string();
-                let (text, at) = if one_line {
-                    (item(self, &base), slot.open + 1)
+                let at = slot.open + 1;
+                if one_line {
+                    let body = item(self, &base);
+                    self.splice(at..at, &body);
+                    (body, at)
                 } else {
                     let inner = format!("{base}{}", self.indent);
                     let body = item(self, &inner);
-                    if self.text[slot.open + 1..slot.close].is_empty() {
-                        (format!("{nl}{inner}{body}{nl}{base}"), slot.open + 1)
+                    let text = if self.text[slot.open + 1..slot.close].is_empty() {
+                        format!("{nl}{inner}{body}{nl}{base}")
                     } else {
-                        (format!("{nl}{inner}{body}"), slot.open + 1)
-                    }
-                };
-                self.text.insert_str(at, &text);
+                        format!("{nl}{inner}{body}")
+                    };
+                    self.splice(at..at, &text);
+                    (body, at + nl.len() + inner.len())
+                }
             }
             n => {
                 // The layout of the items already there: one per line, or side by side.
@@ -271,6 +471,7 @@ impl JsonText {
                         text: String::new(),
                         newline: self.newline,
                         indent: String::new(),
+                        tree: OnceCell::new(),
                     };
                     item(&flat, "")
                 };
@@ -281,20 +482,93 @@ impl JsonText {
                     {
                         // The last item's comment stays on its line: the new item goes below it.
                         Some((comma, eol)) => {
-                            self.text.insert_str(eol, &format!("{nl}{indent}{body}"));
+                            self.splice(eol..eol, &format!("{nl}{indent}{body}"));
+                            let mut at = eol + nl.len() + indent.len();
                             if !comma {
-                                self.text.insert(last_end, ',');
+                                self.splice(last_end..last_end, ",");
+                                at += 1;
                             }
+                            (body, at)
                         }
-                        None => self.text.insert_str(last_end, &format!("{sep}{body}")),
+                        None => {
+                            self.splice(last_end..last_end, &format!("{sep}{body}"));
+                            (body, last_end + sep.len())
+                        }
                     }
                 } else {
                     let at = slot.items[index].0;
-                    self.text.insert_str(at, &format!("{body}{sep}"));
+                    self.splice(at..at, &format!("{body}{sep}"));
+                    (body, at)
                 }
             }
+        };
+        let container = self.node_mut(path)?;
+        match (&mut container.items, prop) {
+            (Items::Object(props), Some(prop)) => {
+                let value = parse(&body[prop.value_at..], at + prop.value_at)?;
+                let new = Prop {
+                    key: prop.key.to_string(),
+                    start: at,
+                    name_end: at + prop.name_len,
+                    end: at + body.len(),
+                    value,
+                };
+                props.insert(index.min(props.len()), new);
+            }
+            (Items::Array(elements), None) => {
+                let new = parse(&body, at)?;
+                elements.insert(index.min(elements.len()), new);
+            }
+            _ => return None,
         }
+        self.edited();
         Some(())
+    }
+
+    /// Replaces the text in `range` by `with`, and moves the places of the values after it.
+    fn splice(&mut self, range: Range<usize>, with: &str) {
+        if let Some(Some(tree)) = self.tree.get_mut() {
+            tree.shift(&range, with.len());
+        }
+        self.text.replace_range(range, with);
+    }
+
+    /// After an edit: in tests, the places kept are those a parse of the text finds.
+    fn edited(&self) {
+        #[cfg(test)]
+        if let Some(kept) = self.tree.get() {
+            assert_eq!(
+                kept,
+                &parse_text(&self.text),
+                "the places kept, against the text:\n{}",
+                self.text
+            );
+        }
+    }
+
+    /// Where the value at `path` is.
+    fn node(&self, path: &Path) -> Option<&Node> {
+        let mut node = self
+            .tree
+            .get_or_init(|| {
+                #[cfg(test)]
+                PARSES.with(|n| n.set(n.get() + 1));
+                parse_text(&self.text)
+            })
+            .as_ref()?;
+        for seg in path {
+            node = node.child(seg)?;
+        }
+        Some(node)
+    }
+
+    fn node_mut(&mut self, path: &Path) -> Option<&mut Node> {
+        self.node(&[])?;
+        let mut node = self.tree.get_mut()?.as_mut()?;
+        for seg in path {
+            node = node.child_mut(seg)?;
+        }
+        Some(node)
     }
 
     /// Where the line of an item ending at `end` ends, when the rest of that line (before
@@ -343,67 +617,24 @@ impl JsonText {
     /// How the object at `path` separates a key from its value (`": "`, `":"`), from its last
     /// property.
     fn colon_style(&self, path: &Path) -> Option<String> {
-        self.with_node(path, |v| {
-            let prop: &ObjectProp = v.as_object()?.properties.last()?;
-            let between = &self.text[prop.name.end()..prop.value.start()];
-            (between.trim() == ":").then(|| between.to_string())
-        })
+        let Items::Object(props) = &self.node(path)?.items else {
+            return None;
+        };
+        let prop = props.last()?;
+        let between = &self.text[prop.name_end..prop.value.start];
+        (between.trim() == ":").then(|| between.to_string())
     }
 
     fn slot(&self, path: &Path, object: bool) -> Option<Slot> {
-        self.with_node(path, |v| {
-            let range = v.range();
-            let items = match (v, object) {
-                (ast::Value::Object(o), true) => o
-                    .properties
-                    .iter()
-                    .map(|p| (p.range.start, p.range.end))
-                    .collect(),
-                (ast::Value::Array(a), false) => {
-                    a.elements.iter().map(|e| (e.start(), e.end())).collect()
-                }
-                _ => return None,
-            };
-            Some(Slot {
-                items,
-                open: range.start,
-                close: range.end - 1,
-            })
-        })
-    }
-
-    /// Runs `f` on the node at `path` (a duplicated key names its last value, as the parsed
-    /// value holds it).
-    fn with_node<T>(&self, path: &Path, f: impl FnOnce(&ast::Value) -> Option<T>) -> Option<T> {
-        // A byte order mark (a file read with a syntax that takes it off) is whitespace of
-        // the same length here: the offsets stay those of the text, and the mark stays.
-        let text = match self.text.strip_prefix('\u{feff}') {
-            Some(rest) => std::borrow::Cow::Owned(format!("   {rest}")),
-            None => std::borrow::Cow::Borrowed(self.text.as_str()),
-        };
-        #[cfg(test)]
-        PARSES.with(|n| n.set(n.get() + 1));
-        let parsed = jsonc_parser::parse_to_ast(
-            &text,
-            &Default::default(),
-            &jsonc_parser::ParseOptions::default(),
-        )
-        .ok()?;
-        let mut node = parsed.value.as_ref()?;
-        for seg in path {
-            node = match (node, seg) {
-                (ast::Value::Object(o), Seg::Key(key)) => {
-                    &o.properties
-                        .iter()
-                        .rev()
-                        .find(|p| p.name.as_str() == key)?
-                        .value
-                }
-                (ast::Value::Array(a), Seg::Index(i)) => a.elements.get(*i)?,
-                _ => return None,
-            };
+        let node = self.node(path)?;
+        if matches!(node.items, Items::Object(_)) != object {
+            return None;
         }
-        f(node)
+        Some(Slot {
+            items: node.item_ranges()?,
+            open: node.start,
+            close: node.end - 1,
+        })
     }
 }
 
