@@ -19,7 +19,7 @@
 //!   --bin PATH       the hookx under test (default: this build's `hookx`)
 //!   --baseline PATH  a second hookx measured in the same rounds, shown as `before`
 //!   --also NAME=PATH one more hookx in the same rounds, shown as NAME (repeatable)
-//!   --only LIST      groups to run, comma-separated: startup, convert, parallel
+//!   --only LIST      groups to run, comma-separated: startup, convert, sync, parallel
 //!   --no-callgrind   skip the instruction counts (`valgrind --tool=callgrind`)
 
 use std::fmt::Write as _;
@@ -73,6 +73,9 @@ fn main() {
     }
     if opts.wants("convert") {
         rows.extend(convert_group(&root, &bins, &opts));
+    }
+    if opts.wants("sync") {
+        rows.extend(sync_group(&root, &bins, &opts));
     }
     if opts.wants("parallel") {
         rows.extend(parallel_group(&root, &bins, &opts));
@@ -145,7 +148,7 @@ fn usage(arg: &str) -> ! {
     eprintln!(
         "bench: bad argument `{arg}`\n\
          usage: cargo bench --bench hookx -- [--runs N] [--warmup N] [--bin PATH] \
-         [--baseline PATH] [--also NAME=PATH]... [--only startup,convert,parallel] [--no-callgrind]"
+         [--baseline PATH] [--also NAME=PATH]... [--only startup,convert,sync,parallel] [--no-callgrind]"
     );
     std::process::exit(2)
 }
@@ -549,6 +552,8 @@ enum Kind {
     Hookx { rules: Option<usize> },
     /// `hookx convert` of a config of `rules` rules.
     Convert { rules: usize },
+    /// `hookx sync --dry-run` of a source of `rules` rules into one target.
+    Sync { rules: usize },
     /// serde_json parsing and pretty-printing the same config (see [`JSON_FLOOR`]).
     ConvertFloor { rules: usize },
     /// One trusted rule beside this many hostile untrusted files.
@@ -995,7 +1000,88 @@ fn convert_group(root: &Path, bins: &[(String, PathBuf)], opts: &Opts) -> Vec<Ro
     rows_for("convert", cases, opts.runs, opts.warmup, opts.callgrind)
 }
 
-/// Group 4: eight handlers sleeping 200 ms, under hosts that run hooks in parallel (Claude,
+/// Rules of the sync group's source.
+const SYNC_RULES: usize = 200;
+
+/// Group 4: `hookx sync --dry-run` of a Claude file of [`SYNC_RULES`] rules (one `PreToolUse`
+/// `Bash` handler each, about 230 bytes) into Gemini's file: with no file yet (the entries
+/// written, each then given its digest) and after the first rule changed (every entry removed
+/// and written again). The merge edits the target once per entry (attacks row 2323); a dry run
+/// writes nothing, so every run does the same work.
+fn sync_group(root: &Path, bins: &[(String, PathBuf)], opts: &Opts) -> Vec<Row> {
+    let trusting = &bins.last().unwrap().1;
+    let source = |first: &str| {
+        let rules: Vec<serde_json::Value> = (0..SYNC_RULES)
+            .map(|i| {
+                let command = match i {
+                    0 => format!("echo rule0 {first}"),
+                    _ => format!("echo rule{i} {}", "x".repeat(200)),
+                };
+                serde_json::json!({"matcher": "Bash", "hooks": [{"type": "command", "command": command}]})
+            })
+            .collect();
+        serde_json::json!({"hooks": {"PreToolUse": rules}}).to_string()
+    };
+    let manifest = "version = 1\nsources = [{ path = \".claude/settings.json\", from = \"claude\" }]\n[targets.gemini]\n";
+    let project = |name: &str| {
+        let files = [
+            (".claude/settings.json", source("first")),
+            (".hookx/sync.toml", manifest.to_string()),
+        ];
+        let project = Project::new(root, name, &files, trusting);
+        std::fs::create_dir_all(project.dir.join(".git")).unwrap();
+        project
+    };
+    let hookx = |bin: &Path, project: &Project, args: &[&str]| {
+        let out = Command::new(bin)
+            .args(args)
+            .arg("--project")
+            .arg(&project.dir)
+            .arg("--home")
+            .arg(&project.home)
+            .current_dir(&project.dir)
+            .output()
+            .expect("hookx");
+        assert!(
+            out.status.success(),
+            "hookx {args:?} failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let fresh = project("sync-fresh");
+    let changed = project("sync-changed");
+    hookx(trusting, &changed, &["sync"]);
+    std::fs::write(changed.dir.join(".claude/settings.json"), source("changed")).unwrap();
+    hookx(trusting, &changed, &["trust", "--yes"]);
+    let mut cases = Vec::new();
+    for (name, bin) in bins {
+        for (project, what) in [
+            (&fresh, "no file yet"),
+            (&changed, "after one rule changed"),
+        ] {
+            cases.push((
+                format!("`hookx sync --dry-run`, {SYNC_RULES} rules into Gemini's file, {what}"),
+                name.clone(),
+                Kind::Sync { rules: SYNC_RULES },
+                Case {
+                    program: bin.clone(),
+                    args: ["sync", "--dry-run", "--project", ".", "--home"]
+                        .iter()
+                        .map(|s| s.to_string())
+                        .chain([project.home.display().to_string()])
+                        .collect(),
+                    env: vec![("HOME".into(), project.home.display().to_string())],
+                    cwd: project.dir.clone(),
+                    stdin: Vec::new(),
+                },
+                true,
+            ));
+        }
+    }
+    rows_for("sync", cases, opts.runs, opts.warmup, opts.callgrind)
+}
+
+/// Group 5: eight handlers sleeping 200 ms, under hosts that run hooks in parallel (Claude,
 /// Bricks) and in order (Copilot).
 fn parallel_group(root: &Path, bins: &[(String, PathBuf)], opts: &Opts) -> Vec<Row> {
     let trusting = &bins.last().unwrap().1;
@@ -1211,6 +1297,9 @@ fn check(row: &Row, rows: &[Row], reference: Option<&Row>) -> String {
                 Some(f) => format!("{:.2}× the floor; {per_rule}", row.median() / f.median()),
                 None => per_rule,
             }
+        }
+        (Kind::Sync { rules }, _) => {
+            format!("{:.2} µs/rule", row.median() * 1e3 / *rules as f64)
         }
         (Kind::Sleepers { parallel: true }, _) => {
             format!(
