@@ -167,6 +167,14 @@ fn a_changed_file_is_read_again_even_at_the_same_size() {
     assert_eq!(entries(&setup.ctx.home).len(), 1);
     let changed = big_settings(900, "v2");
     std::fs::write(&setup.file, &changed).unwrap();
+    // Changed less than SETTLE ago however long this machine takes to read it: a time ahead
+    // of the clock (attacks row 2368).
+    let file = std::fs::File::options()
+        .write(true)
+        .open(&setup.file)
+        .unwrap();
+    file.set_modified(std::time::SystemTime::now() + Duration::from_secs(3600))
+        .unwrap();
     let after = read(&setup.ctx, &EventKind::PreToolUse);
     assert!(commands(&before).iter().all(|c| c.contains("v1")));
     assert!(commands(&after).iter().all(|c| c.contains("v2")));
