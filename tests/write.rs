@@ -1035,3 +1035,182 @@ fn a_copy_edited_by_hand_is_kept_and_named_until_force() {
     assert!(said.contains("edited by hand"), "{said}");
     assert_eq!(timeout(), 90000);
 }
+
+/// A Claude guard running `command` on Bash, or (`None`) only a Stop rule.
+fn guard_running(command: Option<&str>) -> String {
+    match command {
+        Some(c) => serde_json::json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+            "hooks": [{"type": "command", "command": c}]}]}})
+        .to_string(),
+        None => serde_json::json!({"hooks": {"Stop": [{"hooks": [{"type": "command",
+            "command": "echo done"}]}]}})
+        .to_string(),
+    }
+}
+
+/// `hookx convert .claude/settings.json --to TO --write EXTRA…` in `project`: exit code and
+/// stderr.
+fn convert_claude_to(project: &Path, home: &Path, to: &str, extra: &[&str]) -> (i32, String) {
+    let mut args = vec!["convert", ".claude/settings.json", "--to", to, "--write"];
+    args.extend(extra);
+    let out = convert_in(project, home, &args).get_output().clone();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// Attacks rows 2320, 2370: a Cline script `convert --write` wrote, edited by hand (a line of
+/// the user's before the command), then the same convert again (and one of a changed source):
+/// the script was overwritten, exit 0, nothing said, while `sync` refuses the same write. The
+/// script's record now carries a digest of what was written (as a JSON copy's entry does); a
+/// script that no longer matches it is kept and named (exit 1, the folder left as it is), also
+/// where its rule is gone, until `--force`. A script an older hookx wrote (no digest) is
+/// written over only where it is what this run writes but for the digest; otherwise hookx
+/// cannot tell a hand edit, and says so.
+#[test]
+fn a_cline_script_edited_by_hand_is_kept_and_named_until_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let source = |command: Option<&str>| {
+        common::write(&project, ".claude/settings.json", &guard_running(command));
+    };
+    let write = |extra: &[&str]| convert_claude_to(&project, &home, "cline", extra);
+    let script = project.join(".clinerules/hooks/PreToolUse");
+    let read = || std::fs::read_to_string(&script).unwrap();
+    source(Some("./guard.sh"));
+    let (code, said) = write(&[]);
+    assert_eq!(code, 0, "{said}");
+    let written = read();
+    assert!(written.contains(",\"digest\":\""), "{written}");
+    let (code, said) = write(&[]);
+    assert_eq!((code, read()), (0, written.clone()), "{said}");
+    // The hand edit, then the same convert, one of a changed source, one whose rule is gone
+    // (its script to remove).
+    let edited = written.replace("\nhookx exec", "\necho mine >&2\nhookx exec");
+    let edited = if edited == written {
+        format!("{written}echo mine >&2\n")
+    } else {
+        edited
+    };
+    std::fs::write(&script, &edited).unwrap();
+    let named = "./.clinerules/hooks/PreToolUse:1:1: the script hookx wrote was edited by hand \
+                 since (move the change into the source, or --force to overwrite it)";
+    for command in [Some("./guard.sh"), Some("./guard2.sh"), None] {
+        source(command);
+        let (code, said) = write(&[]);
+        assert_eq!(code, 1, "{said}");
+        assert!(said.contains(&format!("not written: {named}")), "{said}");
+        assert!(!said.contains("wrote ./"), "{said}");
+        assert!(!said.contains("removed ./"), "{said}");
+        assert_eq!(read(), edited);
+    }
+    source(Some("./guard2.sh"));
+    let (code, said) = write(&["--dry-run"]);
+    assert_eq!((code, said.contains(named)), (1, true), "{said}");
+    assert_eq!(read(), edited);
+    // --force writes it over, and the script is hookx's again.
+    let (code, said) = write(&["--force"]);
+    assert_eq!(code, 0, "{said}");
+    let now = read();
+    assert!(
+        now.contains("./guard2.sh") && !now.contains("echo mine"),
+        "{now}"
+    );
+    let (code, said) = write(&[]);
+    assert_eq!((code, read()), (0, now.clone()), "{said}");
+    // A script without a digest (an older hookx's) that is what this run writes: the digest
+    // is added. Edited, or from a source that changed since: hookx cannot tell, and says so.
+    let at = now.find(",\"digest\":\"").unwrap();
+    let end = at + now[at..].find("\"}").unwrap() + 1;
+    let older = format!("{}{}", &now[..at], &now[end..]);
+    assert!(!older.contains("digest"), "{older}");
+    std::fs::write(&script, &older).unwrap();
+    let (code, said) = write(&[]);
+    assert_eq!((code, read()), (0, now.clone()), "{said}");
+    std::fs::write(&script, &older).unwrap();
+    source(Some("./guard3.sh"));
+    let (code, said) = write(&[]);
+    assert_eq!(code, 1, "{said}");
+    assert!(
+        said.contains(
+            "not written: ./.clinerules/hooks/PreToolUse:1:1: the script was written by a hookx \
+             that recorded no digest of it, so hookx cannot tell whether it was edited by hand \
+             since (compare it with the source, then --force to overwrite it)"
+        ),
+        "{said}"
+    );
+    assert_eq!(read(), older);
+    let (code, said) = write(&["--force"]);
+    assert_eq!(code, 0, "{said}");
+    assert!(read().contains("./guard3.sh"), "{}", read());
+}
+
+/// Attacks rows 2320, 2371: the same for OpenCode's plugin `convert --write` wrote (a write-only
+/// target, written whole): an edit of a handler's data, or of the plugin's code, was
+/// overwritten without a word. Each handler's record carries the digest a JSON copy's does
+/// (an edit is named at its place); code that is not what hookx writes around its data was
+/// edited by hand, or written by another hookx: named at 1:1. Both kept until `--force`.
+#[test]
+fn an_opencode_plugin_edited_by_hand_is_kept_and_named_until_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (project, home) = (root.join("project"), root.join("home"));
+    std::fs::create_dir_all(&home).unwrap();
+    let source = |command: Option<&str>| {
+        common::write(&project, ".claude/settings.json", &guard_running(command));
+    };
+    let write = |extra: &[&str]| convert_claude_to(&project, &home, "opencode", extra);
+    let plugin = project.join(".opencode/plugin/hookx-converted.js");
+    let read = || std::fs::read_to_string(&plugin).unwrap();
+    source(Some("./guard.sh"));
+    let (code, said) = write(&[]);
+    assert_eq!(code, 0, "{said}");
+    let written = read();
+    assert!(written.contains("\"digest\": \""), "{written}");
+    let (code, said) = write(&[]);
+    assert_eq!((code, read()), (0, written.clone()), "{said}");
+    let file = "./.opencode/plugin/hookx-converted.js";
+    // A handler's data edited: its matcher widened.
+    let data = written.replace("\"matcher\": \"bash\"", "\"matcher\": \"bash|edit\"");
+    assert_ne!(data, written);
+    let line = 1 + written[..written.find("\"matcher\": \"bash\"").unwrap()]
+        .rsplit_once('\n')
+        .map_or(0, |(before, _)| before.matches('\n').count() + 1);
+    let entry = format!(
+        "{file}:{}:5: the entry hookx wrote at /tool.execute.before/0 was edited by hand since \
+         (move the change into the source, or --force to overwrite it)",
+        line - 1
+    );
+    // The code edited: a deny that no longer throws.
+    let code_edit = written.replacen("const GUARDS", "const GUARDZ", 1);
+    assert_ne!(code_edit, written);
+    let named_code = format!(
+        "{file}:1:1: the plugin is not what hookx writes around its handlers: edited by hand \
+         since, or written by another version of hookx (move the change into the source, or \
+         --force to overwrite it)"
+    );
+    for (edited, named) in [(&data, &entry), (&code_edit, &named_code)] {
+        std::fs::write(&plugin, edited).unwrap();
+        for command in [Some("./guard.sh"), Some("./guard2.sh")] {
+            source(command);
+            let (code, said) = write(&[]);
+            assert_eq!(code, 1, "{said}");
+            assert!(said.contains(&format!("not written: {named}")), "{said}");
+            assert!(!said.contains("wrote ./"), "{said}");
+            assert_eq!(&read(), edited);
+        }
+    }
+    // --force writes it over, and the plugin is hookx's again.
+    let (code, said) = write(&["--force"]);
+    assert_eq!(code, 0, "{said}");
+    let now = read();
+    assert!(
+        now.contains("./guard2.sh") && !now.contains("GUARDZ"),
+        "{now}"
+    );
+    let (code, said) = write(&[]);
+    assert_eq!((code, read()), (0, now), "{said}");
+}

@@ -601,7 +601,7 @@ fn convert_to(
         return convert_to_scripts(opts, to, conversion, several, reviewed);
     }
     if let Some(plugin) = to.config().generated {
-        return convert_to_plugin(opts, to, plugin, conversion, several);
+        return convert_to_plugin(opts, to, plugin, conversion, sources, several);
     }
     let nothing =
         conversion.document.rules.is_empty() && conversion.document.extra_hooks.is_empty();
@@ -1227,7 +1227,8 @@ fn kept_review_line(
 /// [`convert_to`] for a dialect whose hooks are one script per event: the scripts are printed
 /// (each after a `==> NAME <==` line) or written into a folder (`--out DIR`, or the dialect's
 /// project folder with `--write`), each atomically with mode 0755. A script there that hookx
-/// did not write is left as it is, and the report says so (exit 1).
+/// did not write is left as it is, and the report says so (exit 1); one hookx wrote that was
+/// edited by hand since leaves the whole folder as it is unless `--force` (exit 1).
 /// `reviewed`: every input is trusted as it is ([`Written::reviewed`]): each script written
 /// then is trusted as hookx's output, as a JSON file convert creates is.
 pub fn convert_to_scripts(
@@ -1255,6 +1256,11 @@ pub fn convert_to_scripts(
         Some(dir) => {
             let (placed, more, stale) = config::scripts::place(dir, scripts, layout);
             left.extend(more);
+            // Written, each script's record carries the digest of what it is, as a JSON
+            // copy's entry does.
+            let placed = (placed.into_iter())
+                .map(|(name, text)| (name, config::scripts::stamped(&text)))
+                .collect();
             (placed, stale)
         }
         None => (scripts, Vec::new()),
@@ -1272,13 +1278,33 @@ pub fn convert_to_scripts(
             default_target_stays_inside(opts, &dir.join(name))?;
         }
     }
+    // A script an earlier run wrote and the user edited since (one to write over, or one to
+    // remove with its rule) is not written over unless --force, as a JSON copy's entry and as
+    // `hookx sync`: the folder is left as it is, and each such script named (attacks rows
+    // 2320, 2370).
+    let hand: Vec<String> = match (&dir, opts.force) {
+        (Some(dir), false) => (scripts.iter())
+            .map(|(name, text)| (name, Some(text.as_str())))
+            .chain(stale.iter().map(|name| (name, None)))
+            .filter_map(|(name, new)| {
+                let path = dir.join(name);
+                let before = crate::read::existing_text(&path, crate::read::MAX_FILE_BYTES);
+                let before = before.ok().flatten().filter(|b| Some(b.as_str()) != new)?;
+                let why = config::scripts::hand_edit(&before, new)?;
+                Some(format!("{}:1:1: {why}", path.display()))
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    let held = !hand.is_empty();
+    refused.extend(hand);
     // Where the write keeps the scripts' trust (every input trusted as it is, the entries
     // running what was reviewed).
     let ctx = (reviewed && reviewed_runs(opts, conversion))
         .then(|| crate::discover::Context::resolve(Some(&opts.project), None).ok())
         .flatten();
     let mut shown = String::new();
-    for (name, text) in &scripts {
+    for (name, text) in scripts.iter().filter(|_| !held) {
         let Some(dir) = &dir else {
             shown.push_str(&format!("==> {name} <==\n{text}"));
             continue;
@@ -1348,7 +1374,7 @@ pub fn convert_to_scripts(
         errln!("not writing: the conversion loses something (--strict)");
     }
     let mut removed = Vec::new();
-    if let (Some(dir), false) = (&dir, opts.dry_run || (opts.strict && lossy)) {
+    if let (Some(dir), false) = (&dir, opts.dry_run || (opts.strict && lossy) || held) {
         for name in &stale {
             let path = dir.join(name);
             std::fs::remove_file(&path).map_err(|e| Error::Io {
@@ -1390,12 +1416,14 @@ pub fn convert_to_scripts(
 /// [`convert_to`] for an agent whose hooks are code: one plugin around the converted handlers
 /// (a write-only target: no file of the agent's is read or merged). Printed, or written whole
 /// (`--out FILE`, or the agent's project file with `--write`); a file there that hookx did not
-/// write is left as it is (exit 1).
+/// write is left as it is (exit 1), and so is one hookx wrote whose entries or code were
+/// edited by hand since, unless `--force` (each named, exit 1).
 fn convert_to_plugin(
     opts: &Options,
     to: Dialect,
     plugin: &crate::tables::GeneratedPlugin,
     conversion: &convert::Conversion,
+    sources: &[&str],
     several: bool,
 ) -> Result<(Option<serde_json::Value>, i32), Error> {
     let target = match (&opts.out, opts.write) {
@@ -1418,18 +1446,39 @@ fn convert_to_plugin(
         .and_then(|path| crate::read::text(path, crate::read::MAX_FILE_BYTES).ok());
     let text = make(before.as_deref());
     let lossy = !conversion.losses.is_empty();
+    // An entry an earlier run wrote and the user edited since, or the plugin's code edited, is
+    // not written over unless --force (as a JSON copy's entry, and as `hookx sync`): the file
+    // is left as it is, and each named.
+    let owned: Vec<serde_json::Value> = sources
+        .iter()
+        .filter_map(|s| {
+            let path = target.as_ref()?;
+            Some(config::merge::source_record(path, s).into())
+        })
+        .collect();
+    let edited = |path: &Path, current: &str, new: &str| -> Vec<String> {
+        match opts.force || !crate::route::is_own_plugin(plugin, current) {
+            true => Vec::new(),
+            false => crate::route::plugin_hand_edits(plugin, to, path, current, &owned, new),
+        }
+    };
     let mut written = None;
-    let mut refused = None;
+    let mut refused = Vec::new();
     let mut diff = None;
     if let Some(path) = &target {
+        let hand = before
+            .as_deref()
+            .map_or_else(Vec::new, |b| edited(path, b, &text));
         if before
             .as_deref()
             .is_some_and(|b| !crate::route::is_own_plugin(plugin, b))
         {
-            refused = Some(format!(
+            refused.push(format!(
                 "{}: a plugin hookx did not write, not overwritten",
                 path.display()
             ));
+        } else if !hand.is_empty() {
+            refused = hand;
         } else if opts.dry_run {
             let shown = path.display().to_string();
             diff = Some(
@@ -1453,6 +1502,7 @@ fn convert_to_plugin(
             );
         } else {
             // Under the writer's lock, from the file as it is then.
+            let mut hand = Vec::new();
             let outcome = config::update::update(path, |current| {
                 if current.is_some_and(|c| !crate::route::is_own_plugin(plugin, c)) {
                     return Err(Error::Io {
@@ -1460,22 +1510,31 @@ fn convert_to_plugin(
                         message: "a plugin hookx did not write, not overwritten".into(),
                     });
                 }
-                Ok(config::update::Change::Write(make(current)))
+                let new = make(current);
+                hand = current.map_or_else(Vec::new, |c| edited(path, c, &new));
+                match hand.is_empty() {
+                    true => Ok(config::update::Change::Write(new)),
+                    false => Ok(config::update::Change::Keep),
+                }
             })?;
-            if outcome != config::update::Outcome::Unchanged {
+            if !hand.is_empty() {
+                refused = hand;
+            } else if outcome != config::update::Outcome::Unchanged {
                 written = Some(path.display().to_string());
             }
         }
     }
-    let code = match (opts.strict && lossy, refused.is_some()) {
+    let code = match (opts.strict && lossy, !refused.is_empty()) {
         (true, _) => EXIT_LOSSES,
         (false, true) => 1,
         (false, false) => 0,
     };
+    // One file: what stops its write is one string (each entry named on a line of its own).
+    let refusal = (!refused.is_empty()).then(|| refused.join("\n"));
     let fields = serde_json::json!({
         "output": if target.is_none() { Some(&text) } else { None },
         "written": written,
-        "refused": refused,
+        "refused": refusal,
         "diff": diff,
     });
     let print = || {
@@ -1488,7 +1547,7 @@ fn convert_to_plugin(
     };
     let done = Done {
         written: written.as_slice(),
-        refused: refused.as_slice(),
+        refused: &refused,
         fields,
         code,
     };

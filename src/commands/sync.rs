@@ -1476,6 +1476,8 @@ fn scripts_plan(
         .collect();
     let mut made = Vec::new();
     for (name, text) in scripts {
+        // Written as `convert --write` writes it: its record carries its digest.
+        let text = config::scripts::stamped(&text);
         let shown = format!("{folder}{name}");
         stays_inside_unless_home(ctx, &shown)?;
         let path = target_path(ctx, &shown);
@@ -1491,14 +1493,19 @@ fn scripts_plan(
                 continue;
             }
         };
-        if let Some(b) = before.as_deref()
-            && b != text
-            && edited(&shown, b)
-        {
+        // The lock's digest, and where it has none for the script (one `convert --write` made
+        // before sync took it over), the digest in the script's own record.
+        let what = match (before.as_deref(), lock.targets.contains_key(&shown)) {
+            (Some(b), _) if b == text => None,
+            (Some(b), true) => edited(&shown, b)
+                .then_some("the script hookx wrote was edited by hand (it is not what sync wrote)"),
+            (Some(b), false) => config::scripts::hand_edit(b, Some(&text)),
+            (None, _) => None,
+        };
+        if let Some(what) = what {
             edits.push(HandEdit {
                 at: format!("{shown}:1:1"),
-                what: "the script hookx wrote was edited by hand (it is not what sync wrote)"
-                    .into(),
+                what: what.into(),
             });
         }
         made.push(shown.clone());

@@ -11,6 +11,7 @@ use crate::shell::shell_quote;
 use crate::tables::ScriptLayout;
 use crate::tables::{Dialect, Flavor};
 use crate::tables::{Document, Origin, Rule, RuleShape};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// The second line of a route script `hookx install` writes; install replaces and removes
@@ -137,7 +138,11 @@ pub fn read(
         None => (launch(path, text, layout, run_in), None),
     };
     let mut extra = serde_json::Map::new();
-    if let Some(record) = record {
+    if let Some(mut record) = record {
+        // The digest is of the script, not of the handler it is ([`stamped`]).
+        if let Some(record) = record.as_object_mut() {
+            record.shift_remove(DIGEST);
+        }
         extra.insert(super::MARKER.into(), record);
     }
     document.rules.push(Rule {
@@ -370,6 +375,91 @@ fn hookx_line(text: &str) -> Option<(&str, Option<serde_json::Value>)> {
 /// Before a converted script's command line: the handler's provenance record
 /// ([`super::MARKER`]), as one line of JSON in a comment.
 const RECORD_PREFIX: &str = "# hookx: ";
+
+/// The record's field holding what the script held when hookx wrote it ([`stamped`]), as a
+/// JSON copy's record holds its entry's ([`super::merge::sync_text`]).
+const DIGEST: &str = "digest";
+
+/// A converted script's record: where its JSON lies in `text`, and the record.
+fn record_of(text: &str) -> Option<(std::ops::Range<usize>, serde_json::Map<String, Value>)> {
+    if !is_converted(text) {
+        return None;
+    }
+    let start = "#!/bin/sh\n".len() + CONVERTED_MARK.len() + 1 + RECORD_PREFIX.len();
+    let json = text.get(start - RECORD_PREFIX.len()..)?;
+    let json = json.strip_prefix(RECORD_PREFIX)?;
+    let end = start + json.find('\n')?;
+    match serde_json::from_str(&text[start..end]).ok()? {
+        Value::Object(record) => Some((start..end, record)),
+        _ => None,
+    }
+}
+
+/// `text` with `record` in place of its record's JSON at `at`.
+fn with_record(
+    text: &str,
+    at: &std::ops::Range<usize>,
+    record: serde_json::Map<String, Value>,
+) -> String {
+    format!(
+        "{}{}{}",
+        &text[..at.start],
+        Value::Object(record),
+        &text[at.end..]
+    )
+}
+
+/// A converted script without its record's digest (as an older hookx wrote it, and as the
+/// digest is taken of); other scripts as they are.
+pub fn undigested(text: &str) -> String {
+    match record_of(text) {
+        Some((at, mut record)) => {
+            record.shift_remove(DIGEST);
+            with_record(text, &at, record)
+        }
+        None => text.to_string(),
+    }
+}
+
+/// The digest of a script as [`undigested`] gives it: the first 16 digits of its SHA-256.
+fn digest_of(undigested: &str) -> String {
+    crate::hash::sha256_hex(undigested.as_bytes())[..16].to_string()
+}
+
+/// A converted script as `convert --write` and `sync` write it: its record carries the digest
+/// of what the script is (the digest aside), so that the next write tells a hand edit of it
+/// ([`hand_edit`]). A script without a record is as it is.
+pub fn stamped(text: &str) -> String {
+    let bare = undigested(text);
+    match record_of(&bare) {
+        Some((at, mut record)) => {
+            record.insert(DIGEST.into(), Value::from(digest_of(&bare)));
+            with_record(&bare, &at, record)
+        }
+        None => bare,
+    }
+}
+
+/// Why a script hookx converted (`text`, at the place of a script this write writes, `new`, or
+/// removes, `None`) is not to be written over without `--force`: it is not what its record's
+/// digest says hookx wrote (edited by hand since); or it records no digest (an older hookx's)
+/// and is not `new` but for the digest, so that hookx cannot tell. `None`: it is hookx's as
+/// written, or not a converted script at all (for its caller to refuse).
+pub fn hand_edit(text: &str, new: Option<&str>) -> Option<&'static str> {
+    let (at, mut record) = record_of(text)?;
+    match record.shift_remove(DIGEST) {
+        Some(recorded) => (recorded.as_str() != Some(&digest_of(&with_record(text, &at, record))))
+            .then_some(
+                "the script hookx wrote was edited by hand since (move the change into the \
+                 source, or --force to overwrite it)",
+            ),
+        None => (new.map(undigested).as_deref() != Some(&undigested(text))).then_some(
+            "the script was written by a hookx that recorded no digest of it, so hookx cannot \
+             tell whether it was edited by hand since (compare it with the source, then \
+             --force to overwrite it)",
+        ),
+    }
+}
 
 /// The route `hookx install` writes: POSIX sh that becomes `line` (one simple command).
 pub fn route_script(line: &str) -> String {

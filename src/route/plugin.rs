@@ -23,7 +23,7 @@ pub(crate) fn plugin_text(
             (e.to_string(), Value::String(line))
         })
         .collect();
-    plugin_of(plugin, host, &Value::Object(routes), "hookx install")
+    plugin_of(plugin, host, &Value::Object(routes), INSTALLED_BY)
 }
 
 /// The plugin `hookx convert` writes at `target` around the converted `document`'s handlers
@@ -117,11 +117,74 @@ pub(crate) fn converted_plugin(
             }
         }
     }
-    plugin_of(plugin, host, &Value::Object(all), CONVERTED_BY)
+    // Each of this run's entries records the digest of what it is, as a JSON copy's does: the
+    // next write tells a hand edit of it ([`hand_edits`]).
+    let all = crate::config::merge::stamped(&Value::Object(all), &ours);
+    plugin_of(plugin, host, &all, CONVERTED_BY)
+}
+
+/// What stops `convert --write` from writing over the plugin at `path` (`text`, hookx's):
+/// each entry from `owned` (the sources' records) edited by hand since it was written, named
+/// at its place; or, for the whole file, code that is not what hookx writes around its data
+/// (a hand edit, or another hookx's template: which, hookx cannot tell). An entry an older
+/// hookx wrote records no digest: unless the plugin is what `new` (this run's plugin) is but
+/// for the digests, hookx cannot tell a hand edit of it either, and says so. Each
+/// `FILE:LINE:COL: why`.
+pub fn hand_edits(
+    plugin: &GeneratedPlugin,
+    host: Dialect,
+    path: &Path,
+    text: &str,
+    owned: &[Value],
+    new: &str,
+) -> Vec<String> {
+    use crate::config::merge;
+    let file = path.display();
+    let as_written = routes_object(plugin, text).is_some_and(|routes| {
+        let routes = Value::Object(routes);
+        [CONVERTED_BY, INSTALLED_BY]
+            .iter()
+            .any(|by| plugin_of(plugin, host, &routes, by) == text)
+    });
+    let Some((start, data)) = routes_text(text).filter(|_| as_written) else {
+        return vec![format!(
+            "{file}:1:1: the plugin is not what hookx writes around its handlers: edited by \
+             hand since, or written by another version of hookx (move the change into the \
+             source, or --force to overwrite it)"
+        )];
+    };
+    let bare =
+        |t: &str| routes_object(plugin, t).map(|r| merge::undigested_all(&Value::Object(r), owned));
+    let same_but_digests = bare(text) == bare(new);
+    let mut out = Vec::new();
+    for entry in merge::owned_entries(data, owned) {
+        let why = match &entry.recorded {
+            Some(_) if entry.edited() => {
+                "was edited by hand since (move the change into the \
+                 source, or --force to overwrite it)"
+            }
+            Some(_) => continue,
+            None if same_but_digests => continue,
+            None => {
+                "was written by a hookx that recorded no digest of it, so hookx cannot tell \
+                 whether it was edited by hand since (compare it with the source, then --force \
+                 to overwrite it)"
+            }
+        };
+        let (line, col) = crate::positions::locate_json(data, &entry.pointer)
+            .map_or((0, 0), |at| crate::positions::line_col(text, start + at));
+        out.push(format!(
+            "{file}:{line}:{col}: the entry hookx wrote at {} {why}",
+            entry.pointer
+        ));
+    }
+    out
 }
 
 /// Who a converted plugin says wrote it.
 const CONVERTED_BY: &str = "hookx convert";
+/// Who an installed plugin says wrote it.
+const INSTALLED_BY: &str = "hookx install";
 
 /// The plugin text around `routes` (an object of the host's event names and what runs for
 /// each), saying which command (`by`) wrote it.
@@ -284,13 +347,20 @@ fn routes_object(plugin: &GeneratedPlugin, text: &str) -> Option<Map<String, Val
     if !is_own_plugin(plugin, text) {
         return None;
     }
-    let start = text.find("const ROUTES = ")?;
-    let rest = &text[start + "const ROUTES = ".len()..];
-    let end = rest.find(";\n")?;
-    match serde_json::from_str::<Value>(&rest[..end]) {
+    let (_, data) = routes_text(text)?;
+    match serde_json::from_str::<Value>(data) {
         Ok(Value::Object(map)) => Some(map),
         _ => None,
     }
+}
+
+/// Where the `ROUTES` data of a plugin's `text` starts, and its text.
+fn routes_text(text: &str) -> Option<(usize, &str)> {
+    const HEAD: &str = "const ROUTES = ";
+    let start = text.find(HEAD)? + HEAD.len();
+    let rest = &text[start..];
+    let end = rest.find(";\n")?;
+    Some((start, &rest[..end]))
 }
 
 /// A plugin file where hookx writes one (install's at either scope, convert's), for `list`
