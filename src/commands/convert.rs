@@ -601,7 +601,7 @@ fn convert_to(
         return convert_to_scripts(opts, to, conversion, several, reviewed);
     }
     if let Some(plugin) = to.config().generated {
-        return convert_to_plugin(opts, to, plugin, conversion, sources, several);
+        return convert_to_plugin(opts, to, plugin, conversion, several);
     }
     let nothing =
         conversion.document.rules.is_empty() && conversion.document.extra_hooks.is_empty();
@@ -1290,7 +1290,7 @@ pub fn convert_to_scripts(
                 let path = dir.join(name);
                 let before = crate::read::existing_text(&path, crate::read::MAX_FILE_BYTES);
                 let before = before.ok().flatten().filter(|b| Some(b.as_str()) != new)?;
-                let why = config::scripts::hand_edit(&before, new)?;
+                let why = config::scripts::hand_edit(&before)?;
                 Some(format!("{}:1:1: {why}", path.display()))
             })
             .collect(),
@@ -1416,14 +1416,13 @@ pub fn convert_to_scripts(
 /// [`convert_to`] for an agent whose hooks are code: one plugin around the converted handlers
 /// (a write-only target: no file of the agent's is read or merged). Printed, or written whole
 /// (`--out FILE`, or the agent's project file with `--write`); a file there that hookx did not
-/// write is left as it is (exit 1), and so is one hookx wrote whose entries or code were
-/// edited by hand since, unless `--force` (each named, exit 1).
+/// write is left as it is (exit 1), and so is one hookx wrote that was edited by hand since,
+/// unless `--force` (named, exit 1).
 fn convert_to_plugin(
     opts: &Options,
     to: Dialect,
     plugin: &crate::tables::GeneratedPlugin,
     conversion: &convert::Conversion,
-    sources: &[&str],
     several: bool,
 ) -> Result<(Option<serde_json::Value>, i32), Error> {
     let target = match (&opts.out, opts.write) {
@@ -1446,29 +1445,23 @@ fn convert_to_plugin(
         .and_then(|path| crate::read::text(path, crate::read::MAX_FILE_BYTES).ok());
     let text = make(before.as_deref());
     let lossy = !conversion.losses.is_empty();
-    // An entry an earlier run wrote and the user edited since, or the plugin's code edited, is
-    // not written over unless --force (as a JSON copy's entry, and as `hookx sync`): the file
-    // is left as it is, and each named.
-    let owned: Vec<serde_json::Value> = sources
-        .iter()
-        .filter_map(|s| {
-            let path = target.as_ref()?;
-            Some(config::merge::source_record(path, s).into())
-        })
-        .collect();
-    let edited = |path: &Path, current: &str, new: &str| -> Vec<String> {
-        match opts.force || !crate::route::is_own_plugin(plugin, current) {
+    // A plugin an earlier run wrote and the user edited since (its handlers' data or its
+    // code) is not written over unless --force, as a JSON copy's entry and as `hookx sync`:
+    // the file is left as it is, and named (attacks rows 2320, 2371).
+    let edited = |path: &Path, current: &str| -> Vec<String> {
+        match opts.force {
             true => Vec::new(),
-            false => crate::route::plugin_hand_edits(plugin, to, path, current, &owned, new),
+            false => crate::route::plugin_hand_edit(plugin, current)
+                .map(|why| format!("{}:1:1: {why}", path.display()))
+                .into_iter()
+                .collect(),
         }
     };
     let mut written = None;
     let mut refused = Vec::new();
     let mut diff = None;
     if let Some(path) = &target {
-        let hand = before
-            .as_deref()
-            .map_or_else(Vec::new, |b| edited(path, b, &text));
+        let hand = before.as_deref().map_or_else(Vec::new, |b| edited(path, b));
         if before
             .as_deref()
             .is_some_and(|b| !crate::route::is_own_plugin(plugin, b))
@@ -1510,10 +1503,9 @@ fn convert_to_plugin(
                         message: "a plugin hookx did not write, not overwritten".into(),
                     });
                 }
-                let new = make(current);
-                hand = current.map_or_else(Vec::new, |c| edited(path, c, &new));
+                hand = current.map_or_else(Vec::new, |c| edited(path, c));
                 match hand.is_empty() {
-                    true => Ok(config::update::Change::Write(new)),
+                    true => Ok(config::update::Change::Write(make(current))),
                     false => Ok(config::update::Change::Keep),
                 }
             })?;
@@ -1529,8 +1521,8 @@ fn convert_to_plugin(
         (false, true) => 1,
         (false, false) => 0,
     };
-    // One file: what stops its write is one string (each entry named on a line of its own).
-    let refusal = (!refused.is_empty()).then(|| refused.join("\n"));
+    // One file: what stops its write is one string.
+    let refusal = refused.first();
     let fields = serde_json::json!({
         "output": if target.is_none() { Some(&text) } else { None },
         "written": written,

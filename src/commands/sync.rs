@@ -1499,7 +1499,7 @@ fn scripts_plan(
             (Some(b), _) if b == text => None,
             (Some(b), true) => edited(&shown, b)
                 .then_some("the script hookx wrote was edited by hand (it is not what sync wrote)"),
-            (Some(b), false) => config::scripts::hand_edit(b, Some(&text)),
+            (Some(b), false) => config::scripts::hand_edit(b),
             (None, _) => None,
         };
         if let Some(what) = what {
@@ -1594,8 +1594,14 @@ fn plugin_plan(
         )),
     };
     let mut edits = Vec::new();
-    if let (Some(text), Some(known)) = (&before, lock.targets.get(rel))
-        && !known.contains(&crate::hash::sha256_hex(text.as_bytes()))
+    // The lock's digest, and where it has none for the file (one `convert --write` made
+    // before sync took it over), the digest the plugin's first line ends in.
+    let edited = |text: &str| match lock.targets.get(rel) {
+        Some(known) => !known.contains(&crate::hash::sha256_hex(text.as_bytes())),
+        None => crate::route::plugin_hand_edit(plugin, text).is_some(),
+    };
+    if let Some(text) = &before
+        && edited(text)
     {
         edits.push(HandEdit {
             at: format!("{rel}:1:1"),

@@ -440,25 +440,19 @@ pub fn stamped(text: &str) -> String {
     }
 }
 
-/// Why a script hookx converted (`text`, at the place of a script this write writes, `new`, or
-/// removes, `None`) is not to be written over without `--force`: it is not what its record's
-/// digest says hookx wrote (edited by hand since); or it records no digest (an older hookx's)
-/// and is not `new` but for the digest, so that hookx cannot tell. `None`: it is hookx's as
-/// written, or not a converted script at all (for its caller to refuse).
-pub fn hand_edit(text: &str, new: Option<&str>) -> Option<&'static str> {
+/// Why a script hookx converted (`text`) is not to be written over (or removed) without
+/// `--force`: it is not what its record's digest says hookx wrote (edited by hand since).
+/// `None`: as hookx wrote it; not a converted script with a record (for its caller to refuse
+/// or take); or written by an older hookx, which recorded no digest: taken as written, as a
+/// JSON copy without one (its header told "edits are overwritten", and hookx's own text for
+/// a handler changes between versions: an older copy is hookx's to bring up to date).
+pub fn hand_edit(text: &str) -> Option<&'static str> {
     let (at, mut record) = record_of(text)?;
-    match record.shift_remove(DIGEST) {
-        Some(recorded) => (recorded.as_str() != Some(&digest_of(&with_record(text, &at, record))))
-            .then_some(
-                "the script hookx wrote was edited by hand since (move the change into the \
-                 source, or --force to overwrite it)",
-            ),
-        None => (new.map(undigested).as_deref() != Some(&undigested(text))).then_some(
-            "the script was written by a hookx that recorded no digest of it, so hookx cannot \
-             tell whether it was edited by hand since (compare it with the source, then \
-             --force to overwrite it)",
-        ),
-    }
+    let recorded = record.shift_remove(DIGEST)?;
+    (recorded.as_str() != Some(&digest_of(&with_record(text, &at, record)))).then_some(
+        "the script hookx wrote was edited by hand since (move the change into the source, \
+         or --force to overwrite it)",
+    )
 }
 
 /// The route `hookx install` writes: POSIX sh that becomes `line` (one simple command).

@@ -43,7 +43,7 @@ pub use plugin::{
     PluginFile, converted_document, installed_plugin_routes, is_own_plugin, plugin_files,
     plugin_routes,
 };
-pub(crate) use plugin::{converted_plugin, hand_edits as plugin_hand_edits, plugin_text};
+pub(crate) use plugin::{converted_plugin, hand_edit as plugin_hand_edit, plugin_text};
 pub use switch::{
     HOME_OWNER, created_folders, listed_keys, recorded_keys, recorded_owners, switch_text,
 };

@@ -117,68 +117,41 @@ pub(crate) fn converted_plugin(
             }
         }
     }
-    // Each of this run's entries records the digest of what it is, as a JSON copy's does: the
-    // next write tells a hand edit of it ([`hand_edits`]).
-    let all = crate::config::merge::stamped(&Value::Object(all), &ours);
-    plugin_of(plugin, host, &all, CONVERTED_BY)
+    plugin_of(plugin, host, &Value::Object(all), CONVERTED_BY)
 }
 
-/// What stops `convert --write` from writing over the plugin at `path` (`text`, hookx's):
-/// each entry from `owned` (the sources' records) edited by hand since it was written, named
-/// at its place; or, for the whole file, code that is not what hookx writes around its data
-/// (a hand edit, or another hookx's template: which, hookx cannot tell). An entry an older
-/// hookx wrote records no digest: unless the plugin is what `new` (this run's plugin) is but
-/// for the digests, hookx cannot tell a hand edit of it either, and says so. Each
-/// `FILE:LINE:COL: why`.
-pub fn hand_edits(
-    plugin: &GeneratedPlugin,
-    host: Dialect,
-    path: &Path,
-    text: &str,
-    owned: &[Value],
-    new: &str,
-) -> Vec<String> {
-    use crate::config::merge;
-    let file = path.display();
-    let as_written = routes_object(plugin, text).is_some_and(|routes| {
-        let routes = Value::Object(routes);
-        [CONVERTED_BY, INSTALLED_BY]
-            .iter()
-            .any(|by| plugin_of(plugin, host, &routes, by) == text)
-    });
-    let Some((start, data)) = routes_text(text).filter(|_| as_written) else {
-        return vec![format!(
-            "{file}:1:1: the plugin is not what hookx writes around its handlers: edited by \
-             hand since, or written by another version of hookx (move the change into the \
-             source, or --force to overwrite it)"
-        )];
-    };
-    let bare =
-        |t: &str| routes_object(plugin, t).map(|r| merge::undigested_all(&Value::Object(r), owned));
-    let same_but_digests = bare(text) == bare(new);
-    let mut out = Vec::new();
-    for entry in merge::owned_entries(data, owned) {
-        let why = match &entry.recorded {
-            Some(_) if entry.edited() => {
-                "was edited by hand since (move the change into the \
-                 source, or --force to overwrite it)"
-            }
-            Some(_) => continue,
-            None if same_but_digests => continue,
-            None => {
-                "was written by a hookx that recorded no digest of it, so hookx cannot tell \
-                 whether it was edited by hand since (compare it with the source, then --force \
-                 to overwrite it)"
-            }
-        };
-        let (line, col) = crate::positions::locate_json(data, &entry.pointer)
-            .map_or((0, 0), |at| crate::positions::line_col(text, start + at));
-        out.push(format!(
-            "{file}:{line}:{col}: the entry hookx wrote at {} {why}",
-            entry.pointer
-        ));
+/// The digest the first line of a plugin hookx wrote ends in ([`plugin_of`]), and the plugin
+/// without it: what the digest is of. `None` where that line ends in none (an older hookx's
+/// plugin).
+fn recorded_digest(text: &str) -> Option<(&str, String)> {
+    let end = text.find('\n')?;
+    let at = end.checked_sub(DIGEST_DIGITS)?;
+    let digest = text.get(at..end)?;
+    let hex = digest.bytes().all(|b| b.is_ascii_hexdigit());
+    (hex && text[..at].ends_with(' ')).then(|| (digest, format!("{}{}", &text[..at], &text[end..])))
+}
+
+/// How many hex digits of its SHA-256 a plugin's digest keeps.
+const DIGEST_DIGITS: usize = 16;
+
+/// The digest of a plugin's text without it.
+fn digest_of(bare: &str) -> String {
+    crate::hash::sha256_hex(bare.as_bytes())[..DIGEST_DIGITS].to_string()
+}
+
+/// Why hookx's plugin `text` is not to be written over without `--force`: it is not what the
+/// digest its first line ends in says hookx wrote (edited by hand since: its handlers' data or
+/// its code). `None`: as hookx wrote it, not hookx's (for the caller to refuse), or written by
+/// an older hookx, which recorded no digest: taken as written, as a JSON copy without one.
+pub fn hand_edit(plugin: &GeneratedPlugin, text: &str) -> Option<&'static str> {
+    if !is_own_plugin(plugin, text) {
+        return None;
     }
-    out
+    let (recorded, bare) = recorded_digest(text)?;
+    (digest_of(&bare) != recorded).then_some(
+        "the plugin hookx wrote was edited by hand since (move the change into the source, or \
+         --force to overwrite it)",
+    )
 }
 
 /// Who a converted plugin says wrote it.
@@ -199,15 +172,27 @@ fn plugin_of(plugin: &GeneratedPlugin, host: Dialect, routes: &Value, by: &str) 
         .map(|(_, name)| *name)
         .collect();
     let limit_ms = host.def().route.limit.secs * 1000;
-    fill(
-        plugin.template,
-        &[
-            ("__HOOKX_BY__", by),
-            ("__HOOKX_ROUTES__", &pretty(routes)),
-            ("__HOOKX_GUARDS__", &Value::from(guards).to_string()),
-            ("__HOOKX_LIMIT_MS__", &limit_ms.to_string()),
-        ],
-    )
+    let (routes, guards, limit_ms) = (
+        pretty(routes),
+        Value::from(guards).to_string(),
+        limit_ms.to_string(),
+    );
+    let with = |digest: &str| {
+        fill(
+            plugin.template,
+            &[
+                ("__HOOKX_BY__", by),
+                ("__HOOKX_ROUTES__", &routes),
+                ("__HOOKX_GUARDS__", &guards),
+                ("__HOOKX_LIMIT_MS__", &limit_ms),
+                ("__HOOKX_DIGEST__", digest),
+            ],
+        )
+    };
+    // The first line ends in the digest of the plugin without it: the next write tells a
+    // hand edit (of the handlers' data or of the code) from what hookx wrote, whatever
+    // template wrote it ([`hand_edit`]).
+    with(&digest_of(&with("")))
 }
 
 /// `template` with each of its holes replaced by its value, in one pass over the template: a

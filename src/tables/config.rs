@@ -460,7 +460,9 @@ pub struct ScriptLayout {
 /// JSON object: each event that has rules, by the agent's name, and its route's shell command
 /// line, or for `convert` its handlers), `__HOOKX_GUARDS__` (the events that fail closed, a
 /// JSON array), `__HOOKX_LIMIT_MS__` (how long the plugin waits for hookx before it kills it),
-/// `__HOOKX_BY__` (the command that wrote it).
+/// `__HOOKX_BY__` (the command that wrote it), `__HOOKX_DIGEST__` (which ends the first line,
+/// after a space: the first 16 hex digits of the SHA-256 of the plugin with it empty, so that
+/// a hand edit of the file shows).
 pub struct GeneratedPlugin {
     /// The file's text with its holes.
     pub template: &'static str,
