@@ -650,6 +650,65 @@ fn cline_scripts_hand_edits_are_reported_and_a_gone_rule_removes_its_script() {
     );
 }
 
+/// Attacks row 2373: a Cline script and OpenCode's plugin `convert --write` wrote, edited by
+/// hand, then the first `sync` with both as targets (its lock holds no digest for them yet):
+/// both were overwritten, exit 0 ("written"). Where the lock has none, sync reads the digest
+/// the copy carries itself, as it does a JSON copy's entries: both named, kept until --force.
+#[test]
+fn a_first_sync_keeps_a_converted_script_or_plugin_edited_by_hand() {
+    let p = Project::new();
+    let pre = ".clinerules/hooks/PreToolUse";
+    let plugin = ".opencode/plugin/hookx-converted.js";
+    // Run in the project, as convert names its sources from there.
+    let here = |args: &[&str]| {
+        let out = common::hookx()
+            .current_dir(&p.project)
+            .env("HOME", &p.home)
+            .env_remove("HOOKX_HOME")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code().unwrap(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (status, err) = here(&["convert", SOURCE, "--to", "cline,opencode", "--write"]);
+    assert_eq!(status, 0, "{err}");
+    let script = format!("{}echo mine >&2\n", p.read(pre));
+    p.write(pre, &script);
+    let code = p.read(plugin).replacen("const GUARDS", "const GUARDZ", 1);
+    p.write(plugin, &code);
+    p.write(
+        ".hookx/sync.toml",
+        &manifest("[targets.cline]\n[targets.opencode]\n"),
+    );
+    let (status, err) = here(&["sync"]);
+    assert_eq!(status, 1, "{err}");
+    assert!(
+        err.contains(&format!(
+            "{pre}:1:1: the script hookx wrote was edited by hand since"
+        )),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(
+            "{plugin}:1:1: the plugin hookx wrote was edited by hand since"
+        )),
+        "{err}"
+    );
+    assert_eq!(
+        (p.read(pre), p.read(plugin)),
+        (script.clone(), code.clone())
+    );
+    let (status, err) = here(&["sync", "--force"]);
+    assert_eq!(status, 0, "{err}");
+    assert!(!p.read(pre).contains("echo mine"), "{}", p.read(pre));
+    assert!(!p.read(plugin).contains("GUARDZ"));
+    let (status, err) = here(&["sync", "--check"]);
+    assert_eq!(status, 0, "{err}");
+}
+
 #[test]
 fn a_target_scope_picks_the_agents_own_file_of_that_scope() {
     let p = Project::new();

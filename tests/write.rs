@@ -1129,6 +1129,23 @@ fn a_cline_script_edited_by_hand_is_kept_and_named_until_force() {
     std::fs::write(&script, format!("{older}echo older >&2\n")).unwrap();
     let (code, said) = write(&[]);
     assert_eq!((code, read()), (0, now.clone()), "{said}");
+    // Attacks row 2372: the source's last rule deleted, its copy goes (it ran on, exit 0,
+    // nothing said); edited by hand, it stays until --force.
+    std::fs::write(&script, format!("{now}echo mine >&2\n")).unwrap();
+    common::write(&project, ".claude/settings.json", r#"{"hooks": {}}"#);
+    let (code, said) = write(&[]);
+    assert_eq!(code, 1, "{said}");
+    assert!(said.contains(&format!("not written: {named}")), "{said}");
+    assert!(script.exists());
+    let (code, said) = write(&["--force"]);
+    assert_eq!(code, 0, "{said}");
+    assert!(
+        said.contains(
+            "removed ./.clinerules/hooks/PreToolUse: a copy of a rule its source no longer has"
+        ),
+        "{said}"
+    );
+    assert!(!script.exists());
 }
 
 /// Attacks rows 2320, 2371: the same for OpenCode's plugin `convert --write` wrote (a

@@ -598,7 +598,7 @@ fn convert_to(
     let sources = written_from.sources;
     if to.config().scripts.is_some() {
         let reviewed = written_from.reviewed;
-        return convert_to_scripts(opts, to, conversion, several, reviewed);
+        return convert_to_scripts(opts, to, conversion, sources, several, reviewed);
     }
     if let Some(plugin) = to.config().generated {
         return convert_to_plugin(opts, to, plugin, conversion, several);
@@ -1235,6 +1235,7 @@ pub fn convert_to_scripts(
     opts: &Options,
     to: Dialect,
     conversion: &convert::Conversion,
+    sources: &[&str],
     several: bool,
     reviewed: bool,
 ) -> Result<(Option<serde_json::Value>, i32), Error> {
@@ -1254,7 +1255,7 @@ pub fn convert_to_scripts(
     };
     let (scripts, stale) = match &dir {
         Some(dir) => {
-            let (placed, more, stale) = config::scripts::place(dir, scripts, layout);
+            let (placed, more, stale) = config::scripts::place(dir, scripts, layout, sources);
             left.extend(more);
             // Written, each script's record carries the digest of what it is, as a JSON
             // copy's entry does.

@@ -1597,15 +1597,14 @@ fn plugin_plan(
     // The lock's digest, and where it has none for the file (one `convert --write` made
     // before sync took it over), the digest the plugin's first line ends in.
     let edited = |text: &str| match lock.targets.get(rel) {
-        Some(known) => !known.contains(&crate::hash::sha256_hex(text.as_bytes())),
-        None => crate::route::plugin_hand_edit(plugin, text).is_some(),
+        Some(known) => (!known.contains(&crate::hash::sha256_hex(text.as_bytes())))
+            .then_some("the plugin hookx wrote was edited by hand (it is not what sync wrote)"),
+        None => crate::route::plugin_hand_edit(plugin, text),
     };
-    if let Some(text) = &before
-        && edited(text)
-    {
+    if let Some(what) = before.as_deref().and_then(edited) {
         edits.push(HandEdit {
             at: format!("{rel}:1:1"),
-            what: "the plugin hookx wrote was edited by hand (it is not what sync wrote)".into(),
+            what: what.into(),
         });
     }
     let file = FilePlan {
@@ -1679,7 +1678,8 @@ fn write_target(
             return Ok(changed);
         }
         let (report, _) =
-            conv::convert_to_scripts(copts, plan.spec.to, &plan.conversion, false, reviewed)?;
+            // Sync removes what its lock names itself (`scripts_plan`).
+            conv::convert_to_scripts(copts, plan.spec.to, &plan.conversion, &[], false, reviewed)?;
         return Ok(changed
             || report
                 .and_then(|r| {

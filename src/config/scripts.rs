@@ -570,13 +570,21 @@ fn names_of(rule: &Rule, fires: &dyn Fn(&Rule, &crate::model::Event) -> bool) ->
 /// sources' copies, or anything else, is taken in turn as before. Returns the scripts placed,
 /// the command lines left over (no name free), and the names of this run's sources' scripts
 /// in the folder that no new script takes (copies of rules their source no longer has, to
-/// remove, as a JSON target's are).
+/// remove, as a JSON target's are). `sources`: the files this run converts, as convert names
+/// them; a source that no longer has any rule makes no script, and its copies go too (attacks
+/// row 2372: they ran on after their rules were deleted).
 pub fn place(
     dir: &Path,
     scripts: Vec<(String, String)>,
     layout: &ScriptLayout,
+    sources: &[&str],
 ) -> (Vec<(String, String)>, Vec<String>, Vec<String>) {
-    let ours: Vec<PathBuf> = scripts.iter().filter_map(|(_, t)| source_of(t)).collect();
+    let resolved =
+        |source: &str| std::fs::canonicalize(source).unwrap_or_else(|_| PathBuf::from(source));
+    let ours: Vec<PathBuf> = (scripts.iter())
+        .filter_map(|(_, t)| source_of(t))
+        .chain(sources.iter().map(|s| resolved(s)))
+        .collect();
     let lines: Vec<String> = scripts
         .iter()
         .filter_map(|(_, t)| Some(hookx_line(t)?.0.to_string()))
