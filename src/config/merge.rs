@@ -373,39 +373,6 @@ fn stamp(text: &str, owned: &[Value]) -> String {
     edit.into_text()
 }
 
-/// `value` (a JSON object or list holding entries, such as the `ROUTES` of the plugin convert
-/// writes) with each entry from `owned` recording its digest, as [`stamp`] does in a file's
-/// text: one mechanism for every copy hookx writes whose entries carry its record.
-pub fn stamped(value: &Value, owned: &[Value]) -> Value {
-    let mut value = value.clone();
-    for entry in owned_entries(&value.to_string(), owned) {
-        let record = value
-            .pointer_mut(&entry.pointer)
-            .and_then(|e| e.get_mut(MARKER))
-            .and_then(Value::as_object_mut);
-        if let Some(record) = record {
-            record.insert(DIGEST.into(), Value::from(entry.short()));
-        }
-    }
-    value
-}
-
-/// `value` without the digests of the entries from `owned` ([`stamped`]): what an older hookx
-/// wrote, which recorded none, compares with it.
-pub fn undigested_all(value: &Value, owned: &[Value]) -> Value {
-    let mut value = value.clone();
-    for entry in owned_entries(&value.to_string(), owned) {
-        let record = value
-            .pointer_mut(&entry.pointer)
-            .and_then(|e| e.get_mut(MARKER))
-            .and_then(Value::as_object_mut);
-        if let Some(record) = record {
-            record.shift_remove(DIGEST);
-        }
-    }
-    value
-}
-
 /// Whether every handler of `entry` carries hookx's provenance record: a copy convert wrote.
 fn is_written_by_hookx(entry: &Value) -> bool {
     match entry.get("hooks").and_then(Value::as_array) {

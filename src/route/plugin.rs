@@ -332,20 +332,13 @@ fn routes_object(plugin: &GeneratedPlugin, text: &str) -> Option<Map<String, Val
     if !is_own_plugin(plugin, text) {
         return None;
     }
-    let (_, data) = routes_text(text)?;
-    match serde_json::from_str::<Value>(data) {
+    let start = text.find("const ROUTES = ")?;
+    let rest = &text[start + "const ROUTES = ".len()..];
+    let end = rest.find(";\n")?;
+    match serde_json::from_str::<Value>(&rest[..end]) {
         Ok(Value::Object(map)) => Some(map),
         _ => None,
     }
-}
-
-/// Where the `ROUTES` data of a plugin's `text` starts, and its text.
-fn routes_text(text: &str) -> Option<(usize, &str)> {
-    const HEAD: &str = "const ROUTES = ";
-    let start = text.find(HEAD)? + HEAD.len();
-    let rest = &text[start..];
-    let end = rest.find(";\n")?;
-    Some((start, &rest[..end]))
 }
 
 /// A plugin file where hookx writes one (install's at either scope, convert's), for `list`
