@@ -20,14 +20,16 @@ pub fn call(project: &str) -> String {
     format!("echo async-call > {project}/{CALLED}")
 }
 
-/// The Claude settings: the async handler on `Bash`. It waits (at most about 10 s) for the
-/// call's file in its folder, the project.
+/// The Claude settings: the async handler on `Bash`. It waits for the call's file in its
+/// folder, the project, while that folder lasts, at most 400 looks (20 s when the machine
+/// is idle, within Copilot's 30 s, which runs it in the foreground; a loaded machine made
+/// Codex's call come after 200, attacks row 2369).
 pub fn claude_source() -> Value {
     let deny = json!({"hookSpecificOutput": {"hookEventName": "PreToolUse",
         "permissionDecision": "deny", "permissionDecisionReason": REASON}});
     let line = format!(
-        "cat >/dev/null; i=0; while [ ! -e {CALLED} ] && [ $i -lt 200 ]; do sleep 0.05; \
-         i=$((i+1)); done; [ -e {CALLED} ] && touch {SAW}; printf '%s' '{deny}'"
+        "cat >/dev/null; i=0; while [ ! -e {CALLED} ] && [ -d \"$PWD\" ] && [ $i -lt 400 ]; \
+         do sleep 0.05; i=$((i+1)); done; [ -e {CALLED} ] && touch {SAW}; printf '%s' '{deny}'"
     );
     json!({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [
         {"type": "command", "command": line, "async": true}]}]}})
