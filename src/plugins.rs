@@ -63,14 +63,7 @@ pub fn switched_off(
     location: &crate::tables::Location,
     hook_file: &Path,
 ) -> Option<Standings> {
-    // The extension's folder: the hook file less the path its location names below it.
-    let crate::tables::Pattern::Sub { name: below, .. } = location.pattern else {
-        return None;
-    };
-    let mut dir = hook_file.to_path_buf();
-    for _ in Path::new(below).components() {
-        dir.pop();
-    }
+    let dir = location.pattern.sub_folder(hook_file)?;
     let manifest = read_json(&dir.join(switch.manifest))?;
     let name = manifest.get(switch.name_key)?.as_str()?;
     let rules = read_json(&home.join(switch.file))?;

@@ -126,15 +126,10 @@ impl Source {
         if self.scope != Scope::Plugin {
             return None;
         }
-        let depth = match self.location.pattern {
-            crate::tables::Pattern::Sub { name, .. } => Path::new(name).components().count(),
-            _ => 2,
-        };
-        let mut root = self.path.as_path();
-        for _ in 0..depth {
-            root = root.parent()?;
+        match self.location.pattern {
+            crate::tables::Pattern::Sub { .. } => self.location.pattern.sub_folder(&self.path),
+            _ => self.path.parent()?.parent(),
         }
-        Some(root)
     }
 
     /// How many of its handlers are hookx's own routing entries (`hookx install`).

@@ -81,6 +81,19 @@ pub enum Pattern {
     Plugins,
 }
 
+impl Pattern {
+    /// For `dir/*/name`, the folder `*` that `file`, one of its files, is in: `file` less
+    /// `name`'s parts (a plugin's or extension's folder).
+    pub fn sub_folder<'a>(&self, file: &'a std::path::Path) -> Option<&'a std::path::Path> {
+        match self {
+            Pattern::Sub { name, .. } => file
+                .ancestors()
+                .nth(std::path::Path::new(name).components().count()),
+            _ => None,
+        }
+    }
+}
+
 /// One place an agent reads hooks from.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Location {
