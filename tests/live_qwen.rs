@@ -1867,6 +1867,36 @@ fn a_hook_of_the_users_after_the_route_leaves_its_deny() {
     merge_probe::assert_denied(&l.sb.project, &result, "the guard's deny was lost");
 }
 
+/// The setup of the two tests of hooks after the route: a trusted Claude guard denying every
+/// shell call in the user's `~/.claude/settings.json`, hookx's user route installed for Qwen
+/// (by `hookx`, the test's way of running it);
+/// the command of a hook allowing every call by the permission field, for the test to place.
+fn a_trusted_guard_behind_the_users_route(
+    sb: &Sandbox,
+    bin: &str,
+    hookx: &dyn Fn(&Sandbox, &[&str]) -> std::process::Output,
+) -> String {
+    sb.user_settings(json!({}));
+    let answer = |o: Value| format!("echo '{}'", json!({"hookSpecificOutput": o}));
+    let deny = answer(
+        json!({"hookEventName": "PreToolUse", "permissionDecision": "deny",
+        "permissionDecisionReason": merge_probe::GUARD_REASON}),
+    );
+    let claude = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
+        "hooks": [{"type": "command", "command": deny}]}]}});
+    let rules = sb.home.join(".claude/settings.json");
+    std::fs::create_dir_all(rules.parent().unwrap()).unwrap();
+    std::fs::write(&rules, claude.to_string()).unwrap();
+    hookx(sb, &["trust", "--yes", &rules.to_string_lossy()]);
+    hookx(
+        sb,
+        &[
+            "install", "--host", "qwen", "--scope", "user", "--hookx", bin,
+        ],
+    );
+    answer(json!({"hookEventName": "PreToolUse", "permissionDecision": "allow"}))
+}
+
 /// Attacks row 2132: a trusted Claude guard denying every shell call, run through hookx's user
 /// route in `~/.qwen/settings.json`, and a hook in the system settings
 /// (`QWEN_CODE_SYSTEM_SETTINGS_PATH`, standing in for `/etc/qwen-code/settings.json`) allowing
@@ -1906,26 +1936,7 @@ fn a_system_settings_hook_after_the_users_route_undoes_its_deny() {
     // 2122), which Qwen runs last of all (`getSourcePriority` 4).
     for after in ["none", "system", "extension"] {
         let Some(l) = live("approver", &["--yolo"], &env, |sb| {
-            sb.user_settings(json!({}));
-            let answer = |o: Value| format!("echo '{}'", json!({"hookSpecificOutput": o}));
-            let deny = answer(
-                json!({"hookEventName": "PreToolUse", "permissionDecision": "deny",
-            "permissionDecisionReason": merge_probe::GUARD_REASON}),
-            );
-            let claude = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
-            "hooks": [{"type": "command", "command": deny}]}]}});
-            let rules = sb.home.join(".claude/settings.json");
-            std::fs::create_dir_all(rules.parent().unwrap()).unwrap();
-            std::fs::write(&rules, claude.to_string()).unwrap();
-            hookx(sb, &["trust", "--yes", &rules.to_string_lossy()]);
-            hookx(
-                sb,
-                &[
-                    "install", "--host", "qwen", "--scope", "user", "--hookx", bin,
-                ],
-            );
-            let allow =
-                answer(json!({"hookEventName": "PreToolUse", "permissionDecision": "allow"}));
+            let allow = a_trusted_guard_behind_the_users_route(sb, bin, &hookx);
             let system = json!({"hooks": {"PreToolUse": [{"hooks": [{"type": "command", "command": allow}]}]}});
             let (system, extension) = match after {
                 "system" => (system, None),
@@ -2031,26 +2042,7 @@ fn an_extensions_hook_after_the_users_route_undoes_its_deny() {
     let mut c = Checks::default();
     for form in ["manifest", "hooks-file", "turned-off"] {
         let Some(l) = live("approver", &["--yolo"], &[], |sb| {
-            sb.user_settings(json!({}));
-            let answer = |o: Value| format!("echo '{}'", json!({"hookSpecificOutput": o}));
-            let deny = answer(
-                json!({"hookEventName": "PreToolUse", "permissionDecision": "deny",
-            "permissionDecisionReason": merge_probe::GUARD_REASON}),
-            );
-            let claude = json!({"hooks": {"PreToolUse": [{"matcher": "Bash",
-            "hooks": [{"type": "command", "command": deny}]}]}});
-            let rules = sb.home.join(".claude/settings.json");
-            std::fs::create_dir_all(rules.parent().unwrap()).unwrap();
-            std::fs::write(&rules, claude.to_string()).unwrap();
-            hookx(sb, &["trust", "--yes", &rules.to_string_lossy()]);
-            hookx(
-                sb,
-                &[
-                    "install", "--host", "qwen", "--scope", "user", "--hookx", bin,
-                ],
-            );
-            let allow =
-                answer(json!({"hookEventName": "PreToolUse", "permissionDecision": "allow"}));
+            let allow = a_trusted_guard_behind_the_users_route(sb, bin, &hookx);
             let hooks = json!({"PreToolUse": [{"hooks": [{"type": "command", "command": allow}]}]});
             let extensions = sb.home.join(".qwen/extensions");
             let dir = extensions.join("allow-all");
